@@ -1,0 +1,60 @@
+/*
+ * arena.h - bump allocator for one run.
+ *
+ * Everything a parse or a diff builds (records, interned strings, tables)
+ * comes from an arena and is released at once by hd_arena_release().
+ * Allocation never fails silently: on out-of-memory the program prints a
+ * message and exits 2 (an input too large for this machine is an input
+ * error, not a crash).
+ *
+ * Growable arrays (struct hd_vec) live outside the arena: they double with
+ * realloc, so their cost stays linear in the number of elements.
+ */
+#ifndef HLODIFF_ARENA_H
+#define HLODIFF_ARENA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct hd_arena_block;
+
+struct hd_arena {
+	struct hd_arena_block *head; /* newest block */
+	size_t total;                /* bytes reserved in all blocks */
+};
+
+#define HD_ARENA_INIT { NULL, 0 }
+
+/* Returns zeroed memory of at least n bytes, aligned for any object. */
+void *hd_arena_alloc(struct hd_arena *a, size_t n);
+/* Copies n bytes into the arena and appends a NUL. */
+char *hd_arena_strndup(struct hd_arena *a, const char *s, size_t n);
+/* printf into the arena. */
+char *hd_arena_printf(struct hd_arena *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void hd_arena_release(struct hd_arena *a);
+
+/* malloc/realloc/calloc that exit 2 with a message on failure. */
+void *hd_xmalloc(size_t n);
+void *hd_xrealloc(void *p, size_t n);
+void *hd_xcalloc(size_t count, size_t size);
+
+/*
+ * A growable array of fixed-size elements.  Invariant: data holds len
+ * elements of elem bytes each, cap >= len.
+ */
+struct hd_vec {
+	void *data;
+	size_t len, cap, elem;
+};
+
+#define HD_VEC_INIT(type) { NULL, 0, 0, sizeof(type) }
+
+/* Appends one zeroed element and returns its address (valid until the
+ * next push). */
+void *hd_vec_push(struct hd_vec *v);
+void hd_vec_reserve(struct hd_vec *v, size_t n);
+void hd_vec_release(struct hd_vec *v);
+#define HD_VEC_AT(v, type, i) (((type *)(v)->data)[i])
+
+#endif

@@ -1,0 +1,103 @@
+/*
+ * canon.h - content hashes of the values of a dump that survive a
+ * recompile of the same program.
+ *
+ * Two compiles of one program name things differently (fusion.21 becomes
+ * fusion.57, HloValue ids move, metadata source lines shift).  This module
+ * reduces every defining instruction to a canonical text and hashes it
+ * with XXH3-64, once per instruction (tuple elements share it):
+ *
+ *   canonical hash  - the instruction alone: name without id suffixes
+ *                     (hd_canon_name), opcode, result shape with layout
+ *                     and memory space, operand list with operand names
+ *                     stripped the same way, and the attributes that
+ *                     define the computation (see below).
+ *   structural hash - the canonical hash folded with the structural
+ *                     hashes of the operands (Merkle style), so two
+ *                     "copy" of different operands differ.  Computed in
+ *                     dependency order (Kahn's algorithm, no recursion).
+ *                     Instructions left on a cycle (operands resolved
+ *                     through positions can close one, e.g. around while
+ *                     loops) use the canonical hash of every operand that
+ *                     is not finished yet, so the result does not depend
+ *                     on the order of the records.
+ *
+ * Attributes: metadata={...} and control-predecessors={...} are dropped
+ * (they describe the source and the schedule, not the computation);
+ * channel_id keeps only its key (channel ids are handed out in order);
+ * every %name (calls=, to_apply=, condition=, body=, branch_computations=
+ * ...) is stripped like instruction names; backend_config is kept except
+ * the values of the id-like keys "operation_queue_id",
+ * "wait_on_operation_queues" and "fusion_id" (GPU stream assignment and
+ * TPU fusion numbering change between compiles); everything else (kind=,
+ * custom_call_target=, dimensions=, slice=, sharding=, replica_groups=,
+ * frontend_attributes= ...) is kept byte for byte.
+ *
+ * Operand names are resolved in this order: an instruction with a record
+ * in the dump (its structural hash); a position of some value, such as a
+ * get-tuple-element or bitcast that defines no value of its own (the
+ * structural hash of that value); otherwise the stripped name alone.
+ *
+ * Per value, the module also keeps looser keys for the matcher and the
+ * value's place in the schedule.  All arrays are owned by struct
+ * hd_canon and freed by hd_canon_release().
+ */
+#ifndef HLODIFF_CANON_H
+#define HLODIFF_CANON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hlodiff/dump.h"
+#include "hlodiff/slice.h"
+
+struct hd_canon {
+	uint32_t n_insns, n_values;
+	uint64_t *insn_canon;     /* n_insns: canonical hash */
+	uint64_t *insn_struct;    /* n_insns: structural hash */
+	uint64_t *value_canon;    /* n_values: insn canonical + index + colour */
+	uint64_t *value_struct;   /* n_values: insn structural + index + colour */
+	uint64_t *value_loose;    /* n_values: opcode + shape + op_name */
+	uint64_t *value_named;    /* n_values: stripped name + opcode + shape
+				   * without layout + index */
+	uint64_t *value_shape;    /* n_values: opcode + shape without layout */
+	uint32_t *value_insn;     /* n_values: defining insn (by record or by
+				   * name), HD_NONE when unknown */
+	int64_t *value_seq;       /* n_values: position of the defining
+				   * instruction in the sequence, -1 */
+	uint32_t n_cyclic;        /* instructions hashed with broken cycles */
+};
+
+/*
+ * Fills c for dump d.  Returns 0 (out of memory exits, see arena.h).
+ * Cost: linear in the size of the instruction texts plus the number of
+ * values and positions.
+ */
+int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d);
+void hd_canon_release(struct hd_canon *c);
+
+/*
+ * Writes name without its unique-id parts to out (which must hold
+ * name.n bytes) and returns the length written:
+ *   - every '.'-separated part that is all digits is dropped
+ *     ("fusion.21" -> "fusion", "param.8.0" -> "param",
+ *     "region_0.193.clone.clone" -> "region_0.clone.clone");
+ *   - a part made of digits then '_' loses the digits
+ *     ("region_0.5_spmd" -> "region_0._spmd");
+ *   - the GPU's sanitised constants lose their "_N" groups
+ *     ("constant_99_0" -> "constant");
+ *   - the first part is otherwise kept ("Arg_0.1" -> "Arg_0",
+ *     "p.4.lhs.clone" -> "p.lhs.clone").
+ */
+size_t hd_canon_name(char *out, struct hd_slice name);
+
+/*
+ * The canonical text of an instruction (fields separated by NUL bytes),
+ * whose XXH3-64 is its canonical hash.  Written to *buf, grown with
+ * hd_xrealloc as needed (*buf may be NULL with *cap 0; the caller frees
+ * it).  Returns the length.  For tests and debugging.
+ */
+size_t hd_canon_insn_text(const struct hd_insn *insn, char **buf,
+			  size_t *cap);
+
+#endif

@@ -1,0 +1,48 @@
+/*
+ * diag.h - every message hlodiff prints to the user goes through here.
+ *
+ * Format: "hlodiff: FILE:LINE: what is wrong" (or "hlodiff: FILE: ..." when
+ * there is no line, or "hlodiff: ..." when there is no file).  Standard
+ * input is shown as "<stdin>".  Control characters in quoted input are
+ * masked as '?', so a message never prints raw binary.
+ *
+ * Exit codes follow diff(1): 0 ran and nothing failed, 1 a rule of error
+ * severity was violated, 2 usage, I/O or input error.
+ */
+#ifndef HLODIFF_DIAG_H
+#define HLODIFF_DIAG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum hd_exit {
+	HD_EXIT_OK = 0,
+	HD_EXIT_VIOLATION = 1,
+	HD_EXIT_TROUBLE = 2,
+};
+
+/* Error at FILE[:LINE]: printed on stderr.  line 0 means "no line". */
+void hd_error(const char *file, uint64_t line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Same with column (1-based; 0 means none). */
+void hd_error_col(const char *file, uint64_t line, uint64_t col,
+		  const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void hd_warning(const char *file, uint64_t line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Prints "hlodiff: <msg>" and exits 2. */
+void hd_die(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+
+/*
+ * Writes at most max bytes of s to buf (size bufsz) with control and
+ * non-ASCII bytes masked as '?', "..." appended when cut.  Returns buf.
+ */
+char *hd_quote(char *buf, size_t bufsz, const char *s, size_t n, size_t max);
+
+/* The name shown for a path: "<stdin>" for "-". */
+const char *hd_display_name(const char *path);
+
+#define HD_BUG(msg) hd_die("internal error at %s:%d: %s", __FILE__, __LINE__, msg)
+
+#endif

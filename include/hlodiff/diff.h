@@ -1,0 +1,74 @@
+/*
+ * diff.h - the comparison of two dumps: figure deltas and per-value
+ * changes.  A plain struct; printing is the reports' job.
+ */
+#ifndef HLODIFF_DIFF_H
+#define HLODIFF_DIFF_H
+
+#include <stdint.h>
+
+#include "hlodiff/dump.h"
+#include "hlodiff/figures.h"
+#include "hlodiff/match.h"
+
+enum hd_value_status {
+	HD_STATUS_MATCHED,
+	HD_STATUS_ADDED,
+	HD_STATUS_REMOVED,
+};
+
+/* What differs between two matched values. */
+enum hd_change_flags {
+	HD_CHANGE_SIZE = 1u << 0,    /* size= in the allocation */
+	HD_CHANGE_SHAPE = 1u << 1,   /* element type or dimensions */
+	HD_CHANGE_LAYOUT = 1u << 2,  /* layout other than memory space */
+	HD_CHANGE_SPACE = 1u << 3,   /* memory space (colour) */
+	HD_CHANGE_KIND = 1u << 4,    /* allocation kind */
+	HD_CHANGE_LIVE = 1u << 5,    /* live-range length */
+};
+
+struct hd_value_diff {
+	uint32_t old_v, new_v;       /* HD_NONE on the missing side */
+	uint8_t status;              /* enum hd_value_status */
+	uint8_t how;                 /* enum hd_match_how */
+	uint32_t changes;            /* enum hd_change_flags */
+	int64_t old_bytes, new_bytes; /* size= of the value line; -1 if none */
+	int64_t delta;               /* new - old, missing side counted 0 */
+};
+
+/* One figure compared: a metric name, as rules name it. */
+struct hd_figure_row {
+	const char *name;            /* "total_bytes", "space1_bytes", ... */
+	int has_old, has_new;
+	int64_t old_v, new_v;
+	int is_bytes;                /* print human-readable bytes */
+};
+
+struct hd_diff {
+	const struct hd_dump *old, *new_dump;
+	struct hd_figures fold, fnew;
+	struct hd_match match;
+	struct hd_vec rows;          /* struct hd_figure_row */
+	struct hd_vec values;        /* struct hd_value_diff: changed, added and
+					removed first by |delta| descending, then
+					unchanged matched values */
+	uint32_t n_matched, n_added, n_removed, n_changed;
+	uint32_t n_listed;           /* leading entries of values that differ */
+	struct hd_arena arena;
+};
+
+/* Compares old with new.  Returns 0. */
+int hd_diff_compute(struct hd_diff *df, const struct hd_dump *old,
+		    const struct hd_dump *new_dump, unsigned match_flags);
+void hd_diff_release(struct hd_diff *df);
+/* The row named name, or NULL. */
+const struct hd_figure_row *hd_diff_row(const struct hd_diff *df, const char *name);
+/* "matched", "added", "removed". */
+const char *hd_status_name(enum hd_value_status s);
+
+/* Appends the figure rows of one dump's figures (used by stat, too):
+ * fills rows with has_old only (new side absent) when nf is NULL. */
+void hd_figure_rows(struct hd_vec *rows, struct hd_arena *arena,
+		    const struct hd_figures *of, const struct hd_figures *nf);
+
+#endif

@@ -1,0 +1,253 @@
+/*
+ * dump.h - the model of one buffer-assignment dump: what the dump says,
+ * nothing derived (derived numbers live in figures.h).
+ *
+ * Layout: flat arrays (struct hd_vec) of records; records refer to each
+ * other by uint32 index (HD_NONE = no such record), never by pointer.
+ * Strings are slices into the input buffers (or the dump's arena) and stay
+ * valid until hd_dump_release().
+ *
+ * Values are keyed "name{index}" everywhere, the way BufferLiveRange lines
+ * print them.  For lookups the key is normalised to the name alone when
+ * the index is "{}" (instruction names are unique in a module, so this is
+ * unambiguous) which keeps every key a contiguous slice of the input.
+ */
+#ifndef HLODIFF_DUMP_H
+#define HLODIFF_DUMP_H
+
+#include <stdint.h>
+
+#include "hlodiff/arena.h"
+#include "hlodiff/input.h"
+#include "hlodiff/slice.h"
+#include "hlodiff/table.h"
+
+/* Allocation header flags, in the order XLA prints them. */
+enum hd_alloc_flags {
+	HD_ALLOC_COLOR = 1u << 0,        /* ", color C" was printed */
+	HD_ALLOC_PAGE = 1u << 1,         /* ", page P" (newest XLA) */
+	HD_ALLOC_PARAMETER = 1u << 2,    /* ", parameter N, shape |S| at ShapeIndex I" */
+	HD_ALLOC_OUTPUT = 1u << 3,       /* ", output shape is |S|" */
+	HD_ALLOC_CONSTANT = 1u << 4,
+	HD_ALLOC_THREAD_LOCAL = 1u << 5,
+	HD_ALLOC_MAYBE_LIVE_OUT = 1u << 6,
+	HD_ALLOC_TEMP = 1u << 7,         /* ", preallocated-temp" */
+};
+
+/* The allocation kinds figures and rules speak of (derived from flags). */
+enum hd_alloc_kind {
+	HD_KIND_PARAMETER,
+	HD_KIND_OUTPUT,       /* output shape or maybe-live-out, not a parameter */
+	HD_KIND_CONSTANT,
+	HD_KIND_THREAD_LOCAL,
+	HD_KIND_TEMP,
+	HD_KIND_OTHER,        /* none of the flags above */
+	HD_KIND_COUNT
+};
+
+struct hd_alloc {
+	int64_t index;          /* N of "allocation N:" */
+	int64_t size;
+	int64_t color;          /* 0 when not printed */
+	int64_t page;           /* -1 when not printed */
+	uint32_t flags;         /* enum hd_alloc_flags */
+	int64_t param_number;   /* -1 unless HD_ALLOC_PARAMETER */
+	struct hd_slice param_shape, param_index, output_shape;
+	uint32_t value_first;   /* first entry in dump->alloc_values */
+	uint32_t value_count;
+	uint32_t line;
+};
+
+/* One " value: <...> (size=S,offset=O): SHAPE" line of an allocation. */
+struct hd_alloc_value {
+	uint32_t value;         /* index into dump->values */
+	uint32_t alloc;         /* index into dump->allocs */
+	int64_t size, offset;
+	struct hd_slice shape;  /* with layout */
+	uint32_t line;
+};
+
+/* "  value: <...> (color=C)" under " reused by buffers of a different color:" */
+struct hd_alloc_reuse {
+	uint32_t value, alloc;
+	int64_t color;
+	uint32_t line;
+};
+
+enum hd_value_flags {
+	HD_VALUE_PHI = 1u << 0,         /* " (phi)" */
+	HD_VALUE_HAS_COLOR = 1u << 1,   /* " @C" printed */
+	HD_VALUE_INDEXED = 1u << 2,     /* short form printed {IDX} (tuple-shaped instruction) */
+	HD_VALUE_IN_ALLOC = 1u << 3,    /* listed as a value line of an allocation */
+	HD_VALUE_RECORD = 1u << 4,      /* has a "Used values:" record */
+	HD_VALUE_LIVE = 1u << 5,        /* has a BufferLiveRange line */
+};
+
+struct hd_value {
+	int64_t id;
+	struct hd_slice name;   /* defining instruction name */
+	struct hd_slice index;  /* "{}" or "{0,1}" (always with braces) */
+	struct hd_slice key;    /* normalised lookup key (see top of file) */
+	int64_t color;
+	uint32_t flags;         /* enum hd_value_flags */
+	uint32_t alloc_value;   /* first entry in dump->alloc_values, or HD_NONE */
+	uint32_t insn;          /* defining instruction, or HD_NONE */
+	uint32_t pos_first, pos_count;  /* into dump->positions */
+	uint32_t use_first, use_count;  /* into dump->uses */
+	int64_t live_start, live_end;   /* valid with HD_VALUE_LIVE */
+	uint32_t line;          /* first line that named this value */
+	uint32_t record_line;   /* line of its "<...>" record, 0 if none */
+};
+
+/* "  NAME" or "  NAME {IDX}" under " positions:" */
+struct hd_position {
+	struct hd_slice name, index;   /* index empty when not printed */
+};
+
+/* "  NAME, operand K" [" {IDX}"] under " uses:" */
+struct hd_use {
+	struct hd_slice name, index;
+	int64_t operand;
+};
+
+/* A defining instruction (" from instruction: %name = SHAPE opcode(...), ..."). */
+struct hd_insn {
+	struct hd_slice name;       /* without '%' */
+	struct hd_slice shape;      /* result shape with layout */
+	struct hd_slice opcode;
+	struct hd_slice operands;   /* text between the opcode's parentheses */
+	struct hd_slice attrs;      /* text after "), " to the end of line, may be empty */
+	struct hd_slice metadata;   /* inside metadata={...}, may be empty */
+	struct hd_slice op_name;    /* metadata op_name, unescaped only if no escapes */
+	struct hd_slice source_file;
+	int64_t source_line;        /* -1 when absent */
+	struct hd_slice text;       /* the whole instruction text */
+	uint32_t line;
+};
+
+/* "    NAME{IDX}:START-END" */
+struct hd_live_range {
+	struct hd_slice name, index, key;
+	int64_t start, end;
+	uint32_t value;             /* HD_NONE when no value has this key */
+	uint32_t line;
+};
+
+enum hd_peak_style {
+	HD_PEAK_ABSENT,        /* no peak section */
+	HD_PEAK_CUMULATIVE,    /* "NAME{IDX}: B bytes (cumulative: S bytes)" */
+	HD_PEAK_PLAIN,         /* older "NAME: B bytes" */
+	HD_PEAK_UNDETERMINED,  /* "Peak memory could not be determined ..." */
+};
+
+struct hd_peak_entry {
+	struct hd_slice name, index, key;  /* index empty in the plain style */
+	int64_t bytes;
+	int64_t cumulative;         /* -1 in the plain style */
+	uint32_t value;             /* HD_NONE when unresolved */
+	uint32_t line;
+};
+
+/* One node line of the stack-trace breakdown tree. */
+struct hd_stack_node {
+	uint32_t depth;             /* 0 for top-level nodes */
+	struct hd_slice name;
+	struct hd_slice percent;    /* e.g. "99.7" */
+	int64_t total;              /* subtree bytes ("total:" or the old "N bytes") */
+	int64_t current, remaining; /* -1 in the older style */
+	uint32_t line;
+};
+
+/* Which sections the dump had. */
+enum hd_sections {
+	HD_SEC_ALLOCATIONS = 1u << 0,    /* "BufferAssignment:" */
+	HD_SEC_TOTAL = 1u << 1,          /* "Total bytes used:" */
+	HD_SEC_USED_VALUES = 1u << 2,
+	HD_SEC_LIVE_RANGE = 1u << 3,     /* "HloLiveRange (max T):" */
+	HD_SEC_SEQUENCE = 1u << 4,
+	HD_SEC_BUFFER_LIVE = 1u << 5,
+	HD_SEC_PEAK = 1u << 6,
+	HD_SEC_STACK_TREE = 1u << 7,
+	HD_SEC_LIVE_RANGE_NA = 1u << 8,  /* "HloLiveRange not available ..." */
+	HD_SEC_STDOUT_WRAPPER = 1u << 9, /* "*** Begin FILE ***" */
+};
+
+#define HD_UNKNOWN_SHOWN 10
+
+struct hd_dump {
+	const char *name;           /* display name of the main file */
+	struct hd_arena arena;
+	struct hd_input inputs[3];  /* main file, -values.txt, -live-range.txt */
+	int n_inputs;
+
+	struct hd_vec allocs;       /* struct hd_alloc */
+	struct hd_vec alloc_values; /* struct hd_alloc_value */
+	struct hd_vec reuses;       /* struct hd_alloc_reuse */
+	struct hd_vec values;       /* struct hd_value, in order of first mention */
+	struct hd_vec positions;    /* struct hd_position */
+	struct hd_vec uses;         /* struct hd_use */
+	struct hd_vec insns;        /* struct hd_insn, unique by name */
+	struct hd_vec sequence;     /* struct hd_slice: instruction names, time order */
+	struct hd_vec live_ranges;  /* struct hd_live_range */
+	struct hd_vec peak;         /* struct hd_peak_entry */
+	struct hd_vec stack;        /* struct hd_stack_node, pre-order */
+
+	uint32_t sections;          /* enum hd_sections */
+	int64_t total_bytes;        /* valid with HD_SEC_TOTAL */
+	struct hd_slice total_human;
+	uint32_t total_line;
+	int64_t live_max;           /* T of "HloLiveRange (max T)", -1 if absent */
+	int peak_style;             /* enum hd_peak_style */
+	int64_t peak_time;          /* -1 unless HD_PEAK_CUMULATIVE/PLAIN */
+	uint32_t peak_line;
+	int64_t stack_total;        /* "Stack trace breakdown ...: N bytes", -1 */
+
+	uint64_t n_lines;           /* lines read, all files */
+	uint64_t n_unknown;         /* lines the parser did not know */
+	uint64_t unknown_lines[HD_UNKNOWN_SHOWN]; /* first ones, 1-based */
+	const char *unknown_files[HD_UNKNOWN_SHOWN];
+
+	struct hd_table value_by_id;   /* id -> values index */
+	struct hd_table value_by_key;  /* key -> values index */
+	struct hd_table insn_by_name;  /* name -> insns index */
+	struct hd_table alloc_by_index; /* allocation number -> allocs index */
+};
+
+#define HD_ALLOC(d, i) HD_VEC_AT(&(d)->allocs, struct hd_alloc, i)
+#define HD_ALLOC_VALUE(d, i) HD_VEC_AT(&(d)->alloc_values, struct hd_alloc_value, i)
+#define HD_VALUE(d, i) HD_VEC_AT(&(d)->values, struct hd_value, i)
+#define HD_INSN(d, i) HD_VEC_AT(&(d)->insns, struct hd_insn, i)
+#define HD_POSITION(d, i) HD_VEC_AT(&(d)->positions, struct hd_position, i)
+#define HD_USE(d, i) HD_VEC_AT(&(d)->uses, struct hd_use, i)
+#define HD_LIVE_RANGE(d, i) HD_VEC_AT(&(d)->live_ranges, struct hd_live_range, i)
+#define HD_PEAK_ENTRY(d, i) HD_VEC_AT(&(d)->peak, struct hd_peak_entry, i)
+#define HD_STACK_NODE(d, i) HD_VEC_AT(&(d)->stack, struct hd_stack_node, i)
+#define HD_SEQ(d, i) HD_VEC_AT(&(d)->sequence, struct hd_slice, i)
+
+void hd_dump_init(struct hd_dump *d);
+void hd_dump_release(struct hd_dump *d);
+
+/* Kind of an allocation from its flags (parameter wins over output). */
+enum hd_alloc_kind hd_alloc_kind_of(uint32_t flags);
+const char *hd_alloc_kind_name(enum hd_alloc_kind k);
+
+/* Lookups; HD_NONE when absent.  name_index is "name{idx}" as printed in
+ * BufferLiveRange lines or the short form. */
+uint32_t hd_dump_value_by_key(const struct hd_dump *d, struct hd_slice name_index);
+uint32_t hd_dump_value_by_id(const struct hd_dump *d, int64_t id);
+uint32_t hd_dump_insn_by_name(const struct hd_dump *d, struct hd_slice name);
+
+/* The normalised lookup key for name + index ("{}" -> name alone); the
+ * result is a sub-slice of name_index. */
+struct hd_slice hd_value_key(struct hd_slice name_index);
+
+/*
+ * Bytes the value occupies in its allocation (size= of its value line),
+ * or -1 when it has no value line.
+ */
+int64_t hd_value_size(const struct hd_dump *d, uint32_t v);
+/* Shape of the value: its value line's shape, else the subshape of the
+ * defining instruction at its index; empty when unknown. */
+struct hd_slice hd_value_shape(const struct hd_dump *d, uint32_t v);
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * figures.h - numbers derived from one dump (the model only states).
+ *
+ * Everything here is computed from struct hd_dump; nothing is read from
+ * anywhere else.  A figure that the dump does not allow to compute is
+ * marked absent (has_* = 0), never guessed.
+ */
+#ifndef HLODIFF_FIGURES_H
+#define HLODIFF_FIGURES_H
+
+#include <stdint.h>
+
+#include "hlodiff/arena.h"
+#include "hlodiff/dump.h"
+
+struct hd_color_bytes {
+	int64_t color;
+	int64_t bytes;      /* sum of allocation sizes of this colour */
+	uint32_t allocs;    /* number of allocations of this colour */
+};
+
+enum hd_copy_class {
+	HD_COPY_PREFETCH,               /* into memory space 1 from 0 */
+	HD_COPY_EVICTION,               /* into 0 from 1 */
+	HD_COPY_CROSS_PROGRAM_PREFETCH, /* cross_program_prefetch_index / is_cross_program_prefetch */
+	HD_COPY_HOST_OFFLOAD,           /* into 5 */
+	HD_COPY_HOST_RELOAD,            /* from 5 */
+	HD_COPY_OTHER,
+	HD_COPY_CLASS_COUNT
+};
+
+/* One copy-start instruction. */
+struct hd_copy {
+	uint32_t insn;          /* index into dump->insns, HD_NONE if known only
+				   from a value line (no Used values section) */
+	uint32_t value;         /* the {0} (destination) value, HD_NONE if none */
+	struct hd_slice name;   /* instruction name */
+	enum hd_copy_class cls;
+	int64_t src_space;      /* -1 when unknown */
+	int64_t dst_space;      /* -1 when unknown */
+	int64_t bytes;          /* size= of the destination value, else its
+				   logical size, -1 when unknown */
+};
+
+struct hd_figures {
+	int has_total;
+	int64_t total_bytes;        /* "Total bytes used" as stated */
+	int64_t alloc_bytes;        /* sum of all allocation sizes */
+	int total_mismatch;         /* has_total && total_bytes != alloc_bytes */
+
+	struct hd_vec by_color;     /* struct hd_color_bytes, ascending colour */
+	int64_t by_kind[HD_KIND_COUNT];
+	uint32_t allocs_by_kind[HD_KIND_COUNT];
+
+	uint64_t n_allocs;
+	uint64_t n_values;          /* value lines inside allocations */
+	uint64_t n_records;         /* "Used values:" records */
+	uint64_t n_live_ranges;     /* BufferLiveRange lines */
+	int64_t value_bytes;        /* sum of size= over value lines */
+
+	/* The dump's own peak (HloLiveRange "Live ranges at t (peak)"). */
+	int has_peak;
+	int64_t peak_time;
+	int64_t peak_bytes;         /* last cumulative, or the sum of the plain lines */
+	uint32_t peak_values;       /* lines in the peak section */
+
+	/* Peak recomputed from BufferLiveRange and logical sizes. */
+	int has_recomputed;
+	int64_t recomputed_time;    /* first time of the maximum */
+	int64_t recomputed_bytes;
+	int64_t recomputed_at_stated; /* live logical bytes at peak_time */
+	uint32_t recomputed_unsized;  /* live ranges whose size is unknown */
+	int peak_agrees;            /* recomputed_at_stated == peak_bytes and
+				       recomputed_bytes == peak_bytes */
+
+	struct hd_vec copies;       /* struct hd_copy, in instruction order */
+	uint32_t copies_by_class[HD_COPY_CLASS_COUNT];
+	int64_t copy_bytes_by_class[HD_COPY_CLASS_COUNT];
+};
+
+/* Computes f from d (f is initialised by the call).  Returns 0. */
+int hd_figures_compute(struct hd_figures *f, const struct hd_dump *d);
+void hd_figures_release(struct hd_figures *f);
+/* "prefetch", "eviction", "cross-program-prefetch", "host-offload",
+ * "host-reload", "other". */
+const char *hd_copy_class_name(enum hd_copy_class c);
+/* Bytes of colour c (0 when the dump has no allocation of that colour). */
+int64_t hd_figures_color_bytes(const struct hd_figures *f, int64_t color);
+
+#endif

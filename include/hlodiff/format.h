@@ -1,0 +1,32 @@
+/*
+ * format.h - number formatting shared by every report.
+ */
+#ifndef HLODIFF_FORMAT_H
+#define HLODIFF_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define HD_HUMAN_MAX 32
+
+/*
+ * Bytes as XLA's HumanReadableNumBytes prints them: "512B", "90.5KiB",
+ * "214.09MiB", "-1.00GiB".  Returns buf.
+ */
+char *hd_human_bytes(char *buf, size_t n, int64_t bytes);
+
+/* Signed delta with thousands grouping off: "+1234", "-5", "0". */
+char *hd_signed(char *buf, size_t n, int64_t v);
+
+/*
+ * Percent change from old to new with one decimal ("+12.5%", "-3.0%",
+ * "0.0%"); "new" when old is 0 and new is not; "" when both are 0.
+ */
+char *hd_percent(char *buf, size_t n, int64_t old_v, int64_t new_v);
+
+/* Overflow-safe new - old (saturates at INT64_MIN/MAX). */
+int64_t hd_delta(int64_t old_v, int64_t new_v);
+/* Overflow-safe a + b (saturates). */
+int64_t hd_sat_add(int64_t a, int64_t b);
+
+#endif

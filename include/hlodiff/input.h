@@ -1,0 +1,41 @@
+/*
+ * input.h - the bytes of one dump.
+ *
+ * A regular file is mapped with mmap; standard input ("-"), pipes and
+ * other non-regular files are read with read() into a buffer that grows
+ * by doubling.  Files whose name ends in ".gz" (or whose content starts
+ * with the gzip magic) are inflated into memory with zlib.
+ *
+ * The buffer handed out is followed by at least HD_INPUT_PAD readable
+ * bytes that are zero only when the buffer was read/inflated; for mapped
+ * files no padding is promised, so scanners must stay within [data,
+ * data+len).
+ */
+#ifndef HLODIFF_INPUT_H
+#define HLODIFF_INPUT_H
+
+#include <stddef.h>
+
+#define HD_INPUT_PAD 64
+
+struct hd_input {
+	const char *path;    /* as given ("-" for stdin) */
+	const char *name;    /* for messages: "<stdin>" for "-" */
+	const char *data;
+	size_t len;
+	int mapped;          /* 1 if data is an mmap of the file */
+	size_t map_len;
+	char *owned;         /* heap buffer when not mapped */
+};
+
+/*
+ * Opens and reads path.  On failure prints "hlodiff: PATH: reason" and
+ * returns -1 (missing file, directory, unreadable, corrupt .gz).
+ */
+int hd_input_open(struct hd_input *in, const char *path);
+void hd_input_release(struct hd_input *in);
+
+/* Does a file exist and is it a regular file? */
+int hd_input_exists(const char *path);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * json.h - a streaming JSON writer with deterministic layout.
+ *
+ * Keys are written in the order the caller writes them; output is
+ * indented two spaces per level.  Strings are escaped per RFC 8259;
+ * invalid UTF-8 bytes are written as \ufffd so output is always valid.
+ */
+#ifndef HLODIFF_JSON_H
+#define HLODIFF_JSON_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hlodiff/slice.h"
+
+#define HD_JSON_MAX_DEPTH 64
+
+struct hd_json {
+	FILE *out;
+	int depth;
+	int count[HD_JSON_MAX_DEPTH]; /* items written at each depth */
+	int after_key;
+	int compact_depth;            /* depths >= this are written on one line (0 = never) */
+};
+
+void hd_json_init(struct hd_json *j, FILE *out);
+void hd_json_begin_object(struct hd_json *j);
+void hd_json_end_object(struct hd_json *j);
+void hd_json_begin_array(struct hd_json *j);
+void hd_json_end_array(struct hd_json *j);
+void hd_json_key(struct hd_json *j, const char *key);
+void hd_json_int(struct hd_json *j, int64_t v);
+void hd_json_bool(struct hd_json *j, int v);
+void hd_json_null(struct hd_json *j);
+void hd_json_str(struct hd_json *j, const char *s);
+void hd_json_slice(struct hd_json *j, struct hd_slice s);
+/* A raw, already valid JSON token (e.g. a number with a fraction). */
+void hd_json_raw(struct hd_json *j, const char *token);
+/* Writes the final newline. */
+void hd_json_finish(struct hd_json *j);
+
+#endif

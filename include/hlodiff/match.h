@@ -1,0 +1,72 @@
+/*
+ * match.h - pairs the values of two dumps of one program (old, new).
+ *
+ * A cascade of passes from strict to loose; each pair records the pass
+ * that made it.  Every pass looks only at the values the earlier passes
+ * left.  The content keys come from canon.h (canonical and structural
+ * hashes, looser keys).
+ *
+ *   exact       same name{index} and same structural hash (hence same
+ *               canonical hash).  Inside a group of identical
+ *               computations (same structural hash, as many on each
+ *               side) the name is trusted only where it agrees with the
+ *               schedule-order alignment of the group.
+ *   structural  structural hash unique on both sides.
+ *   canonical   canonical hash unique on both sides.
+ *   loose       unique on both sides, by opcode + shape + op_name, then
+ *               stripped name + opcode + shape without layout, then
+ *               opcode + shape without layout.
+ *   schedule    values still tied under one of the keys above (tried
+ *               in the same order) are aligned by schedule order: live
+ *               range start, sequence position, value id.
+ *   name        same name{index} with different content.
+ *   (none)      whatever is left is removed (old) or added (new).
+ *
+ * Deterministic: the same two dumps always give the same pairs, whatever
+ * the order of allocations in the files.  O(n log n) in the number of
+ * values (one sort per side, hash tables for the groups).
+ */
+#ifndef HLODIFF_MATCH_H
+#define HLODIFF_MATCH_H
+
+#include <stdint.h>
+
+#include "hlodiff/dump.h"
+
+/* The passes, in the order they run. */
+enum hd_match_how {
+	HD_MATCH_NONE = 0,        /* unmatched: added or removed */
+	HD_MATCH_EXACT,           /* same name{index} and same structural hash */
+	HD_MATCH_STRUCTURAL,      /* unique structural (Merkle) hash on both sides */
+	HD_MATCH_CANONICAL,       /* unique canonical hash on both sides */
+	HD_MATCH_LOOSE,           /* unique looser key (opcode + shape + ...) */
+	HD_MATCH_SCHEDULE,        /* tied candidates aligned by schedule order */
+	HD_MATCH_NAME,            /* same name{index}, different content */
+	HD_MATCH_HOW_COUNT
+};
+
+enum hd_match_flags {
+	HD_MATCH_BY_NAME_ONLY = 1u << 0, /* only exact name{index} pairs */
+};
+
+struct hd_match {
+	uint32_t n_old, n_new;
+	uint32_t *old_to_new;     /* n_old entries, HD_NONE if removed */
+	uint32_t *new_to_old;     /* n_new entries, HD_NONE if added */
+	uint8_t *how;             /* n_old entries, enum hd_match_how */
+	uint32_t count[HD_MATCH_HOW_COUNT]; /* pairs made by each pass;
+					     * count[HD_MATCH_NONE] = n_removed */
+	uint32_t n_added, n_removed;  /* new / old values left unpaired */
+};
+
+/*
+ * Pairs the values (dump->values, by index) of old and new.  Returns 0,
+ * or -1 on failure (out of memory is fatal and does not return).
+ */
+int hd_match_values(struct hd_match *m, const struct hd_dump *old,
+		    const struct hd_dump *new_dump, unsigned flags);
+void hd_match_release(struct hd_match *m);
+/* "exact", "structural", ... (the word used in reports and JSON). */
+const char *hd_match_how_name(enum hd_match_how how);
+
+#endif

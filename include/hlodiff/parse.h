@@ -1,0 +1,47 @@
+/*
+ * parse.h - reads buffer-assignment dumps (FORMAT.md) into struct hd_dump.
+ *
+ * One pass over the lines of each input, dispatching on the line prefix.
+ * Accepts the combined file (G1), the allocations-only newest file (G2)
+ * with its "-buffer-assignment-values.txt" and "-live-range.txt"
+ * companions, the "*** Begin FILE ***" stdout wrapper, CRLF line ends.
+ *
+ * Errors: a line that breaks the grammar of a known line kind (e.g. a
+ * value line with a non-numeric size, a number beyond int64) is an input
+ * error: the parser prints "hlodiff: FILE:LINE: what ... (expected ...)"
+ * and hd_parse_* returns -1.  Lines of no known kind are counted in
+ * dump->n_unknown (first ones kept); with HD_PARSE_STRICT they are errors.
+ */
+#ifndef HLODIFF_PARSE_H
+#define HLODIFF_PARSE_H
+
+#include "hlodiff/dump.h"
+
+enum hd_parse_flags {
+	HD_PARSE_STRICT = 1u << 0,     /* unknown lines are errors */
+	HD_PARSE_NO_SIBLINGS = 1u << 1 /* do not look for the split companions */
+};
+
+/*
+ * Opens path ("-" = stdin) and parses it into d (initialised by this
+ * call).  For a G2 file "X-buffer-assignment.txt" also reads
+ * "X-buffer-assignment-values.txt" and "X-live-range.txt" when they exist.
+ * Returns 0, or -1 after printing the error.  d must be released either
+ * way.
+ */
+int hd_parse_file(struct hd_dump *d, const char *path, unsigned flags);
+
+/*
+ * Parses a buffer already in memory (not copied: it must outlive d).
+ * name is used in messages.  Returns 0 or -1 as above.
+ */
+int hd_parse_buffer(struct hd_dump *d, const char *name, const char *data,
+		    size_t len, unsigned flags);
+
+/*
+ * Prints the unknown-line summary for d on stderr ("hlodiff: FILE: N
+ * unknown lines, first at 12, 40, ...").  Nothing when there were none.
+ */
+void hd_parse_report_unknown(const struct hd_dump *d);
+
+#endif

@@ -1,0 +1,170 @@
+/*
+ * arena.c - bump allocator and growable arrays.
+ */
+#include "hlodiff/arena.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hlodiff/diag.h"
+
+#define ARENA_MIN_BLOCK (256 * 1024)
+#define ARENA_ALIGN 16
+
+struct hd_arena_block {
+	struct hd_arena_block *prev;
+	size_t used, cap;
+	/* data follows, aligned */
+	_Alignas(ARENA_ALIGN) unsigned char data[];
+};
+
+static void out_of_memory(size_t n)
+{
+	hd_die("out of memory (asked for %zu bytes)", n);
+}
+
+void *hd_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		out_of_memory(n);
+	return p;
+}
+
+void *hd_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		out_of_memory(n);
+	return q;
+}
+
+void *hd_xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (!p)
+		out_of_memory(count * size);
+	return p;
+}
+
+/* Adds a block able to hold at least n bytes. */
+static struct hd_arena_block *arena_grow(struct hd_arena *a, size_t n)
+{
+	size_t cap = ARENA_MIN_BLOCK;
+	struct hd_arena_block *b;
+
+	/* Blocks double with the arena so the block count stays logarithmic. */
+	if (a->total / 2 > cap)
+		cap = a->total / 2;
+	if (cap > (size_t)64 << 20)
+		cap = (size_t)64 << 20;
+	if (n > cap)
+		cap = n;
+	if (cap > SIZE_MAX - sizeof(*b))
+		out_of_memory(n);
+	b = malloc(sizeof(*b) + cap);
+	if (!b)
+		out_of_memory(n);
+	b->prev = a->head;
+	b->used = 0;
+	b->cap = cap;
+	a->head = b;
+	a->total += cap;
+	return b;
+}
+
+void *hd_arena_alloc(struct hd_arena *a, size_t n)
+{
+	struct hd_arena_block *b = a->head;
+	size_t need;
+	void *p;
+
+	if (n > SIZE_MAX - ARENA_ALIGN)
+		out_of_memory(n);
+	need = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+	if (!b || b->cap - b->used < need)
+		b = arena_grow(a, need);
+	p = b->data + b->used;
+	b->used += need;
+	memset(p, 0, n);
+	return p;
+}
+
+char *hd_arena_strndup(struct hd_arena *a, const char *s, size_t n)
+{
+	char *p = hd_arena_alloc(a, n + 1);
+	if (n)
+		memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *hd_arena_printf(struct hd_arena *a, const char *fmt, ...)
+{
+	va_list ap;
+	int len;
+	char *p;
+
+	va_start(ap, fmt);
+	len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		HD_BUG("vsnprintf failed");
+	p = hd_arena_alloc(a, (size_t)len + 1);
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)len + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+void hd_arena_release(struct hd_arena *a)
+{
+	struct hd_arena_block *b = a->head;
+
+	while (b) {
+		struct hd_arena_block *prev = b->prev;
+		free(b);
+		b = prev;
+	}
+	a->head = NULL;
+	a->total = 0;
+}
+
+void hd_vec_reserve(struct hd_vec *v, size_t n)
+{
+	size_t cap;
+
+	if (n <= v->cap)
+		return;
+	cap = v->cap ? v->cap : 16;
+	while (cap < n) {
+		if (cap > SIZE_MAX / 2)
+			out_of_memory(n);
+		cap *= 2;
+	}
+	if (v->elem && cap > SIZE_MAX / v->elem)
+		out_of_memory(cap);
+	v->data = hd_xrealloc(v->data, cap * v->elem);
+	v->cap = cap;
+}
+
+void *hd_vec_push(struct hd_vec *v)
+{
+	void *p;
+
+	if (v->len == v->cap)
+		hd_vec_reserve(v, v->len + 1);
+	p = (char *)v->data + v->len * v->elem;
+	memset(p, 0, v->elem);
+	v->len++;
+	return p;
+}
+
+void hd_vec_release(struct hd_vec *v)
+{
+	free(v->data);
+	v->data = NULL;
+	v->len = v->cap = 0;
+}

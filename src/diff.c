@@ -1,0 +1,253 @@
+/*
+ * diff.c - figure deltas and per-value changes of two dumps.
+ */
+#include "hlodiff/diff.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hlodiff/format.h"
+#include "hlodiff/shape.h"
+
+const char *hd_status_name(enum hd_value_status s)
+{
+	switch (s) {
+	case HD_STATUS_MATCHED: return "matched";
+	case HD_STATUS_ADDED: return "added";
+	case HD_STATUS_REMOVED: return "removed";
+	}
+	return "?";
+}
+
+static void push_row(struct hd_vec *rows, const char *name, int is_bytes,
+		     int has_old, int64_t old_v, int has_new, int64_t new_v)
+{
+	struct hd_figure_row *r = hd_vec_push(rows);
+
+	r->name = name;
+	r->is_bytes = is_bytes;
+	r->has_old = has_old;
+	r->old_v = old_v;
+	r->has_new = has_new;
+	r->new_v = new_v;
+}
+
+/* Colours present in either figure set, ascending, merged. */
+static void color_rows(struct hd_vec *rows, struct hd_arena *arena,
+		       const struct hd_figures *of, const struct hd_figures *nf)
+{
+	size_t i = 0, k = 0;
+	size_t no = of->by_color.len, nn = nf ? nf->by_color.len : 0;
+
+	while (i < no || k < nn) {
+		const struct hd_color_bytes *a = i < no ? &HD_VEC_AT(&of->by_color, struct hd_color_bytes, i) : NULL;
+		const struct hd_color_bytes *b = k < nn ? &HD_VEC_AT(&nf->by_color, struct hd_color_bytes, k) : NULL;
+		int64_t c = a && (!b || a->color <= b->color) ? a->color : b->color;
+		int64_t ov = a && a->color == c ? a->bytes : 0;
+		int64_t nv = b && b->color == c ? b->bytes : 0;
+		const char *name = hd_arena_printf(arena, "space%lld_bytes", (long long)c);
+
+		push_row(rows, name, 1, 1, ov, nf != NULL, nv);
+		if (a && a->color == c)
+			i++;
+		if (b && b->color == c)
+			k++;
+	}
+}
+
+void hd_figure_rows(struct hd_vec *rows, struct hd_arena *arena,
+		    const struct hd_figures *of, const struct hd_figures *nf)
+{
+	static const char *const kind_rows[HD_KIND_COUNT] = {
+		"parameter_bytes", "output_bytes", "constant_bytes",
+		"thread_local_bytes", "temp_bytes", "other_bytes",
+	};
+	static const char *const copy_rows[HD_COPY_CLASS_COUNT] = {
+		"prefetches", "evictions", "cross_program_prefetches",
+		"host_offloads", "host_reloads", "other_copies",
+	};
+	int hn = nf != NULL;
+	int k;
+
+	push_row(rows, "total_bytes", 1, of->has_total, of->total_bytes,
+		 hn && nf->has_total, hn ? nf->total_bytes : 0);
+	push_row(rows, "peak_bytes", 1, of->has_peak, of->peak_bytes,
+		 hn && nf->has_peak, hn ? nf->peak_bytes : 0);
+	push_row(rows, "peak_time", 0, of->has_peak, of->peak_time,
+		 hn && nf->has_peak, hn ? nf->peak_time : 0);
+	push_row(rows, "recomputed_peak_bytes", 1, of->has_recomputed,
+		 of->recomputed_bytes, hn && nf->has_recomputed,
+		 hn ? nf->recomputed_bytes : 0);
+	color_rows(rows, arena, of, nf);
+	for (k = 0; k < HD_KIND_COUNT; k++) {
+		if (k == HD_KIND_OTHER && !of->allocs_by_kind[k] &&
+		    !(hn && nf->allocs_by_kind[k]))
+			continue;
+		push_row(rows, kind_rows[k], 1, 1, of->by_kind[k], hn,
+			 hn ? nf->by_kind[k] : 0);
+	}
+	push_row(rows, "allocations", 0, 1, (int64_t)of->n_allocs, hn,
+		 hn ? (int64_t)nf->n_allocs : 0);
+	push_row(rows, "values", 0, 1, (int64_t)of->n_values, hn,
+		 hn ? (int64_t)nf->n_values : 0);
+	for (k = 0; k < HD_COPY_CLASS_COUNT; k++)
+		push_row(rows, copy_rows[k], 0, 1, of->copies_by_class[k], hn,
+			 hn ? nf->copies_by_class[k] : 0);
+}
+
+static int64_t live_length(const struct hd_value *v)
+{
+	return (v->flags & HD_VALUE_LIVE) ? v->live_end - v->live_start : -1;
+}
+
+static int64_t value_space(const struct hd_dump *d, uint32_t v)
+{
+	const struct hd_value *val = &HD_VALUE(d, v);
+
+	if (val->flags & HD_VALUE_HAS_COLOR)
+		return val->color;
+	return hd_shape_memory_space(hd_value_shape(d, v));
+}
+
+static int value_kind(const struct hd_dump *d, uint32_t v)
+{
+	const struct hd_value *val = &HD_VALUE(d, v);
+
+	if (val->alloc_value == HD_NONE)
+		return -1;
+	return (int)hd_alloc_kind_of(HD_ALLOC(d, HD_ALLOC_VALUE(d, val->alloc_value).alloc).flags);
+}
+
+/* What differs between old value a and new value b. */
+static uint32_t value_changes(const struct hd_dump *o, uint32_t a,
+			      const struct hd_dump *n, uint32_t b)
+{
+	struct hd_slice sa = hd_value_shape(o, a), sb = hd_value_shape(n, b);
+	uint32_t c = 0;
+
+	if (hd_value_size(o, a) != hd_value_size(n, b))
+		c |= HD_CHANGE_SIZE;
+	if (!hd_slice_eq(hd_shape_strip_layout(sa), hd_shape_strip_layout(sb)))
+		c |= HD_CHANGE_SHAPE;
+	else if (!hd_slice_eq(sa, sb))
+		c |= HD_CHANGE_LAYOUT;
+	if (value_space(o, a) != value_space(n, b)) {
+		c |= HD_CHANGE_SPACE;
+		c &= ~(uint32_t)HD_CHANGE_LAYOUT;
+	}
+	if (value_kind(o, a) != value_kind(n, b))
+		c |= HD_CHANGE_KIND;
+	if (live_length(&HD_VALUE(o, a)) != live_length(&HD_VALUE(n, b)))
+		c |= HD_CHANGE_LIVE;
+	return c;
+}
+
+static struct hd_slice vd_key(const struct hd_diff *df, const struct hd_value_diff *x)
+{
+	if (x->old_v != HD_NONE)
+		return HD_VALUE(df->old, x->old_v).key;
+	return HD_VALUE(df->new_dump, x->new_v).key;
+}
+
+static int differs(const struct hd_value_diff *x)
+{
+	return x->status != HD_STATUS_MATCHED || x->changes;
+}
+
+/* Differing values first, by |delta| descending, then by key. */
+static int cmp_value_diff(const void *pa, const void *pb, void *ctx)
+{
+	const struct hd_value_diff *a = pa, *b = pb;
+	const struct hd_diff *df = ctx;
+	int da = differs(a), db = differs(b);
+	uint64_t ma, mb;
+	int c;
+
+	if (da != db)
+		return db - da;
+	ma = a->delta < 0 ? 0 - (uint64_t)a->delta : (uint64_t)a->delta;
+	mb = b->delta < 0 ? 0 - (uint64_t)b->delta : (uint64_t)b->delta;
+	if (ma != mb)
+		return ma < mb ? 1 : -1;
+	if (a->status != b->status)
+		return (int)a->status - (int)b->status;
+	c = hd_slice_cmp(vd_key(df, a), vd_key(df, b));
+	if (c)
+		return c;
+	return (a->old_v > b->old_v) - (a->old_v < b->old_v);
+}
+
+static void add_value(struct hd_diff *df, uint32_t a, uint32_t b)
+{
+	struct hd_value_diff *x = hd_vec_push(&df->values);
+
+	x->old_v = a;
+	x->new_v = b;
+	x->old_bytes = a != HD_NONE ? hd_value_size(df->old, a) : -1;
+	x->new_bytes = b != HD_NONE ? hd_value_size(df->new_dump, b) : -1;
+	x->delta = hd_delta(x->old_bytes > 0 ? x->old_bytes : 0,
+			    x->new_bytes > 0 ? x->new_bytes : 0);
+	if (a != HD_NONE && b != HD_NONE) {
+		x->status = HD_STATUS_MATCHED;
+		x->how = df->match.how[a];
+		x->changes = value_changes(df->old, a, df->new_dump, b);
+		df->n_matched++;
+		if (x->changes)
+			df->n_changed++;
+	} else if (a != HD_NONE) {
+		x->status = HD_STATUS_REMOVED;
+		df->n_removed++;
+	} else {
+		x->status = HD_STATUS_ADDED;
+		df->n_added++;
+	}
+	if (differs(x))
+		df->n_listed++;
+}
+
+int hd_diff_compute(struct hd_diff *df, const struct hd_dump *old,
+		    const struct hd_dump *new_dump, unsigned match_flags)
+{
+	uint32_t i;
+
+	memset(df, 0, sizeof(*df));
+	df->old = old;
+	df->new_dump = new_dump;
+	df->rows.elem = sizeof(struct hd_figure_row);
+	df->values.elem = sizeof(struct hd_value_diff);
+	hd_figures_compute(&df->fold, old);
+	hd_figures_compute(&df->fnew, new_dump);
+	hd_figure_rows(&df->rows, &df->arena, &df->fold, &df->fnew);
+	hd_match_values(&df->match, old, new_dump, match_flags);
+	hd_vec_reserve(&df->values, old->values.len + new_dump->values.len);
+	for (i = 0; i < old->values.len; i++)
+		add_value(df, i, df->match.old_to_new[i]);
+	for (i = 0; i < new_dump->values.len; i++)
+		if (df->match.new_to_old[i] == HD_NONE)
+			add_value(df, HD_NONE, i);
+	qsort_r(df->values.data, df->values.len, sizeof(struct hd_value_diff),
+		cmp_value_diff, df);
+	return 0;
+}
+
+void hd_diff_release(struct hd_diff *df)
+{
+	hd_figures_release(&df->fold);
+	hd_figures_release(&df->fnew);
+	hd_match_release(&df->match);
+	hd_vec_release(&df->rows);
+	hd_vec_release(&df->values);
+	hd_arena_release(&df->arena);
+}
+
+const struct hd_figure_row *hd_diff_row(const struct hd_diff *df, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < df->rows.len; i++) {
+		const struct hd_figure_row *r = &HD_VEC_AT(&df->rows, struct hd_figure_row, i);
+		if (strcmp(r->name, name) == 0)
+			return r;
+	}
+	return NULL;
+}

@@ -1,0 +1,125 @@
+/*
+ * dump.c - the model's life cycle and lookups.
+ */
+#include "hlodiff/dump.h"
+
+#include <string.h>
+
+#include "hlodiff/shape.h"
+
+void hd_dump_init(struct hd_dump *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->allocs.elem = sizeof(struct hd_alloc);
+	d->alloc_values.elem = sizeof(struct hd_alloc_value);
+	d->reuses.elem = sizeof(struct hd_alloc_reuse);
+	d->values.elem = sizeof(struct hd_value);
+	d->positions.elem = sizeof(struct hd_position);
+	d->uses.elem = sizeof(struct hd_use);
+	d->insns.elem = sizeof(struct hd_insn);
+	d->sequence.elem = sizeof(struct hd_slice);
+	d->live_ranges.elem = sizeof(struct hd_live_range);
+	d->peak.elem = sizeof(struct hd_peak_entry);
+	d->stack.elem = sizeof(struct hd_stack_node);
+	d->live_max = -1;
+	d->peak_time = -1;
+	d->stack_total = -1;
+	hd_table_init(&d->value_by_id, &d->arena);
+	hd_table_init(&d->value_by_key, &d->arena);
+	hd_table_init(&d->insn_by_name, &d->arena);
+	hd_table_init(&d->alloc_by_index, &d->arena);
+}
+
+void hd_dump_release(struct hd_dump *d)
+{
+	int i;
+
+	hd_table_release(&d->value_by_id);
+	hd_table_release(&d->value_by_key);
+	hd_table_release(&d->insn_by_name);
+	hd_table_release(&d->alloc_by_index);
+	hd_vec_release(&d->allocs);
+	hd_vec_release(&d->alloc_values);
+	hd_vec_release(&d->reuses);
+	hd_vec_release(&d->values);
+	hd_vec_release(&d->positions);
+	hd_vec_release(&d->uses);
+	hd_vec_release(&d->insns);
+	hd_vec_release(&d->sequence);
+	hd_vec_release(&d->live_ranges);
+	hd_vec_release(&d->peak);
+	hd_vec_release(&d->stack);
+	for (i = 0; i < d->n_inputs; i++)
+		hd_input_release(&d->inputs[i]);
+	d->n_inputs = 0;
+	hd_arena_release(&d->arena);
+}
+
+enum hd_alloc_kind hd_alloc_kind_of(uint32_t flags)
+{
+	if (flags & HD_ALLOC_PARAMETER)
+		return HD_KIND_PARAMETER;
+	if (flags & (HD_ALLOC_OUTPUT | HD_ALLOC_MAYBE_LIVE_OUT))
+		return HD_KIND_OUTPUT;
+	if (flags & HD_ALLOC_CONSTANT)
+		return HD_KIND_CONSTANT;
+	if (flags & HD_ALLOC_THREAD_LOCAL)
+		return HD_KIND_THREAD_LOCAL;
+	if (flags & HD_ALLOC_TEMP)
+		return HD_KIND_TEMP;
+	return HD_KIND_OTHER;
+}
+
+const char *hd_alloc_kind_name(enum hd_alloc_kind k)
+{
+	static const char *const names[HD_KIND_COUNT] = {
+		"parameter", "output", "constant", "thread-local", "temp", "other",
+	};
+
+	return (unsigned)k < HD_KIND_COUNT ? names[k] : "?";
+}
+
+struct hd_slice hd_value_key(struct hd_slice name_index)
+{
+	if (name_index.n >= 2 && name_index.p[name_index.n - 2] == '{' &&
+	    name_index.p[name_index.n - 1] == '}')
+		name_index.n -= 2;
+	return name_index;
+}
+
+uint32_t hd_dump_value_by_key(const struct hd_dump *d, struct hd_slice name_index)
+{
+	return hd_table_get(&d->value_by_key, hd_value_key(name_index));
+}
+
+uint32_t hd_dump_value_by_id(const struct hd_dump *d, int64_t id)
+{
+	return hd_table_get_i64(&d->value_by_id, id);
+}
+
+uint32_t hd_dump_insn_by_name(const struct hd_dump *d, struct hd_slice name)
+{
+	return hd_table_get(&d->insn_by_name, name);
+}
+
+int64_t hd_value_size(const struct hd_dump *d, uint32_t v)
+{
+	const struct hd_value *val = &HD_VALUE(d, v);
+
+	if (val->alloc_value == HD_NONE)
+		return -1;
+	return HD_ALLOC_VALUE(d, val->alloc_value).size;
+}
+
+struct hd_slice hd_value_shape(const struct hd_dump *d, uint32_t v)
+{
+	const struct hd_value *val = &HD_VALUE(d, v);
+	struct hd_slice sub = HD_SLICE_NULL;
+
+	if (val->alloc_value != HD_NONE)
+		return HD_ALLOC_VALUE(d, val->alloc_value).shape;
+	if (val->insn != HD_NONE &&
+	    hd_shape_subshape(HD_INSN(d, val->insn).shape, val->index, &sub) == 0)
+		return sub;
+	return HD_SLICE_NULL;
+}

@@ -1,0 +1,72 @@
+/*
+ * format.c - number formatting shared by every report.
+ */
+#include "hlodiff/format.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+char *hd_human_bytes(char *buf, size_t n, int64_t bytes)
+{
+	static const char units[] = "KMGTPE";
+	uint64_t mag;
+	const char *sign = bytes < 0 ? "-" : "";
+	int unit = 0;
+
+	if (bytes == INT64_MIN) {
+		snprintf(buf, n, "-8E");
+		return buf;
+	}
+	mag = (uint64_t)(bytes < 0 ? -bytes : bytes);
+	if (mag < 1024) {
+		snprintf(buf, n, "%s%" PRIu64 "B", sign, mag);
+		return buf;
+	}
+	/* Integer steps while at least 1 MiB, as XLA does, then one /1024.0. */
+	while (mag >= 1024 * 1024 && unit < 5) {
+		mag /= 1024;
+		unit++;
+	}
+	snprintf(buf, n, unit == 0 ? "%s%.1f%ciB" : "%s%.2f%ciB", sign,
+		 (double)mag / 1024.0, units[unit]);
+	return buf;
+}
+
+char *hd_signed(char *buf, size_t n, int64_t v)
+{
+	snprintf(buf, n, v > 0 ? "+%" PRId64 : "%" PRId64, v);
+	return buf;
+}
+
+int64_t hd_delta(int64_t old_v, int64_t new_v)
+{
+	int64_t d;
+
+	if (__builtin_sub_overflow(new_v, old_v, &d))
+		return new_v > old_v ? INT64_MAX : INT64_MIN;
+	return d;
+}
+
+int64_t hd_sat_add(int64_t a, int64_t b)
+{
+	int64_t s;
+
+	if (__builtin_add_overflow(a, b, &s))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return s;
+}
+
+char *hd_percent(char *buf, size_t n, int64_t old_v, int64_t new_v)
+{
+	double pct;
+
+	if (old_v == 0) {
+		snprintf(buf, n, "%s", new_v == 0 ? "" : "new");
+		return buf;
+	}
+	pct = ((double)new_v - (double)old_v) * 100.0 / (double)(old_v < 0 ? -old_v : old_v);
+	if (pct > -0.05 && pct < 0.05)
+		pct = 0.0;
+	snprintf(buf, n, pct > 0 ? "+%.1f%%" : "%.1f%%", pct);
+	return buf;
+}

@@ -1,0 +1,219 @@
+/*
+ * input.c - bytes of one dump: mmap for files, read() for pipes and
+ * stdin, zlib for .gz.
+ */
+#include "hlodiff/input.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "hlodiff/arena.h"
+#include "hlodiff/diag.h"
+
+#define READ_CHUNK_MIN (64 * 1024)
+
+static int fail_errno(struct hd_input *in, const char *what)
+{
+	hd_error(in->path, 0, "%s: %s", what, strerror(errno));
+	return -1;
+}
+
+/* Reads all of fd into a heap buffer that doubles as it fills. */
+static int read_all(struct hd_input *in, int fd)
+{
+	size_t cap = READ_CHUNK_MIN, len = 0;
+	char *buf = hd_xmalloc(cap + HD_INPUT_PAD);
+
+	for (;;) {
+		ssize_t got;
+
+		if (cap - len < READ_CHUNK_MIN / 2) {
+			if (cap > SIZE_MAX / 2 - HD_INPUT_PAD) {
+				free(buf);
+				hd_error(in->path, 0, "input too large");
+				return -1;
+			}
+			cap *= 2;
+			buf = hd_xrealloc(buf, cap + HD_INPUT_PAD);
+		}
+		got = read(fd, buf + len, cap - len);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			free(buf);
+			return fail_errno(in, "cannot read");
+		}
+		if (got == 0)
+			break;
+		len += (size_t)got;
+	}
+	memset(buf + len, 0, HD_INPUT_PAD);
+	in->owned = buf;
+	in->data = buf;
+	in->len = len;
+	return 0;
+}
+
+static int is_gzip(const char *data, size_t len)
+{
+	return len >= 2 && (unsigned char)data[0] == 0x1f &&
+	       (unsigned char)data[1] == 0x8b;
+}
+
+/* Inflates a gzip (possibly multi-member) buffer into a new heap buffer. */
+static int inflate_gz(struct hd_input *in, const char *src, size_t srclen,
+		      char **out, size_t *outlen)
+{
+	z_stream zs;
+	size_t cap = srclen * 4 + READ_CHUNK_MIN, len = 0;
+	char *buf;
+	int rc;
+
+	memset(&zs, 0, sizeof(zs));
+	if (inflateInit2(&zs, 15 + 32) != Z_OK) {
+		hd_error(in->path, 0, "cannot start zlib");
+		return -1;
+	}
+	buf = hd_xmalloc(cap + HD_INPUT_PAD);
+	zs.next_in = (Bytef *)(uintptr_t)src;
+	for (;;) {
+		size_t in_left = srclen - (size_t)((const char *)zs.next_in - src);
+		zs.avail_in = in_left > UINT32_MAX ? UINT32_MAX : (uInt)in_left;
+		if (cap - len < READ_CHUNK_MIN) {
+			cap *= 2;
+			buf = hd_xrealloc(buf, cap + HD_INPUT_PAD);
+		}
+		zs.next_out = (Bytef *)buf + len;
+		zs.avail_out = (uInt)((cap - len) > UINT32_MAX ? UINT32_MAX : (cap - len));
+		{
+			uInt before = zs.avail_out;
+			rc = inflate(&zs, Z_NO_FLUSH);
+			len += before - zs.avail_out;
+		}
+		if (rc == Z_STREAM_END) {
+			size_t left = srclen - (size_t)((const char *)zs.next_in - src);
+			if (left == 0)
+				break;
+			/* Another gzip member follows. */
+			if (inflateReset(&zs) != Z_OK)
+				break;
+			continue;
+		}
+		if (rc == Z_BUF_ERROR && zs.avail_in == 0) {
+			rc = Z_DATA_ERROR;
+			break;
+		}
+		if (rc != Z_OK)
+			break;
+	}
+	inflateEnd(&zs);
+	if (rc != Z_STREAM_END) {
+		free(buf);
+		hd_error(in->path, 0,
+			 "corrupt or truncated gzip data (expected a complete .gz file)");
+		return -1;
+	}
+	memset(buf + len, 0, HD_INPUT_PAD);
+	*out = buf;
+	*outlen = len;
+	return 0;
+}
+
+static int maybe_inflate(struct hd_input *in)
+{
+	char *buf;
+	size_t len;
+
+	if (!is_gzip(in->data, in->len))
+		return 0;
+	if (inflate_gz(in, in->data, in->len, &buf, &len))
+		return -1;
+	if (in->mapped)
+		munmap((void *)(uintptr_t)in->data, in->map_len);
+	free(in->owned);
+	in->mapped = 0;
+	in->owned = buf;
+	in->data = buf;
+	in->len = len;
+	return 0;
+}
+
+static int open_regular(struct hd_input *in, int fd, size_t size)
+{
+	void *p;
+
+	if (size == 0) {
+		in->owned = hd_xcalloc(1, HD_INPUT_PAD);
+		in->data = in->owned;
+		in->len = 0;
+		return 0;
+	}
+	p = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		return read_all(in, fd);
+#ifdef MADV_SEQUENTIAL
+	madvise(p, size, MADV_SEQUENTIAL);
+#endif
+	in->mapped = 1;
+	in->map_len = size;
+	in->data = p;
+	in->len = size;
+	return 0;
+}
+
+int hd_input_open(struct hd_input *in, const char *path)
+{
+	struct stat st;
+	int fd, rc;
+
+	memset(in, 0, sizeof(*in));
+	in->path = path;
+	in->name = hd_display_name(path);
+	if (strcmp(path, "-") == 0) {
+		rc = read_all(in, STDIN_FILENO);
+		return rc ? rc : maybe_inflate(in);
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail_errno(in, "cannot open");
+	if (fstat(fd, &st) < 0) {
+		rc = fail_errno(in, "cannot stat");
+		close(fd);
+		return rc;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		hd_error(path, 0, "is a directory (expected a buffer-assignment dump file)");
+		return -1;
+	}
+	if (S_ISREG(st.st_mode))
+		rc = open_regular(in, fd, (size_t)st.st_size);
+	else
+		rc = read_all(in, fd);
+	close(fd);
+	return rc ? rc : maybe_inflate(in);
+}
+
+void hd_input_release(struct hd_input *in)
+{
+	if (in->mapped && in->data)
+		munmap((void *)(uintptr_t)in->data, in->map_len);
+	free(in->owned);
+	in->data = NULL;
+	in->owned = NULL;
+	in->mapped = 0;
+	in->len = 0;
+}
+
+int hd_input_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}

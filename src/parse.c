@@ -1,0 +1,1352 @@
+/*
+ * parse.c - one pass over the lines of a buffer-assignment dump.
+ *
+ * Each line is classified by its prefix (FORMAT.md section 12) and handed
+ * to one small function that fills the model.  The parser keeps a little
+ * state (the current section, allocation and value record) so that lines
+ * whose meaning depends on their context (two- and four-space lines) are
+ * read the right way.  Nothing is copied: every string is a slice of the
+ * input.
+ */
+#include "hlodiff/parse.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hlodiff/diag.h"
+
+#define PARSE_QUOTE_MAX 60
+
+enum section {
+	SEC_START,         /* nothing read yet */
+	SEC_ALLOCATIONS,
+	SEC_AFTER_TOTAL,
+	SEC_USED_VALUES,
+	SEC_LIVE_RANGE,    /* "HloLiveRange (max T):" read */
+	SEC_SEQUENCE,
+	SEC_BUFFER_LIVE,
+	SEC_PEAK,
+	SEC_PEAK_UNKNOWN,
+	SEC_STACK_TREE,
+	SEC_SKIP_WRAPPED,  /* inside a "*** Begin" block of another file */
+	SEC_DONE,          /* a second module in a stdout stream */
+};
+
+enum record_part {
+	REC_NONE,
+	REC_HEADER,        /* "<...>" read */
+	REC_POSITIONS,
+	REC_USES,
+	REC_DONE,          /* " from instruction:" read */
+};
+
+struct parser {
+	struct hd_dump *d;
+	const char *file;       /* display name */
+	uint64_t line;          /* current line number, 1-based */
+	unsigned flags;
+	enum section sec;
+	uint32_t alloc;         /* current allocation or HD_NONE */
+	int in_reuse;           /* inside " reused by ..." of an allocation */
+	uint32_t record;        /* value of the current record or HD_NONE */
+	enum record_part part;
+	int wrapped;            /* inside "*** Begin ... ***" */
+	int modules_seen;       /* buffer-assignment files seen in a wrapper */
+	uint64_t stack_lines;
+};
+
+/* ---- messages ---------------------------------------------------- */
+
+static int perr(struct parser *ps, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int perr(struct parser *ps, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	hd_error(ps->file, ps->line, "%s", msg);
+	return -1;
+}
+
+/* Error about a malformed line of a known kind, quoting its start. */
+static int bad_line(struct parser *ps, struct hd_slice l, const char *what,
+		    const char *expected)
+{
+	char q[PARSE_QUOTE_MAX + 8];
+
+	hd_quote(q, sizeof(q), l.p, l.n, PARSE_QUOTE_MAX);
+	return perr(ps, "%s in '%s' (expected %s)", what, q, expected);
+}
+
+static void note_unknown(struct parser *ps)
+{
+	struct hd_dump *d = ps->d;
+
+	if (d->n_unknown < HD_UNKNOWN_SHOWN) {
+		d->unknown_lines[d->n_unknown] = ps->line;
+		d->unknown_files[d->n_unknown] = ps->file;
+	}
+	d->n_unknown++;
+}
+
+static int unknown_line(struct parser *ps, struct hd_slice l)
+{
+	char q[PARSE_QUOTE_MAX + 8];
+
+	if (ps->flags & HD_PARSE_STRICT) {
+		hd_quote(q, sizeof(q), l.p, l.n, PARSE_QUOTE_MAX);
+		return perr(ps, "unknown line '%s' (--strict)", q);
+	}
+	note_unknown(ps);
+	return 0;
+}
+
+/* ---- small scanners (all bounded by the slice) -------------------- */
+
+static int starts(struct hd_slice l, const char *prefix, size_t n)
+{
+	return l.n >= n && memcmp(l.p, prefix, n) == 0;
+}
+
+#define STARTS(l, lit) starts((l), (lit), sizeof(lit) - 1)
+
+static struct hd_slice tail(struct hd_slice l, size_t from)
+{
+	if (from > l.n)
+		from = l.n;
+	return hd_slice_make(l.p + from, l.n - from);
+}
+
+/* Reads an int64 at *s and advances past it; -1 if none or overflow. */
+static int take_i64(struct hd_slice *s, int64_t *out)
+{
+	int used = hd_parse_i64(*s, out);
+
+	if (used <= 0)
+		return -1;
+	*s = tail(*s, (size_t)used);
+	return 0;
+}
+
+/* Consumes the literal lit at the start of *s. */
+static int take_lit(struct hd_slice *s, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if (!starts(*s, lit, n))
+		return -1;
+	*s = tail(*s, n);
+	return 0;
+}
+
+/* Number with optional space thousands separators ("8 288"). */
+static int take_spaced_i64(struct hd_slice *s, int64_t *out)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+	int digits = 0;
+
+	while (i < s->n) {
+		char c = s->p[i];
+		if (c >= '0' && c <= '9') {
+			unsigned dg = (unsigned)(c - '0');
+			if (v > ((uint64_t)INT64_MAX - dg) / 10)
+				return -1;
+			v = v * 10 + dg;
+			digits++;
+			i++;
+		} else if (c == ' ' && digits && i + 1 < s->n &&
+			   s->p[i + 1] >= '0' && s->p[i + 1] <= '9') {
+			i++;
+		} else {
+			break;
+		}
+	}
+	if (!digits)
+		return -1;
+	*out = (int64_t)v;
+	*s = tail(*s, i);
+	return 0;
+}
+
+static int is_name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+}
+
+/* Length of an HLO name at the start of s. */
+static size_t name_span(struct hd_slice s)
+{
+	size_t i = 0;
+
+	while (i < s.n && is_name_char(s.p[i]))
+		i++;
+	return i;
+}
+
+/* Length of "{...}" ShapeIndex at s (digits and commas), 0 if none. */
+static size_t index_span(struct hd_slice s)
+{
+	size_t i;
+
+	if (s.n < 2 || s.p[0] != '{')
+		return 0;
+	for (i = 1; i < s.n; i++) {
+		char c = s.p[i];
+		if (c == '}')
+			return i + 1;
+		if (!((c >= '0' && c <= '9') || c == ',' || c == ' '))
+			return 0;
+	}
+	return 0;
+}
+
+/*
+ * Scans a bracket-balanced, quote-aware run from s.p[0] and returns the
+ * offset of the first byte at depth 0 that is in stop (or s.n).  Strings
+ * in double quotes may hold any bracket; backslash escapes the next byte.
+ */
+static size_t balanced_until(struct hd_slice s, const char *stop)
+{
+	size_t i;
+	int depth = 0, quoted = 0;
+
+	for (i = 0; i < s.n; i++) {
+		char c = s.p[i];
+		if (quoted) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				quoted = 0;
+			continue;
+		}
+		if (depth == 0 && strchr(stop, c) && c != '\0')
+			return i;
+		if (c == '"')
+			quoted = 1;
+		else if (c == '(' || c == '[' || c == '{')
+			depth++;
+		else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+			depth--;
+	}
+	return s.n;
+}
+
+/* ---- model helpers ---------------------------------------------- */
+
+static struct hd_slice default_index(void)
+{
+	return hd_slice_make("{}", 2);
+}
+
+/*
+ * Finds or creates the value with this id.  name_index is the short form
+ * "name{idx}" or "name".  On a name mismatch with an earlier mention it
+ * reports an error.
+ */
+static int value_for(struct parser *ps, int64_t id, struct hd_slice name,
+		     struct hd_slice index, struct hd_slice key, int indexed,
+		     uint32_t *out)
+{
+	struct hd_dump *d = ps->d;
+	uint32_t v = hd_table_get_i64(&d->value_by_id, id);
+	struct hd_value *val;
+
+	if (v != HD_NONE) {
+		val = &HD_VALUE(d, v);
+		if (!hd_slice_eq(val->key, key)) {
+			char a[80], b[80];
+			hd_quote(a, sizeof(a), val->key.p, val->key.n, 60);
+			hd_quote(b, sizeof(b), key.p, key.n, 60);
+			return perr(ps, "value %lld is named '%s' here but '%s' at line %u",
+				    (long long)id, b, a, val->line);
+		}
+		*out = v;
+		return 0;
+	}
+	v = (uint32_t)d->values.len;
+	if (v == HD_NONE)
+		return perr(ps, "too many values");
+	val = hd_vec_push(&d->values);
+	val->id = id;
+	val->name = name;
+	val->index = index;
+	val->key = key;
+	val->flags = indexed ? HD_VALUE_INDEXED : 0;
+	val->alloc_value = HD_NONE;
+	val->insn = HD_NONE;
+	val->line = (uint32_t)ps->line;
+	hd_table_put_i64(&d->value_by_id, id, v);
+	{
+		uint32_t other = hd_table_put(&d->value_by_key, key, v);
+		if (other != HD_NONE) {
+			char a[80];
+			hd_quote(a, sizeof(a), key.p, key.n, 60);
+			return perr(ps, "two values named '%s' (ids %lld and %lld)", a,
+				    (long long)HD_VALUE(d, other).id, (long long)id);
+		}
+	}
+	*out = v;
+	return 0;
+}
+
+/*
+ * Parses the short form "<ID NAME[{IDX}][ (phi)][ @C]>" at the start of
+ * *s, advances past it, and returns the value index in *out.
+ */
+static int take_short_form(struct parser *ps, struct hd_slice line,
+			   struct hd_slice *s, uint32_t *out)
+{
+	struct hd_slice t = *s;
+	struct hd_slice name, index = default_index(), key;
+	int64_t id, color = 0;
+	int phi = 0, has_color = 0, indexed = 0;
+	size_t n;
+	uint32_t v = HD_NONE;
+	struct hd_value *val;
+
+	if (take_lit(&t, "<") || take_i64(&t, &id) || take_lit(&t, " "))
+		return bad_line(ps, line, "bad value short form", "'<ID NAME>'");
+	n = name_span(t);
+	if (n == 0)
+		return bad_line(ps, line, "missing value name", "'<ID NAME>'");
+	name = hd_slice_make(t.p, n);
+	t = tail(t, n);
+	n = index_span(t);
+	if (n) {
+		index = hd_slice_make(t.p, n);
+		indexed = 1;
+		t = tail(t, n);
+	}
+	if (take_lit(&t, " (phi)") == 0)
+		phi = 1;
+	if (take_lit(&t, " @") == 0) {
+		if (take_i64(&t, &color))
+			return bad_line(ps, line, "bad colour", "' @N'");
+		has_color = 1;
+	}
+	if (take_lit(&t, ">"))
+		return bad_line(ps, line, "unterminated value short form", "'>'");
+	if (id < 0)
+		return bad_line(ps, line, "negative value id", "an id >= 0");
+	key = (indexed && !(index.n == 2)) ? hd_slice_make(name.p, name.n + index.n)
+					     : name;
+	if (value_for(ps, id, name, index, key, indexed, &v))
+		return -1;
+	val = &HD_VALUE(ps->d, v);
+	if (phi)
+		val->flags |= HD_VALUE_PHI;
+	if (has_color) {
+		val->flags |= HD_VALUE_HAS_COLOR;
+		val->color = color;
+	}
+	*s = t;
+	*out = v;
+	return 0;
+}
+
+/* ---- Part A: allocations ----------------------------------------- */
+
+/* Splits the allocation header tail on ", " outside |...|; calls fn. */
+static struct hd_slice next_flag(struct hd_slice *s)
+{
+	size_t i;
+	int in_shape = 0;
+	struct hd_slice tok;
+
+	for (i = 0; i < s->n; i++) {
+		if (s->p[i] == '|')
+			in_shape = !in_shape;
+		else if (!in_shape && s->p[i] == ',' && i + 1 < s->n &&
+			 s->p[i + 1] == ' ')
+			break;
+	}
+	tok = hd_slice_make(s->p, i);
+	*s = tail(*s, i < s->n ? i + 2 : i);
+	return tok;
+}
+
+/* Reads "|SHAPE|" at the start of s into out; returns bytes used or 0. */
+static size_t take_bar_shape(struct hd_slice s, struct hd_slice *out)
+{
+	const char *end;
+
+	if (s.n < 2 || s.p[0] != '|')
+		return 0;
+	end = memchr(s.p + 1, '|', s.n - 1);
+	if (!end)
+		return 0;
+	*out = hd_slice_make(s.p + 1, (size_t)(end - s.p - 1));
+	return (size_t)(end - s.p) + 1;
+}
+
+static int alloc_flag(struct parser *ps, struct hd_slice line,
+		      struct hd_alloc *a, struct hd_slice f, int *unknown)
+{
+	struct hd_slice t = f;
+	size_t n;
+
+	if (take_lit(&t, "color ") == 0) {
+		if (take_i64(&t, &a->color) || t.n)
+			return bad_line(ps, line, "bad colour", "', color N'");
+		a->flags |= HD_ALLOC_COLOR;
+	} else if (take_lit(&t, "page ") == 0) {
+		if (take_i64(&t, &a->page) || t.n)
+			return bad_line(ps, line, "bad page", "', page N'");
+		a->flags |= HD_ALLOC_PAGE;
+	} else if (take_lit(&t, "parameter ") == 0) {
+		if (take_i64(&t, &a->param_number) || t.n)
+			return bad_line(ps, line, "bad parameter number", "', parameter N'");
+		a->flags |= HD_ALLOC_PARAMETER;
+	} else if (take_lit(&t, "shape ") == 0) {
+		n = take_bar_shape(t, &a->param_shape);
+		if (!n)
+			return bad_line(ps, line, "bad parameter shape", "'shape |SHAPE| at ShapeIndex {..}'");
+		t = tail(t, n);
+		if (take_lit(&t, " at ShapeIndex ") || index_span(t) != t.n)
+			return bad_line(ps, line, "bad parameter shape index", "'at ShapeIndex {..}'");
+		a->param_index = t;
+	} else if (take_lit(&t, "output shape is ") == 0) {
+		n = take_bar_shape(t, &a->output_shape);
+		if (!n || n != t.n)
+			return bad_line(ps, line, "bad output shape", "'output shape is |SHAPE|'");
+		a->flags |= HD_ALLOC_OUTPUT;
+	} else if (hd_slice_eq_cstr(f, "constant")) {
+		a->flags |= HD_ALLOC_CONSTANT;
+	} else if (hd_slice_eq_cstr(f, "thread-local")) {
+		a->flags |= HD_ALLOC_THREAD_LOCAL;
+	} else if (hd_slice_eq_cstr(f, "maybe-live-out")) {
+		a->flags |= HD_ALLOC_MAYBE_LIVE_OUT;
+	} else if (hd_slice_eq_cstr(f, "preallocated-temp")) {
+		a->flags |= HD_ALLOC_TEMP;
+	} else if (starts(f, "0x", 2)) {
+		/* pre-2019 dumps print the buffer address: ignored */
+	} else {
+		*unknown = 1;
+	}
+	return 0;
+}
+
+static int parse_allocation(struct parser *ps, struct hd_slice l)
+{
+	struct hd_dump *d = ps->d;
+	struct hd_slice t = tail(l, strlen("allocation "));
+	struct hd_alloc *a;
+	int64_t index, size = -1;
+	int unknown = 0;
+	uint32_t prev;
+
+	if (ps->sec != SEC_ALLOCATIONS)
+		return perr(ps, "allocation header outside the allocations section (expected 'BufferAssignment:' before it)");
+	if (take_i64(&t, &index) || take_lit(&t, ": "))
+		return bad_line(ps, l, "bad allocation header", "'allocation N: size S, ...:'");
+	if (t.n == 0 || t.p[t.n - 1] != ':')
+		return bad_line(ps, l, "allocation header does not end in ':'", "'allocation N: size S, ...:'");
+	t.n--;
+	if (d->allocs.len >= HD_NONE - 1)
+		return perr(ps, "too many allocations");
+	a = hd_vec_push(&d->allocs);
+	a->index = index;
+	a->page = -1;
+	a->param_number = -1;
+	a->line = (uint32_t)ps->line;
+	a->value_first = (uint32_t)d->alloc_values.len;
+	while (t.n) {
+		struct hd_slice f = next_flag(&t);
+		struct hd_slice ft = f;
+		if (take_lit(&ft, "size ") == 0) {
+			if (take_i64(&ft, &size) || ft.n)
+				return bad_line(ps, l, "bad allocation size", "'size N'");
+			continue;
+		}
+		if (alloc_flag(ps, l, a, f, &unknown))
+			return -1;
+	}
+	if (size < 0)
+		return bad_line(ps, l, size == -1 ? "missing or negative allocation size"
+					: "negative allocation size", "'size N' with N >= 0");
+	if (index < 0)
+		return bad_line(ps, l, "negative allocation number", "N >= 0");
+	a->size = size;
+	prev = hd_table_put_i64(&d->alloc_by_index, index, (uint32_t)(d->allocs.len - 1));
+	if (prev != HD_NONE)
+		return perr(ps, "allocation %lld appears twice (first at line %u)",
+			    (long long)index, HD_ALLOC(d, prev).line);
+	ps->alloc = (uint32_t)(d->allocs.len - 1);
+	ps->in_reuse = 0;
+	if (unknown)
+		return unknown_line(ps, l);
+	return 0;
+}
+
+static int parse_alloc_value(struct parser *ps, struct hd_slice l)
+{
+	struct hd_dump *d = ps->d;
+	struct hd_slice t = tail(l, strlen(" value: "));
+	struct hd_alloc_value *av;
+	struct hd_alloc *a;
+	struct hd_value *val;
+	int64_t size, offset;
+	uint32_t v = HD_NONE;
+
+	if (ps->sec != SEC_ALLOCATIONS || ps->alloc == HD_NONE)
+		return perr(ps, "value line outside an allocation (expected an 'allocation N:' header before it)");
+	if (ps->in_reuse)
+		return perr(ps, "value line after 'reused by buffers of a different color:' (expected '  value: <...> (color=C)')");
+	if (take_short_form(ps, l, &t, &v))
+		return -1;
+	if (take_lit(&t, " (size=") || take_i64(&t, &size) ||
+	    take_lit(&t, ",offset=") || take_i64(&t, &offset) ||
+	    take_lit(&t, "): "))
+		return bad_line(ps, l, "bad value line", "' value: <ID NAME> (size=S,offset=O): SHAPE'");
+	if (size < 0 || offset < 0)
+		return bad_line(ps, l, "negative size or offset", "numbers >= 0");
+	a = &HD_ALLOC(d, ps->alloc);
+	val = &HD_VALUE(d, v);
+	if (val->flags & HD_VALUE_IN_ALLOC)
+		return perr(ps, "value %lld is listed in two allocations (first at line %u)",
+			    (long long)val->id, HD_ALLOC_VALUE(d, val->alloc_value).line);
+	if (d->alloc_values.len >= HD_NONE - 1)
+		return perr(ps, "too many values");
+	val->flags |= HD_VALUE_IN_ALLOC;
+	val->alloc_value = (uint32_t)d->alloc_values.len;
+	av = hd_vec_push(&d->alloc_values);
+	av->value = v;
+	av->alloc = ps->alloc;
+	av->size = size;
+	av->offset = offset;
+	av->shape = t;
+	av->line = (uint32_t)ps->line;
+	a->value_count++;
+	return 0;
+}
+
+static int parse_reuse_value(struct parser *ps, struct hd_slice l)
+{
+	struct hd_slice t = tail(l, strlen("  value: "));
+	struct hd_alloc_reuse *r;
+	int64_t color;
+	uint32_t v = HD_NONE;
+
+	if (!ps->in_reuse)
+		return unknown_line(ps, l);
+	if (take_short_form(ps, l, &t, &v) || take_lit(&t, " (color=") ||
+	    take_i64(&t, &color) || take_lit(&t, ")") || t.n)
+		return bad_line(ps, l, "bad reused-by value line", "'  value: <ID NAME> (color=C)'");
+	r = hd_vec_push(&ps->d->reuses);
+	r->value = v;
+	r->alloc = ps->alloc;
+	r->color = color;
+	r->line = (uint32_t)ps->line;
+	return 0;
+}
+
+static int parse_total(struct parser *ps, struct hd_slice l)
+{
+	struct hd_dump *d = ps->d;
+	struct hd_slice t = tail(l, strlen("Total bytes used: "));
+	int64_t total;
+
+	if (d->sections & HD_SEC_TOTAL)
+		return perr(ps, "second 'Total bytes used' line (first at line %u)", d->total_line);
+	if (take_i64(&t, &total))
+		return bad_line(ps, l, "bad total", "'Total bytes used: N (HUMAN)'");
+	if (total < 0)
+		return bad_line(ps, l, "negative total", "N >= 0");
+	if (t.n && (take_lit(&t, " (") || t.n == 0 || t.p[t.n - 1] != ')'))
+		return bad_line(ps, l, "bad total", "'Total bytes used: N (HUMAN)'");
+	if (t.n)
+		d->total_human = hd_slice_make(t.p, t.n - 1);
+	d->total_bytes = total;
+	d->total_line = (uint32_t)ps->line;
+	d->sections |= HD_SEC_TOTAL;
+	ps->sec = SEC_AFTER_TOTAL;
+	ps->alloc = HD_NONE;
+	return 0;
+}
+
+/* ---- Part A': Used values ------------------------------------------ */
+
+static int parse_record(struct parser *ps, struct hd_slice l)
+{
+	struct hd_slice t = l;
+	struct hd_value *val;
+	uint32_t v = HD_NONE;
+
+	if (ps->sec != SEC_USED_VALUES)
+		return perr(ps, "value record outside 'Used values:' (expected 'Used values:' before it)");
+	if (ps->part != REC_NONE && ps->part != REC_DONE)
+		return perr(ps, "value record starts before the previous one ended (expected ' from instruction: ...')");
+	if (take_short_form(ps, l, &t, &v))
+		return -1;
+	if (t.n)
+		return bad_line(ps, l, "text after value record", "'<ID NAME>' alone");
+	val = &HD_VALUE(ps->d, v);
+	if (val->flags & HD_VALUE_RECORD)
+		return perr(ps, "second record for value %lld (first at line %u)",
+			    (long long)val->id, val->record_line);
+	val->flags |= HD_VALUE_RECORD;
+	val->record_line = (uint32_t)ps->line;
+	val->pos_first = (uint32_t)ps->d->positions.len;
+	val->use_first = (uint32_t)ps->d->uses.len;
+	ps->record = v;
+	ps->part = REC_HEADER;
+	return 0;
+}
+
+/* "NAME" or "NAME {IDX}" */
+static int parse_position(struct parser *ps, struct hd_slice l)
+{
+	struct hd_slice t = tail(l, 2);
+	struct hd_position *p;
+	size_t n = name_span(t);
+
+	if (n == 0)
+		return bad_line(ps, l, "bad position", "'  NAME' or '  NAME {IDX}'");
+	p = hd_vec_push(&ps->d->positions);
+	p->name = hd_slice_make(t.p, n);
+	t = tail(t, n);
+	if (t.n) {
+		if (take_lit(&t, " ") || index_span(t) != t.n)
+			return bad_line(ps, l, "bad position", "'  NAME {IDX}'");
+		p->index = t;
+	}
+	HD_VALUE(ps->d, ps->record).pos_count++;
+	return 0;
+}
+
+/* "NAME, operand K" [" {IDX}"] */
+static int parse_use(struct parser *ps, struct hd_slice l)
+{
+	struct hd_slice t = tail(l, 2);
+	struct hd_use *u;
+	size_t n = name_span(t);
+	int64_t k;
+
+	if (hd_slice_eq_cstr(t, "(none)"))
+		return 0;
+	if (n == 0)
+		return bad_line(ps, l, "bad use", "'  NAME, operand K'");
+	u = hd_vec_push(&ps->d->uses);
+	u->name = hd_slice_make(t.p, n);
+	t = tail(t, n);
+	if (take_lit(&t, ", operand ") || take_i64(&t, &k))
+		return bad_line(ps, l, "bad use", "'  NAME, operand K'");
+	u->operand = k;
+	if (t.n) {
+		if (take_lit(&t, " ") || index_span(t) != t.n)
+			return bad_line(ps, l, "bad use", "'  NAME, operand K {IDX}'");
+		u->index = t;
+	}
+	HD_VALUE(ps->d, ps->record).use_count++;
+	return 0;
+}
+
+static int parse_record_body(struct parser *ps, struct hd_slice l)
+{
+	if (ps->part == REC_POSITIONS)
+		return parse_position(ps, l);
+	if (ps->part == REC_USES)
+		return parse_use(ps, l);
+	return unknown_line(ps, l);
+}
+
+/* Splits "key=value" attributes of metadata={...} (space separated). */
+static void read_metadata(struct hd_insn *in)
+{
+	struct hd_slice m = in->metadata;
+
+	while (m.n) {
+		size_t eq, end;
+		struct hd_slice key, val;
+
+		while (m.n && m.p[0] == ' ')
+			m = tail(m, 1);
+		eq = balanced_until(m, "= ");
+		key = hd_slice_make(m.p, eq);
+		if (eq >= m.n || m.p[eq] != '=') {
+			m = tail(m, eq);
+			continue;
+		}
+		m = tail(m, eq + 1);
+		end = balanced_until(m, " ");
+		val = hd_slice_make(m.p, end);
+		m = tail(m, end);
+		if (val.n >= 2 && val.p[0] == '"' && val.p[val.n - 1] == '"')
+			val = hd_slice_make(val.p + 1, val.n - 2);
+		if (hd_slice_eq_cstr(key, "op_name"))
+			in->op_name = val;
+		else if (hd_slice_eq_cstr(key, "source_file"))
+			in->source_file = val;
+		else if (hd_slice_eq_cstr(key, "source_line"))
+			hd_parse_i64(val, &in->source_line);
+	}
+}
+
+/* Finds metadata={...} among the top-level attributes. */
+static void find_metadata(struct hd_insn *in)
+{
+	struct hd_slice a = in->attrs;
+
+	while (a.n) {
+		size_t end = balanced_until(a, ",");
+		struct hd_slice attr = hd_slice_make(a.p, end);
+
+		while (attr.n && attr.p[0] == ' ')
+			attr = tail(attr, 1);
+		if (STARTS(attr, "metadata={") && attr.p[attr.n - 1] == '}') {
+			in->metadata = hd_slice_make(attr.p + 10, attr.n - 11);
+			read_metadata(in);
+			return;
+		}
+		a = tail(a, end + 1);
+	}
+}
+
+/* "%name = SHAPE opcode(operands), attrs" */
+static int parse_insn_text(struct parser *ps, struct hd_slice l,
+			   struct hd_slice text, struct hd_insn *in)
+{
+	struct hd_slice t = text;
+	size_t n;
+
+	in->text = text;
+	in->source_line = -1;
+	if (t.n && t.p[0] == '%')
+		t = tail(t, 1);
+	n = name_span(t);
+	if (n == 0)
+		return bad_line(ps, l, "bad instruction", "'%NAME = SHAPE opcode(...)'");
+	in->name = hd_slice_make(t.p, n);
+	t = tail(t, n);
+	if (take_lit(&t, " = "))
+		return bad_line(ps, l, "bad instruction", "'%NAME = SHAPE opcode(...)'");
+	n = balanced_until(t, " ");
+	if (n == 0 || n == t.n)
+		return bad_line(ps, l, "bad instruction shape", "'%NAME = SHAPE opcode(...)'");
+	in->shape = hd_slice_make(t.p, n);
+	t = tail(t, n + 1);
+	n = 0;
+	while (n < t.n && t.p[n] != '(' && t.p[n] != ' ' && t.p[n] != ',')
+		n++;
+	if (n == 0 || n == t.n || t.p[n] != '(')
+		return bad_line(ps, l, "bad instruction opcode", "'opcode(operands)'");
+	in->opcode = hd_slice_make(t.p, n);
+	t = tail(t, n);
+	n = balanced_until(t, ",");
+	/* n is where the operand list "(...)" ends at depth 0 */
+	if (n < 2 || t.p[n - 1] != ')') {
+		if (n == t.n && t.n >= 2 && t.p[t.n - 1] == ')')
+			n = t.n;
+		else
+			return bad_line(ps, l, "unbalanced operand list", "'opcode(operands)'");
+	}
+	in->operands = hd_slice_make(t.p + 1, n - 2);
+	t = tail(t, n);
+	if (t.n && take_lit(&t, ", ") == 0)
+		in->attrs = t;
+	else if (t.n)
+		return bad_line(ps, l, "bad text after operands", "', attr=value, ...'");
+	find_metadata(in);
+	return 0;
+}
+
+static int parse_from_instruction(struct parser *ps, struct hd_slice l)
+{
+	struct hd_dump *d = ps->d;
+	struct hd_slice text = tail(l, strlen(" from instruction: "));
+	struct hd_slice t = text;
+	struct hd_value *val;
+	size_t n;
+	uint32_t i;
+
+	if (ps->sec != SEC_USED_VALUES || ps->part == REC_NONE || ps->part == REC_DONE)
+		return perr(ps, "'from instruction' outside a value record (expected '<ID NAME>' before it)");
+	val = &HD_VALUE(d, ps->record);
+	ps->part = REC_DONE;
+	if (t.n && t.p[0] == '%')
+		t = tail(t, 1);
+	n = name_span(t);
+	i = n ? hd_dump_insn_by_name(d, hd_slice_make(t.p, n)) : HD_NONE;
+	if (i == HD_NONE) {
+		struct hd_insn *in;
+		if (d->insns.len >= HD_NONE - 1)
+			return perr(ps, "too many instructions");
+		in = hd_vec_push(&d->insns);
+		in->line = (uint32_t)ps->line;
+		if (parse_insn_text(ps, l, text, in))
+			return -1;
+		i = (uint32_t)(d->insns.len - 1);
+		hd_table_put(&d->insn_by_name, in->name, i);
+	}
+	val->insn = i;
+	return 0;
+}
+
+/* ---- Part B: HloLiveRange ----------------------------------------- */
+
+static int parse_live_range_header(struct parser *ps, struct hd_slice l)
+{
+	struct hd_slice t = tail(l, strlen("HloLiveRange (max "));
+	int64_t max;
+
+	if (ps->d->sections & HD_SEC_LIVE_RANGE)
+		return perr(ps, "second HloLiveRange section");
+	if (take_i64(&t, &max) || take_lit(&t, "):") || t.n || max < 0)
+		return bad_line(ps, l, "bad HloLiveRange header", "'HloLiveRange (max T):'");
+	ps->d->live_max = max;
+	ps->d->sections |= HD_SEC_LIVE_RANGE;
+	ps->sec = SEC_LIVE_RANGE;
+	return 0;
+}
+
+static int parse_sequence_line(struct parser *ps, struct hd_slice l)
+{
+	struct hd_slice t = tail(l, 4), *slot;
+	int64_t i;
+	size_t n;
+
+	if (take_i64(&t, &i) || take_lit(&t, ":"))
+		return bad_line(ps, l, "bad sequence line", "'    I:NAME'");
+	n = name_span(t);
+	if (n == 0 || n != t.n)
+		return bad_line(ps, l, "bad sequence line", "'    I:NAME'");
+	if (i != (int64_t)ps->d->sequence.len)
+		return perr(ps, "sequence position %lld out of order (expected %zu)",
+			    (long long)i, ps->d->sequence.len);
+	slot = hd_vec_push(&ps->d->sequence);
+	*slot = t;
+	return 0;
+}
+
+/* Splits "name{idx}" (or "name") into name, index, key. */
+static int split_key(struct hd_slice s, struct hd_slice *name,
+		     struct hd_slice *index, struct hd_slice *key)
+{
+	size_t n = name_span(s);
+
+	if (n == 0)
+		return -1;
+	*name = hd_slice_make(s.p, n);
+	*index = tail(hd_slice_make(s.p, s.n), n);
+	if (index->n && index_span(*index) != index->n)
+		return -1;
+	*key = hd_value_key(s);
+	return 0;
+}
+
+static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
+{
+	struct hd_slice t = tail(l, 4);
+	struct hd_live_range *r;
+	const char *colon = memchr(t.p, ':', t.n);
+	struct hd_slice nums;
+	int64_t start, end;
+	uint32_t v;
+
+	if (!colon)
+		return bad_line(ps, l, "bad live range", "'    NAME{IDX}:START-END'");
+	nums = tail(t, (size_t)(colon - t.p) + 1);
+	if (take_i64(&nums, &start) || take_lit(&nums, "-") ||
+	    take_i64(&nums, &end) || nums.n)
+		return bad_line(ps, l, "bad live range", "'    NAME{IDX}:START-END'");
+	if (start < 0 || end < start)
+		return bad_line(ps, l, "live range ends before it starts", "START <= END");
+	r = hd_vec_push(&ps->d->live_ranges);
+	if (split_key(hd_slice_make(t.p, (size_t)(colon - t.p)), &r->name,
+		      &r->index, &r->key))
+		return bad_line(ps, l, "bad live range name", "'NAME{IDX}'");
+	r->start = start;
+	r->end = end;
+	r->line = (uint32_t)ps->line;
+	v = hd_dump_value_by_key(ps->d, r->key);
+	r->value = v;
+	if (v != HD_NONE && !(HD_VALUE(ps->d, v).flags & HD_VALUE_LIVE)) {
+		struct hd_value *val = &HD_VALUE(ps->d, v);
+		val->flags |= HD_VALUE_LIVE;
+		val->live_start = start;
+		val->live_end = end;
+	}
+	return 0;
+}
+
+static int parse_peak_header(struct parser *ps, struct hd_slice l)
+{
+	struct hd_slice t = tail(l, strlen("  Live ranges at "));
+	int64_t time;
+
+	if (ps->d->sections & HD_SEC_PEAK)
+		return perr(ps, "second peak section");
+	if (take_i64(&t, &time) || take_lit(&t, " (peak):") || t.n || time < 0)
+		return bad_line(ps, l, "bad peak header", "'  Live ranges at T (peak):'");
+	ps->d->peak_time = time;
+	ps->d->peak_line = (uint32_t)ps->line;
+	ps->d->sections |= HD_SEC_PEAK;
+	ps->d->peak_style = HD_PEAK_PLAIN;
+	ps->sec = SEC_PEAK;
+	return 0;
+}
+
+static int parse_peak_line(struct parser *ps, struct hd_slice l)
+{
+	struct hd_dump *d = ps->d;
+	struct hd_slice t = tail(l, 4);
+	struct hd_peak_entry *e;
+	const char *colon = memchr(t.p, ':', t.n);
+	struct hd_slice rest;
+
+	if (!colon)
+		return bad_line(ps, l, "bad peak line", "'    NAME{IDX}: B bytes (cumulative: S bytes)'");
+	e = hd_vec_push(&d->peak);
+	e->line = (uint32_t)ps->line;
+	e->cumulative = -1;
+	if (split_key(hd_slice_make(t.p, (size_t)(colon - t.p)), &e->name,
+		      &e->index, &e->key))
+		return bad_line(ps, l, "bad peak value name", "'NAME{IDX}'");
+	rest = tail(t, (size_t)(colon - t.p) + 1);
+	if (take_lit(&rest, " ") || take_i64(&rest, &e->bytes) ||
+	    take_lit(&rest, " bytes") || e->bytes < 0)
+		return bad_line(ps, l, "bad peak line", "'    NAME{IDX}: B bytes (cumulative: S bytes)'");
+	if (rest.n) {
+		if (take_lit(&rest, " (cumulative: ") ||
+		    take_i64(&rest, &e->cumulative) ||
+		    take_lit(&rest, " bytes)") || rest.n)
+			return bad_line(ps, l, "bad cumulative figure", "'(cumulative: S bytes)'");
+		if (d->peak.len == 1)
+			d->peak_style = HD_PEAK_CUMULATIVE;
+		else if (d->peak_style != HD_PEAK_CUMULATIVE)
+			return perr(ps, "peak lines mix the cumulative and plain styles");
+	} else if (d->peak_style == HD_PEAK_CUMULATIVE) {
+		return perr(ps, "peak lines mix the cumulative and plain styles");
+	}
+	e->value = hd_dump_value_by_key(d, e->key);
+	return 0;
+}
+
+static int parse_stack_header(struct parser *ps, struct hd_slice l)
+{
+	struct hd_slice t = tail(l, strlen("  Stack trace breakdown for peak usage: "));
+	int64_t total;
+
+	if (take_spaced_i64(&t, &total) || take_lit(&t, " bytes") || t.n)
+		return bad_line(ps, l, "bad stack trace header", "'  Stack trace breakdown for peak usage: N bytes'");
+	ps->d->stack_total = total;
+	ps->d->sections |= HD_SEC_STACK_TREE;
+	ps->sec = SEC_STACK_TREE;
+	return 0;
+}
+
+/*
+ * Depth of a stack-trace node line and where its name starts; -1 if the
+ * line is not a node line.  Top-level nodes are "    NAME"; deeper ones
+ * are "  " + one 4-column unit ("    " or "│   ") per level above the
+ * parent + a connector ("├── " or "└── ").
+ */
+static int tree_depth(struct hd_slice l, size_t *name_at)
+{
+	static const char vbar[] = "\xe2\x94\x82   ";
+	static const char tee[] = "\xe2\x94\x9c\xe2\x94\x80\xe2\x94\x80 ";
+	static const char ell[] = "\xe2\x94\x94\xe2\x94\x80\xe2\x94\x80 ";
+	size_t i = 2;
+	int units = 0;
+
+	if (STARTS(l, "    ") && l.n > 4 && l.p[4] != ' ') {
+		*name_at = 4;
+		return 0;
+	}
+	if (!STARTS(l, "  "))
+		return -1;
+	while (i < l.n) {
+		struct hd_slice t = tail(l, i);
+		if (starts(t, tee, sizeof(tee) - 1) || starts(t, ell, sizeof(ell) - 1)) {
+			*name_at = i + sizeof(tee) - 1;
+			return units;
+		}
+		if (starts(t, vbar, sizeof(vbar) - 1))
+			i += sizeof(vbar) - 1;
+		else if (starts(t, "    ", 4))
+			i += 4;
+		else
+			return -1;
+		units++;
+	}
+	return -1;
+}
+
+static int parse_stack_line(struct parser *ps, struct hd_slice l)
+{
+	struct hd_stack_node *node;
+	struct hd_slice t, stats;
+	size_t name_at = 0, open, p;
+	int depth = tree_depth(l, &name_at);
+
+	if (depth < 0)
+		return unknown_line(ps, l);
+	t = tail(l, name_at);
+	if (t.n < 4 || t.p[t.n - 1] != ')')
+		return bad_line(ps, l, "bad stack trace node", "'NAME (P%, total: T bytes, ...)'");
+	/* the statistics are the last "( ... )" group */
+	for (open = t.n - 1; open > 0 && t.p[open] != '('; open--)
+		;
+	if (open == 0 || t.p[open - 1] != ' ')
+		return bad_line(ps, l, "bad stack trace node", "'NAME (P%, ...)'");
+	node = hd_vec_push(&ps->d->stack);
+	node->depth = (uint32_t)depth;
+	node->name = hd_slice_make(t.p, open - 1);
+	node->line = (uint32_t)ps->line;
+	node->current = node->remaining = -1;
+	stats = hd_slice_make(t.p + open + 1, t.n - open - 2);
+	for (p = 0; p < stats.n && ((stats.p[p] >= '0' && stats.p[p] <= '9') || stats.p[p] == '.'); p++)
+		;
+	node->percent = hd_slice_make(stats.p, p);
+	stats = tail(stats, p);
+	if (node->percent.n == 0 || take_lit(&stats, "%, "))
+		return bad_line(ps, l, "bad stack trace percentage", "'(P%, ...)'");
+	if (take_lit(&stats, "total: ") == 0) {
+		if (take_spaced_i64(&stats, &node->total) ||
+		    take_lit(&stats, " bytes, current: ") ||
+		    take_spaced_i64(&stats, &node->current) ||
+		    take_lit(&stats, " bytes, remaining: ") ||
+		    take_spaced_i64(&stats, &node->remaining) ||
+		    take_lit(&stats, " bytes") || stats.n)
+			return bad_line(ps, l, "bad stack trace figures", "'total: T bytes, current: C bytes, remaining: R bytes'");
+	} else if (take_spaced_i64(&stats, &node->total) ||
+		   take_lit(&stats, " bytes") || stats.n) {
+		return bad_line(ps, l, "bad stack trace figures", "'(P%, N bytes)'");
+	}
+	return 0;
+}
+
+/* ---- dispatch ------------------------------------------------------ */
+
+static int begin_wrapped(struct parser *ps, struct hd_slice l)
+{
+	struct hd_slice name = tail(l, strlen("*** Begin "));
+
+	if (name.n >= 4 && memcmp(name.p + name.n - 4, " ***", 4) == 0)
+		name.n -= 4;
+	ps->d->sections |= HD_SEC_STDOUT_WRAPPER;
+	ps->wrapped = 1;
+	if (name.n >= 22 && memcmp(name.p + name.n - 22, "-buffer-assignment.txt", 22) == 0) {
+		if (ps->modules_seen++) {
+			hd_warning(ps->file, ps->line,
+				   "more than one module in this stream; only the first is read");
+			ps->sec = SEC_DONE;
+		}
+		return 0;
+	}
+	if ((name.n >= 29 && memcmp(name.p + name.n - 29, "-buffer-assignment-values.txt", 29) == 0) ||
+	    (name.n >= 15 && memcmp(name.p + name.n - 15, "-live-range.txt", 15) == 0))
+		return 0;
+	ps->sec = SEC_SKIP_WRAPPED;
+	return 0;
+}
+
+static int end_wrapped(struct parser *ps)
+{
+	ps->wrapped = 0;
+	if (ps->sec == SEC_SKIP_WRAPPED)
+		ps->sec = SEC_START;
+	return 0;
+}
+
+static int two_space_line(struct parser *ps, struct hd_slice l)
+{
+	if (ps->sec == SEC_USED_VALUES)
+		return parse_record_body(ps, l);
+	if (ps->sec == SEC_ALLOCATIONS && STARTS(l, "  value: "))
+		return parse_reuse_value(ps, l);
+	if (ps->sec >= SEC_LIVE_RANGE && ps->sec <= SEC_STACK_TREE) {
+		if (STARTS(l, "  InstructionSequence:") && l.n == 22) {
+			ps->d->sections |= HD_SEC_SEQUENCE;
+			ps->sec = SEC_SEQUENCE;
+			return 0;
+		}
+		if (STARTS(l, "  BufferLiveRange:") && l.n == 18) {
+			ps->d->sections |= HD_SEC_BUFFER_LIVE;
+			ps->sec = SEC_BUFFER_LIVE;
+			return 0;
+		}
+		if (STARTS(l, "  Live ranges at "))
+			return parse_peak_header(ps, l);
+		if (STARTS(l, "  Peak memory could not be determined")) {
+			ps->d->peak_style = HD_PEAK_UNDETERMINED;
+			ps->sec = SEC_PEAK_UNKNOWN;
+			return 0;
+		}
+		if (STARTS(l, "  Stack trace breakdown for peak usage: "))
+			return parse_stack_header(ps, l);
+		if (STARTS(l, "    ")) {
+			switch (ps->sec) {
+			case SEC_SEQUENCE: return parse_sequence_line(ps, l);
+			case SEC_BUFFER_LIVE: return parse_buffer_live_line(ps, l);
+			case SEC_PEAK: return parse_peak_line(ps, l);
+			case SEC_STACK_TREE: return parse_stack_line(ps, l);
+			default: break;
+			}
+		}
+		if (ps->sec == SEC_STACK_TREE)
+			return parse_stack_line(ps, l);
+	}
+	return unknown_line(ps, l);
+}
+
+static int one_space_line(struct parser *ps, struct hd_slice l)
+{
+	if (STARTS(l, " value: "))
+		return parse_alloc_value(ps, l);
+	if (STARTS(l, " from instruction: "))
+		return parse_from_instruction(ps, l);
+	if (ps->sec == SEC_USED_VALUES && ps->part != REC_NONE && ps->part != REC_DONE) {
+		if (hd_slice_eq_cstr(l, " positions:")) {
+			ps->part = REC_POSITIONS;
+			return 0;
+		}
+		if (hd_slice_eq_cstr(l, " uses:")) {
+			ps->part = REC_USES;
+			return 0;
+		}
+		if (hd_slice_eq_cstr(l, " uses are not initialized yet.")) {
+			ps->part = REC_USES;
+			return 0;
+		}
+	}
+	if (ps->sec == SEC_ALLOCATIONS && ps->alloc != HD_NONE &&
+	    hd_slice_eq_cstr(l, " reused by buffers of a different color:")) {
+		ps->in_reuse = 1;
+		return 0;
+	}
+	return unknown_line(ps, l);
+}
+
+static int top_level_line(struct parser *ps, struct hd_slice l)
+{
+	struct hd_dump *d = ps->d;
+
+	if (hd_slice_eq_cstr(l, "BufferAssignment:")) {
+		if (d->sections & HD_SEC_ALLOCATIONS)
+			return perr(ps, "second 'BufferAssignment:' section");
+		d->sections |= HD_SEC_ALLOCATIONS;
+		ps->sec = SEC_ALLOCATIONS;
+		return 0;
+	}
+	if (STARTS(l, "allocation "))
+		return parse_allocation(ps, l);
+	if (STARTS(l, "Total bytes used: "))
+		return parse_total(ps, l);
+	if (hd_slice_eq_cstr(l, "Used values:")) {
+		if (d->sections & HD_SEC_USED_VALUES)
+			return perr(ps, "second 'Used values:' section");
+		d->sections |= HD_SEC_USED_VALUES;
+		ps->sec = SEC_USED_VALUES;
+		ps->part = REC_NONE;
+		return 0;
+	}
+	if (l.p[0] == '<')
+		return parse_record(ps, l);
+	if (STARTS(l, "HloLiveRange (max "))
+		return parse_live_range_header(ps, l);
+	if (STARTS(l, "HloLiveRange not available")) {
+		d->sections |= HD_SEC_LIVE_RANGE_NA;
+		return 0;
+	}
+	return unknown_line(ps, l);
+}
+
+/* Is this a first line that a dump (or one of its split parts) may have? */
+static int plausible_start(struct hd_slice l)
+{
+	return hd_slice_eq_cstr(l, "BufferAssignment:") ||
+	       STARTS(l, "Total bytes used: ") || STARTS(l, "HloLiveRange") ||
+	       STARTS(l, "*** Begin ") || hd_slice_eq_cstr(l, "Used values:");
+}
+
+static int parse_line(struct parser *ps, struct hd_slice l)
+{
+	if (ps->sec == SEC_DONE)
+		return 0;
+	if (STARTS(l, "*** Begin "))
+		return begin_wrapped(ps, l);
+	if (STARTS(l, "*** End "))
+		return end_wrapped(ps);
+	if (ps->sec == SEC_SKIP_WRAPPED)
+		return 0;
+	if (l.n == 0)
+		return 0;
+	if (ps->sec == SEC_START && !plausible_start(l)) {
+		char q[PARSE_QUOTE_MAX + 8];
+		hd_quote(q, sizeof(q), l.p, l.n, PARSE_QUOTE_MAX);
+		return perr(ps, "not a buffer-assignment dump: first line is '%s' (expected 'BufferAssignment:')", q);
+	}
+	if (l.p[0] != ' ')
+		return top_level_line(ps, l);
+	if (l.n >= 2 && l.p[1] == ' ')
+		return two_space_line(ps, l);
+	return one_space_line(ps, l);
+}
+
+/* Reports a NUL byte, which no dump contains, at its line and column. */
+static int check_nul(struct parser *ps, const char *data, size_t len)
+{
+	const char *nul = memchr(data, '\0', len);
+	const char *p = data, *line_start = data;
+	uint64_t line = 1;
+
+	if (!nul)
+		return 0;
+	while ((p = memchr(p, '\n', (size_t)(nul - p))) != NULL) {
+		line++;
+		p++;
+		line_start = p;
+	}
+	hd_error_col(ps->file, line, (uint64_t)(nul - line_start) + 1,
+		     "NUL byte in input (expected a text dump)");
+	return -1;
+}
+
+static int parse_lines(struct parser *ps, const char *data, size_t len)
+{
+	const char *p = data, *end = data + len;
+
+	if (check_nul(ps, data, len))
+		return -1;
+	ps->line = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		struct hd_slice l;
+
+		if (!nl)
+			nl = end;
+		l = hd_slice_make(p, (size_t)(nl - p));
+		if (l.n && l.p[l.n - 1] == '\r')
+			l.n--;
+		ps->line++;
+		if (parse_line(ps, l))
+			return -1;
+		p = nl + 1;
+	}
+	ps->d->n_lines += ps->line;
+	return 0;
+}
+
+static void parser_init(struct parser *ps, struct hd_dump *d, const char *file,
+			unsigned flags)
+{
+	memset(ps, 0, sizeof(*ps));
+	ps->d = d;
+	ps->file = file;
+	ps->flags = flags;
+	ps->sec = SEC_START;
+	ps->alloc = HD_NONE;
+	ps->record = HD_NONE;
+}
+
+/* Checks that the parse ended in a state a whole dump can end in. */
+static int finish(struct parser *ps)
+{
+	struct hd_dump *d = ps->d;
+
+	if (ps->sec == SEC_USED_VALUES && ps->part != REC_NONE && ps->part != REC_DONE)
+		return perr(ps, "dump ends inside a value record (expected ' from instruction: ...')");
+	if (!(d->sections & (HD_SEC_ALLOCATIONS | HD_SEC_TOTAL | HD_SEC_USED_VALUES |
+			     HD_SEC_LIVE_RANGE | HD_SEC_LIVE_RANGE_NA)))
+		return perr(ps, "no buffer-assignment content found (expected 'BufferAssignment:')");
+	return 0;
+}
+
+static int parse_one(struct hd_dump *d, const char *name, const char *data,
+		     size_t len, unsigned flags)
+{
+	struct parser ps;
+
+	parser_init(&ps, d, name, flags);
+	if (len == 0) {
+		hd_error(name, 0, "empty file (expected a buffer-assignment dump)");
+		return -1;
+	}
+	if (parse_lines(&ps, data, len))
+		return -1;
+	return finish(&ps);
+}
+
+int hd_parse_buffer(struct hd_dump *d, const char *name, const char *data,
+		    size_t len, unsigned flags)
+{
+	hd_dump_init(d);
+	d->name = name;
+	return parse_one(d, name, data, len, flags);
+}
+
+/* "X-buffer-assignment.txt" -> "X" + suffix, or NULL if not that form. */
+static char *sibling_path(struct hd_arena *a, const char *path, const char *suffix)
+{
+	static const char ba[] = "-buffer-assignment.txt";
+	size_t n = strlen(path), k = sizeof(ba) - 1;
+
+	if (n < k || strcmp(path + n - k, ba) != 0)
+		return NULL;
+	return hd_arena_printf(a, "%.*s%s", (int)(n - k), path, suffix);
+}
+
+static int parse_input_into(struct hd_dump *d, const char *path, unsigned flags)
+{
+	struct hd_input *in = &d->inputs[d->n_inputs];
+
+	if (hd_input_open(in, path))
+		return -1;
+	d->n_inputs++;
+	return parse_one(d, in->name, in->data, in->len, flags);
+}
+
+int hd_parse_file(struct hd_dump *d, const char *path, unsigned flags)
+{
+	static const char *const suffixes[] = {
+		"-buffer-assignment-values.txt", "-live-range.txt",
+	};
+	size_t i;
+
+	hd_dump_init(d);
+	d->name = hd_display_name(path);
+	if (parse_input_into(d, path, flags))
+		return -1;
+	if ((flags & HD_PARSE_NO_SIBLINGS) || strcmp(path, "-") == 0)
+		return 0;
+	/* Newest XLA splits the dump: read the companions when present. */
+	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		char *sib = sibling_path(&d->arena, path, suffixes[i]);
+		if (!sib || !hd_input_exists(sib))
+			continue;
+		if (i == 0 && (d->sections & HD_SEC_USED_VALUES))
+			continue;
+		if (i == 1 && (d->sections & HD_SEC_LIVE_RANGE))
+			continue;
+		if (parse_input_into(d, sib, flags))
+			return -1;
+	}
+	return 0;
+}
+
+void hd_parse_report_unknown(const struct hd_dump *d)
+{
+	char lines[256];
+	size_t o = 0;
+	uint64_t i, shown;
+
+	if (d->n_unknown == 0)
+		return;
+	shown = d->n_unknown < HD_UNKNOWN_SHOWN ? d->n_unknown : HD_UNKNOWN_SHOWN;
+	for (i = 0; i < shown && o < sizeof(lines) - 24; i++)
+		o += (size_t)snprintf(lines + o, sizeof(lines) - o, "%s%llu",
+				      i ? ", " : "", (unsigned long long)d->unknown_lines[i]);
+	hd_warning(d->unknown_files[0], 0, "%llu unknown line%s skipped (%s %s%s)",
+		   (unsigned long long)d->n_unknown, d->n_unknown == 1 ? "" : "s",
+		   shown == 1 ? "line" : "first at lines", lines,
+		   d->n_unknown > shown ? ", ..." : "");
+}

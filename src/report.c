@@ -1,0 +1,566 @@
+/*
+ * report.c - the text and JSON reports of one dump (stat) and of a diff.
+ *
+ * Pure functions of their inputs: the same dump or diff always gives the
+ * same bytes, which the golden tests pin.
+ */
+#include "hlodiff/report.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hlodiff/format.h"
+#include "hlodiff/json.h"
+#include "hlodiff/shape.h"
+
+#define JSON_SCHEMA 1
+#define LABEL_MAX 512
+#define LINE_MAX_TEXT 2048
+
+/* printf one report line with its trailing spaces removed. */
+static void line_out(FILE *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void line_out(FILE *out, const char *fmt, ...)
+{
+	char buf[LINE_MAX_TEXT];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(buf))
+		n = (int)sizeof(buf) - 1;
+	while (n > 0 && buf[n - 1] == ' ')
+		n--;
+	fwrite(buf, 1, (size_t)n, out);
+	fputc('\n', out);
+}
+
+int hd_value_label(char *buf, size_t n, const struct hd_dump *d, uint32_t v)
+{
+	const struct hd_value *val = &HD_VALUE(d, v);
+	int len = snprintf(buf, n, "%.*s%.*s", (int)val->name.n, val->name.p,
+			   (int)val->index.n, val->index.p);
+
+	return len;
+}
+
+/* ---- stat, text ------------------------------------------------------ */
+
+static const char *section_names(const struct hd_dump *d, char *buf, size_t n)
+{
+	static const struct { uint32_t bit; const char *name; } secs[] = {
+		{ HD_SEC_ALLOCATIONS, "allocations" },
+		{ HD_SEC_TOTAL, "total" },
+		{ HD_SEC_USED_VALUES, "used-values" },
+		{ HD_SEC_LIVE_RANGE, "live-range" },
+		{ HD_SEC_SEQUENCE, "sequence" },
+		{ HD_SEC_BUFFER_LIVE, "buffer-live-ranges" },
+		{ HD_SEC_PEAK, "peak" },
+		{ HD_SEC_STACK_TREE, "stack-trace" },
+		{ HD_SEC_LIVE_RANGE_NA, "live-range-not-available" },
+		{ HD_SEC_STDOUT_WRAPPER, "stdout-wrapper" },
+	};
+	size_t i, o = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(secs) / sizeof(secs[0]); i++) {
+		if (!(d->sections & secs[i].bit))
+			continue;
+		o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? " " : "", secs[i].name);
+		if (o >= n)
+			break;
+	}
+	return buf;
+}
+
+static void text_bytes_line(FILE *out, const char *label, int64_t bytes,
+			    const char *extra)
+{
+	char h[HD_HUMAN_MAX];
+
+	line_out(out, "  %-24s %15" PRId64 "  %-10s%s", label, bytes,
+		hd_human_bytes(h, sizeof(h), bytes), extra ? extra : "");
+}
+
+static void stat_text_totals(FILE *out, const struct hd_figures *f)
+{
+	char extra[128];
+	size_t i;
+	int k;
+
+	if (f->has_total) {
+		snprintf(extra, sizeof(extra), "%s",
+			 f->total_mismatch ? "  (differs from the sum of allocation sizes)" : "");
+		text_bytes_line(out, "total bytes", f->total_bytes, extra);
+	} else {
+		fprintf(out, "  %-24s %15s\n", "total bytes", "(not in dump)");
+	}
+	if (!f->has_total || f->total_mismatch)
+		text_bytes_line(out, "sum of allocation sizes", f->alloc_bytes, NULL);
+	fprintf(out, "\nby memory space\n");
+	for (i = 0; i < f->by_color.len; i++) {
+		const struct hd_color_bytes *c = &HD_VEC_AT(&f->by_color, struct hd_color_bytes, i);
+		char label[48];
+		snprintf(label, sizeof(label), "space %" PRId64, c->color);
+		snprintf(extra, sizeof(extra), "  %u allocation%s", c->allocs,
+			 c->allocs == 1 ? "" : "s");
+		text_bytes_line(out, label, c->bytes, extra);
+	}
+	fprintf(out, "\nby allocation kind\n");
+	for (k = 0; k < HD_KIND_COUNT; k++) {
+		if (!f->allocs_by_kind[k])
+			continue;
+		snprintf(extra, sizeof(extra), "  %u allocation%s", f->allocs_by_kind[k],
+			 f->allocs_by_kind[k] == 1 ? "" : "s");
+		text_bytes_line(out, hd_alloc_kind_name((enum hd_alloc_kind)k),
+				f->by_kind[k], extra);
+	}
+}
+
+static void stat_text_peak(FILE *out, const struct hd_dump *d,
+			   const struct hd_figures *f)
+{
+	char h[HD_HUMAN_MAX];
+
+	fprintf(out, "\npeak\n");
+	if (f->has_peak)
+		fprintf(out, "  %-24s %15" PRId64 "  %-10s  at time %" PRId64 " of %" PRId64 ", %u value%s live\n",
+			"stated", f->peak_bytes, hd_human_bytes(h, sizeof(h), f->peak_bytes),
+			f->peak_time, d->live_max, f->peak_values, f->peak_values == 1 ? "" : "s");
+	else if (d->peak_style == HD_PEAK_UNDETERMINED)
+		fprintf(out, "  %-24s %15s\n", "stated", "(could not be determined: unbounded dynamic shape)");
+	else
+		fprintf(out, "  %-24s %15s\n", "stated", "(not in dump)");
+	if (f->has_recomputed) {
+		fprintf(out, "  %-24s %15" PRId64 "  %-10s  at time %" PRId64,
+			"recomputed", f->recomputed_bytes,
+			hd_human_bytes(h, sizeof(h), f->recomputed_bytes), f->recomputed_time);
+		if (f->has_peak)
+			fprintf(out, "; %" PRId64 " at time %" PRId64 ": %s",
+				f->recomputed_at_stated, f->peak_time,
+				f->peak_agrees ? "agrees" : "differs");
+		if (f->recomputed_unsized)
+			fprintf(out, "; %u live range%s of unknown size", f->recomputed_unsized,
+				f->recomputed_unsized == 1 ? "" : "s");
+		fputc('\n', out);
+	}
+}
+
+static void space_text(char *buf, size_t n, int64_t space)
+{
+	if (space < 0)
+		snprintf(buf, n, "?");
+	else
+		snprintf(buf, n, "%" PRId64, space);
+}
+
+static void stat_text_copies(FILE *out, const struct hd_figures *f)
+{
+	size_t i;
+
+	fprintf(out, "\ncopy-start transfers  %zu\n", f->copies.len);
+	for (i = 0; i < f->copies.len; i++) {
+		const struct hd_copy *c = &HD_VEC_AT(&f->copies, struct hd_copy, i);
+		char src[24], dst[24], bytes[32];
+		space_text(src, sizeof(src), c->src_space);
+		space_text(dst, sizeof(dst), c->dst_space);
+		if (c->bytes >= 0)
+			snprintf(bytes, sizeof(bytes), "%" PRId64, c->bytes);
+		else
+			snprintf(bytes, sizeof(bytes), "?");
+		fprintf(out, "  %-24s %15s  space %s -> %s  %.*s\n",
+			hd_copy_class_name(c->cls), bytes, src, dst,
+			(int)c->name.n, c->name.p);
+	}
+}
+
+void hd_report_stat_text(FILE *out, const struct hd_dump *d,
+			 const struct hd_figures *f,
+			 const struct hd_report_opts *opts)
+{
+	char secs[256];
+
+	(void)opts;
+	fprintf(out, "%s\n", d->name);
+	fprintf(out, "  %-24s %s\n", "sections", section_names(d, secs, sizeof(secs)));
+	fprintf(out, "  %-24s %15" PRIu64 "\n", "allocations", f->n_allocs);
+	fprintf(out, "  %-24s %15" PRIu64 "  in allocations; %" PRIu64 " records, %" PRIu64 " live ranges\n",
+		"values", f->n_values, f->n_records, f->n_live_ranges);
+	stat_text_totals(out, f);
+	stat_text_peak(out, d, f);
+	stat_text_copies(out, f);
+	if (d->n_unknown)
+		fprintf(out, "\nunknown lines  %" PRIu64 " (first at line %" PRIu64 ")\n",
+			d->n_unknown, d->unknown_lines[0]);
+}
+
+/* ---- stat, JSON ------------------------------------------------------ */
+
+static int cmp_slices(const void *a, const void *b)
+{
+	return hd_slice_cmp(*(const struct hd_slice *)a, *(const struct hd_slice *)b);
+}
+
+/* Names of copy-starts from space 0 into space 1 (cross-program ones
+ * included), sorted. */
+static void json_prefetch_names(struct hd_json *j, const struct hd_figures *f)
+{
+	struct hd_slice *names = calloc(f->copies.len + 1, sizeof(*names));
+	size_t i, n = 0;
+
+	if (!names)
+		abort();
+	for (i = 0; i < f->copies.len; i++) {
+		const struct hd_copy *c = &HD_VEC_AT(&f->copies, struct hd_copy, i);
+		if (c->cls == HD_COPY_PREFETCH || c->cls == HD_COPY_CROSS_PROGRAM_PREFETCH)
+			names[n++] = c->name;
+	}
+	qsort(names, n, sizeof(*names), cmp_slices);
+	hd_json_begin_array(j);
+	for (i = 0; i < n; i++)
+		hd_json_slice(j, names[i]);
+	hd_json_end_array(j);
+	free(names);
+}
+
+static void json_int_or_null(struct hd_json *j, const char *key, int has, int64_t v)
+{
+	hd_json_key(j, key);
+	if (has)
+		hd_json_int(j, v);
+	else
+		hd_json_null(j);
+}
+
+static void json_copies(struct hd_json *j, const struct hd_figures *f)
+{
+	size_t i;
+
+	hd_json_key(j, "copies");
+	hd_json_begin_array(j);
+	for (i = 0; i < f->copies.len; i++) {
+		const struct hd_copy *c = &HD_VEC_AT(&f->copies, struct hd_copy, i);
+		hd_json_begin_object(j);
+		hd_json_key(j, "name");
+		hd_json_slice(j, c->name);
+		hd_json_key(j, "class");
+		hd_json_str(j, hd_copy_class_name(c->cls));
+		json_int_or_null(j, "src_space", c->src_space >= 0, c->src_space);
+		json_int_or_null(j, "dst_space", c->dst_space >= 0, c->dst_space);
+		json_int_or_null(j, "bytes", c->bytes >= 0, c->bytes);
+		hd_json_end_object(j);
+	}
+	hd_json_end_array(j);
+}
+
+static void json_figures(struct hd_json *j, const struct hd_dump *d,
+			 const struct hd_figures *f)
+{
+	char key[32];
+	size_t i;
+	int k;
+
+	json_int_or_null(j, "total_bytes", f->has_total, f->total_bytes);
+	hd_json_key(j, "alloc_bytes");
+	hd_json_int(j, f->alloc_bytes);
+	hd_json_key(j, "allocations");
+	hd_json_int(j, (int64_t)f->n_allocs);
+	hd_json_key(j, "values");
+	hd_json_int(j, (int64_t)f->n_values);
+	hd_json_key(j, "records");
+	hd_json_int(j, (int64_t)f->n_records);
+	hd_json_key(j, "live_ranges");
+	hd_json_int(j, (int64_t)f->n_live_ranges);
+	hd_json_key(j, "bytes_by_color");
+	hd_json_begin_object(j);
+	for (i = 0; i < f->by_color.len; i++) {
+		const struct hd_color_bytes *c = &HD_VEC_AT(&f->by_color, struct hd_color_bytes, i);
+		snprintf(key, sizeof(key), "%" PRId64, c->color);
+		hd_json_key(j, key);
+		hd_json_int(j, c->bytes);
+	}
+	hd_json_end_object(j);
+	hd_json_key(j, "bytes_by_kind");
+	hd_json_begin_object(j);
+	for (k = 0; k < HD_KIND_COUNT; k++) {
+		hd_json_key(j, hd_alloc_kind_name((enum hd_alloc_kind)k));
+		hd_json_int(j, f->by_kind[k]);
+	}
+	hd_json_end_object(j);
+	json_int_or_null(j, "peak_time", f->has_peak, f->peak_time);
+	json_int_or_null(j, "peak_bytes", f->has_peak, f->peak_bytes);
+	json_int_or_null(j, "live_max", d->live_max >= 0, d->live_max);
+	hd_json_key(j, "recomputed_peak");
+	if (f->has_recomputed) {
+		hd_json_begin_object(j);
+		hd_json_key(j, "time");
+		hd_json_int(j, f->recomputed_time);
+		hd_json_key(j, "bytes");
+		hd_json_int(j, f->recomputed_bytes);
+		json_int_or_null(j, "bytes_at_stated_time", f->has_peak, f->recomputed_at_stated);
+		hd_json_key(j, "agrees");
+		hd_json_bool(j, f->peak_agrees);
+		hd_json_end_object(j);
+	} else {
+		hd_json_null(j);
+	}
+	hd_json_key(j, "prefetches");
+	json_prefetch_names(j, f);
+	json_copies(j, f);
+}
+
+void hd_report_stat_json(FILE *out, const struct hd_dump *d,
+			 const struct hd_figures *f,
+			 const struct hd_report_opts *opts)
+{
+	struct hd_json j;
+	char secs[256];
+
+	(void)opts;
+	hd_json_init(&j, out);
+	hd_json_begin_object(&j);
+	hd_json_key(&j, "schema");
+	hd_json_int(&j, JSON_SCHEMA);
+	hd_json_key(&j, "file");
+	hd_json_str(&j, d->name);
+	hd_json_key(&j, "sections");
+	hd_json_str(&j, section_names(d, secs, sizeof(secs)));
+	json_figures(&j, d, f);
+	hd_json_key(&j, "unknown_lines");
+	hd_json_int(&j, (int64_t)d->n_unknown);
+	hd_json_end_object(&j);
+	hd_json_finish(&j);
+}
+
+/* ---- diff, text ------------------------------------------------------ */
+
+static void figure_cell(char *buf, size_t n, int has, int64_t v)
+{
+	if (has)
+		snprintf(buf, n, "%" PRId64, v);
+	else
+		snprintf(buf, n, "-");
+}
+
+static void diff_text_rows(FILE *out, const struct hd_diff *df)
+{
+	size_t i;
+
+	line_out(out, "%-26s %15s %15s %15s %8s", "figure", "old", "new", "delta", "%");
+	for (i = 0; i < df->rows.len; i++) {
+		const struct hd_figure_row *r = &HD_VEC_AT(&df->rows, struct hd_figure_row, i);
+		char o[32], nw[32], d[32], p[32];
+		figure_cell(o, sizeof(o), r->has_old, r->old_v);
+		figure_cell(nw, sizeof(nw), r->has_new, r->new_v);
+		if (r->has_old && r->has_new) {
+			hd_signed(d, sizeof(d), hd_delta(r->old_v, r->new_v));
+			hd_percent(p, sizeof(p), r->old_v, r->new_v);
+		} else {
+			snprintf(d, sizeof(d), "-");
+			p[0] = '\0';
+		}
+		line_out(out, "%-26s %15s %15s %15s %8s", r->name, o, nw, d, p);
+	}
+}
+
+static void change_words(char *buf, size_t n, uint32_t c)
+{
+	static const struct { uint32_t bit; const char *word; } words[] = {
+		{ HD_CHANGE_SIZE, "size" }, { HD_CHANGE_SHAPE, "shape" },
+		{ HD_CHANGE_LAYOUT, "layout" }, { HD_CHANGE_SPACE, "space" },
+		{ HD_CHANGE_KIND, "kind" }, { HD_CHANGE_LIVE, "live-range" },
+	};
+	size_t i, o = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if ((c & words[i].bit) && o < n)
+			o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? "," : "", words[i].word);
+}
+
+static const char *value_verb(const struct hd_value_diff *x)
+{
+	if (x->status == HD_STATUS_ADDED)
+		return "added";
+	if (x->status == HD_STATUS_REMOVED)
+		return "removed";
+	return x->changes ? "changed" : "same";
+}
+
+static void diff_text_value(FILE *out, const struct hd_diff *df,
+			    const struct hd_value_diff *x)
+{
+	char label[2 * LABEL_MAX + 16], o[32], nw[32], d[32], words[96];
+
+	if (x->new_v != HD_NONE)
+		hd_value_label(label, sizeof(label), df->new_dump, x->new_v);
+	else
+		hd_value_label(label, sizeof(label), df->old, x->old_v);
+	if (x->old_v != HD_NONE && x->new_v != HD_NONE) {
+		char ol[LABEL_MAX];
+		hd_value_label(ol, sizeof(ol), df->old, x->old_v);
+		if (strcmp(ol, label) != 0) {
+			size_t len = strlen(label);
+			snprintf(label + len, sizeof(label) - len, " (was %s)", ol);
+		}
+	}
+	figure_cell(o, sizeof(o), x->old_bytes >= 0, x->old_bytes);
+	figure_cell(nw, sizeof(nw), x->new_bytes >= 0, x->new_bytes);
+	hd_signed(d, sizeof(d), x->delta);
+	change_words(words, sizeof(words), x->changes);
+	fprintf(out, "  %-8s %12s %12s %12s  %s", value_verb(x), o, nw, d, label);
+	if (words[0])
+		fprintf(out, "  [%s]", words);
+	fputc('\n', out);
+}
+
+static void diff_text_values(FILE *out, const struct hd_diff *df,
+			     const struct hd_report_opts *opts)
+{
+	uint32_t shown = df->n_listed, i;
+	int64_t rest = 0;
+
+	if (opts->all)
+		shown = (uint32_t)df->values.len;
+	else if (opts->top_n > 0 && shown > (uint32_t)opts->top_n)
+		shown = (uint32_t)opts->top_n;
+	fprintf(out, "\nvalues: %u matched (%u changed), %u added, %u removed\n",
+		df->n_matched, df->n_changed, df->n_added, df->n_removed);
+	if (shown == 0)
+		return;
+	fprintf(out, "  %-8s %12s %12s %12s  %s\n", "status", "old", "new", "delta", "value");
+	for (i = 0; i < shown; i++)
+		diff_text_value(out, df, &HD_VEC_AT(&df->values, struct hd_value_diff, i));
+	if (!opts->all && shown < df->n_listed) {
+		char d[32];
+		for (i = shown; i < df->n_listed; i++)
+			rest = hd_sat_add(rest, HD_VEC_AT(&df->values, struct hd_value_diff, i).delta);
+		fprintf(out, "  %-8s %12s %12s %12s  %u others\n", "...", "", "",
+			hd_signed(d, sizeof(d), rest), df->n_listed - shown);
+	}
+}
+
+void hd_report_diff_text(FILE *out, const struct hd_diff *df,
+			 const struct hd_report_opts *opts)
+{
+	fprintf(out, "--- %s\n+++ %s\n", df->old->name, df->new_dump->name);
+	diff_text_rows(out, df);
+	diff_text_values(out, df, opts);
+}
+
+/* ---- diff, JSON ------------------------------------------------------ */
+
+static void json_value_label(struct hd_json *j, const struct hd_dump *d, uint32_t v)
+{
+	char label[LABEL_MAX];
+
+	if (v == HD_NONE) {
+		hd_json_null(j);
+		return;
+	}
+	hd_value_label(label, sizeof(label), d, v);
+	hd_json_str(j, label);
+}
+
+static void json_value_diff(struct hd_json *j, const struct hd_diff *df,
+			    const struct hd_value_diff *x)
+{
+	char words[96];
+
+	hd_json_begin_object(j);
+	hd_json_key(j, "status");
+	hd_json_str(j, hd_status_name((enum hd_value_status)x->status));
+	hd_json_key(j, "old");
+	json_value_label(j, df->old, x->old_v);
+	hd_json_key(j, "new");
+	json_value_label(j, df->new_dump, x->new_v);
+	hd_json_key(j, "how");
+	if (x->status == HD_STATUS_MATCHED)
+		hd_json_str(j, hd_match_how_name((enum hd_match_how)x->how));
+	else
+		hd_json_null(j);
+	json_int_or_null(j, "old_bytes", x->old_bytes >= 0, x->old_bytes);
+	json_int_or_null(j, "new_bytes", x->new_bytes >= 0, x->new_bytes);
+	hd_json_key(j, "delta");
+	hd_json_int(j, x->delta);
+	change_words(words, sizeof(words), x->changes);
+	hd_json_key(j, "changes");
+	hd_json_str(j, words);
+	hd_json_end_object(j);
+}
+
+static void json_side(struct hd_json *j, const char *key, const struct hd_dump *d,
+		      const struct hd_figures *f)
+{
+	hd_json_key(j, key);
+	hd_json_begin_object(j);
+	hd_json_key(j, "file");
+	hd_json_str(j, d->name);
+	json_figures(j, d, f);
+	hd_json_key(j, "unknown_lines");
+	hd_json_int(j, (int64_t)d->n_unknown);
+	hd_json_end_object(j);
+}
+
+void hd_report_diff_json(FILE *out, const struct hd_diff *df,
+			 const struct hd_report_opts *opts)
+{
+	struct hd_json j;
+	uint32_t i, n = opts->all ? (uint32_t)df->values.len : df->n_listed;
+
+	hd_json_init(&j, out);
+	hd_json_begin_object(&j);
+	hd_json_key(&j, "schema");
+	hd_json_int(&j, JSON_SCHEMA);
+	json_side(&j, "old", df->old, &df->fold);
+	json_side(&j, "new", df->new_dump, &df->fnew);
+	hd_json_key(&j, "figures");
+	hd_json_begin_array(&j);
+	for (i = 0; i < df->rows.len; i++) {
+		const struct hd_figure_row *r = &HD_VEC_AT(&df->rows, struct hd_figure_row, i);
+		char p[32];
+		hd_json_begin_object(&j);
+		hd_json_key(&j, "name");
+		hd_json_str(&j, r->name);
+		json_int_or_null(&j, "old", r->has_old, r->old_v);
+		json_int_or_null(&j, "new", r->has_new, r->new_v);
+		json_int_or_null(&j, "delta", r->has_old && r->has_new, hd_delta(r->old_v, r->new_v));
+		hd_json_key(&j, "percent");
+		if (r->has_old && r->has_new && r->old_v != 0) {
+			hd_percent(p, sizeof(p), r->old_v, r->new_v);
+			p[strlen(p) - 1] = '\0';
+			hd_json_raw(&j, p[0] == '+' ? p + 1 : p);
+		} else {
+			hd_json_null(&j);
+		}
+		hd_json_end_object(&j);
+	}
+	hd_json_end_array(&j);
+	hd_json_key(&j, "summary");
+	hd_json_begin_object(&j);
+	hd_json_key(&j, "matched");
+	hd_json_int(&j, df->n_matched);
+	hd_json_key(&j, "changed");
+	hd_json_int(&j, df->n_changed);
+	hd_json_key(&j, "added");
+	hd_json_int(&j, df->n_added);
+	hd_json_key(&j, "removed");
+	hd_json_int(&j, df->n_removed);
+	hd_json_end_object(&j);
+	hd_json_key(&j, "values");
+	hd_json_begin_array(&j);
+	j.compact_depth = 3;
+	for (i = 0; i < n; i++)
+		json_value_diff(&j, df, &HD_VEC_AT(&df->values, struct hd_value_diff, i));
+	j.compact_depth = 0;
+	hd_json_end_array(&j);
+	hd_json_end_object(&j);
+	hd_json_finish(&j);
+}
