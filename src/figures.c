@@ -107,32 +107,6 @@ static void stated_peak(struct hd_figures *f, const struct hd_dump *d)
 		f->peak_time = d->peak_time;
 }
 
-/*
- * Logical bytes of the whole shape of the instruction that defines
- * value v (the size XLA uses to choose the peak time, FORMAT.md section
- * 5).  Taken from the instruction's " from instruction:" shape, else from
- * the value "name{}" (a tuple table's value line shows the whole tuple),
- * else -1.  A value printed without an index is its instruction's whole
- * shape, so the caller's own size serves.
- */
-static int64_t whole_bytes(const struct hd_dump *d, uint32_t v, int64_t own)
-{
-	const struct hd_value *val = &HD_VALUE(d, v);
-	uint32_t insn = val->insn;
-	uint32_t table;
-
-	if (insn == HD_NONE)
-		insn = hd_dump_insn_by_name(d, val->name);
-	if (insn != HD_NONE)
-		return hd_shape_logical_bytes(HD_INSN(d, insn).shape);
-	if (!(val->flags & HD_VALUE_INDEXED) || hd_slice_eq_cstr(val->index, "{}"))
-		return own;
-	table = hd_dump_value_by_key(d, val->name);
-	if (table == HD_NONE)
-		return -1;
-	return hd_shape_logical_bytes(hd_value_shape(d, table));
-}
-
 /* Logical bytes of value v's own (sub)shape, -1 when unknown. */
 static int64_t own_bytes(const struct hd_dump *d, uint32_t v)
 {
@@ -141,21 +115,89 @@ static int64_t own_bytes(const struct hd_dump *d, uint32_t v)
 	return shape.n ? hd_shape_logical_bytes(shape) : -1;
 }
 
+/*
+ * Whole-shape sizes already worked out, so that the N+1 values of an
+ * N-element tuple read the tuple's shape once, not N+1 times (-2 = not
+ * yet known).
+ */
+struct whole_cache {
+	int64_t *by_insn;       /* d->insns.len entries */
+	int64_t *by_value;      /* d->values.len entries */
+};
+
+static int64_t *cache_new(size_t n)
+{
+	int64_t *c = hd_xmalloc((n ? n : 1) * sizeof(*c));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		c[i] = -2;
+	return c;
+}
+
+/*
+ * Logical bytes of the whole shape of the instruction that defines
+ * value v (the size XLA uses to choose the peak time, FORMAT.md section
+ * 5): from the instruction's " from instruction:" shape, else from the
+ * value "name{}" (a tuple table's value line shows the whole tuple),
+ * else -1.  A value printed without an index is its instruction's whole
+ * shape, so its own size serves.
+ */
+static int64_t whole_bytes(const struct hd_dump *d, struct whole_cache *wc,
+			   uint32_t v, int64_t own)
+{
+	const struct hd_value *val = &HD_VALUE(d, v);
+	uint32_t insn = val->insn;
+	uint32_t table;
+
+	if (insn == HD_NONE)
+		insn = hd_dump_insn_by_name(d, val->name);
+	if (insn != HD_NONE) {
+		if (wc->by_insn[insn] == -2)
+			wc->by_insn[insn] =
+				hd_shape_logical_bytes(HD_INSN(d, insn).shape);
+		return wc->by_insn[insn];
+	}
+	if (!(val->flags & HD_VALUE_INDEXED) || hd_slice_eq_cstr(val->index, "{}"))
+		return own;
+	table = hd_dump_value_by_key(d, val->name);
+	if (table == HD_NONE)
+		return -1;
+	if (wc->by_value[table] == -2)
+		wc->by_value[table] = own_bytes(d, table);
+	return wc->by_value[table];
+}
+
 /* Sizes of one live range's value (-1 = unknown). */
 struct range_size {
 	int64_t own, whole;
 };
 
-static struct range_size range_size(const struct hd_dump *d,
-				    const struct hd_live_range *lr)
+/* Fills sizes[i] for every live range; returns the number whose own
+ * size is unknown. */
+static uint32_t size_ranges(const struct hd_dump *d, struct range_size *sizes)
 {
-	struct range_size s = { -1, -1 };
+	struct whole_cache wc;
+	uint32_t unsized = 0;
+	size_t i;
 
-	if (lr->value == HD_NONE)
-		return s;
-	s.own = own_bytes(d, lr->value);
-	s.whole = whole_bytes(d, lr->value, s.own);
-	return s;
+	wc.by_insn = cache_new(d->insns.len);
+	wc.by_value = cache_new(d->values.len);
+	for (i = 0; i < d->live_ranges.len; i++) {
+		uint32_t v = HD_LIVE_RANGE(d, i).value;
+		struct range_size *s = &sizes[i];
+
+		s->own = s->whole = -1;
+		if (v != HD_NONE) {
+			s->own = own_bytes(d, v);
+			s->whole = whole_bytes(d, &wc, v, s->own);
+		}
+		if (s->own < 0)
+			unsized++;
+	}
+	free(wc.by_insn);
+	free(wc.by_value);
+	return unsized;
 }
 
 /* Clamps a range to [0, T]; returns 0 if nothing is left of it. */
@@ -176,15 +218,16 @@ static int clamp_range(const struct hd_live_range *lr, int64_t max,
  * best so far.  The running sum after the starts of time t is the sum
  * over ranges with start <= t <= end + 1, so a difference array with +w
  * at start and -w at end + 2 gives the same first maximum (times without
- * a start never exceed an earlier one).
+ * a start never exceed an earlier one).  A value whose whole shape is
+ * unknown weighs its own size.
  *
  * Measured on the 104 corpus dumps with a peak section (55 cumulative,
  * 49 plain): this rule gives the stated time in 104 of 104; the naive
  * rule (own value sizes, inclusive ranges, first maximum) in 44 of 104
- * (32 of 55 cumulative).  Returns the time, or -1 when the array would
- * be larger than the input can justify.
+ * (32 of 55 cumulative).
  */
-static int64_t xla_peak_time(const struct hd_dump *d, uint32_t *unsized)
+static int64_t xla_peak_time(const struct hd_dump *d,
+			     const struct range_size *sizes)
 {
 	int64_t max = d->live_max, t, run = 0, best = -1, best_t = 0;
 	int64_t *diff;
@@ -192,13 +235,10 @@ static int64_t xla_peak_time(const struct hd_dump *d, uint32_t *unsized)
 
 	diff = hd_xcalloc((size_t)max + 3, sizeof(*diff));
 	for (i = 0; i < d->live_ranges.len; i++) {
-		const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
-		struct range_size s = range_size(d, lr);
-		int64_t start, end, w = s.whole >= 0 ? s.whole : s.own;
+		int64_t start, end;
+		int64_t w = sizes[i].whole >= 0 ? sizes[i].whole : sizes[i].own;
 
-		if (s.own < 0)
-			(*unsized)++;
-		if (w <= 0 || !clamp_range(lr, max, &start, &end))
+		if (w <= 0 || !clamp_range(&HD_LIVE_RANGE(d, i), max, &start, &end))
 			continue;
 		diff[start] = add_sat(diff[start], w);
 		diff[end + 2] = add_sat(diff[end + 2], -w);
@@ -221,22 +261,20 @@ static int64_t xla_peak_time(const struct hd_dump *d, uint32_t *unsized)
  * Measured on the corpus: equals the stated peak bytes at the stated
  * time in 55 of 55 cumulative and 49 of 49 plain dumps.
  */
-static int64_t live_bytes_at(const struct hd_dump *d, int64_t t)
+static int64_t live_bytes_at(const struct hd_dump *d,
+			     const struct range_size *sizes, int64_t t)
 {
+	int plain = d->peak_style == HD_PEAK_PLAIN;
 	int64_t sum = 0;
 	size_t i;
 
 	for (i = 0; i < d->live_ranges.len; i++) {
-		const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
-		struct range_size s;
 		int64_t start, end, b;
 
-		if (!clamp_range(lr, d->live_max, &start, &end) ||
+		if (!clamp_range(&HD_LIVE_RANGE(d, i), d->live_max, &start, &end) ||
 		    t < start || t > end)
 			continue;
-		s = range_size(d, lr);
-		b = d->peak_style == HD_PEAK_PLAIN && s.whole >= 0 ?
-			s.whole : s.own;
+		b = plain && sizes[i].whole >= 0 ? sizes[i].whole : sizes[i].own;
 		if (b > 0)
 			sum = add_sat(sum, b);
 	}
@@ -250,17 +288,22 @@ static int64_t live_bytes_at(const struct hd_dump *d, int64_t t)
  */
 static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d)
 {
+	struct range_size *sizes;
+
 	if (d->live_max < 0 || d->live_ranges.len == 0 ||
 	    (uint64_t)d->live_max > d->n_lines)
 		return;
+	sizes = hd_xmalloc(d->live_ranges.len * sizeof(*sizes));
 	f->has_recomputed = 1;
-	f->recomputed_time = xla_peak_time(d, &f->recomputed_unsized);
-	f->recomputed_bytes = live_bytes_at(d, f->recomputed_time);
+	f->recomputed_unsized = size_ranges(d, sizes);
+	f->recomputed_time = xla_peak_time(d, sizes);
+	f->recomputed_bytes = live_bytes_at(d, sizes, f->recomputed_time);
 	if (f->has_peak) {
-		f->recomputed_at_stated = live_bytes_at(d, f->peak_time);
+		f->recomputed_at_stated = live_bytes_at(d, sizes, f->peak_time);
 		f->peak_agrees = f->recomputed_at_stated == f->peak_bytes &&
 			f->recomputed_bytes == f->peak_bytes;
 	}
+	free(sizes);
 }
 
 /* Is the text `key` an attribute of attrs (at its start or after ' ')? */

@@ -54,6 +54,7 @@ struct parser {
 	enum record_part part;
 	int wrapped;            /* inside "*** Begin ... ***" */
 	int modules_seen;       /* buffer-assignment files seen in a wrapper */
+	uint32_t file_sections; /* enum hd_sections seen in this file */
 	uint64_t stack_lines;
 };
 
@@ -237,6 +238,15 @@ static size_t balanced_until(struct hd_slice s, const char *stop)
 			depth--;
 	}
 	return s.n;
+}
+
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
 }
 
 /* ---- model helpers ---------------------------------------------- */
@@ -1222,12 +1232,12 @@ static int parse_lines(struct parser *ps, const char *data, size_t len)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		struct hd_slice l;
 
+		ps->line++;
 		if (!nl)
-			nl = end;
+			return perr(ps, "dump ends in the middle of a line (truncated? expected a final newline)");
 		l = hd_slice_make(p, (size_t)(nl - p));
 		if (l.n && l.p[l.n - 1] == '\r')
 			l.n--;
-		ps->line++;
 		if (parse_line(ps, l))
 			return -1;
 		p = nl + 1;
@@ -1248,13 +1258,87 @@ static void parser_init(struct parser *ps, struct hd_dump *d, const char *file,
 	ps->record = HD_NONE;
 }
 
+/* Every value line of an allocation has a "Used values" record. */
+static int check_records(struct parser *ps)
+{
+	struct hd_dump *d = ps->d;
+	uint32_t listed = 0, recorded = 0;
+	size_t i;
+
+	for (i = 0; i < d->values.len; i++) {
+		uint32_t fl = HD_VALUE(d, i).flags;
+		if (fl & HD_VALUE_IN_ALLOC) {
+			listed++;
+			recorded += (fl & HD_VALUE_RECORD) != 0;
+		}
+	}
+	if (recorded < listed)
+		return perr(ps, "'Used values' ends after %u of %u value records (truncated dump?)",
+			    recorded, listed);
+	return 0;
+}
+
+/* The stack-trace tree accounts for all of its header's bytes. */
+static int check_stack_tree(struct parser *ps)
+{
+	struct hd_dump *d = ps->d;
+	int64_t top = 0;
+	size_t i;
+	const struct hd_stack_node *last;
+
+	if (d->stack.len == 0)
+		return d->stack_total == 0 ? 0 :
+			perr(ps, "stack-trace breakdown has no nodes for its %lld bytes (truncated dump?)",
+			     (long long)d->stack_total);
+	for (i = 0; i < d->stack.len; i++)
+		if (HD_STACK_NODE(d, i).depth == 0)
+			top = sat_add(top, HD_STACK_NODE(d, i).total);
+	last = &HD_STACK_NODE(d, d->stack.len - 1);
+	if (last->remaining > 0)
+		return perr(ps, "stack-trace breakdown ends with %lld bytes still to account for (truncated dump?)",
+			    (long long)last->remaining);
+	if (top != d->stack_total)
+		return perr(ps, "stack-trace nodes add up to %lld bytes but the header says %lld (truncated dump?)",
+			    (long long)top, (long long)d->stack_total);
+	return 0;
+}
+
+/* Checks, at the end of one file, that no section in it broke off. */
+static int check_complete(struct parser *ps)
+{
+	struct hd_dump *d = ps->d;
+	uint32_t here = d->sections & ~ps->file_sections;
+
+	if (ps->sec == SEC_USED_VALUES && ps->part != REC_NONE && ps->part != REC_DONE)
+		return perr(ps, "dump ends inside a value record (expected ' from instruction: ...')");
+	if ((here & HD_SEC_USED_VALUES) && check_records(ps))
+		return -1;
+	if ((here & HD_SEC_LIVE_RANGE) && d->live_max > 0 && !(here & HD_SEC_SEQUENCE))
+		return perr(ps, "HloLiveRange ends before its 'InstructionSequence:' (truncated dump?)");
+	if ((here & HD_SEC_SEQUENCE) && (int64_t)d->sequence.len != d->live_max)
+		return perr(ps, "instruction sequence has %zu of %lld entries (truncated dump?)",
+			    d->sequence.len, (long long)d->live_max);
+	if ((here & HD_SEC_SEQUENCE) && !(here & HD_SEC_BUFFER_LIVE))
+		return perr(ps, "HloLiveRange ends before 'BufferLiveRange:' (truncated dump?)");
+	if ((here & HD_SEC_PEAK) && d->peak.len == 0 && d->peak_style != HD_PEAK_UNDETERMINED)
+		return perr(ps, "peak section has no lines (truncated dump?)");
+	if ((here & HD_SEC_STACK_TREE) && check_stack_tree(ps))
+		return -1;
+	if ((here & HD_SEC_STACK_TREE) && d->peak_style == HD_PEAK_CUMULATIVE &&
+	    HD_PEAK_ENTRY(d, d->peak.len - 1).cumulative != d->stack_total)
+		return perr(ps, "peak lines add up to %lld bytes but the stack-trace breakdown counts %lld (truncated dump?)",
+			    (long long)HD_PEAK_ENTRY(d, d->peak.len - 1).cumulative,
+			    (long long)d->stack_total);
+	return 0;
+}
+
 /* Checks that the parse ended in a state a whole dump can end in. */
 static int finish(struct parser *ps)
 {
 	struct hd_dump *d = ps->d;
 
-	if (ps->sec == SEC_USED_VALUES && ps->part != REC_NONE && ps->part != REC_DONE)
-		return perr(ps, "dump ends inside a value record (expected ' from instruction: ...')");
+	if (check_complete(ps))
+		return -1;
 	if (!(d->sections & (HD_SEC_ALLOCATIONS | HD_SEC_TOTAL | HD_SEC_USED_VALUES |
 			     HD_SEC_LIVE_RANGE | HD_SEC_LIVE_RANGE_NA)))
 		return perr(ps, "no buffer-assignment content found (expected 'BufferAssignment:')");
@@ -1267,6 +1351,7 @@ static int parse_one(struct hd_dump *d, const char *name, const char *data,
 	struct parser ps;
 
 	parser_init(&ps, d, name, flags);
+	ps.file_sections = d->sections;
 	if (len == 0) {
 		hd_error(name, 0, "empty file (expected a buffer-assignment dump)");
 		return -1;

@@ -64,11 +64,19 @@ struct hd_figures {
 	int64_t peak_bytes;         /* last cumulative, or the sum of the plain lines */
 	uint32_t peak_values;       /* lines in the peak section */
 
-	/* Peak recomputed from BufferLiveRange and logical sizes. */
+	/*
+	 * Peak recomputed from BufferLiveRange and logical sizes.  The time
+	 * is chosen as XLA chooses it (FORMAT.md section 5 quirk; details
+	 * in figures.c): each value weighed by its defining instruction's
+	 * whole shape, starts counted before the frees of the same time.
+	 * Bytes are the own logical sizes of the values live then (start
+	 * <= t <= end), or their whole instruction shapes in the plain peak
+	 * style, which is what XLA printed there.
+	 */
 	int has_recomputed;
 	int64_t recomputed_time;    /* first time of the maximum */
-	int64_t recomputed_bytes;
-	int64_t recomputed_at_stated; /* live logical bytes at peak_time */
+	int64_t recomputed_bytes;   /* live bytes at recomputed_time */
+	int64_t recomputed_at_stated; /* live bytes at peak_time */
 	uint32_t recomputed_unsized;  /* live ranges whose size is unknown */
 	int peak_agrees;            /* recomputed_at_stated == peak_bytes and
 				       recomputed_bytes == peak_bytes */
