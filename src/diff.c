@@ -225,6 +225,7 @@ int hd_diff_compute(struct hd_diff *df, const struct hd_dump *old,
 	for (i = 0; i < new_dump->values.len; i++)
 		if (df->match.new_to_old[i] == HD_NONE)
 			add_value(df, HD_NONE, i);
+	hd_peak_diff_compute(&df->peak, old, &df->fold, new_dump, &df->fnew, &df->match);
 	qsort_r(df->values.data, df->values.len, sizeof(struct hd_value_diff),
 		cmp_value_diff, df);
 	return 0;
@@ -234,6 +235,7 @@ void hd_diff_release(struct hd_diff *df)
 {
 	hd_figures_release(&df->fold);
 	hd_figures_release(&df->fnew);
+	hd_peak_diff_release(&df->peak);
 	hd_match_release(&df->match);
 	hd_vec_release(&df->rows);
 	hd_vec_release(&df->values);

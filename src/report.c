@@ -442,9 +442,83 @@ static void diff_text_values(FILE *out, const struct hd_diff *df,
 		char d[32];
 		for (i = shown; i < df->n_listed; i++)
 			rest = hd_sat_add(rest, HD_VEC_AT(&df->values, struct hd_value_diff, i).delta);
-		fprintf(out, "  %-8s %12s %12s %12s  %u others\n", "...", "", "",
-			hd_signed(d, sizeof(d), rest), df->n_listed - shown);
+		fprintf(out, "  %-8s %12s %12s %12s  %u other%s\n", "...", "", "",
+			hd_signed(d, sizeof(d), rest), df->n_listed - shown,
+			df->n_listed - shown == 1 ? "" : "s");
 	}
+}
+
+static void peak_side_text(char *buf, size_t n, const struct hd_peak_side *s)
+{
+	if (!s->has) {
+		snprintf(buf, n, "none");
+		return;
+	}
+	snprintf(buf, n, "%" PRId64 " bytes at %" PRId64 " of %" PRId64 "%s%.*s%s%s",
+		 s->bytes, s->time, s->max, s->at.n ? " (" : "", (int)s->at.n,
+		 s->at.p ? s->at.p : "", s->at.n ? ")" : "",
+		 s->stated ? "" : " [recomputed]");
+}
+
+/* Label of a peak entry: the new name, "(was old)" when renamed. */
+static void peak_label(char *buf, size_t n, const struct hd_diff *df,
+		       const struct hd_peak_value *e)
+{
+	char ol[LABEL_MAX];
+	size_t len;
+
+	if (e->new_v == HD_NONE) {
+		hd_value_label(buf, n, df->old, e->old_v);
+		return;
+	}
+	hd_value_label(buf, n, df->new_dump, e->new_v);
+	if (e->old_v == HD_NONE)
+		return;
+	hd_value_label(ol, sizeof(ol), df->old, e->old_v);
+	len = strlen(buf);
+	if (strcmp(ol, buf) != 0 && len < n)
+		snprintf(buf + len, n - len, " (was %s)", ol);
+}
+
+static void diff_text_peak(FILE *out, const struct hd_diff *df,
+			   const struct hd_report_opts *opts)
+{
+	const struct hd_peak_diff *p = &df->peak;
+	char a[LABEL_MAX], b[LABEL_MAX], d[32], pc[32];
+	uint32_t i, shown = 0, limit = opts->top_n > 0 ? (uint32_t)opts->top_n : UINT32_MAX;
+	int64_t rest = 0;
+	uint32_t rest_n = 0;
+
+	peak_side_text(a, sizeof(a), &p->old_side);
+	peak_side_text(b, sizeof(b), &p->new_side);
+	fprintf(out, "\npeak: old %s\n      new %s\n", a, b);
+	if (!p->old_side.has || !p->new_side.has)
+		return;
+	fprintf(out, "      change %s (%s); %u value%s live at both, %u entered, %u left\n",
+		hd_signed(d, sizeof(d), hd_delta(p->old_side.bytes, p->new_side.bytes)),
+		hd_percent(pc, sizeof(pc), p->old_side.bytes, p->new_side.bytes),
+		p->n_both, p->n_both == 1 ? "" : "s", p->n_entered, p->n_left);
+	for (i = 0; i < p->values.len; i++) {
+		const struct hd_peak_value *e = &HD_VEC_AT(&p->values, struct hd_peak_value, i);
+		char lab[2 * LABEL_MAX + 16], o[32], nw[32];
+		if (e->delta == 0 && !opts->all)
+			continue;
+		if (shown == limit && !opts->all) {
+			rest = hd_sat_add(rest, e->delta);
+			rest_n++;
+			continue;
+		}
+		if (shown++ == 0)
+			fprintf(out, "  %-8s %12s %12s %12s  %s\n", "role", "old", "new", "delta", "value");
+		peak_label(lab, sizeof(lab), df, e);
+		snprintf(o, sizeof(o), "%" PRId64, e->old_bytes);
+		snprintf(nw, sizeof(nw), "%" PRId64, e->new_bytes);
+		fprintf(out, "  %-8s %12s %12s %12s  %s\n", hd_peak_role_name((enum hd_peak_role)e->role),
+			o, nw, hd_signed(d, sizeof(d), e->delta), lab);
+	}
+	if (rest_n)
+		fprintf(out, "  %-8s %12s %12s %12s  %u other%s\n", "...", "", "",
+			hd_signed(d, sizeof(d), rest), rest_n, rest_n == 1 ? "" : "s");
 }
 
 void hd_report_diff_text(FILE *out, const struct hd_diff *df,
@@ -453,6 +527,7 @@ void hd_report_diff_text(FILE *out, const struct hd_diff *df,
 	fprintf(out, "--- %s\n+++ %s\n", df->old->name, df->new_dump->name);
 	diff_text_rows(out, df);
 	diff_text_values(out, df, opts);
+	diff_text_peak(out, df, opts);
 }
 
 /* ---- diff, JSON ------------------------------------------------------ */
@@ -509,6 +584,71 @@ static void json_side(struct hd_json *j, const char *key, const struct hd_dump *
 	hd_json_end_object(j);
 }
 
+static void json_peak_side(struct hd_json *j, const char *key,
+			   const struct hd_peak_side *s)
+{
+	hd_json_key(j, key);
+	if (!s->has) {
+		hd_json_null(j);
+		return;
+	}
+	hd_json_begin_object(j);
+	hd_json_key(j, "time");
+	hd_json_int(j, s->time);
+	hd_json_key(j, "bytes");
+	hd_json_int(j, s->bytes);
+	hd_json_key(j, "max");
+	hd_json_int(j, s->max);
+	hd_json_key(j, "at");
+	if (s->at.n)
+		hd_json_slice(j, s->at);
+	else
+		hd_json_null(j);
+	hd_json_key(j, "stated");
+	hd_json_bool(j, s->stated);
+	hd_json_end_object(j);
+}
+
+static void json_peak(struct hd_json *j, const struct hd_diff *df)
+{
+	const struct hd_peak_diff *p = &df->peak;
+	size_t i;
+
+	hd_json_key(j, "peak");
+	hd_json_begin_object(j);
+	json_peak_side(j, "old", &p->old_side);
+	json_peak_side(j, "new", &p->new_side);
+	hd_json_key(j, "both");
+	hd_json_int(j, p->n_both);
+	hd_json_key(j, "entered");
+	hd_json_int(j, p->n_entered);
+	hd_json_key(j, "left");
+	hd_json_int(j, p->n_left);
+	hd_json_key(j, "values");
+	hd_json_begin_array(j);
+	j->compact_depth = 4;
+	for (i = 0; i < p->values.len; i++) {
+		const struct hd_peak_value *e = &HD_VEC_AT(&p->values, struct hd_peak_value, i);
+		hd_json_begin_object(j);
+		hd_json_key(j, "role");
+		hd_json_str(j, hd_peak_role_name((enum hd_peak_role)e->role));
+		hd_json_key(j, "old");
+		json_value_label(j, df->old, e->old_v);
+		hd_json_key(j, "new");
+		json_value_label(j, df->new_dump, e->new_v);
+		hd_json_key(j, "old_bytes");
+		hd_json_int(j, e->old_bytes);
+		hd_json_key(j, "new_bytes");
+		hd_json_int(j, e->new_bytes);
+		hd_json_key(j, "delta");
+		hd_json_int(j, e->delta);
+		hd_json_end_object(j);
+	}
+	j->compact_depth = 0;
+	hd_json_end_array(j);
+	hd_json_end_object(j);
+}
+
 void hd_report_diff_json(FILE *out, const struct hd_diff *df,
 			 const struct hd_report_opts *opts)
 {
@@ -561,6 +701,7 @@ void hd_report_diff_json(FILE *out, const struct hd_diff *df,
 		json_value_diff(&j, df, &HD_VEC_AT(&df->values, struct hd_value_diff, i));
 	j.compact_depth = 0;
 	hd_json_end_array(&j);
+	json_peak(&j, df);
 	hd_json_end_object(&j);
 	hd_json_finish(&j);
 }

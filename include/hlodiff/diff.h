@@ -10,6 +10,7 @@
 #include "hlodiff/dump.h"
 #include "hlodiff/figures.h"
 #include "hlodiff/match.h"
+#include "hlodiff/peak.h"
 
 enum hd_value_status {
 	HD_STATUS_MATCHED,
@@ -54,6 +55,7 @@ struct hd_diff {
 					unchanged matched values */
 	uint32_t n_matched, n_added, n_removed, n_changed;
 	uint32_t n_listed;           /* leading entries of values that differ */
+	struct hd_peak_diff peak;    /* the peak explained */
 	struct hd_arena arena;
 };
 

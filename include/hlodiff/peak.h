@@ -1,0 +1,56 @@
+/*
+ * peak.h - the peak explained: the values live at the old and the new
+ * peak, matched across the two dumps.
+ *
+ * The peak of a dump is its stated one ("Live ranges at t (peak)", bytes
+ * as XLA printed them); when the dump states none but has live ranges,
+ * the recomputed one (values live at that time, logical sizes).
+ */
+#ifndef HLODIFF_PEAK_H
+#define HLODIFF_PEAK_H
+
+#include <stdint.h>
+
+#include "hlodiff/arena.h"
+#include "hlodiff/dump.h"
+#include "hlodiff/figures.h"
+#include "hlodiff/match.h"
+
+enum hd_peak_role {
+	HD_PEAK_BOTH,      /* live at both peaks */
+	HD_PEAK_ENTERED,   /* live at the new peak only */
+	HD_PEAK_LEFT,      /* live at the old peak only */
+};
+
+struct hd_peak_value {
+	uint32_t old_v, new_v;     /* HD_NONE where the value is absent */
+	int64_t old_bytes, new_bytes; /* bytes at that peak, 0 when not live */
+	int64_t delta;
+	uint8_t role;              /* enum hd_peak_role */
+	uint8_t old_in_dump, new_in_dump; /* the value exists in that dump */
+};
+
+struct hd_peak_side {
+	int has;                   /* a peak is known */
+	int stated;                /* 1 stated by the dump, 0 recomputed */
+	int64_t time, bytes, max;  /* max = T of HloLiveRange */
+	struct hd_slice at;        /* instruction scheduled at time, if known */
+	uint32_t count;            /* values live at the peak */
+};
+
+struct hd_peak_diff {
+	struct hd_peak_side old_side, new_side;
+	struct hd_vec values;      /* struct hd_peak_value by |delta| descending */
+	uint32_t n_both, n_entered, n_left;
+};
+
+/* Computes the peak explanation from both dumps and their match. */
+void hd_peak_diff_compute(struct hd_peak_diff *p, const struct hd_dump *old,
+			  const struct hd_figures *fold,
+			  const struct hd_dump *new_dump,
+			  const struct hd_figures *fnew,
+			  const struct hd_match *m);
+void hd_peak_diff_release(struct hd_peak_diff *p);
+const char *hd_peak_role_name(enum hd_peak_role r);
+
+#endif

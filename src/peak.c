@@ -1,0 +1,156 @@
+/*
+ * peak.c - the values at the old and the new peak, matched.
+ */
+#include "hlodiff/peak.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hlodiff/format.h"
+#include "hlodiff/shape.h"
+
+const char *hd_peak_role_name(enum hd_peak_role r)
+{
+	switch (r) {
+	case HD_PEAK_BOTH: return "both";
+	case HD_PEAK_ENTERED: return "entered";
+	case HD_PEAK_LEFT: return "left";
+	}
+	return "?";
+}
+
+/*
+ * Fills bytes_at[v] (size d->values.len, 0 = not live) with the bytes of
+ * each value live at the peak and describes the side.  Peak lines whose
+ * value is unknown are kept out of the per-value table but counted in the
+ * side's bytes, as the dump stated them.
+ */
+static void peak_side(struct hd_peak_side *s, int64_t *bytes_at,
+		      const struct hd_dump *d, const struct hd_figures *f)
+{
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->max = d->live_max;
+	if (f->has_peak) {
+		s->has = 1;
+		s->stated = 1;
+		s->time = f->peak_time;
+		s->bytes = f->peak_bytes;
+		for (i = 0; i < d->peak.len; i++) {
+			const struct hd_peak_entry *e = &HD_PEAK_ENTRY(d, i);
+			if (e->value != HD_NONE)
+				bytes_at[e->value] = hd_sat_add(bytes_at[e->value], e->bytes);
+		}
+		s->count = (uint32_t)d->peak.len;
+	} else if (f->has_recomputed) {
+		s->has = 1;
+		s->time = f->recomputed_time;
+		s->bytes = f->recomputed_bytes;
+		for (i = 0; i < d->live_ranges.len; i++) {
+			const struct hd_live_range *r = &HD_LIVE_RANGE(d, i);
+			int64_t b;
+			if (r->value == HD_NONE || r->start > s->time || r->end < s->time)
+				continue;
+			b = hd_shape_logical_bytes(hd_value_shape(d, r->value));
+			bytes_at[r->value] = b > 0 ? b : 0;
+			s->count++;
+		}
+	}
+	if (s->has && s->time >= 0 && (size_t)s->time < d->sequence.len)
+		s->at = HD_SEQ(d, s->time);
+}
+
+struct peak_sort {
+	const struct hd_dump *old, *new_dump;
+};
+
+static struct hd_slice peak_key(const struct peak_sort *ps, const struct hd_peak_value *e)
+{
+	if (e->new_v != HD_NONE)
+		return HD_VALUE(ps->new_dump, e->new_v).key;
+	return HD_VALUE(ps->old, e->old_v).key;
+}
+
+/* By |delta| descending, then role, then name. */
+static int cmp_peak_value(const void *pa, const void *pb, void *ctx)
+{
+	const struct hd_peak_value *a = pa, *b = pb;
+	int c;
+	uint64_t ma = a->delta < 0 ? 0 - (uint64_t)a->delta : (uint64_t)a->delta;
+	uint64_t mb = b->delta < 0 ? 0 - (uint64_t)b->delta : (uint64_t)b->delta;
+
+	if (ma != mb)
+		return ma < mb ? 1 : -1;
+	if (a->role != b->role)
+		return (int)a->role - (int)b->role;
+	c = hd_slice_cmp(peak_key(ctx, a), peak_key(ctx, b));
+	if (c)
+		return c;
+	if (a->old_v != b->old_v)
+		return a->old_v < b->old_v ? -1 : 1;
+	return (a->new_v > b->new_v) - (a->new_v < b->new_v);
+}
+
+static void add_entry(struct hd_peak_diff *p, uint32_t ov, uint32_t nv,
+		      int64_t ob, int64_t nb)
+{
+	struct hd_peak_value *e = hd_vec_push(&p->values);
+
+	e->old_v = ov;
+	e->new_v = nv;
+	e->old_bytes = ob;
+	e->new_bytes = nb;
+	e->delta = hd_delta(ob, nb);
+	e->old_in_dump = ov != HD_NONE;
+	e->new_in_dump = nv != HD_NONE;
+	if (ob > 0 && nb > 0) {
+		e->role = HD_PEAK_BOTH;
+		p->n_both++;
+	} else if (nb > 0) {
+		e->role = HD_PEAK_ENTERED;
+		p->n_entered++;
+	} else {
+		e->role = HD_PEAK_LEFT;
+		p->n_left++;
+	}
+}
+
+void hd_peak_diff_compute(struct hd_peak_diff *p, const struct hd_dump *old,
+			  const struct hd_figures *fold,
+			  const struct hd_dump *new_dump,
+			  const struct hd_figures *fnew,
+			  const struct hd_match *m)
+{
+	int64_t *ob = calloc(old->values.len + 1, sizeof(*ob));
+	int64_t *nb = calloc(new_dump->values.len + 1, sizeof(*nb));
+	uint32_t i;
+
+	if (!ob || !nb)
+		abort();
+	memset(p, 0, sizeof(*p));
+	p->values.elem = sizeof(struct hd_peak_value);
+	peak_side(&p->old_side, ob, old, fold);
+	peak_side(&p->new_side, nb, new_dump, fnew);
+	for (i = 0; i < old->values.len; i++) {
+		uint32_t nv = m->old_to_new[i];
+		int64_t nbytes = nv != HD_NONE ? nb[nv] : 0;
+		if (ob[i] > 0 || nbytes > 0)
+			add_entry(p, i, nv, ob[i], nbytes);
+	}
+	for (i = 0; i < new_dump->values.len; i++)
+		if (nb[i] > 0 && m->new_to_old[i] == HD_NONE)
+			add_entry(p, HD_NONE, i, 0, nb[i]);
+	{
+		struct peak_sort ps = { old, new_dump };
+		qsort_r(p->values.data, p->values.len, sizeof(struct hd_peak_value),
+			cmp_peak_value, &ps);
+	}
+	free(ob);
+	free(nb);
+}
+
+void hd_peak_diff_release(struct hd_peak_diff *p)
+{
+	hd_vec_release(&p->values);
+}
