@@ -208,10 +208,6 @@ int main(int argc, char **argv)
 	status = parse_options(&o, argc, argv, first);
 	if (status >= 0)
 		return finish(status);
-	if (!is_stat && o.nargs == 0) {
-		usage(stderr);
-		return HD_EXIT_TROUBLE;
-	}
 	status = is_stat ? cmd_stat(&o) : cmd_diff(&o);
 	return finish(status);
 }

@@ -1,0 +1,43 @@
+#!/bin/sh
+# The command line: help, version, usage errors (exit 2 with a message).
+. "$(dirname "$0")/lib.sh"
+
+S=$HD_SRCDIR/tests/data/seed-000.txt
+
+run_hlodiff 0 "--help exits 0" --help
+ok_cmd "--help shows the usage line" grep -q '^usage: hlodiff \[options\] OLD NEW' "$TMPDIR_T/out"
+ok_cmd "--help documents the exit status" grep -q '2 usage or input error' "$TMPDIR_T/out"
+run_hlodiff 0 "--version exits 0" --version
+ok_cmd "--version prints the version" grep -Eq '^hlodiff [0-9]+\.[0-9]+\.[0-9]+$' "$TMPDIR_T/out"
+
+usage_error() { # DESC MESSAGE ARGS...
+	d=$1
+	m=$2
+	shift 2
+	run_hlodiff 2 "$d: exit 2" "$@"
+	ok_cmd "$d: says '$m'" grep -qF "hlodiff: $m" "$TMPDIR_T/err"
+}
+usage_error "no arguments" "expected two dumps: OLD NEW"
+usage_error "one dump" "expected two dumps: OLD NEW" "$S"
+usage_error "three dumps" "too many arguments" "$S" "$S" "$S"
+usage_error "unknown option" "unknown option '--frobnicate'" --frobnicate "$S" "$S"
+usage_error "-n without a number" "-n needs a number" "$S" "$S" -n
+usage_error "-n with a word" "-n takes a whole number >= 0, not 'many'" -n many "$S" "$S"
+usage_error "stat with two dumps" "too many arguments" stat "$S" "$S" "$S"
+usage_error "stat with none" "stat takes one dump" stat
+usage_error "both sides on stdin" "only one of OLD and NEW can be '-'" - -
+
+run_hlodiff 0 "-- ends the options" stat -- "$S"
+run_hlodiff 0 "options after the dumps" "$S" "$S" --json
+ok_cmd "options after the dumps: JSON printed" grep -q '"schema": 1' "$TMPDIR_T/out"
+
+# A report that cannot be written is an error, not a silent success.
+if [ -w /dev/full ]; then
+	"$HLODIFF" stat "$S" >/dev/full 2>"$TMPDIR_T/full.err"
+	is 2 $? "write error (stdout is /dev/full): exit 2"
+	ok_cmd "write error: says so" grep -q "^hlodiff: cannot write the report" "$TMPDIR_T/full.err"
+else
+	skip "no /dev/full"
+fi
+
+done_testing
