@@ -21,6 +21,9 @@ void hd_dump_init(struct hd_dump *d)
 	d->live_ranges.elem = sizeof(struct hd_live_range);
 	d->peak.elem = sizeof(struct hd_peak_entry);
 	d->stack.elem = sizeof(struct hd_stack_node);
+	d->id_slots.elem = sizeof(uint32_t);
+	d->alloc_slots.elem = sizeof(uint32_t);
+	d->id_limit = 1 << 16;
 	d->live_max = -1;
 	d->peak_time = -1;
 	d->stack_total = -1;
@@ -38,6 +41,8 @@ void hd_dump_release(struct hd_dump *d)
 	hd_table_release(&d->value_by_key);
 	hd_table_release(&d->insn_by_name);
 	hd_table_release(&d->alloc_by_index);
+	hd_vec_release(&d->id_slots);
+	hd_vec_release(&d->alloc_slots);
 	hd_vec_release(&d->allocs);
 	hd_vec_release(&d->alloc_values);
 	hd_vec_release(&d->reuses);
@@ -92,9 +97,38 @@ uint32_t hd_dump_value_by_key(const struct hd_dump *d, struct hd_slice name_inde
 	return hd_table_get(&d->value_by_key, hd_value_key(name_index));
 }
 
+uint32_t hd_dump_slot_get(const struct hd_vec *slots, const struct hd_table *big,
+			  int64_t limit, int64_t key)
+{
+	if (key >= 0 && key < limit)
+		return (uint64_t)key < slots->len ? HD_VEC_AT(slots, uint32_t, key) : HD_NONE;
+	return hd_table_get_i64(big, key);
+}
+
+uint32_t hd_dump_slot_put(struct hd_vec *slots, struct hd_table *big,
+			  int64_t limit, int64_t key, uint32_t idx)
+{
+	uint32_t *slot;
+
+	if (key < 0 || key >= limit)
+		return hd_table_put_i64(big, key, idx);
+	if ((uint64_t)key >= slots->len) {
+		size_t old = slots->len;
+		hd_vec_reserve(slots, (size_t)key + 1);
+		memset((uint32_t *)slots->data + old, 0xff,
+		       ((size_t)key + 1 - old) * sizeof(uint32_t));
+		slots->len = (size_t)key + 1;
+	}
+	slot = &HD_VEC_AT(slots, uint32_t, key);
+	if (*slot != HD_NONE)
+		return *slot;
+	*slot = idx;
+	return HD_NONE;
+}
+
 uint32_t hd_dump_value_by_id(const struct hd_dump *d, int64_t id)
 {
-	return hd_table_get_i64(&d->value_by_id, id);
+	return hd_dump_slot_get(&d->id_slots, &d->value_by_id, d->id_limit, id);
 }
 
 uint32_t hd_dump_insn_by_name(const struct hd_dump *d, struct hd_slice name)

@@ -55,6 +55,7 @@ struct parser {
 	int wrapped;            /* inside "*** Begin ... ***" */
 	int modules_seen;       /* buffer-assignment files seen in a wrapper */
 	uint32_t file_sections; /* enum hd_sections seen in this file */
+	uint32_t last_insn;     /* instruction of the previous record */
 	uint64_t stack_lines;
 };
 
@@ -116,6 +117,8 @@ static int starts(struct hd_slice l, const char *prefix, size_t n)
 }
 
 #define STARTS(l, lit) starts((l), (lit), sizeof(lit) - 1)
+/* l is exactly the literal lit */
+#define IS(l, lit) ((l).n == sizeof(lit) - 1 && memcmp((l).p, (lit), sizeof(lit) - 1) == 0)
 
 static struct hd_slice tail(struct hd_slice l, size_t from)
 {
@@ -135,16 +138,16 @@ static int take_i64(struct hd_slice *s, int64_t *out)
 	return 0;
 }
 
-/* Consumes the literal lit at the start of *s. */
-static int take_lit(struct hd_slice *s, const char *lit)
+/* Consumes the literal lit (n bytes) at the start of *s. */
+static int take_lit_n(struct hd_slice *s, const char *lit, size_t n)
 {
-	size_t n = strlen(lit);
-
 	if (!starts(*s, lit, n))
 		return -1;
 	*s = tail(*s, n);
 	return 0;
 }
+
+#define take_lit(s, lit) take_lit_n((s), (lit), sizeof(lit) - 1)
 
 /* Number with optional space thousands separators ("8 288"). */
 static int take_spaced_i64(struct hd_slice *s, int64_t *out)
@@ -210,34 +213,64 @@ static size_t index_span(struct hd_slice s)
 }
 
 /*
- * Scans a bracket-balanced, quote-aware run from s.p[0] and returns the
- * offset of the first byte at depth 0 that is in stop (or s.n).  Strings
- * in double quotes may hold any bracket; backslash escapes the next byte.
+ * Index just past the string whose opening quote is at s.p[i] (or s.n):
+ * a closing quote counts when an even number of backslashes precede it.
  */
-static size_t balanced_until(struct hd_slice s, const char *stop)
+static size_t skip_string(struct hd_slice s, size_t i)
 {
-	size_t i;
-	int depth = 0, quoted = 0;
+	for (i++; i < s.n; i++) {
+		const char *q = memchr(s.p + i, '"', s.n - i);
+		size_t k, bs = 0;
+		if (!q)
+			return s.n;
+		i = (size_t)(q - s.p);
+		for (k = i; k > 0 && s.p[k - 1] == '\\'; k--)
+			bs++;
+		if (bs % 2 == 0)
+			return i + 1;
+	}
+	return s.n;
+}
 
-	for (i = 0; i < s.n; i++) {
-		char c = s.p[i];
-		if (quoted) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				quoted = 0;
+/*
+ * Scans a bracket-balanced, quote-aware run from s.p[0] and returns the
+ * offset of the first byte at depth 0 that equals stop1 or stop2 (or
+ * s.n).  Strings in double quotes may hold any bracket; backslash escapes
+ * the next byte.
+ */
+/* Bytes that need a look in balanced_until: quotes, brackets, stops. */
+#define BALANCED_BASE ['"'] = 1, ['('] = 1, ['['] = 1, ['{'] = 1, \
+	[')'] = 1, [']'] = 1, ['}'] = 1
+static const unsigned char stop_comma[256] = { BALANCED_BASE, [','] = 1 };
+static const unsigned char stop_space[256] = { BALANCED_BASE, [' '] = 1 };
+static const unsigned char stop_eq_space[256] = { BALANCED_BASE, ['='] = 1, [' '] = 1 };
+
+static size_t balanced_until(struct hd_slice s, char stop1, char stop2)
+{
+	const unsigned char *special = stop1 == ',' ? stop_comma :
+				       stop1 == '=' ? stop_eq_space : stop_space;
+	size_t i = 0;
+	int depth = 0;
+
+	for (;;) {
+		char c;
+		while (i < s.n && !special[(unsigned char)s.p[i]])
+			i++;
+		if (i >= s.n)
+			return s.n;
+		c = s.p[i];
+		if (depth == 0 && (c == stop1 || c == stop2))
+			return i;
+		if (c == '"') {
+			i = skip_string(s, i);
 			continue;
 		}
-		if (depth == 0 && strchr(stop, c) && c != '\0')
-			return i;
-		if (c == '"')
-			quoted = 1;
-		else if (c == '(' || c == '[' || c == '{')
+		if (c == '(' || c == '[' || c == '{')
 			depth++;
 		else if ((c == ')' || c == ']' || c == '}') && depth > 0)
 			depth--;
+		i++;
 	}
-	return s.n;
 }
 
 static int64_t sat_add(int64_t a, int64_t b)
@@ -266,7 +299,7 @@ static int value_for(struct parser *ps, int64_t id, struct hd_slice name,
 		     uint32_t *out)
 {
 	struct hd_dump *d = ps->d;
-	uint32_t v = hd_table_get_i64(&d->value_by_id, id);
+	uint32_t v = hd_dump_value_by_id(d, id);
 	struct hd_value *val;
 
 	if (v != HD_NONE) {
@@ -293,7 +326,7 @@ static int value_for(struct parser *ps, int64_t id, struct hd_slice name,
 	val->alloc_value = HD_NONE;
 	val->insn = HD_NONE;
 	val->line = (uint32_t)ps->line;
-	hd_table_put_i64(&d->value_by_id, id, v);
+	hd_dump_slot_put(&d->id_slots, &d->value_by_id, d->id_limit, id, v);
 	{
 		uint32_t other = hd_table_put(&d->value_by_key, key, v);
 		if (other != HD_NONE) {
@@ -428,13 +461,13 @@ static int alloc_flag(struct parser *ps, struct hd_slice line,
 		if (!n || n != t.n)
 			return bad_line(ps, line, "bad output shape", "'output shape is |SHAPE|'");
 		a->flags |= HD_ALLOC_OUTPUT;
-	} else if (hd_slice_eq_cstr(f, "constant")) {
+	} else if (IS(f, "constant")) {
 		a->flags |= HD_ALLOC_CONSTANT;
-	} else if (hd_slice_eq_cstr(f, "thread-local")) {
+	} else if (IS(f, "thread-local")) {
 		a->flags |= HD_ALLOC_THREAD_LOCAL;
-	} else if (hd_slice_eq_cstr(f, "maybe-live-out")) {
+	} else if (IS(f, "maybe-live-out")) {
 		a->flags |= HD_ALLOC_MAYBE_LIVE_OUT;
-	} else if (hd_slice_eq_cstr(f, "preallocated-temp")) {
+	} else if (IS(f, "preallocated-temp")) {
 		a->flags |= HD_ALLOC_TEMP;
 	} else if (starts(f, "0x", 2)) {
 		/* pre-2019 dumps print the buffer address: ignored */
@@ -447,7 +480,7 @@ static int alloc_flag(struct parser *ps, struct hd_slice line,
 static int parse_allocation(struct parser *ps, struct hd_slice l)
 {
 	struct hd_dump *d = ps->d;
-	struct hd_slice t = tail(l, strlen("allocation "));
+	struct hd_slice t = tail(l, (sizeof("allocation ") - 1));
 	struct hd_alloc *a;
 	int64_t index, size = -1;
 	int unknown = 0;
@@ -485,7 +518,8 @@ static int parse_allocation(struct parser *ps, struct hd_slice l)
 	if (index < 0)
 		return bad_line(ps, l, "negative allocation number", "N >= 0");
 	a->size = size;
-	prev = hd_table_put_i64(&d->alloc_by_index, index, (uint32_t)(d->allocs.len - 1));
+	prev = hd_dump_slot_put(&d->alloc_slots, &d->alloc_by_index, d->id_limit,
+				index, (uint32_t)(d->allocs.len - 1));
 	if (prev != HD_NONE)
 		return perr(ps, "allocation %lld appears twice (first at line %u)",
 			    (long long)index, HD_ALLOC(d, prev).line);
@@ -499,7 +533,7 @@ static int parse_allocation(struct parser *ps, struct hd_slice l)
 static int parse_alloc_value(struct parser *ps, struct hd_slice l)
 {
 	struct hd_dump *d = ps->d;
-	struct hd_slice t = tail(l, strlen(" value: "));
+	struct hd_slice t = tail(l, (sizeof(" value: ") - 1));
 	struct hd_alloc_value *av;
 	struct hd_alloc *a;
 	struct hd_value *val;
@@ -540,7 +574,7 @@ static int parse_alloc_value(struct parser *ps, struct hd_slice l)
 
 static int parse_reuse_value(struct parser *ps, struct hd_slice l)
 {
-	struct hd_slice t = tail(l, strlen("  value: "));
+	struct hd_slice t = tail(l, (sizeof("  value: ") - 1));
 	struct hd_alloc_reuse *r;
 	int64_t color;
 	uint32_t v = HD_NONE;
@@ -561,7 +595,7 @@ static int parse_reuse_value(struct parser *ps, struct hd_slice l)
 static int parse_total(struct parser *ps, struct hd_slice l)
 {
 	struct hd_dump *d = ps->d;
-	struct hd_slice t = tail(l, strlen("Total bytes used: "));
+	struct hd_slice t = tail(l, (sizeof("Total bytes used: ") - 1));
 	int64_t total;
 
 	if (d->sections & HD_SEC_TOTAL)
@@ -640,7 +674,7 @@ static int parse_use(struct parser *ps, struct hd_slice l)
 	size_t n = name_span(t);
 	int64_t k;
 
-	if (hd_slice_eq_cstr(t, "(none)"))
+	if (IS(t, "(none)"))
 		return 0;
 	if (n == 0)
 		return bad_line(ps, l, "bad use", "'  NAME, operand K'");
@@ -679,45 +713,55 @@ static void read_metadata(struct hd_insn *in)
 
 		while (m.n && m.p[0] == ' ')
 			m = tail(m, 1);
-		eq = balanced_until(m, "= ");
+		eq = balanced_until(m, '=', ' ');
 		key = hd_slice_make(m.p, eq);
 		if (eq >= m.n || m.p[eq] != '=') {
 			m = tail(m, eq);
 			continue;
 		}
 		m = tail(m, eq + 1);
-		end = balanced_until(m, " ");
+		end = balanced_until(m, ' ', ' ');
 		val = hd_slice_make(m.p, end);
 		m = tail(m, end);
 		if (val.n >= 2 && val.p[0] == '"' && val.p[val.n - 1] == '"')
 			val = hd_slice_make(val.p + 1, val.n - 2);
-		if (hd_slice_eq_cstr(key, "op_name"))
+		if (IS(key, "op_name"))
 			in->op_name = val;
-		else if (hd_slice_eq_cstr(key, "source_file"))
+		else if (IS(key, "source_file"))
 			in->source_file = val;
-		else if (hd_slice_eq_cstr(key, "source_line"))
+		else if (IS(key, "source_line"))
 			hd_parse_i64(val, &in->source_line);
 	}
 }
 
-/* Finds metadata={...} among the top-level attributes. */
+/*
+ * Finds metadata={...} among the attributes.  XLA prints metadata before
+ * backend_config and frontend attributes, so the first ", metadata={" is
+ * the attribute (memmem keeps this a fast scan of long lines).
+ */
 static void find_metadata(struct hd_insn *in)
 {
+	static const char key[] = "metadata={";
 	struct hd_slice a = in->attrs;
+	const char *at = NULL;
+	struct hd_slice m;
+	size_t end;
 
-	while (a.n) {
-		size_t end = balanced_until(a, ",");
-		struct hd_slice attr = hd_slice_make(a.p, end);
-
-		while (attr.n && attr.p[0] == ' ')
-			attr = tail(attr, 1);
-		if (STARTS(attr, "metadata={") && attr.p[attr.n - 1] == '}') {
-			in->metadata = hd_slice_make(attr.p + 10, attr.n - 11);
-			read_metadata(in);
-			return;
-		}
-		a = tail(a, end + 1);
+	if (STARTS(a, "metadata={")) {
+		at = a.p;
+	} else {
+		const char *hit = a.n ? memmem(a.p, a.n, ", metadata={", 12) : NULL;
+		if (hit)
+			at = hit + 2;
 	}
+	if (!at)
+		return;
+	m = tail(a, (size_t)(at - a.p) + sizeof(key) - 2); /* from '{' */
+	end = balanced_until(m, ',', ',');
+	if (end < 2 || m.p[end - 1] != '}')
+		return;
+	in->metadata = hd_slice_make(m.p + 1, end - 2);
+	read_metadata(in);
 }
 
 /* "%name = SHAPE opcode(operands), attrs" */
@@ -738,7 +782,7 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 	t = tail(t, n);
 	if (take_lit(&t, " = "))
 		return bad_line(ps, l, "bad instruction", "'%NAME = SHAPE opcode(...)'");
-	n = balanced_until(t, " ");
+	n = balanced_until(t, ' ', ' ');
 	if (n == 0 || n == t.n)
 		return bad_line(ps, l, "bad instruction shape", "'%NAME = SHAPE opcode(...)'");
 	in->shape = hd_slice_make(t.p, n);
@@ -750,7 +794,7 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 		return bad_line(ps, l, "bad instruction opcode", "'opcode(operands)'");
 	in->opcode = hd_slice_make(t.p, n);
 	t = tail(t, n);
-	n = balanced_until(t, ",");
+	n = balanced_until(t, ',', ',');
 	/* n is where the operand list "(...)" ends at depth 0 */
 	if (n < 2 || t.p[n - 1] != ')') {
 		if (n == t.n && t.n >= 2 && t.p[t.n - 1] == ')')
@@ -771,7 +815,7 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 {
 	struct hd_dump *d = ps->d;
-	struct hd_slice text = tail(l, strlen(" from instruction: "));
+	struct hd_slice text = tail(l, (sizeof(" from instruction: ") - 1));
 	struct hd_slice t = text;
 	struct hd_value *val;
 	size_t n;
@@ -784,19 +828,25 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	if (t.n && t.p[0] == '%')
 		t = tail(t, 1);
 	n = name_span(t);
-	i = n ? hd_dump_insn_by_name(d, hd_slice_make(t.p, n)) : HD_NONE;
+	/* tuple elements repeat their instruction: check the last one first */
+	if (n && ps->last_insn != HD_NONE &&
+	    hd_slice_eq(HD_INSN(d, ps->last_insn).name, hd_slice_make(t.p, n))) {
+		val->insn = ps->last_insn;
+		return 0;
+	}
+	if (d->insns.len >= HD_NONE - 1)
+		return perr(ps, "too many instructions");
+	i = n ? hd_table_put(&d->insn_by_name, hd_slice_make(t.p, n),
+			     (uint32_t)d->insns.len) : HD_NONE;
 	if (i == HD_NONE) {
-		struct hd_insn *in;
-		if (d->insns.len >= HD_NONE - 1)
-			return perr(ps, "too many instructions");
-		in = hd_vec_push(&d->insns);
+		struct hd_insn *in = hd_vec_push(&d->insns);
 		in->line = (uint32_t)ps->line;
 		if (parse_insn_text(ps, l, text, in))
 			return -1;
 		i = (uint32_t)(d->insns.len - 1);
-		hd_table_put(&d->insn_by_name, in->name, i);
 	}
 	val->insn = i;
+	ps->last_insn = i;
 	return 0;
 }
 
@@ -804,7 +854,7 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 
 static int parse_live_range_header(struct parser *ps, struct hd_slice l)
 {
-	struct hd_slice t = tail(l, strlen("HloLiveRange (max "));
+	struct hd_slice t = tail(l, (sizeof("HloLiveRange (max ") - 1));
 	int64_t max;
 
 	if (ps->d->sections & HD_SEC_LIVE_RANGE)
@@ -889,7 +939,7 @@ static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 
 static int parse_peak_header(struct parser *ps, struct hd_slice l)
 {
-	struct hd_slice t = tail(l, strlen("  Live ranges at "));
+	struct hd_slice t = tail(l, (sizeof("  Live ranges at ") - 1));
 	int64_t time;
 
 	if (ps->d->sections & HD_SEC_PEAK)
@@ -942,7 +992,7 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 
 static int parse_stack_header(struct parser *ps, struct hd_slice l)
 {
-	struct hd_slice t = tail(l, strlen("  Stack trace breakdown for peak usage: "));
+	struct hd_slice t = tail(l, (sizeof("  Stack trace breakdown for peak usage: ") - 1));
 	int64_t total;
 
 	if (take_spaced_i64(&t, &total) || take_lit(&t, " bytes") || t.n)
@@ -1038,7 +1088,7 @@ static int parse_stack_line(struct parser *ps, struct hd_slice l)
 
 static int begin_wrapped(struct parser *ps, struct hd_slice l)
 {
-	struct hd_slice name = tail(l, strlen("*** Begin "));
+	struct hd_slice name = tail(l, (sizeof("*** Begin ") - 1));
 
 	if (name.n >= 4 && memcmp(name.p + name.n - 4, " ***", 4) == 0)
 		name.n -= 4;
@@ -1115,21 +1165,21 @@ static int one_space_line(struct parser *ps, struct hd_slice l)
 	if (STARTS(l, " from instruction: "))
 		return parse_from_instruction(ps, l);
 	if (ps->sec == SEC_USED_VALUES && ps->part != REC_NONE && ps->part != REC_DONE) {
-		if (hd_slice_eq_cstr(l, " positions:")) {
+		if (IS(l, " positions:")) {
 			ps->part = REC_POSITIONS;
 			return 0;
 		}
-		if (hd_slice_eq_cstr(l, " uses:")) {
+		if (IS(l, " uses:")) {
 			ps->part = REC_USES;
 			return 0;
 		}
-		if (hd_slice_eq_cstr(l, " uses are not initialized yet.")) {
+		if (IS(l, " uses are not initialized yet.")) {
 			ps->part = REC_USES;
 			return 0;
 		}
 	}
 	if (ps->sec == SEC_ALLOCATIONS && ps->alloc != HD_NONE &&
-	    hd_slice_eq_cstr(l, " reused by buffers of a different color:")) {
+	    IS(l, " reused by buffers of a different color:")) {
 		ps->in_reuse = 1;
 		return 0;
 	}
@@ -1140,7 +1190,7 @@ static int top_level_line(struct parser *ps, struct hd_slice l)
 {
 	struct hd_dump *d = ps->d;
 
-	if (hd_slice_eq_cstr(l, "BufferAssignment:")) {
+	if (IS(l, "BufferAssignment:")) {
 		if (d->sections & HD_SEC_ALLOCATIONS)
 			return perr(ps, "second 'BufferAssignment:' section");
 		d->sections |= HD_SEC_ALLOCATIONS;
@@ -1151,7 +1201,7 @@ static int top_level_line(struct parser *ps, struct hd_slice l)
 		return parse_allocation(ps, l);
 	if (STARTS(l, "Total bytes used: "))
 		return parse_total(ps, l);
-	if (hd_slice_eq_cstr(l, "Used values:")) {
+	if (IS(l, "Used values:")) {
 		if (d->sections & HD_SEC_USED_VALUES)
 			return perr(ps, "second 'Used values:' section");
 		d->sections |= HD_SEC_USED_VALUES;
@@ -1173,9 +1223,9 @@ static int top_level_line(struct parser *ps, struct hd_slice l)
 /* Is this a first line that a dump (or one of its split parts) may have? */
 static int plausible_start(struct hd_slice l)
 {
-	return hd_slice_eq_cstr(l, "BufferAssignment:") ||
+	return IS(l, "BufferAssignment:") ||
 	       STARTS(l, "Total bytes used: ") || STARTS(l, "HloLiveRange") ||
-	       STARTS(l, "*** Begin ") || hd_slice_eq_cstr(l, "Used values:");
+	       STARTS(l, "*** Begin ") || IS(l, "Used values:");
 }
 
 static int parse_line(struct parser *ps, struct hd_slice l)
@@ -1256,6 +1306,7 @@ static void parser_init(struct parser *ps, struct hd_dump *d, const char *file,
 	ps->sec = SEC_START;
 	ps->alloc = HD_NONE;
 	ps->record = HD_NONE;
+	ps->last_insn = HD_NONE;
 }
 
 /* Every value line of an allocation has a "Used values" record. */
@@ -1352,6 +1403,9 @@ static int parse_one(struct hd_dump *d, const char *name, const char *data,
 
 	parser_init(&ps, d, name, flags);
 	ps.file_sections = d->sections;
+	/* Dense numbering: ids stay well below the byte count of the dump. */
+	if (d->values.len == 0 && d->allocs.len == 0 && (int64_t)(len / 16) > d->id_limit)
+		d->id_limit = (int64_t)(len / 16);
 	if (len == 0) {
 		hd_error(name, 0, "empty file (expected a buffer-assignment dump)");
 		return -1;

@@ -8,6 +8,8 @@
 #undef HASH_FUNCTION
 #define HASH_FUNCTION(keyptr, keylen, hashv) \
 	((hashv) = (unsigned)XXH3_64bits((keyptr), (keylen)))
+/* Short chains: a lookup costs one or two cache misses, not five. */
+#define HASH_BKT_CAPACITY_THRESH 4U
 #include <uthash.h>
 
 struct hd_table_node {

@@ -207,10 +207,13 @@ struct hd_dump {
 	uint64_t unknown_lines[HD_UNKNOWN_SHOWN]; /* first ones, 1-based */
 	const char *unknown_files[HD_UNKNOWN_SHOWN];
 
-	struct hd_table value_by_id;   /* id -> values index */
+	struct hd_vec id_slots;        /* uint32 values index by id (dense ids) */
+	int64_t id_limit;              /* ids below this use id_slots */
+	struct hd_table value_by_id;   /* id -> values index for ids >= id_limit */
 	struct hd_table value_by_key;  /* key -> values index */
 	struct hd_table insn_by_name;  /* name -> insns index */
-	struct hd_table alloc_by_index; /* allocation number -> allocs index */
+	struct hd_vec alloc_slots;     /* uint32 allocs index by allocation number */
+	struct hd_table alloc_by_index; /* the same for numbers >= id_limit */
 };
 
 #define HD_ALLOC(d, i) HD_VEC_AT(&(d)->allocs, struct hd_alloc, i)
@@ -236,6 +239,18 @@ const char *hd_alloc_kind_name(enum hd_alloc_kind k);
 uint32_t hd_dump_value_by_key(const struct hd_dump *d, struct hd_slice name_index);
 uint32_t hd_dump_value_by_id(const struct hd_dump *d, int64_t id);
 uint32_t hd_dump_insn_by_name(const struct hd_dump *d, struct hd_slice name);
+
+/*
+ * Index maps from a non-negative integer (value id, allocation number) to
+ * a record index: a flat array for numbers below d->id_limit (dumps number
+ * densely), a hash table above it (so a hostile id costs no memory).
+ * hd_dump_slot_put returns the index already stored, or HD_NONE after
+ * storing idx.
+ */
+uint32_t hd_dump_slot_get(const struct hd_vec *slots, const struct hd_table *big,
+			  int64_t limit, int64_t key);
+uint32_t hd_dump_slot_put(struct hd_vec *slots, struct hd_table *big,
+			  int64_t limit, int64_t key, uint32_t idx);
 
 /* The normalised lookup key for name + index ("{}" -> name alone); the
  * result is a sub-slice of name_index. */
