@@ -113,8 +113,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB_OBJS) $(TAP_OBJ)
 
 $(TOOLS): $(BUILD)/%: tools/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -MMD -MP -MF $@.d -MT $@ -o $@ $< \
-		$(ALL_LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -MMD -MP -MF $@.d -MT $@ -o $@ $< $(ALL_LDLIBS)
 
 -include $(DEPS)
 

@@ -158,8 +158,8 @@ is_file() {
 # run_hlodiff STATUS DESC ARGS...: run "$HLODIFF" ARGS with stdout in
 # $TMPDIR_T/out and stderr in $TMPDIR_T/err.  Passes when the exit status
 # is STATUS, and never when the tool died of a signal (status >= 128) or a
-# sanitizer reported on stderr.  Standard input is /dev/null unless the
-# caller redirects run_hlodiff's own input (then it is passed through).
+# sanitizer reported on stderr.  Standard input is inherited: feed it with
+# `run_hlodiff 0 "desc" stat - <FILE`.
 run_hlodiff() {
 	_t_want=$1
 	_t_desc=$2
