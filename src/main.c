@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hlodiff/breakdown.h"
 #include "hlodiff/diag.h"
 #include "hlodiff/diff.h"
 #include "hlodiff/figures.h"
@@ -26,6 +27,9 @@ struct options {
 	int json;
 	int strict;
 	int by_name;
+	enum hd_by_key by_keys[HD_BY_MAX_KEYS];
+	int by_nkeys;       /* 0: no --by */
+	int at_peak;
 	struct hd_report_opts report;
 	const char *args[2];
 	int nargs;
@@ -43,6 +47,9 @@ static void usage(FILE *out)
 	      "  --json        print one JSON object instead of text\n"
 	      "  --all         list every value, unchanged ones included\n"
 	      "  -n N          list the N values that changed most (default 20, 0 = all)\n"
+	      "  --by KEYS     where the bytes went: a tree by KEYS (op_name, source,\n"
+	      "                opcode, memory-space, kind; two as KEY1,KEY2)\n"
+	      "  --at-peak     with --by: only the values live at the peak\n"
 	      "  --by-name     match values by exact name{index} only\n"
 	      "  --strict      treat lines the parser does not know as errors\n"
 	      "  --help        show this help\n"
@@ -99,6 +106,14 @@ static int parse_options(struct options *o, int argc, char **argv, int first)
 			o->report.all = 1;
 		} else if (strcmp(a, "--strict") == 0) {
 			o->strict = 1;
+		} else if (strcmp(a, "--by") == 0) {
+			char err[256];
+			if (i + 1 >= argc)
+				return usage_error("%s needs a key list", a);
+			if (hd_by_parse(argv[++i], o->by_keys, &o->by_nkeys, err, sizeof(err)))
+				return usage_error("--by: %s", err);
+		} else if (strcmp(a, "--at-peak") == 0) {
+			o->at_peak = 1;
 		} else if (strcmp(a, "--by-name") == 0) {
 			o->by_name = 1;
 		} else if (strcmp(a, "-n") == 0) {
@@ -136,6 +151,8 @@ static int cmd_stat(const struct options *o)
 {
 	struct hd_dump d;
 	struct hd_figures f;
+	struct hd_report_opts ro;
+	struct hd_breakdown *b = NULL;
 
 	if (o->nargs != 1)
 		return usage_error("%s", "stat takes one dump");
@@ -148,10 +165,21 @@ static int cmd_stat(const struct options *o)
 		hd_warning(d.name, d.total_line,
 			   "'Total bytes used' is %lld but the allocation sizes add up to %lld",
 			   (long long)f.total_bytes, (long long)f.alloc_bytes);
-	if (o->json)
-		hd_report_stat_json(stdout, &d, &f, &o->report);
-	else
-		hd_report_stat_text(stdout, &d, &f, &o->report);
+	ro = o->report;
+	if (o->by_nkeys)
+		b = o->at_peak ? hd_breakdown_dump_peak(&d, &f, o->by_keys, o->by_nkeys, ro.top_n)
+			       : hd_breakdown_dump(&d, o->by_keys, o->by_nkeys, ro.top_n);
+	ro.breakdown = b;
+	if (o->json) {
+		hd_report_stat_json(stdout, &d, &f, &ro);
+	} else {
+		hd_report_stat_text(stdout, &d, &f, &ro);
+		if (b) {
+			fputc('\n', stdout);
+			hd_breakdown_report_text(stdout, b);
+		}
+	}
+	hd_breakdown_free(b);
 	hd_figures_release(&f);
 	hd_dump_release(&d);
 	return HD_EXIT_OK;
@@ -161,6 +189,8 @@ static int cmd_diff(const struct options *o)
 {
 	struct hd_dump old, new_dump;
 	struct hd_diff df;
+	struct hd_report_opts ro;
+	struct hd_breakdown *b = NULL;
 	int bad;
 
 	if (o->nargs != 2)
@@ -175,10 +205,20 @@ static int cmd_diff(const struct options *o)
 		return HD_EXIT_TROUBLE;
 	}
 	hd_diff_compute(&df, &old, &new_dump, o->by_name ? HD_MATCH_BY_NAME_ONLY : 0);
-	if (o->json)
-		hd_report_diff_json(stdout, &df, &o->report);
-	else
-		hd_report_diff_text(stdout, &df, &o->report);
+	ro = o->report;
+	if (o->by_nkeys)
+		b = hd_breakdown_diff(&df, o->by_keys, o->by_nkeys, o->at_peak, ro.top_n);
+	ro.breakdown = b;
+	if (o->json) {
+		hd_report_diff_json(stdout, &df, &ro);
+	} else {
+		hd_report_diff_text(stdout, &df, &ro);
+		if (b) {
+			fputc('\n', stdout);
+			hd_breakdown_report_text(stdout, b);
+		}
+	}
+	hd_breakdown_free(b);
 	hd_diff_release(&df);
 	hd_dump_release(&old);
 	hd_dump_release(&new_dump);
@@ -208,6 +248,8 @@ int main(int argc, char **argv)
 	status = parse_options(&o, argc, argv, first);
 	if (status >= 0)
 		return finish(status);
+	if (o.at_peak && !o.by_nkeys)
+		return finish(usage_error("%s", "--at-peak goes with --by KEYS"));
 	status = is_stat ? cmd_stat(&o) : cmd_diff(&o);
 	return finish(status);
 }

@@ -335,6 +335,10 @@ void hd_report_stat_json(FILE *out, const struct hd_dump *d,
 	json_figures(&j, d, f);
 	hd_json_key(&j, "unknown_lines");
 	hd_json_int(&j, (int64_t)d->n_unknown);
+	if (opts && opts->breakdown) {
+		hd_json_key(&j, "breakdown");
+		hd_breakdown_report_json(&j, opts->breakdown);
+	}
 	hd_json_end_object(&j);
 	hd_json_finish(&j);
 }
@@ -702,6 +706,10 @@ void hd_report_diff_json(FILE *out, const struct hd_diff *df,
 	j.compact_depth = 0;
 	hd_json_end_array(&j);
 	json_peak(&j, df);
+	if (opts->breakdown) {
+		hd_json_key(&j, "breakdown");
+		hd_breakdown_report_json(&j, opts->breakdown);
+	}
 	hd_json_end_object(&j);
 	hd_json_finish(&j);
 }

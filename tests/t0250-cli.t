@@ -26,6 +26,8 @@ usage_error "-n with a word" "-n takes a whole number >= 0, not 'many'" -n many 
 usage_error "stat with two dumps" "too many arguments" stat "$S" "$S" "$S"
 usage_error "stat with none" "stat takes one dump" stat
 usage_error "both sides on stdin" "only one of OLD and NEW can be '-'" - -
+usage_error "--at-peak without --by" "--at-peak goes with --by KEYS" --at-peak "$S" "$S"
+usage_error "--by with an unknown key" "--by: unknown key" --by colour "$S" "$S"
 
 run_hlodiff 0 "-- ends the options" stat -- "$S"
 run_hlodiff 0 "options after the dumps" "$S" "$S" --json

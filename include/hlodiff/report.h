@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "hlodiff/breakdown.h"
 #include "hlodiff/diff.h"
 #include "hlodiff/dump.h"
 #include "hlodiff/figures.h"
@@ -14,6 +15,7 @@
 struct hd_report_opts {
 	int top_n;          /* values listed before "N others" (0 = all) */
 	int all;            /* list every value, unchanged ones included */
+	const struct hd_breakdown *breakdown; /* --by: JSON gets "breakdown" */
 };
 
 void hd_report_stat_text(FILE *out, const struct hd_dump *d,
