@@ -226,7 +226,8 @@ int hd_diff_compute(struct hd_diff *df, const struct hd_dump *old,
 		if (df->match.new_to_old[i] == HD_NONE)
 			add_value(df, HD_NONE, i);
 	hd_peak_diff_compute(&df->peak, old, &df->fold, new_dump, &df->fnew, &df->match);
-	qsort_r(df->values.data, df->values.len, sizeof(struct hd_value_diff),
+	if (df->values.len > 1)
+		qsort_r(df->values.data, df->values.len, sizeof(struct hd_value_diff),
 		cmp_value_diff, df);
 	return 0;
 }

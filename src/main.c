@@ -14,6 +14,7 @@
 #include "hlodiff/diag.h"
 #include "hlodiff/diff.h"
 #include "hlodiff/figures.h"
+#include "hlodiff/html.h"
 #include "hlodiff/parse.h"
 #include "hlodiff/report.h"
 
@@ -30,6 +31,8 @@ struct options {
 	enum hd_by_key by_keys[HD_BY_MAX_KEYS];
 	int by_nkeys;       /* 0: no --by */
 	int at_peak;
+	int top_n_given;    /* -n was on the command line */
+	const char *html_path;
 	struct hd_report_opts report;
 	const char *args[2];
 	int nargs;
@@ -50,6 +53,7 @@ static void usage(FILE *out)
 	      "  --by KEYS     where the bytes went: a tree by KEYS (op_name, source,\n"
 	      "                opcode, memory-space, kind; two as KEY1,KEY2)\n"
 	      "  --at-peak     with --by: only the values live at the peak\n"
+	      "  --html FILE   also write a self-contained HTML report to FILE\n"
 	      "  --by-name     match values by exact name{index} only\n"
 	      "  --strict      treat lines the parser does not know as errors\n"
 	      "  --help        show this help\n"
@@ -112,6 +116,10 @@ static int parse_options(struct options *o, int argc, char **argv, int first)
 				return usage_error("%s needs a key list", a);
 			if (hd_by_parse(argv[++i], o->by_keys, &o->by_nkeys, err, sizeof(err)))
 				return usage_error("--by: %s", err);
+		} else if (strcmp(a, "--html") == 0) {
+			if (i + 1 >= argc)
+				return usage_error("%s needs a file name", a);
+			o->html_path = argv[++i];
 		} else if (strcmp(a, "--at-peak") == 0) {
 			o->at_peak = 1;
 		} else if (strcmp(a, "--by-name") == 0) {
@@ -121,6 +129,7 @@ static int parse_options(struct options *o, int argc, char **argv, int first)
 				return usage_error("%s needs a number", a);
 			if (parse_count(argv[++i], &o->report.top_n))
 				return usage_error("-n takes a whole number >= 0, not '%s'", argv[i]);
+			o->top_n_given = 1;
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			usage(stdout);
 			return HD_EXIT_OK;
@@ -185,13 +194,31 @@ static int cmd_stat(const struct options *o)
 	return HD_EXIT_OK;
 }
 
+/* Writes the HTML report; the table shows every mover unless -n was given. */
+static int write_html(const struct options *o, const struct hd_diff *df)
+{
+	FILE *f = fopen(o->html_path, "w");
+	int top_n = o->top_n_given ? o->report.top_n : 0;
+
+	if (!f) {
+		hd_error(o->html_path, 0, "cannot write: %s", strerror(errno));
+		return -1;
+	}
+	hd_report_html(f, df, NULL, o->report.all ? 0 : top_n);
+	if (ferror(f) | fclose(f)) {
+		hd_error(o->html_path, 0, "cannot write: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static int cmd_diff(const struct options *o)
 {
 	struct hd_dump old, new_dump;
 	struct hd_diff df;
 	struct hd_report_opts ro;
 	struct hd_breakdown *b = NULL;
-	int bad;
+	int bad, status = HD_EXIT_OK;
 
 	if (o->nargs != 2)
 		return usage_error("%s", "expected two dumps: OLD NEW");
@@ -219,10 +246,12 @@ static int cmd_diff(const struct options *o)
 		}
 	}
 	hd_breakdown_free(b);
+	if (o->html_path && write_html(o, &df))
+		status = HD_EXIT_TROUBLE;
 	hd_diff_release(&df);
 	hd_dump_release(&old);
 	hd_dump_release(&new_dump);
-	return HD_EXIT_OK;
+	return status;
 }
 
 static int finish(int status)

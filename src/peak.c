@@ -141,7 +141,7 @@ void hd_peak_diff_compute(struct hd_peak_diff *p, const struct hd_dump *old,
 	for (i = 0; i < new_dump->values.len; i++)
 		if (nb[i] > 0 && m->new_to_old[i] == HD_NONE)
 			add_entry(p, HD_NONE, i, 0, nb[i]);
-	{
+	if (p->values.len > 1) {
 		struct peak_sort ps = { old, new_dump };
 		qsort_r(p->values.data, p->values.len, sizeof(struct hd_peak_value),
 			cmp_peak_value, &ps);

@@ -30,6 +30,12 @@ usage_error "--at-peak without --by" "--at-peak goes with --by KEYS" --at-peak "
 usage_error "--by with an unknown key" "--by: unknown key" --by colour "$S" "$S"
 
 run_hlodiff 0 "-- ends the options" stat -- "$S"
+
+run_hlodiff 2 "--html into a missing directory: exit 2" --html "$TMPDIR_T/no/such/dir/r.html" "$S" "$S"
+ok_cmd "--html into a missing directory: says so" grep -q "^hlodiff: $TMPDIR_T/no/such/dir/r.html: cannot write: No such file or directory" "$TMPDIR_T/err"
+run_hlodiff 0 "--html writes the page" --html "$TMPDIR_T/r.html" "$S" "$S"
+ok_cmd "--html: the page is HTML" grep -q '<svg' "$TMPDIR_T/r.html"
+usage_error "--html without a file" "--html needs a file name" "$S" "$S" --html
 run_hlodiff 0 "options after the dumps" "$S" "$S" --json
 ok_cmd "options after the dumps: JSON printed" grep -q '"schema": 1' "$TMPDIR_T/out"
 
