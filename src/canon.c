@@ -7,11 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* inlined: most inputs are short names, where a call dominates */
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include "hlodiff/arena.h"
+#include "hlodiff/diag.h"
 #include "hlodiff/shape.h"
-#include "hlodiff/table.h"
 
 /* A growable byte buffer, reused for every instruction. */
 struct cbuf {
@@ -57,11 +59,22 @@ static int is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-static int is_name_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       is_digit(c) || c == '_' || c == '.' || c == '-';
-}
+/* [A-Za-z0-9_.-], the bytes of HLO names. */
+static const unsigned char name_char[256] = {
+	['-'] = 1, ['.'] = 1, ['_'] = 1,
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
+	['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
+	['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1,
+	['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1,
+	['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+	['Y'] = 1, ['Z'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
+	['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1,
+	['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1,
+	['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+	['y'] = 1, ['z'] = 1,
+};
 
 /*
  * Length of the first '.'-part of name when it is a sanitised GPU
@@ -136,11 +149,18 @@ static void add_name(struct cbuf *b, struct hd_slice name)
 /* Index just past the string literal that starts at s[i] == '"'. */
 static size_t skip_string(const char *s, size_t n, size_t i)
 {
-	for (i++; i < n; i++) {
-		if (s[i] == '\\')
-			i++;
-		else if (s[i] == '"')
-			return i + 1;
+	for (i++; i < n;) {
+		const char *q = memchr(s + i, '"', n - i);
+		size_t j, bs = 0;
+
+		if (!q)
+			return n;
+		j = (size_t)(q - s);
+		while (j - bs > i && s[j - bs - 1] == '\\')
+			bs++;
+		if (bs % 2 == 0)
+			return j + 1;
+		i = j + 1;
 	}
 	return n;
 }
@@ -150,46 +170,71 @@ static size_t name_span(const char *s, size_t n)
 {
 	size_t i = 0;
 
-	while (i < n && is_name_char(s[i]))
+	while (i < n && name_char[(unsigned char)s[i]])
 		i++;
 	return i;
 }
 
 /*
- * Appends text with every %name stripped (hd_canon_name), string
- * literals copied as they are and comments ("/ *index=5* /") dropped.
+ * The canonical text is written with raw pointers into a buffer reserved
+ * once per instruction: no part of it is longer than the text it comes
+ * from (names and values only lose bytes, ", " becomes one NUL), so
+ * insn_text reserves the input length plus a few separators.
  */
-static void add_text(struct cbuf *b, struct hd_slice t)
+
+/* Bytes that start something put_operands must look at. */
+static const unsigned char special[256] = {
+	['"'] = 1, ['%'] = 1, ['/'] = 1,
+};
+
+struct work;
+static void add_ref(struct work *w, struct hd_slice name);
+
+static char *put_bytes(char *o, const char *s, size_t n)
+{
+	if (n)
+		memcpy(o, s, n);
+	return o + n;
+}
+
+/*
+ * Writes text with every %name stripped (hd_canon_name), string
+ * literals copied as they are and comments ("/ *index=5* /") dropped.
+ * With w, every %name is also resolved as an operand (add_ref).
+ */
+static char *put_operands(char *o, struct hd_slice t, struct work *w)
 {
 	const char *s = t.p;
-	size_t n = t.n, i = 0;
+	size_t n = t.n, i = 0, j;
 
 	while (i < n) {
-		size_t j;
-
 		if (s[i] == '"') {
 			j = skip_string(s, n, i);
-			cbuf_add(b, s + i, j - i);
+			o = put_bytes(o, s + i, j - i);
 			i = j;
 		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
 			const char *end = memmem(s + i + 2, n - i - 2, "*/", 2);
 
 			i = end ? (size_t)(end - s) + 2 : n;
 		} else if (s[i] == '%') {
+			struct hd_slice name;
+
 			j = name_span(s + i + 1, n - i - 1);
-			cbuf_addc(b, '%');
-			add_name(b, hd_slice_make(s + i + 1, j));
+			name = hd_slice_make(s + i + 1, j);
+			*o++ = '%';
+			o += hd_canon_name(o, name);
+			if (w)
+				add_ref(w, name);
 			i += 1 + j;
 		} else {
-			for (j = i; j < n && s[j] != '"' && s[j] != '%' &&
-			     s[j] != '/'; j++)
-				;
-			if (j == i)
-				j = i + 1;
-			cbuf_add(b, s + i, j - i);
+			j = i + 1;
+			while (j < n && !special[(unsigned char)s[j]])
+				j++;
+			o = put_bytes(o, s + i, j - i);
 			i = j;
 		}
 	}
+	return o;
 }
 
 /* JSON keys of backend_config whose values are ids (see canon.h). */
@@ -240,109 +285,160 @@ static size_t skip_json_value(const char *s, size_t n, size_t i)
 	return n;
 }
 
-/* Appends a backend_config value without the values of id keys. */
-static void add_backend_config(struct cbuf *b, struct hd_slice v)
+/* Bytes that matter while walking an attribute list. */
+static const unsigned char attr_special[256] = {
+	['"'] = 1, ['('] = 1, [')'] = 1, ['['] = 1, [']'] = 1, ['{'] = 1,
+	['}'] = 1, [','] = 1, ['%'] = 1,
+};
+
+enum attr_mode {
+	ATTR_COPY,     /* copied with %names stripped */
+	ATTR_DROP,     /* left out */
+	ATTR_KEY,      /* only the key is kept */
+	ATTR_BACKEND,  /* copied without the values of id keys */
+};
+
+static enum attr_mode attr_mode_of(struct hd_slice key)
 {
-	const char *s = v.p;
-	size_t n = v.n, i = 0;
-
-	while (i < n) {
-		size_t j;
-
-		if (s[i] != '"') {
-			cbuf_addc(b, s[i++]);
-			continue;
-		}
-		j = skip_string(s, n, i);
-		cbuf_add(b, s + i, j - i);
-		if (j < n && s[j] == ':' && is_id_key(s + i, j - i)) {
-			cbuf_addc(b, ':');
-			j = skip_json_value(s, n, j + 1);
-		}
-		i = j;
-	}
+	if (hd_slice_eq_cstr(key, "metadata") ||
+	    hd_slice_eq_cstr(key, "control-predecessors"))
+		return ATTR_DROP;
+	if (hd_slice_eq_cstr(key, "channel_id"))
+		return ATTR_KEY;
+	if (hd_slice_eq_cstr(key, "backend_config"))
+		return ATTR_BACKEND;
+	return ATTR_COPY;
 }
 
 /*
- * Splits s at ", " outside brackets and strings: returns the length of
- * the first item.
+ * Walks one attribute value from s[i] to the ", " that ends it at
+ * bracket depth 0 (or the end), writing it at *op as mode says.
+ * Returns the index of the end.
  */
-static size_t item_span(const char *s, size_t n)
+static size_t walk_attr(char **op, const char *s, size_t n, size_t i,
+			enum attr_mode mode)
 {
-	int depth = 0;
-	size_t i = 0;
+	char *o = *op;
+	int depth = 0, keep = mode != ATTR_DROP;
 
 	while (i < n) {
-		char c = s[i];
+		size_t j = i;
+		char c;
 
+		while (j < n && !attr_special[(unsigned char)s[j]])
+			j++;
+		if (keep)
+			o = put_bytes(o, s + i, j - i);
+		i = j;
+		if (i >= n)
+			break;
+		c = s[i];
 		if (c == '"') {
-			i = skip_string(s, n, i);
+			j = skip_string(s, n, i);
+			if (keep)
+				o = put_bytes(o, s + i, j - i);
+			if (mode == ATTR_BACKEND && j < n && s[j] == ':' &&
+			    is_id_key(s + i, j - i)) {
+				*o++ = ':';
+				j = skip_json_value(s, n, j + 1);
+			}
+			i = j;
+			continue;
+		}
+		if (c == ',' && depth == 0 && i + 1 < n && s[i + 1] == ' ')
+			break;
+		if (c == '%' && mode == ATTR_COPY) {
+			j = name_span(s + i + 1, n - i - 1);
+			*o++ = '%';
+			o += hd_canon_name(o, hd_slice_make(s + i + 1, j));
+			i += 1 + j;
 			continue;
 		}
 		if (c == '(' || c == '[' || c == '{')
 			depth++;
 		else if ((c == ')' || c == ']' || c == '}') && depth > 0)
 			depth--;
-		else if (c == ',' && depth == 0 && i + 1 < n && s[i + 1] == ' ')
-			return i;
+		if (keep)
+			*o++ = c;
 		i++;
 	}
-	return n;
+	*op = o;
+	return i < n ? i : n;
 }
 
-static int key_is(struct hd_slice key, const char *word)
+/*
+ * Where the metadata={...} item starting at s[k] (its '=') ends, taken
+ * from the parser's metadata slice when it lies there; 0 when unknown.
+ */
+static size_t metadata_end(const struct hd_insn *insn, const char *s,
+			   size_t n, size_t k)
 {
-	return hd_slice_eq_cstr(key, word);
+	const char *m = insn->metadata.p;
+	size_t end;
+
+	if (!m || m != s + k + 2 || s[k + 1] != '{')
+		return 0;
+	end = k + 2 + insn->metadata.n;
+	if (end >= n || s[end] != '}')
+		return 0;
+	end++;
+	return end == n || (end + 1 < n && s[end] == ',') ? end : 0;
 }
 
-/* Appends the attributes that define the computation (canon.h). */
-static void add_attrs(struct cbuf *b, struct hd_slice attrs)
+/* Writes the attributes that define the computation (canon.h). */
+static char *put_attrs(char *o, const struct hd_insn *insn)
 {
-	const char *s = attrs.p;
-	size_t n = attrs.n, i = 0;
+	const char *s = insn->attrs.p;
+	size_t n = insn->attrs.n, i = 0;
 
 	while (i < n) {
-		size_t len = item_span(s + i, n - i), eq = 0;
-		struct hd_slice key, val;
+		const char *eq = memchr(s + i, '=', n - i);
+		size_t k = eq ? (size_t)(eq - s) : n;
+		enum attr_mode mode = attr_mode_of(hd_slice_make(s + i, k - i));
+		size_t skip = 0;
 
-		while (eq < len && s[i + eq] != '=')
-			eq++;
-		key = hd_slice_make(s + i, eq);
-		val = hd_slice_make(s + i + eq + (eq < len),
-				    len - eq - (eq < len));
-		if (key_is(key, "metadata") ||
-		    key_is(key, "control-predecessors")) {
-			/* dropped */
-		} else if (key_is(key, "channel_id")) {
-			cbuf_add_slice(b, key);
-			cbuf_addc(b, '\0');
-		} else if (key_is(key, "backend_config")) {
-			cbuf_add_slice(b, key);
-			cbuf_addc(b, '=');
-			add_backend_config(b, val);
-			cbuf_addc(b, '\0');
-		} else {
-			add_text(b, hd_slice_make(s + i, len));
-			cbuf_addc(b, '\0');
+		if (mode == ATTR_DROP && k < n)
+			skip = metadata_end(insn, s, n, k);
+		if (skip) {
+			i = skip < n ? skip + 2 : n;
+			continue;
 		}
-		i += len;
+		if (mode != ATTR_DROP) {
+			o = put_bytes(o, s + i, k - i);
+			*o++ = '=';
+		}
+		i = walk_attr(&o, s, n, k < n ? k + 1 : n,
+			      mode == ATTR_KEY ? ATTR_DROP : mode);
+		if (mode != ATTR_DROP)
+			*o++ = '\0';
 		if (i < n)
 			i += 2;
 	}
+	return o;
 }
 
-/* Builds the canonical text of insn into b (from b->n on). */
-static void insn_text(struct cbuf *b, const struct hd_insn *insn)
+/*
+ * Builds the canonical text of insn into b (from b->n on); with w, also
+ * resolves its operands.
+ */
+static void insn_text(struct cbuf *b, const struct hd_insn *insn,
+		      struct work *w)
 {
-	add_name(b, insn->name);
-	cbuf_addc(b, '\0');
-	cbuf_add_slice(b, insn->opcode);
-	cbuf_addc(b, '\0');
-	cbuf_add_slice(b, insn->shape);
-	cbuf_addc(b, '\0');
-	add_text(b, insn->operands);
-	cbuf_addc(b, '\0');
-	add_attrs(b, insn->attrs);
+	char *o;
+
+	cbuf_reserve(b, insn->name.n + insn->opcode.n + insn->shape.n +
+			insn->operands.n + insn->attrs.n + 8);
+	o = b->p + b->n;
+	o += hd_canon_name(o, insn->name);
+	*o++ = '\0';
+	o = put_bytes(o, insn->opcode.p, insn->opcode.n);
+	*o++ = '\0';
+	o = put_bytes(o, insn->shape.p, insn->shape.n);
+	*o++ = '\0';
+	o = put_operands(o, insn->operands, w);
+	*o++ = '\0';
+	o = put_attrs(o, insn);
+	b->n = (size_t)(o - b->p);
 }
 
 size_t hd_canon_insn_text(const struct hd_insn *insn, char **buf,
@@ -350,7 +446,7 @@ size_t hd_canon_insn_text(const struct hd_insn *insn, char **buf,
 {
 	struct cbuf b = { *buf, 0, *cap };
 
-	insn_text(&b, insn);
+	insn_text(&b, insn, NULL);
 	*buf = b.p;
 	*cap = b.cap;
 	return b.n;
@@ -358,27 +454,6 @@ size_t hd_canon_insn_text(const struct hd_insn *insn, char **buf,
 
 /* ------------------------------------------------------------------ */
 /* Operand references and the structural hash                          */
-
-/* One resolved operand of an instruction. */
-struct ref {
-	uint32_t insn;     /* instruction the operand depends on, or HD_NONE */
-	uint32_t value;    /* value (through a position), or HD_NONE */
-	uint64_t leaf;     /* hash of the stripped name when unresolved */
-};
-
-struct work {
-	const struct hd_dump *d;
-	struct hd_canon *c;
-	struct hd_arena arena;
-	struct hd_table pos_table;   /* position name -> value */
-	struct hd_table seq_table;   /* sequence name -> position */
-	struct cbuf buf;
-	struct hd_vec refs;          /* struct ref */
-	uint32_t *ref_first;         /* n_insns + 1 */
-	uint64_t *index_hash;        /* per value */
-	uint64_t *words;             /* scratch for folding */
-	size_t words_cap;
-};
 
 static uint64_t hash_slice(struct hd_slice s)
 {
@@ -390,105 +465,177 @@ static uint64_t hash_buf(const struct cbuf *b)
 	return XXH3_64bits(b->p ? b->p : "", b->n);
 }
 
-/* Values by ascending id (ties by index in dump order). */
-struct id_order {
-	int64_t id;
-	uint32_t v;
+/*
+ * Operand resolution looks up every operand name, tens of thousands per
+ * dump, so it uses a flat open-addressing table sized once (no node per
+ * entry, one probe sequence per lookup) instead of struct hd_table.
+ */
+struct name_slot {
+	uint64_t h;             /* XXH3-64 of the name */
+	uint32_t len;           /* length of the name */
+	uint32_t target;        /* insn or value|REF_VALUE; HD_NONE = empty */
 };
 
-static int cmp_id_order(const void *a, const void *b)
-{
-	const struct id_order *x = a, *y = b;
+struct name_map {
+	struct name_slot *slots;
+	size_t mask;
+};
 
-	if (x->id != y->id)
-		return x->id < y->id ? -1 : 1;
-	return x->v < y->v ? -1 : x->v > y->v;
+/* Targets in the names table: an instruction, or a value (this bit). */
+#define REF_VALUE 0x80000000u
+
+static void name_map_init(struct name_map *m, size_t max_entries)
+{
+	size_t n = 16;
+
+	while (n < max_entries + max_entries / 2)
+		n *= 2;
+	m->slots = hd_xmalloc(n * sizeof(*m->slots));
+	m->mask = n - 1;
+	memset(m->slots, 0xff, n * sizeof(*m->slots)); /* target = HD_NONE */
 }
 
 /*
- * Tables of position names (index empty or "{}") -> value, filled in id
- * order so the first value wins whatever order the dump listed them in,
- * and of sequence names -> time.
+ * The slot of the name with hash h and length len, or the empty slot
+ * where it would go.  Names are told apart by XXH3-64 and length, not by
+ * their bytes: comparing bytes would touch the input again for every
+ * operand (a cache miss each), and two names of a dump colliding on 64
+ * bits and length has a chance of about n^2 / 2^65.
  */
-static void build_tables(struct work *w)
+static struct name_slot *name_map_find(const struct name_map *m,
+				       uint64_t h, size_t len)
+{
+	size_t i = (size_t)(h ^ (h >> 32)) & m->mask;
+
+	for (;; i = (i + 1) & m->mask) {
+		struct name_slot *s = &m->slots[i];
+
+		if (s->target == HD_NONE || (s->h == h && s->len == len))
+			return s;
+	}
+}
+
+/*
+ * Adds name -> target.  An instruction is never replaced; a value is
+ * replaced by a value of lower id, so the result does not depend on the
+ * order of the values in the dump.
+ */
+static void name_map_put(struct name_map *m, const struct hd_dump *d,
+			 struct hd_slice name, uint32_t target)
+{
+	uint64_t h = hash_slice(name);
+	struct name_slot *s = name_map_find(m, h, name.n);
+
+	if (s->target != HD_NONE) {
+		if (!(s->target & REF_VALUE) || !(target & REF_VALUE) ||
+		    HD_VALUE(d, target & ~REF_VALUE).id >=
+			    HD_VALUE(d, s->target & ~REF_VALUE).id)
+			return;
+	}
+	s->h = h;
+	s->len = (uint32_t)name.n;
+	s->target = target;
+}
+
+static uint32_t name_map_get(const struct name_map *m, struct hd_slice name)
+{
+	return name_map_find(m, hash_slice(name), name.n)->target;
+}
+
+/* One resolved operand of an instruction. */
+struct ref {
+	uint32_t insn;     /* instruction the operand depends on, or HD_NONE */
+	uint32_t value;    /* value (through a position), or HD_NONE */
+	uint64_t leaf;     /* hash of the stripped name when unresolved */
+};
+
+struct work {
+	const struct hd_dump *d;
+	struct hd_canon *c;
+	struct name_map names;       /* operand name -> REF_* target */
+	struct cbuf buf;             /* canonical text */
+	struct cbuf name;            /* scratch for leaf names */
+	struct hd_vec refs;          /* struct ref */
+	uint32_t *ref_first;         /* n_insns + 1 */
+	uint64_t *index_hash;        /* per value */
+	uint64_t *words;             /* scratch for folding */
+	size_t words_cap;
+};
+
+/* Combines two 64-bit hashes (xorshift-multiply finaliser). */
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+	h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}
+
+/*
+ * One table for operand resolution: every instruction with a record,
+ * then the names of non-defining positions (index empty or "{}":
+ * get-tuple-element, bitcast, copy-done ...) -> value (the one of lowest
+ * id when several have it).  A value's first position is its defining
+ * instruction, already in, so it is skipped.
+ */
+static void build_names(struct work *w)
 {
 	const struct hd_dump *d = w->d;
-	uint32_t n = (uint32_t)d->values.len, i, k;
-	struct id_order *ord = hd_xmalloc((n ? n : 1) * sizeof(*ord));
+	uint32_t n = (uint32_t)d->values.len, i, k, np = 0;
+	uint32_t *pos = hd_xmalloc((d->positions.len + 1) * sizeof(uint32_t));
+	uint32_t *val = hd_xmalloc((d->positions.len + 1) * sizeof(uint32_t));
 
+	if (n >= REF_VALUE || d->insns.len >= REF_VALUE)
+		HD_BUG("too many values to match");
 	for (i = 0; i < n; i++) {
-		ord[i].id = HD_VALUE(d, i).id;
-		ord[i].v = i;
-	}
-	qsort(ord, n, sizeof(*ord), cmp_id_order);
-	hd_table_init(&w->pos_table, &w->arena);
-	for (i = 0; i < n; i++) {
-		const struct hd_value *v = &HD_VALUE(d, ord[i].v);
+		const struct hd_value *v = &HD_VALUE(d, i);
 
-		for (k = 0; k < v->pos_count; k++) {
+		if (w->c->value_insn[i] == HD_NONE)
+			continue;
+		for (k = v->insn != HD_NONE; k < v->pos_count; k++) {
 			const struct hd_position *p =
 				&HD_POSITION(d, v->pos_first + k);
 
-			if (p->index.n == 0 || hd_slice_eq_cstr(p->index, "{}"))
-				hd_table_put(&w->pos_table, p->name, ord[i].v);
+			if (p->index.n && !hd_slice_eq_cstr(p->index, "{}"))
+				continue;
+			pos[np] = v->pos_first + k;
+			val[np++] = i;
 		}
 	}
-	free(ord);
-	hd_table_init(&w->seq_table, &w->arena);
-	for (i = 0; i < d->sequence.len; i++)
-		hd_table_put(&w->seq_table, HD_SEQ(d, i), i);
+	name_map_init(&w->names, d->insns.len + np);
+	for (i = 0; i < d->insns.len; i++)
+		name_map_put(&w->names, d, HD_INSN(d, i).name, i);
+	for (i = 0; i < np; i++)
+		name_map_put(&w->names, d, HD_POSITION(d, pos[i]).name,
+			     val[i] | REF_VALUE);
+	free(pos);
+	free(val);
 }
 
 /* Resolves one operand name of instruction i (see canon.h). */
 static void add_ref(struct work *w, struct hd_slice name)
 {
 	struct ref *r = hd_vec_push(&w->refs);
-	uint32_t v;
+	uint32_t t = name_map_get(&w->names, name);
 
-	r->insn = hd_dump_insn_by_name(w->d, name);
+	r->insn = HD_NONE;
 	r->value = HD_NONE;
 	r->leaf = 0;
-	if (r->insn != HD_NONE)
-		return;
-	v = hd_table_get(&w->pos_table, name);
-	if (v != HD_NONE && w->c->value_insn[v] != HD_NONE) {
-		r->value = v;
-		r->insn = w->c->value_insn[v];
+	if (t != HD_NONE && !(t & REF_VALUE)) {
+		r->insn = t;
 		return;
 	}
-	w->buf.n = 0;
-	add_name(&w->buf, name);
-	r->leaf = hash_buf(&w->buf);
-}
-
-/* Collects the %names of every instruction's operand list. */
-static void collect_refs(struct work *w)
-{
-	const struct hd_dump *d = w->d;
-	uint32_t i;
-
-	for (i = 0; i < d->insns.len; i++) {
-		struct hd_slice ops = HD_INSN(d, i).operands;
-		size_t j = 0;
-
-		w->ref_first[i] = (uint32_t)w->refs.len;
-		while (j < ops.n) {
-			size_t k;
-
-			if (ops.p[j] == '"') {
-				j = skip_string(ops.p, ops.n, j);
-				continue;
-			}
-			if (ops.p[j] != '%') {
-				j++;
-				continue;
-			}
-			k = name_span(ops.p + j + 1, ops.n - j - 1);
-			add_ref(w, hd_slice_make(ops.p + j + 1, k));
-			j += 1 + k;
-		}
+	if (t != HD_NONE) {
+		r->value = t & ~REF_VALUE;
+		r->insn = w->c->value_insn[r->value];
+		return;
 	}
-	w->ref_first[d->insns.len] = (uint32_t)w->refs.len;
+	w->name.n = 0;
+	add_name(&w->name, name);
+	r->leaf = hash_buf(&w->name);
 }
 
 /*
@@ -506,7 +653,8 @@ static uint64_t fold_insn(struct work *w, uint32_t i, const uint8_t *done)
 		return XXH3_64bits_withSeed("", 0, c->insn_canon[i]);
 	if (n > w->words_cap) {
 		w->words_cap = n * 2;
-		w->words = hd_xrealloc(w->words, w->words_cap * sizeof(uint64_t));
+		w->words = hd_xrealloc(w->words,
+				       w->words_cap * sizeof(uint64_t));
 	}
 	for (k = a; k < b; k++) {
 		const struct ref *r = &HD_VEC_AT(&w->refs, struct ref, k);
@@ -519,12 +667,65 @@ static uint64_t fold_insn(struct work *w, uint32_t i, const uint8_t *done)
 		else
 			h = c->insn_canon[r->insn];
 		if (r->value != HD_NONE)
-			h = XXH3_64bits_withSeed(&h, sizeof(h),
-						 w->index_hash[r->value]);
+			h = mix(h, w->index_hash[r->value]);
 		w->words[k - a] = h;
 	}
 	return XXH3_64bits_withSeed(w->words, n * sizeof(uint64_t),
 				    c->insn_canon[i]);
+}
+
+/* The operand graph as CSR: users of instruction i are
+ * out[first[i] .. first[i + 1]). */
+struct users {
+	uint32_t *first;    /* n_insns + 1 */
+	uint32_t *out;      /* one per resolved operand */
+	uint32_t *indeg;    /* operands on other instructions, per insn */
+};
+
+/* The instruction operand k of insn i depends on, or HD_NONE (none, or
+ * itself). */
+static uint32_t dep_of(const struct work *w, uint32_t i, uint32_t k)
+{
+	uint32_t dep = HD_VEC_AT(&w->refs, struct ref, k).insn;
+
+	return dep == i ? HD_NONE : dep;
+}
+
+static void users_build(struct users *u, const struct work *w, uint32_t n)
+{
+	uint32_t *fill, i, k;
+
+	u->first = hd_xcalloc(n + 2, sizeof(uint32_t));
+	u->out = hd_xmalloc((w->refs.len + 1) * sizeof(uint32_t));
+	u->indeg = hd_xcalloc(n + 1, sizeof(uint32_t));
+	for (i = 0; i < n; i++)
+		for (k = w->ref_first[i]; k < w->ref_first[i + 1]; k++) {
+			uint32_t dep = dep_of(w, i, k);
+
+			if (dep != HD_NONE) {
+				u->indeg[i]++;
+				u->first[dep + 1]++;
+			}
+		}
+	for (i = 0; i < n; i++)
+		u->first[i + 1] += u->first[i];
+	fill = hd_xmalloc((n + 1) * sizeof(uint32_t));
+	memcpy(fill, u->first, (n + 1) * sizeof(uint32_t));
+	for (i = 0; i < n; i++)
+		for (k = w->ref_first[i]; k < w->ref_first[i + 1]; k++) {
+			uint32_t dep = dep_of(w, i, k);
+
+			if (dep != HD_NONE)
+				u->out[fill[dep]++] = i;
+		}
+	free(fill);
+}
+
+static void users_release(struct users *u)
+{
+	free(u->first);
+	free(u->out);
+	free(u->indeg);
 }
 
 /*
@@ -536,59 +737,28 @@ static void structural(struct work *w)
 {
 	struct hd_canon *c = w->c;
 	uint32_t n = c->n_insns, i, k, head = 0, tail = 0;
-	uint32_t nrefs = (uint32_t)w->refs.len;
-	uint32_t *indeg = hd_xcalloc(n + 1, sizeof(uint32_t));
-	uint32_t *out_first = hd_xcalloc(n + 2, sizeof(uint32_t));
-	uint32_t *out = hd_xmalloc((nrefs + 1) * sizeof(uint32_t));
 	uint32_t *queue = hd_xmalloc((n + 1) * sizeof(uint32_t));
 	uint8_t *done = hd_xcalloc(n + 1, 1);
+	struct users u;
 
+	users_build(&u, w, n);
 	for (i = 0; i < n; i++)
-		for (k = w->ref_first[i]; k < w->ref_first[i + 1]; k++) {
-			uint32_t dep = HD_VEC_AT(&w->refs, struct ref, k).insn;
-
-			if (dep == HD_NONE || dep == i)
-				continue;
-			indeg[i]++;
-			out_first[dep + 1]++;
-		}
-	for (i = 0; i < n; i++)
-		out_first[i + 1] += out_first[i];
-	{
-		uint32_t *fill = hd_xmalloc((n + 1) * sizeof(uint32_t));
-
-		memcpy(fill, out_first, (n + 1) * sizeof(uint32_t));
-		for (i = 0; i < n; i++)
-			for (k = w->ref_first[i]; k < w->ref_first[i + 1]; k++) {
-				uint32_t dep =
-					HD_VEC_AT(&w->refs, struct ref, k).insn;
-
-				if (dep != HD_NONE && dep != i)
-					out[fill[dep]++] = i;
-			}
-		free(fill);
-	}
-	for (i = 0; i < n; i++)
-		if (indeg[i] == 0)
+		if (u.indeg[i] == 0)
 			queue[tail++] = i;
 	while (head < tail) {
 		i = queue[head++];
 		c->insn_struct[i] = fold_insn(w, i, done);
 		done[i] = 1;
-		for (k = out_first[i]; k < out_first[i + 1]; k++)
-			if (--indeg[out[k]] == 0)
-				queue[tail++] = out[k];
+		for (k = u.first[i]; k < u.first[i + 1]; k++)
+			if (--u.indeg[u.out[k]] == 0)
+				queue[tail++] = u.out[k];
 	}
-	if (tail < n) {
-		for (i = 0; i < n; i++)
-			if (!done[i]) {
-				c->insn_struct[i] = fold_insn(w, i, done);
-				c->n_cyclic++;
-			}
-	}
-	free(indeg);
-	free(out_first);
-	free(out);
+	for (i = 0; tail < n && i < n; i++)
+		if (!done[i]) {
+			c->insn_struct[i] = fold_insn(w, i, done);
+			c->n_cyclic++;
+		}
+	users_release(&u);
 	free(queue);
 	free(done);
 }
@@ -604,7 +774,7 @@ static uint32_t defining_insn(const struct hd_dump *d,
 	return hd_dump_insn_by_name(d, v->name);
 }
 
-/* Fills value_insn, value_seq and the per-value index hashes. */
+/* Fills value_insn and the per-value index hashes. */
 static void value_basics(struct work *w)
 {
 	const struct hd_dump *d = w->d;
@@ -613,79 +783,60 @@ static void value_basics(struct work *w)
 
 	for (i = 0; i < c->n_values; i++) {
 		const struct hd_value *v = &HD_VALUE(d, i);
-		uint32_t s;
 
 		c->value_insn[i] = defining_insn(d, v);
-		s = hd_table_get(&w->seq_table, v->name);
-		c->value_seq[i] = s == HD_NONE ? -1 : (int64_t)s;
-		w->index_hash[i] = hash_slice(v->index);
+		if (v->index.n == 2 && v->index.p[0] == '{')
+			w->index_hash[i] = 0x7b7d; /* "{}": most values */
+		else
+			w->index_hash[i] = hash_slice(v->index);
 	}
 }
 
-/* Hash of the fields given, NUL-separated. */
-static uint64_t hash_fields(struct cbuf *b, const struct hd_slice *f,
-			    size_t nf, uint64_t seed)
-{
-	size_t k;
-
-	b->n = 0;
-	for (k = 0; k < nf; k++) {
-		cbuf_add_slice(b, f[k]);
-		cbuf_addc(b, '\0');
-	}
-	return XXH3_64bits_withSeed(b->p, b->n, seed);
-}
-
-/* The keys of value i (canon.h). */
+/* Value hashes: the instruction's, with index, colour and phi mark. */
 static void value_keys(struct work *w, uint32_t i)
 {
 	const struct hd_dump *d = w->d;
 	struct hd_canon *c = w->c;
 	const struct hd_value *v = &HD_VALUE(d, i);
 	uint32_t ins = c->value_insn[i];
-	struct hd_slice shape = hd_value_shape(d, i);
-	struct hd_slice bare = hd_shape_strip_layout(shape);
-	struct hd_slice opcode = HD_SLICE_NULL, op_name = HD_SLICE_NULL;
-	uint64_t extra[3];
-	struct hd_slice f[4];
+	uint64_t extra = mix(mix(w->index_hash[i], (uint64_t)v->color),
+			     (v->flags & HD_VALUE_PHI) ? 1 : 0);
 
-	extra[0] = w->index_hash[i];
-	extra[1] = (uint64_t)v->color;
-	extra[2] = (v->flags & HD_VALUE_PHI) ? 1 : 0;
 	if (ins != HD_NONE) {
-		opcode = HD_INSN(d, ins).opcode;
-		op_name = HD_INSN(d, ins).op_name;
-		c->value_canon[i] = XXH3_64bits_withSeed(extra, sizeof(extra),
-							 c->insn_canon[ins]);
-		c->value_struct[i] = XXH3_64bits_withSeed(extra, sizeof(extra),
-							  c->insn_struct[ins]);
-	} else {
-		/* No instruction text: stripped name and shape stand in. */
-		w->buf.n = 0;
-		add_name(&w->buf, v->name);
-		cbuf_addc(&w->buf, '\0');
-		cbuf_add_slice(&w->buf, shape);
-		c->value_canon[i] = XXH3_64bits_withSeed(extra, sizeof(extra),
-							 hash_buf(&w->buf));
-		c->value_struct[i] = c->value_canon[i];
+		c->value_canon[i] = mix(c->insn_canon[ins], extra);
+		c->value_struct[i] = mix(c->insn_struct[ins], extra);
+		return;
 	}
-	f[0] = opcode;
-	f[1] = shape;
-	f[2] = op_name;
-	f[3] = v->index;
-	c->value_loose[i] = hash_fields(&w->buf, f, 4, 1);
-	f[1] = bare;
-	c->value_shape[i] = hash_fields(&w->buf, f, 2, 2);
-	/* stripped name + opcode + bare shape + index */
+	/* No instruction text: stripped name and shape stand in. */
 	w->buf.n = 0;
 	add_name(&w->buf, v->name);
 	cbuf_addc(&w->buf, '\0');
-	cbuf_add_slice(&w->buf, opcode);
-	cbuf_addc(&w->buf, '\0');
-	cbuf_add_slice(&w->buf, bare);
-	cbuf_addc(&w->buf, '\0');
-	cbuf_add_slice(&w->buf, v->index);
-	c->value_named[i] = XXH3_64bits_withSeed(w->buf.p, w->buf.n, 3);
+	cbuf_add_slice(&w->buf, hd_value_shape(d, i));
+	c->value_canon[i] = mix(hash_buf(&w->buf), extra);
+	c->value_struct[i] = c->value_canon[i];
+}
+
+void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
+		    uint32_t v, uint64_t keys[HD_LOOSE_COUNT])
+{
+	const struct hd_value *val = &HD_VALUE(d, v);
+	uint32_t ins = c->value_insn[v];
+	struct hd_slice shape = hd_value_shape(d, v);
+	uint64_t idx = hash_slice(val->index), h;
+	uint64_t opcode = ins == HD_NONE ? 1 : c->insn_opcode[ins];
+	uint64_t op_name = ins == HD_NONE ? 1 : c->insn_op_name[ins];
+	char small[256];
+	size_t n;
+
+	keys[HD_LOOSE_OP_NAME] = mix(mix(op_name, hash_slice(shape)), idx);
+	h = mix(mix(opcode, hash_slice(hd_shape_strip_layout(shape))), idx);
+	keys[HD_LOOSE_SHAPE] = h;
+	if (val->name.n <= sizeof(small)) {
+		n = hd_canon_name(small, val->name);
+		keys[HD_LOOSE_NAMED] = mix(h, XXH3_64bits(small, n));
+	} else {
+		keys[HD_LOOSE_NAMED] = mix(h, hash_slice(val->name));
+	}
 }
 
 static void *alloc_array(size_t n, size_t size)
@@ -702,39 +853,40 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	memset(&w, 0, sizeof(w));
 	w.d = d;
 	w.c = c;
-	w.arena = (struct hd_arena)HD_ARENA_INIT;
 	w.refs = (struct hd_vec)HD_VEC_INIT(struct ref);
+	hd_vec_reserve(&w.refs, 2 * (size_t)d->insns.len + 16);
 	c->n_insns = (uint32_t)d->insns.len;
 	c->n_values = (uint32_t)d->values.len;
 	c->insn_canon = alloc_array(c->n_insns, sizeof(uint64_t));
 	c->insn_struct = alloc_array(c->n_insns, sizeof(uint64_t));
 	c->value_canon = alloc_array(c->n_values, sizeof(uint64_t));
 	c->value_struct = alloc_array(c->n_values, sizeof(uint64_t));
-	c->value_loose = alloc_array(c->n_values, sizeof(uint64_t));
-	c->value_named = alloc_array(c->n_values, sizeof(uint64_t));
-	c->value_shape = alloc_array(c->n_values, sizeof(uint64_t));
 	c->value_insn = alloc_array(c->n_values, sizeof(uint32_t));
-	c->value_seq = alloc_array(c->n_values, sizeof(int64_t));
+	c->insn_opcode = alloc_array(c->n_insns, sizeof(uint64_t));
+	c->insn_op_name = alloc_array(c->n_insns, sizeof(uint64_t));
 	w.index_hash = alloc_array(c->n_values, sizeof(uint64_t));
 	w.ref_first = alloc_array(c->n_insns + 1, sizeof(uint32_t));
 
-	for (i = 0; i < c->n_insns; i++) {
-		w.buf.n = 0;
-		insn_text(&w.buf, &HD_INSN(d, i));
-		c->insn_canon[i] = hash_buf(&w.buf);
-	}
-	build_tables(&w);
 	value_basics(&w);
-	collect_refs(&w);
+	build_names(&w);
+	for (i = 0; i < c->n_insns; i++) {
+		w.ref_first[i] = (uint32_t)w.refs.len;
+		w.buf.n = 0;
+		insn_text(&w.buf, &HD_INSN(d, i), &w);
+		c->insn_canon[i] = hash_buf(&w.buf);
+		c->insn_opcode[i] = hash_slice(HD_INSN(d, i).opcode);
+		c->insn_op_name[i] = mix(c->insn_opcode[i],
+					 hash_slice(HD_INSN(d, i).op_name));
+	}
+	w.ref_first[c->n_insns] = (uint32_t)w.refs.len;
 	structural(&w);
 	for (i = 0; i < c->n_values; i++)
 		value_keys(&w, i);
 
-	hd_table_release(&w.pos_table);
-	hd_table_release(&w.seq_table);
-	hd_arena_release(&w.arena);
+	free(w.names.slots);
 	hd_vec_release(&w.refs);
 	free(w.buf.p);
+	free(w.name.p);
 	free(w.index_hash);
 	free(w.ref_first);
 	free(w.words);
@@ -747,10 +899,8 @@ void hd_canon_release(struct hd_canon *c)
 	free(c->insn_struct);
 	free(c->value_canon);
 	free(c->value_struct);
-	free(c->value_loose);
-	free(c->value_named);
-	free(c->value_shape);
 	free(c->value_insn);
-	free(c->value_seq);
+	free(c->insn_opcode);
+	free(c->insn_op_name);
 	memset(c, 0, sizeof(*c));
 }

@@ -2,14 +2,17 @@
  * match.c - pairs the values of two dumps (see match.h).
  *
  * Every pass looks only at values that earlier passes left unpaired.
- * Grouping by a key uses one hash table per pass (struct hd_table with
- * 64-bit keys); groups are visited in the order of their first old
- * member in schedule order, so the result never depends on hash order.
+ * Grouping by a key uses a flat open-addressing table from the 64-bit
+ * key to the group (cleared, not reallocated, between passes; a table
+ * node per value would dominate the cost); groups are numbered in the
+ * order of their first old member in schedule order, so the result never
+ * depends on hash order.
  *
- * Schedule order of a value: live-range start (or, without a live range,
- * the sequence position of its instruction), then sequence position, then
- * HloValue id.  Its "place" is its rank in that order divided by the
- * number of values, a number in [0, 1) comparable across the two dumps.
+ * Schedule order of a value: live-range start (XLA derives it from the
+ * sequence position of the defining instruction; values without a live
+ * range come last), then HloValue id.  Its "place" is its rank in that
+ * order divided by the number of values, a number in [0, 1) comparable
+ * across the two dumps.
  */
 #include "hlodiff/match.h"
 
@@ -28,20 +31,33 @@ struct side {
 	uint32_t *order;     /* values in schedule order */
 	uint32_t *rank;      /* value -> position in order */
 	uint32_t *group;     /* value -> group of the current pass, HD_NONE */
-	uint32_t *slot;      /* value -> place in its group's member list */
+	uint32_t *free_list; /* unpaired values in schedule order */
+	uint32_t n_free;
 	uint32_t *partner;   /* the match's old_to_new or new_to_old */
+	uint64_t *loose[HD_LOOSE_COUNT]; /* looser keys of unpaired values */
 };
 
 struct group {
 	uint32_t n_old, n_new;
 	uint32_t first_old, first_new;  /* lowest-ranked members */
 	uint32_t at_old, at_new;        /* offsets of the member lists */
+	uint32_t fill_old, fill_new;    /* next free place while filling */
+};
+
+/*
+ * Key -> group table: flat, open addressing, sized for the values of the
+ * pass (every pass groups up to n values, so no node per entry).
+ */
+struct keymap {
+	uint64_t *keys;
+	uint32_t *vals;         /* HD_NONE = empty slot */
+	size_t mask;
 };
 
 struct mctx {
 	struct hd_match *m;
 	struct side o, n;
-	struct hd_arena arena;
+	struct keymap map;
 	struct hd_vec groups;           /* struct group */
 	uint32_t *olist, *nlist;        /* members, by group, rank order */
 };
@@ -59,45 +75,75 @@ const char *hd_match_how_name(enum hd_match_how how)
 /* ------------------------------------------------------------------ */
 /* Schedule order                                                      */
 
-struct order_key {
-	int64_t start, seq, id;
+/* Sort item: key packs (live start, id), see side_order. */
+struct order_item {
+	uint64_t key;
 	uint32_t v;
 };
 
-static int cmp_order(const void *a, const void *b)
+/*
+ * Stable LSD radix sort of items by key, 8 bits a pass, skipping the
+ * passes whose digit is the same for all items.  tmp holds n items.
+ */
+static void radix_sort(struct order_item *a, struct order_item *tmp,
+		       uint32_t n)
 {
-	const struct order_key *x = a, *y = b;
+	uint32_t count[256], i;
+	int shift;
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->seq != y->seq)
-		return x->seq < y->seq ? -1 : 1;
-	if (x->id != y->id)
-		return x->id < y->id ? -1 : 1;
-	return x->v < y->v ? -1 : x->v > y->v;
+	for (shift = 0; shift < 64; shift += 8) {
+		uint32_t sum = 0;
+
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[(a[i].key >> shift) & 0xff]++;
+		if (n == 0 || count[(a[0].key >> shift) & 0xff] == n)
+			continue;
+		for (i = 0; i < 256; i++) {
+			uint32_t c = count[i];
+
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			tmp[count[(a[i].key >> shift) & 0xff]++] = a[i];
+		memcpy(a, tmp, n * sizeof(*a));
+	}
 }
 
-/* Sorts the values of one side into schedule order (see top). */
+/*
+ * Sorts the values of one side into schedule order (see top): key =
+ * live start + 1 (0xffffffff without a live range) in the high half,
+ * id in the low half.  Starts and ids beyond 32 bits are clamped, which
+ * only coarsens the order (ties then fall back to dump order).
+ */
 static void side_order(struct side *s)
 {
-	struct order_key *k = hd_xmalloc((s->n ? s->n : 1) * sizeof(*k));
+	struct order_item *a = hd_xmalloc((s->n + 1) * sizeof(*a));
+	struct order_item *tmp = hd_xmalloc((s->n + 1) * sizeof(*a));
 	uint32_t i;
 
 	for (i = 0; i < s->n; i++) {
 		const struct hd_value *v = &HD_VALUE(s->d, i);
-		int64_t seq = s->c.value_seq[i];
+		uint64_t start = 0xffffffffu, id;
 
-		k[i].seq = seq >= 0 ? seq : INT64_MAX;
-		k[i].start = (v->flags & HD_VALUE_LIVE) ? v->live_start : k[i].seq;
-		k[i].id = v->id;
-		k[i].v = i;
+		if ((v->flags & HD_VALUE_LIVE) && v->live_start >= 0)
+			start = v->live_start < 0xfffffffe ?
+				(uint64_t)v->live_start + 1 : 0xfffffffe;
+		id = v->id < 0 ? 0 : v->id > 0xffffffff ? 0xffffffff :
+							(uint64_t)v->id;
+		a[i].key = start << 32 | id;
+		a[i].v = i;
 	}
-	qsort(k, s->n, sizeof(*k), cmp_order);
+	radix_sort(a, tmp, s->n);
 	for (i = 0; i < s->n; i++) {
-		s->order[i] = k[i].v;
-		s->rank[k[i].v] = i;
+		s->order[i] = a[i].v;
+		s->rank[a[i].v] = i;
+		s->free_list[i] = a[i].v;
 	}
-	free(k);
+	s->n_free = s->n;
+	free(a);
+	free(tmp);
 }
 
 static double place(const struct side *s, uint32_t v)
@@ -127,9 +173,70 @@ static int free_new(const struct mctx *x, uint32_t n)
 	return x->n.partner[n] == HD_NONE;
 }
 
+static void keymap_init(struct keymap *km, size_t max_entries)
+{
+	size_t n = 16;
+
+	while (n < 2 * max_entries)
+		n *= 2;
+	km->keys = hd_xmalloc(n * sizeof(uint64_t));
+	km->vals = hd_xmalloc(n * sizeof(uint32_t));
+	km->mask = n - 1;
+}
+
+/* Empties the table and uses as much of it as n entries need. */
+static void keymap_reset(struct keymap *km, size_t n)
+{
+	size_t size = 16;
+
+	while (size < 2 * n)
+		size *= 2;
+	km->mask = size - 1;
+	memset(km->vals, 0xff, size * sizeof(uint32_t));
+}
+
+static size_t keymap_slot(const struct keymap *km, uint64_t key)
+{
+	/* keys are hashes already; fold the high bits in anyway */
+	size_t i = (size_t)(key ^ (key >> 29)) & km->mask;
+
+	while (km->vals[i] != HD_NONE && km->keys[i] != key)
+		i = (i + 1) & km->mask;
+	return i;
+}
+
+/* Inserts key -> val unless present; returns the value stored before, or
+ * HD_NONE when it inserted. */
+static uint32_t keymap_put(struct keymap *km, uint64_t key, uint32_t val)
+{
+	size_t i = keymap_slot(km, key);
+
+	if (km->vals[i] != HD_NONE)
+		return km->vals[i];
+	km->keys[i] = key;
+	km->vals[i] = val;
+	return HD_NONE;
+}
+
+static uint32_t keymap_get(const struct keymap *km, uint64_t key)
+{
+	return km->vals[keymap_slot(km, key)];
+}
+
 static struct group *grp(struct mctx *x, uint32_t g)
 {
 	return &HD_VEC_AT(&x->groups, struct group, g);
+}
+
+/* Drops the values paired since the last call from the free list. */
+static void side_compact(struct side *s)
+{
+	uint32_t i, k = 0;
+
+	for (i = 0; i < s->n_free; i++)
+		if (s->partner[s->free_list[i]] == HD_NONE)
+			s->free_list[k++] = s->free_list[i];
+	s->n_free = k;
 }
 
 /*
@@ -141,19 +248,16 @@ static struct group *grp(struct mctx *x, uint32_t g)
 static void group_by(struct mctx *x, const uint64_t *okey,
 		     const uint64_t *nkey)
 {
-	struct hd_table t;
 	uint32_t r, g, at_o = 0, at_n = 0;
 
-	hd_table_init(&t, &x->arena);
+	side_compact(&x->o);
+	side_compact(&x->n);
+	keymap_reset(&x->map, x->o.n_free);
 	x->groups.len = 0;
-	for (r = 0; r < x->o.n; r++) {
-		uint32_t v = x->o.order[r];
+	for (r = 0; r < x->o.n_free; r++) {
+		uint32_t v = x->o.free_list[r];
 
-		x->o.group[v] = HD_NONE;
-		if (!free_old(x, v))
-			continue;
-		g = hd_table_put_i64(&t, (int64_t)okey[v],
-				     (uint32_t)x->groups.len);
+		g = keymap_put(&x->map, okey[v], (uint32_t)x->groups.len);
 		if (g == HD_NONE) {
 			struct group *ng = hd_vec_push(&x->groups);
 
@@ -164,53 +268,36 @@ static void group_by(struct mctx *x, const uint64_t *okey,
 		grp(x, g)->n_old++;
 		x->o.group[v] = g;
 	}
-	for (r = 0; r < x->n.n; r++) {
-		uint32_t v = x->n.order[r];
+	for (r = 0; r < x->n.n_free; r++) {
+		uint32_t v = x->n.free_list[r];
 
-		x->n.group[v] = HD_NONE;
-		if (!free_new(x, v))
-			continue;
-		g = hd_table_get_i64(&t, (int64_t)nkey[v]);
-		if (g == HD_NONE)
-			continue;
-		if (grp(x, g)->n_new++ == 0)
-			grp(x, g)->first_new = v;
+		g = keymap_get(&x->map, nkey[v]);
 		x->n.group[v] = g;
+		if (g != HD_NONE && grp(x, g)->n_new++ == 0)
+			grp(x, g)->first_new = v;
 	}
-	hd_table_release(&t);
-	/* Member lists: offsets, then fill in rank order. */
+	/* Member lists: offsets, then filled in schedule order. */
 	for (g = 0; g < x->groups.len; g++) {
 		struct group *p = grp(x, g);
 
 		p->at_old = at_o;
 		p->at_new = at_n;
+		p->fill_old = at_o;
+		p->fill_new = at_n;
 		at_o += p->n_old;
 		at_n += p->n_new;
 	}
-	{
-		uint32_t *fo = hd_xcalloc(x->groups.len + 1, sizeof(uint32_t));
-		uint32_t *fn = hd_xcalloc(x->groups.len + 1, sizeof(uint32_t));
+	for (r = 0; r < x->o.n_free; r++) {
+		uint32_t v = x->o.free_list[r];
 
-		for (r = 0; r < x->o.n; r++) {
-			uint32_t v = x->o.order[r];
+		x->olist[grp(x, x->o.group[v])->fill_old++] = v;
+	}
+	for (r = 0; r < x->n.n_free; r++) {
+		uint32_t v = x->n.free_list[r];
 
-			g = x->o.group[v];
-			if (g == HD_NONE)
-				continue;
-			x->o.slot[v] = fo[g];
-			x->olist[grp(x, g)->at_old + fo[g]++] = v;
-		}
-		for (r = 0; r < x->n.n; r++) {
-			uint32_t v = x->n.order[r];
-
-			g = x->n.group[v];
-			if (g == HD_NONE)
-				continue;
-			x->n.slot[v] = fn[g];
-			x->nlist[grp(x, g)->at_new + fn[g]++] = v;
-		}
-		free(fo);
-		free(fn);
+		g = x->n.group[v];
+		if (g != HD_NONE)
+			x->nlist[grp(x, g)->fill_new++] = v;
 	}
 }
 
@@ -250,12 +337,13 @@ static void align_group(struct mctx *x, const struct group *p,
 	while (i < m && j < n) {
 		uint32_t ro = m - i, rn = n - j;
 		double po = place(&x->o, ol[i]), pn = place(&x->n, nl[j]);
+		double d = dist(po, pn);
 
-		if (ro > rn && dist(place(&x->o, ol[i + 1]), pn) < dist(po, pn)) {
+		if (ro > rn && dist(place(&x->o, ol[i + 1]), pn) < d) {
 			i++;
 			continue;
 		}
-		if (rn > ro && dist(place(&x->n, nl[j + 1]), po) < dist(po, pn)) {
+		if (rn > ro && dist(place(&x->n, nl[j + 1]), po) < d) {
 			j++;
 			continue;
 		}
@@ -285,34 +373,75 @@ static uint32_t same_name(const struct mctx *x, uint32_t o)
 	return hd_dump_value_by_key(x->n.d, HD_VALUE(x->o.d, o).key);
 }
 
-/*
- * Same name{index} and same structural hash.  Within a structural group
- * of equal size on both sides (identical computations) the name is
- * trusted only where it agrees with the schedule-order alignment of the
- * group; the others are left to the schedule pass.
- */
-static void pass_exact(struct mctx *x)
+static int same_key(const struct mctx *x, uint32_t o, uint32_t n)
 {
-	uint32_t r;
+	return hd_slice_eq(HD_VALUE(x->o.d, o).key, HD_VALUE(x->n.d, n).key);
+}
+
+/*
+ * Pairs the free members of group p when exactly one is left on each
+ * side: "exact" when the names agree, else how.
+ */
+static void pair_last(struct mctx *x, const struct group *p,
+		      enum hd_match_how how)
+{
+	uint32_t k, o = HD_NONE, n = HD_NONE, fo = 0, fn = 0;
+
+	for (k = 0; k < p->n_old; k++)
+		if (free_old(x, x->olist[p->at_old + k])) {
+			o = x->olist[p->at_old + k];
+			fo++;
+		}
+	for (k = 0; k < p->n_new; k++)
+		if (free_new(x, x->nlist[p->at_new + k])) {
+			n = x->nlist[p->at_new + k];
+			fn++;
+		}
+	if (fo == 1 && fn == 1)
+		pair(x, o, n, same_key(x, o, n) ? HD_MATCH_EXACT : how);
+}
+
+/*
+ * The first two passes over the structural groups (same structural hash,
+ * hence same canonical hash):
+ *   exact       same name{index} within a group.  In a group of equal
+ *               size on both sides (identical computations) the name is
+ *               trusted only where it agrees with the schedule-order
+ *               alignment of the group; the rest is left to the
+ *               schedule pass.
+ *   structural  a group left with one free member on each side.
+ * Names are looked up only in groups of unequal size, so the common
+ * case costs no lookup.
+ */
+static void pass_exact_structural(struct mctx *x)
+{
+	uint32_t g, k;
 
 	group_by(x, x->o.c.value_struct, x->n.c.value_struct);
-	for (r = 0; r < x->o.n; r++) {
-		uint32_t o = x->o.order[r], w, g;
-		const struct group *p;
+	for (g = 0; g < x->groups.len; g++) {
+		const struct group *p = grp(x, g);
 
-		if (!free_old(x, o))
+		if (p->n_new == 0)
 			continue;
-		w = same_name(x, o);
-		if (w == HD_NONE || !free_new(x, w) ||
-		    x->o.c.value_struct[o] != x->n.c.value_struct[w])
-			continue;
-		g = x->o.group[o];
-		p = grp(x, g);
-		/* in-order partner of o within a tied group */
-		if (p->n_old == p->n_new && p->n_old > 1 &&
-		    x->nlist[p->at_new + x->o.slot[o]] != w)
-			continue;
-		pair(x, o, w, HD_MATCH_EXACT);
+		if (p->n_old == p->n_new) {
+			for (k = 0; p->n_old > 1 && k < p->n_old; k++) {
+				uint32_t o = x->olist[p->at_old + k];
+				uint32_t n = x->nlist[p->at_new + k];
+
+				if (same_key(x, o, n))
+					pair(x, o, n, HD_MATCH_EXACT);
+			}
+		} else {
+			for (k = 0; k < p->n_old; k++) {
+				uint32_t o = x->olist[p->at_old + k];
+				uint32_t n = same_name(x, o);
+
+				if (n != HD_NONE && free_new(x, n) &&
+				    x->n.group[n] == g)
+					pair(x, o, n, HD_MATCH_EXACT);
+			}
+		}
+		pair_last(x, p, HD_MATCH_STRUCTURAL);
 	}
 }
 
@@ -343,7 +472,7 @@ static void pass_by_name_only(struct mctx *x)
 		if (w == HD_NONE || !free_new(x, w))
 			continue;
 		pair(x, o, w,
-		     x->o.c.value_canon[o] == x->n.c.value_canon[w] ?
+		     x->o.c.value_struct[o] == x->n.c.value_struct[w] ?
 			     HD_MATCH_EXACT : HD_MATCH_NAME);
 	}
 }
@@ -357,37 +486,62 @@ static void side_init(struct side *s, const struct hd_dump *d,
 	s->order = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
 	s->rank = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
 	s->group = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
-	s->slot = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
+	s->free_list = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
 	s->partner = partner;
 	side_order(s);
 }
 
+/*
+ * Loose keys of the values still unpaired (hd_canon_loose), visited in
+ * dump order, which follows the input text and so keeps the reads of
+ * shapes close together.
+ */
+static void side_loose(struct side *s)
+{
+	uint64_t keys[HD_LOOSE_COUNT];
+	uint32_t v;
+	int k;
+
+	for (k = 0; k < HD_LOOSE_COUNT; k++)
+		s->loose[k] = hd_xmalloc((s->n + 1) * sizeof(uint64_t));
+	for (v = 0; v < s->n; v++) {
+		if (s->partner[v] != HD_NONE)
+			continue;
+		hd_canon_loose(&s->c, s->d, v, keys);
+		for (k = 0; k < HD_LOOSE_COUNT; k++)
+			s->loose[k][v] = keys[k];
+	}
+}
+
 static void side_release(struct side *s)
 {
+	int k;
+
+	for (k = 0; k < HD_LOOSE_COUNT; k++)
+		free(s->loose[k]);
 	hd_canon_release(&s->c);
 	free(s->order);
 	free(s->rank);
 	free(s->group);
-	free(s->slot);
+	free(s->free_list);
 }
 
 /* The cascade of match.h, strict to loose. */
 static void cascade(struct mctx *x)
 {
 	const struct hd_canon *oc = &x->o.c, *nc = &x->n.c;
+	int k;
 
-	pass_exact(x);
-	pass_unique(x, oc->value_struct, nc->value_struct,
-		    HD_MATCH_STRUCTURAL);
+	pass_exact_structural(x);
 	pass_unique(x, oc->value_canon, nc->value_canon, HD_MATCH_CANONICAL);
-	pass_unique(x, oc->value_loose, nc->value_loose, HD_MATCH_LOOSE);
-	pass_unique(x, oc->value_named, nc->value_named, HD_MATCH_LOOSE);
-	pass_unique(x, oc->value_shape, nc->value_shape, HD_MATCH_LOOSE);
+	side_loose(&x->o);
+	side_loose(&x->n);
+	for (k = 0; k < HD_LOOSE_COUNT; k++)
+		pass_unique(x, x->o.loose[k], x->n.loose[k], HD_MATCH_LOOSE);
 	pass_align(x, oc->value_struct, nc->value_struct);
 	pass_align(x, oc->value_canon, nc->value_canon);
-	pass_align(x, oc->value_loose, nc->value_loose);
-	pass_align(x, oc->value_named, nc->value_named);
-	pass_align(x, oc->value_shape, nc->value_shape);
+	for (k = 0; k < HD_LOOSE_COUNT; k++)
+		pass_align(x, x->o.loose[k], x->n.loose[k]);
 	pass_name(x);
 }
 
@@ -410,7 +564,7 @@ int hd_match_values(struct hd_match *m, const struct hd_dump *old,
 		m->new_to_old[i] = HD_NONE;
 
 	x.m = m;
-	x.arena = (struct hd_arena)HD_ARENA_INIT;
+	keymap_init(&x.map, m->n_old);
 	x.groups = (struct hd_vec)HD_VEC_INIT(struct group);
 	side_init(&x.o, old, m->old_to_new);
 	side_init(&x.n, new_dump, m->new_to_old);
@@ -435,7 +589,8 @@ int hd_match_values(struct hd_match *m, const struct hd_dump *old,
 	free(x.olist);
 	free(x.nlist);
 	hd_vec_release(&x.groups);
-	hd_arena_release(&x.arena);
+	free(x.map.keys);
+	free(x.map.vals);
 	return 0;
 }
 

@@ -38,9 +38,8 @@
  * get-tuple-element or bitcast that defines no value of its own (the
  * structural hash of that value); otherwise the stripped name alone.
  *
- * Per value, the module also keeps looser keys for the matcher and the
- * value's place in the schedule.  All arrays are owned by struct
- * hd_canon and freed by hd_canon_release().
+ * Per value, hd_canon_loose() gives looser keys for the matcher.  All
+ * arrays are owned by struct hd_canon and freed by hd_canon_release().
  */
 #ifndef HLODIFF_CANON_H
 #define HLODIFF_CANON_H
@@ -55,26 +54,41 @@ struct hd_canon {
 	uint32_t n_insns, n_values;
 	uint64_t *insn_canon;     /* n_insns: canonical hash */
 	uint64_t *insn_struct;    /* n_insns: structural hash */
-	uint64_t *value_canon;    /* n_values: insn canonical + index + colour */
-	uint64_t *value_struct;   /* n_values: insn structural + index + colour */
-	uint64_t *value_loose;    /* n_values: opcode + shape + op_name */
-	uint64_t *value_named;    /* n_values: stripped name + opcode + shape
-				   * without layout + index */
-	uint64_t *value_shape;    /* n_values: opcode + shape without layout */
+	uint64_t *value_canon;    /* n_values: insn canonical + index,
+				   * colour, phi mark */
+	uint64_t *value_struct;   /* n_values: insn structural + the same */
 	uint32_t *value_insn;     /* n_values: defining insn (by record or by
 				   * name), HD_NONE when unknown */
-	int64_t *value_seq;       /* n_values: position of the defining
-				   * instruction in the sequence, -1 */
+	uint64_t *insn_opcode;    /* n_insns: hash of the opcode */
+	uint64_t *insn_op_name;   /* n_insns: hash of opcode + op_name */
 	uint32_t n_cyclic;        /* instructions hashed with broken cycles */
+};
+
+/* Looser keys of one value (hd_canon_loose). */
+enum hd_loose_key {
+	HD_LOOSE_OP_NAME,   /* opcode + value shape + op_name + index */
+	HD_LOOSE_NAMED,     /* stripped name + opcode + shape without layout
+			     * + index */
+	HD_LOOSE_SHAPE,     /* opcode + shape without layout + index */
+	HD_LOOSE_COUNT
 };
 
 /*
  * Fills c for dump d.  Returns 0 (out of memory exits, see arena.h).
- * Cost: linear in the size of the instruction texts plus the number of
- * values and positions.
+ * Cost: linear in the size of the instruction texts (metadata skipped)
+ * plus the number of values, positions and operands; no allocation per
+ * element (operand names are resolved through one flat hash table).
  */
 int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d);
 void hd_canon_release(struct hd_canon *c);
+
+/*
+ * Fills keys[HD_LOOSE_COUNT] for value v of d (c computed for d).  The
+ * matcher asks only for the values its strict passes left, so these keys
+ * are not precomputed (their per-instruction parts are).
+ */
+void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
+		    uint32_t v, uint64_t keys[HD_LOOSE_COUNT]);
 
 /*
  * Writes name without its unique-id parts to out (which must hold

@@ -11,20 +11,25 @@
  *               computations (same structural hash, as many on each
  *               side) the name is trusted only where it agrees with the
  *               schedule-order alignment of the group.
- *   structural  structural hash unique on both sides.
+ *   structural  structural hash unique on both sides (or one member
+ *               left on each side once the exact pairs are made).
  *   canonical   canonical hash unique on both sides.
  *   loose       unique on both sides, by opcode + shape + op_name, then
  *               stripped name + opcode + shape without layout, then
  *               opcode + shape without layout.
  *   schedule    values still tied under one of the keys above (tried
  *               in the same order) are aligned by schedule order: live
- *               range start, sequence position, value id.
+ *               range start (the sequence position of the defining
+ *               instruction), then value id; with unequal counts the
+ *               longer side skips the members furthest in relative
+ *               place.
  *   name        same name{index} with different content.
  *   (none)      whatever is left is removed (old) or added (new).
  *
  * Deterministic: the same two dumps always give the same pairs, whatever
- * the order of allocations in the files.  O(n log n) in the number of
- * values (one sort per side, hash tables for the groups).
+ * the order of allocations in the files.  Linear in the number of values
+ * and the size of the instruction texts (canon.h; a radix sort per side,
+ * flat hash tables for the groups), with no allocation per value.
  */
 #ifndef HLODIFF_MATCH_H
 #define HLODIFF_MATCH_H
@@ -46,7 +51,9 @@ enum hd_match_how {
 };
 
 enum hd_match_flags {
-	HD_MATCH_BY_NAME_ONLY = 1u << 0, /* only exact name{index} pairs */
+	HD_MATCH_BY_NAME_ONLY = 1u << 0, /* only exact name{index} pairs ("exact"
+					  * when the structural hash agrees,
+					  * else "name") */
 };
 
 struct hd_match {
