@@ -17,6 +17,7 @@
 #include "hlodiff/html.h"
 #include "hlodiff/parse.h"
 #include "hlodiff/report.h"
+#include "hlodiff/rules.h"
 
 #ifndef HLODIFF_VERSION
 #define HLODIFF_VERSION "0.1.0"
@@ -33,6 +34,9 @@ struct options {
 	int at_peak;
 	int top_n_given;    /* -n was on the command line */
 	const char *html_path;
+	const char *rules_path;   /* NULL: the built-in default rules */
+	int no_rules;
+	int werror;
 	struct hd_report_opts report;
 	const char *args[2];
 	int nargs;
@@ -53,6 +57,9 @@ static void usage(FILE *out)
 	      "  --by KEYS     where the bytes went: a tree by KEYS (op_name, source,\n"
 	      "                opcode, memory-space, kind; two as KEY1,KEY2)\n"
 	      "  --at-peak     with --by: only the values live at the peak\n"
+	      "  --rules FILE  the rules to check (default: the built-in rules/default.rules)\n"
+	      "  --no-rules    check no rules (exit 0 whatever changed)\n"
+	      "  --werror      rules of warning severity fail too (exit 1)\n"
 	      "  --html FILE   also write a self-contained HTML report to FILE\n"
 	      "  --by-name     match values by exact name{index} only\n"
 	      "  --strict      treat lines the parser does not know as errors\n"
@@ -116,6 +123,14 @@ static int parse_options(struct options *o, int argc, char **argv, int first)
 				return usage_error("%s needs a key list", a);
 			if (hd_by_parse(argv[++i], o->by_keys, &o->by_nkeys, err, sizeof(err)))
 				return usage_error("--by: %s", err);
+		} else if (strcmp(a, "--rules") == 0) {
+			if (i + 1 >= argc)
+				return usage_error("%s needs a file name", a);
+			o->rules_path = argv[++i];
+		} else if (strcmp(a, "--no-rules") == 0) {
+			o->no_rules = 1;
+		} else if (strcmp(a, "--werror") == 0) {
+			o->werror = 1;
 		} else if (strcmp(a, "--html") == 0) {
 			if (i + 1 >= argc)
 				return usage_error("%s needs a file name", a);
@@ -212,27 +227,61 @@ static int write_html(const struct options *o, const struct hd_diff *df)
 	return 0;
 }
 
+/* The rules to check: --rules FILE, the built-in default, or none. */
+static int load_rules(const struct options *o, struct hd_rules **rules)
+{
+	*rules = NULL;
+	if (o->no_rules)
+		return 0;
+	if (o->rules_path)
+		return hd_rules_load(rules, o->rules_path);
+	return hd_rules_load_default(rules);
+}
+
+/* Evaluates the rules for the module the NEW dump belongs to. */
+static struct hd_verdicts *check_rules(const struct options *o,
+				       const struct hd_rules *rules,
+				       const struct hd_diff *df)
+{
+	char module[512];
+
+	if (!rules)
+		return NULL;
+	if (hd_module_name_from_path(o->args[1], module, sizeof(module)) < 0 &&
+	    hd_module_name_from_path(o->args[0], module, sizeof(module)) < 0)
+		module[0] = '\0';
+	return hd_rules_eval(rules, df, module[0] ? module : NULL);
+}
+
 static int cmd_diff(const struct options *o)
 {
 	struct hd_dump old, new_dump;
 	struct hd_diff df;
 	struct hd_report_opts ro;
 	struct hd_breakdown *b = NULL;
-	int bad, status = HD_EXIT_OK;
+	struct hd_rules *rules;
+	struct hd_verdicts *verdicts;
+	int bad, status;
 
 	if (o->nargs != 2)
 		return usage_error("%s", "expected two dumps: OLD NEW");
 	if (strcmp(o->args[0], "-") == 0 && strcmp(o->args[1], "-") == 0)
 		return usage_error("%s", "only one of OLD and NEW can be '-'");
+	if (load_rules(o, &rules))
+		return HD_EXIT_TROUBLE;
 	bad = load(&old, o->args[0], o);
 	bad |= load(&new_dump, o->args[1], o);
 	if (bad) {
 		hd_dump_release(&old);
 		hd_dump_release(&new_dump);
+		hd_rules_free(rules);
 		return HD_EXIT_TROUBLE;
 	}
 	hd_diff_compute(&df, &old, &new_dump, o->by_name ? HD_MATCH_BY_NAME_ONLY : 0);
+	verdicts = check_rules(o, rules, &df);
+	status = verdicts ? hd_verdicts_status(verdicts, o->werror) : HD_EXIT_OK;
 	ro = o->report;
+	ro.verdicts = verdicts;
 	if (o->by_nkeys)
 		b = hd_breakdown_diff(&df, o->by_keys, o->by_nkeys, o->at_peak, ro.top_n);
 	ro.breakdown = b;
@@ -248,6 +297,8 @@ static int cmd_diff(const struct options *o)
 	hd_breakdown_free(b);
 	if (o->html_path && write_html(o, &df))
 		status = HD_EXIT_TROUBLE;
+	hd_verdicts_free(verdicts);
+	hd_rules_free(rules);
 	hd_diff_release(&df);
 	hd_dump_release(&old);
 	hd_dump_release(&new_dump);

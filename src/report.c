@@ -532,6 +532,10 @@ void hd_report_diff_text(FILE *out, const struct hd_diff *df,
 	diff_text_rows(out, df);
 	diff_text_values(out, df, opts);
 	diff_text_peak(out, df, opts);
+	if (opts->verdicts) {
+		fputc('\n', out);
+		hd_verdicts_report_text(out, opts->verdicts);
+	}
 }
 
 /* ---- diff, JSON ------------------------------------------------------ */
@@ -706,6 +710,10 @@ void hd_report_diff_json(FILE *out, const struct hd_diff *df,
 	j.compact_depth = 0;
 	hd_json_end_array(&j);
 	json_peak(&j, df);
+	if (opts->verdicts) {
+		hd_json_key(&j, "rules");
+		hd_verdicts_report_json(&j, opts->verdicts);
+	}
 	if (opts->breakdown) {
 		hd_json_key(&j, "breakdown");
 		hd_breakdown_report_json(&j, opts->breakdown);

@@ -141,7 +141,7 @@ golden_by() {
 	shift 2
 	_peak=
 	[ "$1" = --at-peak ] && _peak=1
-	run_hlodiff 0 "$_name: exit 0" --by "$_spec" "$@" || return
+	run_hlodiff 0 "$_name: exit 0" --no-rules --by "$_spec" "$@" || return
 	section "$_spec" "$_peak"
 	is_file "$G/$_name" "$TMPDIR_T/section" "$_name: breakdown matches golden/by/$_name"
 }
@@ -176,11 +176,11 @@ run_hlodiff 2 "--by with three keys: exit 2" --by op_name,source,kind "$OLD" "$N
 check_pair() {
 	for spec in op_name source opcode memory-space kind memory-space,op_name kind,source; do
 		for n in 0 3; do
-			run_hlodiff 0 "$1 --by $spec -n $n --json: exit 0" --json --by "$spec" -n "$n" "$2" "$3" &&
+			run_hlodiff 0 "$1 --by $spec -n $n --json: exit 0" --no-rules --json --by "$spec" -n "$n" "$2" "$3" &&
 				cp "$TMPDIR_T/out" "$TMPDIR_T/v.json" &&
 				check_json "$1 --by $spec -n $n: adds up to the value sizes" \
 					"$TMPDIR_T/v.json" value_bytes "$n" "$spec" "$2" "$3"
-			run_hlodiff 0 "$1 --by $spec --at-peak -n $n --json: exit 0" --json --by "$spec" \
+			run_hlodiff 0 "$1 --by $spec --at-peak -n $n --json: exit 0" --no-rules --json --by "$spec" \
 				--at-peak -n "$n" "$2" "$3" &&
 				cp "$TMPDIR_T/out" "$TMPDIR_T/p.json" &&
 				check_json "$1 --by $spec --at-peak -n $n: adds up to the stated peaks" \

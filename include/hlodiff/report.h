@@ -11,11 +11,13 @@
 #include "hlodiff/diff.h"
 #include "hlodiff/dump.h"
 #include "hlodiff/figures.h"
+#include "hlodiff/rules.h"
 
 struct hd_report_opts {
 	int top_n;          /* values listed before "N others" (0 = all) */
 	int all;            /* list every value, unchanged ones included */
-	const struct hd_breakdown *breakdown; /* --by: JSON gets "breakdown" */
+	const struct hd_breakdown *breakdown;
+	const struct hd_verdicts *verdicts; /* rule results, NULL if none */ /* --by: JSON gets "breakdown" */
 };
 
 void hd_report_stat_text(FILE *out, const struct hd_dump *d,

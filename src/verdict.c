@@ -1,0 +1,1215 @@
+/*
+ * verdict.c - evaluates a rule set against a diff and reports the
+ * verdicts as text or JSON (docs/rules.md).
+ *
+ * One evaluation: mark the values and copies the waivers in scope cover,
+ * then for each rule in scope take the metric's old and new numbers,
+ * decide the condition in exact integer arithmetic, and for a violation
+ * keep what accounts for it: the values with the largest byte change as
+ * the metric counts them, or the copies of NEW that no copy of OLD
+ * matches.  Every pass is linear in the values (times the number of
+ * contributors kept, HD_VERDICT_TOP).
+ */
+#include "hlodiff/verdict.h"
+
+#include <ctype.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hlodiff/figures.h"
+#include "hlodiff/format.h"
+#include "hlodiff/json.h"
+#include "hlodiff/report.h"
+#include "hlodiff/shape.h"
+
+#define LABEL_MAX 512
+#define NUM_MAX 48
+
+__extension__ typedef __int128 hd_i128;
+
+enum side { OLD, NEW };
+
+struct eval {
+	const struct hd_rules *r;
+	const struct hd_diff *df;
+	const char *module;
+	struct hd_verdicts *v;
+	const struct hd_dump *d[2];
+	const struct hd_figures *f[2];
+	uint8_t *waived[2];        /* per value */
+	int64_t *peak[2];          /* per value: bytes in the peak section */
+	int64_t *recomputed[2];    /* per value: live at the recomputed peak */
+	uint8_t *copy_matched;     /* per copy of NEW */
+	uint8_t *copy_waived[2];   /* per copy */
+	char *buf;                 /* scratch for fnmatch */
+	size_t cap;
+};
+
+/* ---- the condition ------------------------------------------------------ */
+
+static int64_t clamp_i128(hd_i128 x)
+{
+	if (x > INT64_MAX)
+		return INT64_MAX;
+	if (x < INT64_MIN)
+		return INT64_MIN;
+	return (int64_t)x;
+}
+
+int hd_rule_violated(const struct hd_rule *r, int64_t old_v, int64_t new_v,
+		     int64_t *allowed)
+{
+	int64_t delta = hd_delta(old_v, new_v);
+
+	*allowed = 0;
+	switch (r->cond) {
+	case HD_COND_GROWS_PCT:
+		if (old_v > 0)
+			*allowed = clamp_i128((hd_i128)old_v * r->pct /
+					      (100 * (hd_i128)HD_PCT_ONE));
+		if (delta <= 0)
+			return 0;
+		if (old_v <= 0)
+			return 1;
+		return (hd_i128)delta * 100 * HD_PCT_ONE > (hd_i128)old_v * r->pct;
+	case HD_COND_GROWS_BY:
+		*allowed = r->amount;
+		return delta > r->amount;
+	case HD_COND_ABOVE:
+		*allowed = r->amount;
+		return new_v > r->amount;
+	}
+	return 0;
+}
+
+/* ---- scope, globs, waivers ---------------------------------------------- */
+
+static int in_scope(const struct eval *e, int32_t module)
+{
+	if (module < 0)
+		return 1;
+	return e->module &&
+		fnmatch(HD_MODULE_SCOPE(e->r, module).glob, e->module, 0) == 0;
+}
+
+/* fnmatch over a + b (slices, not NUL-terminated). */
+static int glob2(struct eval *e, const char *glob, struct hd_slice a,
+		 struct hd_slice b)
+{
+	size_t n = a.n + b.n + 1;
+
+	if (n > e->cap) {
+		e->cap = n * 2;
+		e->buf = hd_xrealloc(e->buf, e->cap);
+	}
+	if (a.n)
+		memcpy(e->buf, a.p, a.n);
+	if (b.n)
+		memcpy(e->buf + a.n, b.p, b.n);
+	e->buf[a.n + b.n] = '\0';
+	return fnmatch(glob, e->buf, 0) == 0;
+}
+
+/* name= matches the instruction name or name{index}. */
+static int name_matches(struct eval *e, const char *glob, struct hd_slice name,
+			struct hd_slice index)
+{
+	return glob2(e, glob, name, HD_SLICE_NULL) ||
+		(index.n && glob2(e, glob, name, index));
+}
+
+static struct hd_slice insn_op_name(const struct hd_dump *d, uint32_t insn)
+{
+	return insn == HD_NONE ? HD_SLICE_NULL : HD_INSN(d, insn).op_name;
+}
+
+static struct hd_slice value_op_name(const struct hd_dump *d, uint32_t v)
+{
+	return insn_op_name(d, HD_VALUE(d, v).insn);
+}
+
+static int waiver_matches(struct eval *e, const struct hd_waiver *w,
+			  struct hd_slice name, struct hd_slice index,
+			  struct hd_slice op_name)
+{
+	if (w->field == HD_FILTER_NAME)
+		return name_matches(e, w->glob, name, index);
+	return glob2(e, w->glob, op_name, HD_SLICE_NULL);
+}
+
+/*
+ * Is (name, index, op_name) waived?  Counts the hit on every waiver that
+ * matches through the counter picked by what (0 old value, 1 new value,
+ * 2 new copy, -1 none).
+ */
+static int waived_by(struct eval *e, struct hd_slice name,
+		     struct hd_slice index, struct hd_slice op_name, int what)
+{
+	size_t i;
+	int hit = 0;
+
+	for (i = 0; i < e->v->waivers.len; i++) {
+		struct hd_waiver_use *u =
+			&HD_VEC_AT(&e->v->waivers, struct hd_waiver_use, i);
+
+		if (!waiver_matches(e, u->waiver, name, index, op_name))
+			continue;
+		hit = 1;
+		if (what == 0)
+			u->n_old++;
+		else if (what == 1)
+			u->n_new++;
+		else if (what == 2)
+			u->n_copies++;
+	}
+	return hit;
+}
+
+static void mark_waived_values(struct eval *e, int s)
+{
+	const struct hd_dump *d = e->d[s];
+	size_t i;
+
+	e->waived[s] = hd_xcalloc(d->values.len + 1, 1);
+	if (e->v->waivers.len == 0)
+		return;
+	for (i = 0; i < d->values.len; i++) {
+		const struct hd_value *val = &HD_VALUE(d, i);
+
+		e->waived[s][i] = (uint8_t)waived_by(e, val->name, val->index,
+						     value_op_name(d, (uint32_t)i), s);
+	}
+}
+
+static const struct hd_copy *copy_at(const struct hd_figures *f, size_t k)
+{
+	return &HD_VEC_AT(&f->copies, struct hd_copy, k);
+}
+
+static void mark_waived_copies(struct eval *e, int s)
+{
+	const struct hd_figures *f = e->f[s];
+	size_t k;
+
+	e->copy_waived[s] = hd_xcalloc(f->copies.len + 1, 1);
+	if (e->v->waivers.len == 0)
+		return;
+	for (k = 0; k < f->copies.len; k++) {
+		const struct hd_copy *c = copy_at(f, k);
+
+		e->copy_waived[s][k] = (uint8_t)waived_by(
+			e, c->name, hd_slice_cstr("{0}"),
+			insn_op_name(e->d[s], c->insn), s == NEW ? 2 : -1);
+	}
+}
+
+/* ---- per-value numbers -------------------------------------------------- */
+
+static int64_t value_bytes(const struct hd_dump *d, uint32_t v)
+{
+	int64_t b = hd_value_size(d, v);
+
+	return b > 0 ? b : 0;
+}
+
+/* The allocation holding value v, or NULL. */
+static const struct hd_alloc *value_alloc(const struct hd_dump *d, uint32_t v)
+{
+	uint32_t av = HD_VALUE(d, v).alloc_value;
+
+	if (av == HD_NONE)
+		return NULL;
+	return &HD_ALLOC(d, HD_ALLOC_VALUE(d, av).alloc);
+}
+
+static int alloc_passes(const struct hd_metric *m, const struct hd_alloc *a)
+{
+	if ((m->filters & HD_FILTER_SPACE) && a->color != m->space)
+		return 0;
+	if ((m->filters & HD_FILTER_KIND) &&
+	    (int)hd_alloc_kind_of(a->flags) != m->kind)
+		return 0;
+	return 1;
+}
+
+/* Does value v of side s pass the name/op_name filters of m? */
+static int value_passes(struct eval *e, const struct hd_metric *m, int s,
+			uint32_t v)
+{
+	const struct hd_value *val = &HD_VALUE(e->d[s], v);
+
+	if ((m->filters & HD_FILTER_NAME) &&
+	    !name_matches(e, m->name_glob, val->name, val->index))
+		return 0;
+	if ((m->filters & HD_FILTER_OP_NAME) &&
+	    !glob2(e, m->op_glob, value_op_name(e->d[s], v), HD_SLICE_NULL))
+		return 0;
+	return 1;
+}
+
+static int64_t *peak_bytes_per_value(const struct hd_dump *d)
+{
+	int64_t *a = hd_xcalloc(d->values.len + 1, sizeof(*a));
+	size_t i;
+
+	for (i = 0; i < d->peak.len; i++) {
+		const struct hd_peak_entry *p = &HD_PEAK_ENTRY(d, i);
+		if (p->value != HD_NONE && p->bytes > 0)
+			a[p->value] = hd_sat_add(a[p->value], p->bytes);
+	}
+	return a;
+}
+
+/* Logical bytes of each value live at the recomputed peak time. */
+static int64_t *recomputed_per_value(const struct hd_dump *d,
+				     const struct hd_figures *f)
+{
+	int64_t *a = hd_xcalloc(d->values.len + 1, sizeof(*a));
+	int64_t t = f->recomputed_time;
+	size_t i;
+
+	if (!f->has_recomputed)
+		return a;
+	for (i = 0; i < d->values.len; i++) {
+		const struct hd_value *val = &HD_VALUE(d, i);
+		int64_t b;
+
+		if (!(val->flags & HD_VALUE_LIVE) || val->live_start > t ||
+		    val->live_end < t)
+			continue;
+		b = hd_shape_logical_bytes(hd_value_shape(d, (uint32_t)i));
+		a[i] = b > 0 ? b : 0;
+	}
+	return a;
+}
+
+/*
+ * Bytes of value v (side s) as metric m counts them: 0 when m does not
+ * count v or does not attribute itself to values (allocations, copies).
+ */
+static int64_t counted(struct eval *e, const struct hd_metric *m, int s,
+		       uint32_t v)
+{
+	const struct hd_dump *d = e->d[s];
+	const struct hd_alloc *a;
+
+	if (v == HD_NONE)
+		return 0;
+	switch (m->source) {
+	case HD_MSRC_ROW:
+		if (strcmp(m->row, "total_bytes") == 0)
+			return value_bytes(d, v);
+		if (strcmp(m->row, "peak_bytes") == 0) {
+			if (!e->peak[s])
+				e->peak[s] = peak_bytes_per_value(d);
+			return e->peak[s][v];
+		}
+		if (strcmp(m->row, "recomputed_peak_bytes") == 0) {
+			if (!e->recomputed[s])
+				e->recomputed[s] = recomputed_per_value(d, e->f[s]);
+			return e->recomputed[s][v];
+		}
+		return 0;
+	case HD_MSRC_ALLOC:
+		a = value_alloc(d, v);
+		return a && alloc_passes(m, a) ? value_bytes(d, v) : 0;
+	case HD_MSRC_VALUES:
+		if (e->waived[s][v])
+			return 0;
+		a = value_alloc(d, v);
+		if (!a || !alloc_passes(m, a) || !value_passes(e, m, s, v))
+			return 0;
+		return value_bytes(d, v);
+	case HD_MSRC_VALUE_COUNT:
+		return e->waived[s][v] ? 0 : value_bytes(d, v);
+	}
+	return 0;
+}
+
+/* ---- copies ------------------------------------------------------------- */
+
+/* Copy index of each instruction and of each (destination) value. */
+static void copy_maps(const struct hd_dump *d, const struct hd_figures *f,
+		      uint32_t **by_insn, uint32_t **by_value)
+{
+	size_t k;
+
+	*by_insn = hd_xmalloc((d->insns.len + 1) * sizeof(uint32_t));
+	*by_value = hd_xmalloc((d->values.len + 1) * sizeof(uint32_t));
+	memset(*by_insn, 0xff, (d->insns.len + 1) * sizeof(uint32_t));
+	memset(*by_value, 0xff, (d->values.len + 1) * sizeof(uint32_t));
+	for (k = 0; k < f->copies.len; k++) {
+		const struct hd_copy *c = copy_at(f, k);
+		if (c->insn != HD_NONE)
+			(*by_insn)[c->insn] = (uint32_t)k;
+		if (c->value != HD_NONE)
+			(*by_value)[c->value] = (uint32_t)k;
+	}
+}
+
+static uint32_t copy_of_value(const struct hd_dump *d, uint32_t v,
+			      const uint32_t *by_insn, const uint32_t *by_value)
+{
+	uint32_t insn = HD_VALUE(d, v).insn;
+
+	if (insn != HD_NONE && by_insn[insn] != HD_NONE)
+		return by_insn[insn];
+	return by_value[v];
+}
+
+/*
+ * A copy of NEW is matched when a value it defines ({}, {0}, {2}) is
+ * paired by the value matcher with a value defined by a copy of OLD of
+ * the same class.  Everything else is new.
+ */
+static void match_copies(struct eval *e)
+{
+	const struct hd_dump *o = e->d[OLD], *n = e->d[NEW];
+	uint32_t *oi, *ov, *ni, *nv;
+	size_t v;
+
+	e->copy_matched = hd_xcalloc(e->f[NEW]->copies.len + 1, 1);
+	copy_maps(o, e->f[OLD], &oi, &ov);
+	copy_maps(n, e->f[NEW], &ni, &nv);
+	for (v = 0; v < n->values.len && v < e->df->match.n_new; v++) {
+		uint32_t k = copy_of_value(n, (uint32_t)v, ni, nv), ov_, ok;
+
+		if (k == HD_NONE)
+			continue;
+		ov_ = e->df->match.new_to_old[v];
+		if (ov_ == HD_NONE)
+			continue;
+		ok = copy_of_value(o, ov_, oi, ov);
+		if (ok != HD_NONE &&
+		    copy_at(e->f[OLD], ok)->cls == copy_at(e->f[NEW], k)->cls)
+			e->copy_matched[k] = 1;
+	}
+	free(oi);
+	free(ov);
+	free(ni);
+	free(nv);
+}
+
+/* Can the copies of side s be classified (instructions known)? */
+static int copies_known(const struct hd_dump *d)
+{
+	return d->insns.len > 0 || d->values.len == 0;
+}
+
+static int64_t count_copies(const struct eval *e, int s, int cls)
+{
+	const struct hd_figures *f = e->f[s];
+	int64_t n = 0;
+	size_t k;
+
+	for (k = 0; k < f->copies.len; k++)
+		if ((int)copy_at(f, k)->cls == cls && !e->copy_waived[s][k])
+			n++;
+	return n;
+}
+
+/* Lists the unmatched, unwaived copies of class cls of NEW. */
+static void list_new_copies(struct eval *e, struct hd_verdict *vd, int cls)
+{
+	const struct hd_figures *f = e->f[NEW];
+	size_t k;
+
+	vd->copy_first = (uint32_t)e->v->new_copies.len;
+	for (k = 0; k < f->copies.len; k++) {
+		if ((int)copy_at(f, k)->cls != cls || e->copy_matched[k] ||
+		    e->copy_waived[NEW][k])
+			continue;
+		vd->n_new_total++;
+		if (vd->n_new_copies < HD_VERDICT_MAX_COPIES) {
+			*(uint32_t *)hd_vec_push(&e->v->new_copies) = (uint32_t)k;
+			vd->n_new_copies++;
+		}
+	}
+}
+
+/* ---- metric values ------------------------------------------------------ */
+
+struct mval {
+	int has[2];
+	int64_t v[2];
+	const char *missing;     /* what is missing where has[] is 0 */
+};
+
+static int64_t alloc_sum(const struct eval *e, const struct hd_metric *m, int s)
+{
+	const struct hd_dump *d = e->d[s];
+	int64_t sum = 0;
+	size_t i;
+
+	if (m->filters == HD_FILTER_SPACE)
+		return hd_figures_color_bytes(e->f[s], m->space);
+	if (m->filters == HD_FILTER_KIND)
+		return e->f[s]->by_kind[m->kind];
+	for (i = 0; i < d->allocs.len; i++)
+		if (alloc_passes(m, &HD_ALLOC(d, i)))
+			sum = hd_sat_add(sum, HD_ALLOC(d, i).size);
+	return sum;
+}
+
+/* Sum of size= (or the number) of the value lines m counts on side s. */
+static int64_t value_sum(struct eval *e, const struct hd_metric *m, int s,
+			 int count_only)
+{
+	const struct hd_dump *d = e->d[s];
+	int64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < d->alloc_values.len; i++) {
+		const struct hd_alloc_value *av = &HD_ALLOC_VALUE(d, i);
+
+		if (e->waived[s][av->value])
+			continue;
+		if (!count_only &&
+		    (!alloc_passes(m, &HD_ALLOC(d, av->alloc)) ||
+		     !value_passes(e, m, s, av->value)))
+			continue;
+		sum = hd_sat_add(sum, count_only ? 1 :
+				 av->size > 0 ? av->size : 0);
+	}
+	return sum;
+}
+
+static const char *row_missing(const char *row)
+{
+	if (strcmp(row, "total_bytes") == 0)
+		return "no 'Total bytes used' line";
+	if (strcmp(row, "peak_bytes") == 0)
+		return "no peak section";
+	if (strcmp(row, "recomputed_peak_bytes") == 0)
+		return "no live ranges to recompute the peak from";
+	return "no such figure";
+}
+
+static void metric_values(struct eval *e, const struct hd_metric *m,
+			  struct mval *out)
+{
+	int s;
+
+	memset(out, 0, sizeof(*out));
+	for (s = OLD; s <= NEW; s++) {
+		const struct hd_figure_row *row;
+
+		out->has[s] = 1;
+		switch (m->source) {
+		case HD_MSRC_ROW:
+			row = hd_diff_row(e->df, m->row);
+			out->has[s] = row && (s == OLD ? row->has_old : row->has_new);
+			out->v[s] = !row ? 0 : s == OLD ? row->old_v : row->new_v;
+			out->missing = row_missing(m->row);
+			break;
+		case HD_MSRC_ALLOC:
+			out->v[s] = alloc_sum(e, m, s);
+			break;
+		case HD_MSRC_VALUES:
+			out->has[s] = !(m->filters & HD_FILTER_OP_NAME) ||
+				copies_known(e->d[s]);
+			out->missing = "no 'Used values' section (op_name unknown)";
+			out->v[s] = value_sum(e, m, s, 0);
+			break;
+		case HD_MSRC_VALUE_COUNT:
+			out->v[s] = value_sum(e, m, s, 1);
+			break;
+		case HD_MSRC_COPIES:
+			out->has[s] = copies_known(e->d[s]);
+			out->missing = "no 'Used values' section (copies cannot be classified)";
+			out->v[s] = count_copies(e, s, m->copy_class);
+			break;
+		}
+	}
+}
+
+/* ---- contributors ------------------------------------------------------- */
+
+/* Keeps the top HD_VERDICT_TOP of c by key (insertion into a short array). */
+static void keep_top(struct hd_contrib *top, int64_t *keys, uint32_t *n,
+		     const struct hd_contrib *c, int64_t key)
+{
+	uint32_t i = *n;
+
+	if (i == HD_VERDICT_TOP && key <= keys[i - 1])
+		return;
+	if (i < HD_VERDICT_TOP)
+		(*n)++;
+	else
+		i--;
+	while (i > 0 && keys[i - 1] < key) {
+		top[i] = top[i - 1];
+		keys[i] = keys[i - 1];
+		i--;
+	}
+	top[i] = *c;
+	keys[i] = key;
+}
+
+/* Is value v of side s counted by the value-count metric? */
+static int value_present(const struct eval *e, int s, uint32_t v)
+{
+	return v != HD_NONE && HD_VALUE(e->d[s], v).alloc_value != HD_NONE &&
+		!e->waived[s][v];
+}
+
+/*
+ * The values that account for a violation: for growth the largest
+ * positive byte deltas (and the totals grown and shrunk), for a ceiling
+ * the largest values of NEW.  For the value count only values that
+ * appear or disappear count (grown/shrunk are then numbers of values).
+ */
+static void find_contributors(struct eval *e, struct hd_verdict *vd)
+{
+	const struct hd_rule *rule = vd->rule;
+	int presence = rule->metric.source == HD_MSRC_VALUE_COUNT;
+	struct hd_contrib top[HD_VERDICT_TOP];
+	int64_t keys[HD_VERDICT_TOP];
+	uint32_t n = 0, i;
+	size_t k;
+
+	for (k = 0; k < e->df->values.len; k++) {
+		const struct hd_value_diff *x =
+			&HD_VEC_AT(&e->df->values, struct hd_value_diff, k);
+		int in_old = value_present(e, OLD, x->old_v);
+		int in_new = value_present(e, NEW, x->new_v);
+		struct hd_contrib c;
+
+		if (presence && in_old == in_new)
+			continue;
+		c.vd = x;
+		c.old_bytes = counted(e, &rule->metric, OLD, x->old_v);
+		c.new_bytes = counted(e, &rule->metric, NEW, x->new_v);
+		c.delta = hd_delta(c.old_bytes, c.new_bytes);
+		c.waived = (x->old_v != HD_NONE && e->waived[OLD][x->old_v]) ||
+			(x->new_v != HD_NONE && e->waived[NEW][x->new_v]);
+		if (presence ? in_new : c.delta > 0) {
+			vd->grown = hd_sat_add(vd->grown, presence ? 1 : c.delta);
+			vd->n_grown++;
+		} else if (presence || c.delta < 0) {
+			vd->shrunk = hd_sat_add(vd->shrunk, presence ? -1 : c.delta);
+			vd->n_shrunk++;
+		}
+		if (rule->cond == HD_COND_ABOVE ? c.new_bytes > 0 :
+		    presence ? in_new : c.delta > 0)
+			keep_top(top, keys, &n, &c,
+				 rule->cond == HD_COND_ABOVE || presence ?
+				 c.new_bytes : c.delta);
+	}
+	vd->contrib_first = (uint32_t)e->v->contribs.len;
+	vd->n_contrib = n;
+	for (i = 0; i < n; i++)
+		*(struct hd_contrib *)hd_vec_push(&e->v->contribs) = top[i];
+}
+
+/* ---- evaluation --------------------------------------------------------- */
+
+static const char *na_reason(struct eval *e, const struct mval *mv,
+			     int need_old)
+{
+	int no_old = need_old && !mv->has[OLD], no_new = !mv->has[NEW];
+
+	return hd_arena_printf(&e->v->arena, "%s %s %s",
+			       no_old && no_new ? "OLD and NEW" : no_old ? "OLD" : "NEW",
+			       no_old && no_new ? "have" : "has", mv->missing);
+}
+
+static void eval_rule(struct eval *e, const struct hd_rule *rule)
+{
+	struct hd_verdict *vd = hd_vec_push(&e->v->verdicts);
+	const struct hd_metric *m = &rule->metric;
+	int need_old = rule->cond != HD_COND_ABOVE ||
+		m->source == HD_MSRC_COPIES;
+	struct mval mv;
+	int violated;
+
+	vd->rule = rule;
+	metric_values(e, m, &mv);
+	vd->has_old = mv.has[OLD];
+	vd->has_new = mv.has[NEW];
+	vd->old_v = mv.v[OLD];
+	vd->new_v = mv.v[NEW];
+	vd->delta = hd_delta(vd->old_v, vd->new_v);
+	if (!mv.has[NEW] || (need_old && !mv.has[OLD])) {
+		vd->result = HD_VERDICT_NA;
+		vd->na_reason = na_reason(e, &mv, need_old);
+		e->v->n_na++;
+		return;
+	}
+	if (m->source == HD_MSRC_COPIES)
+		list_new_copies(e, vd, m->copy_class);
+	if (rule->cond == HD_COND_ANY_NEW)
+		violated = vd->n_new_total > 0;
+	else
+		violated = hd_rule_violated(rule, vd->old_v, vd->new_v,
+					    &vd->allowed);
+	if (violated && m->source != HD_MSRC_COPIES)
+		find_contributors(e, vd);
+	vd->result = violated ? HD_VERDICT_VIOLATED : HD_VERDICT_PASS;
+	if (!violated)
+		e->v->n_pass++;
+	else if (rule->severity == HD_SEV_ERROR)
+		e->v->n_error++;
+	else
+		e->v->n_warn++;
+}
+
+static void eval_init(struct eval *e, struct hd_verdicts *v)
+{
+	size_t i;
+
+	for (i = 0; i < e->r->waivers.len; i++) {
+		const struct hd_waiver *w = &HD_WAIVER(e->r, i);
+		struct hd_waiver_use *u;
+
+		if (!in_scope(e, w->module))
+			continue;
+		u = hd_vec_push(&v->waivers);
+		u->waiver = w;
+	}
+	e->d[OLD] = e->df->old;
+	e->d[NEW] = e->df->new_dump;
+	e->f[OLD] = &e->df->fold;
+	e->f[NEW] = &e->df->fnew;
+	mark_waived_values(e, OLD);
+	mark_waived_values(e, NEW);
+	mark_waived_copies(e, OLD);
+	mark_waived_copies(e, NEW);
+	match_copies(e);
+}
+
+static void eval_release(struct eval *e)
+{
+	int s;
+
+	for (s = OLD; s <= NEW; s++) {
+		free(e->waived[s]);
+		free(e->peak[s]);
+		free(e->recomputed[s]);
+		free(e->copy_waived[s]);
+	}
+	free(e->copy_matched);
+	free(e->buf);
+}
+
+struct hd_verdicts *hd_rules_eval(const struct hd_rules *r,
+				  const struct hd_diff *df,
+				  const char *module_name)
+{
+	struct hd_verdicts *v = hd_xcalloc(1, sizeof(*v));
+	struct eval e;
+	size_t i;
+
+	v->rules = r;
+	v->df = df;
+	v->verdicts.elem = sizeof(struct hd_verdict);
+	v->contribs.elem = sizeof(struct hd_contrib);
+	v->new_copies.elem = sizeof(uint32_t);
+	v->waivers.elem = sizeof(struct hd_waiver_use);
+	if (module_name)
+		v->module = hd_arena_strndup(&v->arena, module_name,
+					     strlen(module_name));
+	memset(&e, 0, sizeof(e));
+	e.r = r;
+	e.df = df;
+	e.module = v->module;
+	e.v = v;
+	eval_init(&e, v);
+	for (i = 0; i < r->rules.len; i++)
+		if (in_scope(&e, HD_RULE(r, i).module))
+			eval_rule(&e, &HD_RULE(r, i));
+	eval_release(&e);
+	return v;
+}
+
+void hd_verdicts_free(struct hd_verdicts *v)
+{
+	if (!v)
+		return;
+	hd_vec_release(&v->verdicts);
+	hd_vec_release(&v->contribs);
+	hd_vec_release(&v->new_copies);
+	hd_vec_release(&v->waivers);
+	hd_arena_release(&v->arena);
+	free(v);
+}
+
+int hd_verdicts_status(const struct hd_verdicts *v, int werror)
+{
+	if (v->n_error || (werror && v->n_warn))
+		return 1;
+	return 0;
+}
+
+/* ---- shared by the reports ---------------------------------------------- */
+
+static const char *result_name(int result)
+{
+	static const char *const names[] = { "passed", "violated",
+					      "not_applicable" };
+
+	return names[result];
+}
+
+static const char *cond_name(int cond)
+{
+	static const char *const names[] = { "grows_percent", "grows_by",
+					     "above", "any_new" };
+
+	return names[cond];
+}
+
+/* "1.5" for a percentage kept in millionths. */
+static char *pct_text(char *buf, size_t n, int64_t pct)
+{
+	int64_t whole = pct / HD_PCT_ONE, frac = pct % HD_PCT_ONE;
+	int len = snprintf(buf, n, "%" PRId64, whole);
+
+	if (frac && len > 0 && (size_t)len < n) {
+		char f[16];
+		int k = snprintf(f, sizeof(f), "%06" PRId64, frac);
+
+		while (k > 0 && f[k - 1] == '0')
+			f[--k] = '\0';
+		snprintf(buf + len, n - (size_t)len, ".%s", f);
+	}
+	return buf;
+}
+
+/* "name{index}" of a value diff, plus " (was old{index})" when renamed. */
+static void contrib_label(char *buf, size_t n, const struct hd_diff *df,
+			  const struct hd_value_diff *x, char *was, size_t wn)
+{
+	was[0] = '\0';
+	if (x->new_v != HD_NONE)
+		hd_value_label(buf, n, df->new_dump, x->new_v);
+	else
+		hd_value_label(buf, n, df->old, x->old_v);
+	if (x->old_v != HD_NONE && x->new_v != HD_NONE) {
+		hd_value_label(was, wn, df->old, x->old_v);
+		if (strcmp(was, buf) == 0)
+			was[0] = '\0';
+	}
+}
+
+/* The first %name among the operands of a copy-start. */
+static struct hd_slice first_operand(struct hd_slice ops)
+{
+	const char *p = memchr(ops.p ? ops.p : "", '%', ops.n), *s;
+
+	if (!p)
+		return HD_SLICE_NULL;
+	s = ++p;
+	while (p < ops.p + ops.n &&
+	       (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '-'))
+		p++;
+	return hd_slice_make(s, (size_t)(p - s));
+}
+
+struct copy_info {
+	const struct hd_copy *c;
+	struct hd_slice shape, op_name, source, source_op_name;
+};
+
+static void copy_info(const struct hd_dump *d, const struct hd_copy *c,
+		      struct copy_info *ci)
+{
+	memset(ci, 0, sizeof(*ci));
+	ci->c = c;
+	if (c->insn != HD_NONE) {
+		const struct hd_insn *in = &HD_INSN(d, c->insn);
+		uint32_t src;
+
+		hd_shape_tuple_element(in->shape, 0, &ci->shape);
+		ci->op_name = in->op_name;
+		ci->source = first_operand(in->operands);
+		src = ci->source.n ? hd_dump_insn_by_name(d, ci->source) : HD_NONE;
+		ci->source_op_name = insn_op_name(d, src);
+	}
+	if (!ci->shape.n && c->value != HD_NONE)
+		ci->shape = hd_value_shape(d, c->value);
+}
+
+static const struct hd_copy *new_copy(const struct hd_verdicts *v, uint32_t i)
+{
+	uint32_t k = HD_VEC_AT(&v->new_copies, uint32_t, i);
+
+	return copy_at(&v->df->fnew, k);
+}
+
+/* ---- text --------------------------------------------------------------- */
+
+static const char *sev_word(int severity)
+{
+	return severity == HD_SEV_ERROR ? "error" : "warning";
+}
+
+/* "N grew by +X" / "none grew" (or shrank) */
+static char *moved(char *buf, size_t n, uint32_t count, int64_t bytes,
+		   const char *verb)
+{
+	char d[NUM_MAX];
+
+	if (count == 0)
+		snprintf(buf, n, "none %s", verb);
+	else
+		snprintf(buf, n, "%" PRIu32 " %s by %s", count, verb,
+			 hd_signed(d, sizeof(d), bytes));
+	return buf;
+}
+
+static void text_contribs(FILE *out, const struct hd_verdicts *v,
+			  const struct hd_verdict *vd)
+{
+	char label[LABEL_MAX], was[LABEL_MAX], g[NUM_MAX * 2], s[NUM_MAX * 2];
+	char d[NUM_MAX], o[NUM_MAX], n[NUM_MAX];
+	int ceiling = vd->rule->cond == HD_COND_ABOVE;
+	uint32_t i;
+
+	if (vd->n_contrib == 0)
+		return;
+	if (ceiling)
+		fputs("    largest values in NEW:\n", out);
+	else if (vd->rule->metric.source == HD_MSRC_VALUE_COUNT)
+		fprintf(out, "    values added (%" PRIu32 " added, %" PRIu32
+			" removed), largest first:\n", vd->n_grown, vd->n_shrunk);
+	else
+		fprintf(out, "    top values by growth (%s, %s):\n",
+			moved(g, sizeof(g), vd->n_grown, vd->grown, "grew"),
+			moved(s, sizeof(s), vd->n_shrunk, vd->shrunk, "shrank"));
+	for (i = 0; i < vd->n_contrib; i++) {
+		const struct hd_contrib *c = &HD_VEC_AT(&v->contribs, struct hd_contrib,
+							vd->contrib_first + i);
+		const struct hd_value_diff *x = c->vd;
+
+		contrib_label(label, sizeof(label), v->df, x, was, sizeof(was));
+		snprintf(o, sizeof(o), "%" PRId64, c->old_bytes);
+		snprintf(n, sizeof(n), "%" PRId64, c->new_bytes);
+		if (ceiling)
+			fprintf(out, "    %12s  %s", n, label);
+		else
+			fprintf(out, "    %12s  %s  %s -> %s",
+				hd_signed(d, sizeof(d), c->delta), label,
+				x->old_v == HD_NONE ? "-" : o,
+				x->new_v == HD_NONE ? "-" : n);
+		if (x->status != HD_STATUS_MATCHED)
+			fprintf(out, " (%s)", hd_status_name(x->status));
+		if (was[0])
+			fprintf(out, " (was %s)", was);
+		fprintf(out, "%s\n", c->waived ? " [waived]" : "");
+	}
+}
+
+static void text_copies(FILE *out, const struct hd_verdicts *v,
+			const struct hd_verdict *vd)
+{
+	uint32_t i;
+
+	for (i = 0; i < vd->n_new_copies; i++) {
+		const struct hd_copy *c = new_copy(v, vd->copy_first + i);
+		struct copy_info ci;
+
+		copy_info(v->df->new_dump, c, &ci);
+		fprintf(out, "    new %s %.*s: %.*s, %" PRId64 " bytes, space %" PRId64
+			" -> %" PRId64, hd_copy_class_name(c->cls), (int)c->name.n,
+			c->name.p, (int)ci.shape.n, ci.shape.p, c->bytes,
+			c->src_space, c->dst_space);
+		if (ci.op_name.n)
+			fprintf(out, ", op_name \"%.*s\"", (int)ci.op_name.n,
+				ci.op_name.p);
+		if (ci.source.n) {
+			fprintf(out, ", from %.*s", (int)ci.source.n, ci.source.p);
+			if (ci.source_op_name.n)
+				fprintf(out, " (op_name \"%.*s\")",
+					(int)ci.source_op_name.n, ci.source_op_name.p);
+		}
+		fputc('\n', out);
+	}
+	if (vd->n_new_total > vd->n_new_copies)
+		fprintf(out, "    ... and %" PRIu32 " more\n",
+			vd->n_new_total - vd->n_new_copies);
+}
+
+/* "metric: old -> new (+delta, +pct%); <threshold>" */
+static void text_numbers(FILE *out, const struct hd_verdict *vd)
+{
+	const struct hd_rule *r = vd->rule;
+	char d[NUM_MAX], p[NUM_MAX], a[NUM_MAX];
+
+	hd_percent(p, sizeof(p), vd->old_v, vd->new_v);
+	fprintf(out, "    %s: %" PRId64 " -> %" PRId64 " (%s%s%s)",
+		r->metric.label, vd->old_v, vd->new_v,
+		hd_signed(d, sizeof(d), vd->delta), p[0] ? ", " : "", p);
+	switch (r->cond) {
+	case HD_COND_GROWS_PCT:
+		fprintf(out, "; %s%% of %" PRId64 " allows %s\n",
+			pct_text(p, sizeof(p), r->pct), vd->old_v,
+			hd_signed(a, sizeof(a), vd->allowed));
+		break;
+	case HD_COND_GROWS_BY:
+		fprintf(out, "; allowed %s\n", hd_signed(a, sizeof(a), vd->allowed));
+		break;
+	case HD_COND_ABOVE:
+		fprintf(out, "; ceiling %" PRId64 "\n", vd->allowed);
+		break;
+	case HD_COND_ANY_NEW:
+		fprintf(out, "; %" PRIu32 " new\n", vd->n_new_total);
+		break;
+	}
+}
+
+static void text_violation(FILE *out, const struct hd_verdicts *v,
+			   const struct hd_verdict *vd)
+{
+	const struct hd_rule *r = vd->rule;
+
+	fprintf(out, "  %s %s:%" PRIu32 ": %s\n", sev_word(r->severity),
+		v->rules->name, r->line, r->text);
+	text_numbers(out, vd);
+	text_contribs(out, v, vd);
+	text_copies(out, v, vd);
+}
+
+static void text_summary(FILE *out, const struct hd_verdicts *v)
+{
+	fprintf(out, "rules: %s", v->rules->name);
+	if (v->module)
+		fprintf(out, ", module %s", v->module);
+	fprintf(out, ": %" PRIu32 " violated", v->n_error + v->n_warn);
+	if (v->n_error + v->n_warn)
+		fprintf(out, " (%" PRIu32 " error, %" PRIu32 " warning)",
+			v->n_error, v->n_warn);
+	fprintf(out, ", %" PRIu32 " passed", v->n_pass);
+	if (v->n_na)
+		fprintf(out, ", %" PRIu32 " not applicable", v->n_na);
+	fputc('\n', out);
+}
+
+void hd_verdicts_report_text(FILE *out, const struct hd_verdicts *v)
+{
+	size_t i;
+
+	text_summary(out, v);
+	for (i = 0; i < v->verdicts.len; i++)
+		if (HD_VERDICT(v, i).result == HD_VERDICT_VIOLATED)
+			text_violation(out, v, &HD_VERDICT(v, i));
+	for (i = 0; i < v->verdicts.len; i++) {
+		const struct hd_verdict *vd = &HD_VERDICT(v, i);
+		char d[NUM_MAX];
+
+		if (vd->result == HD_VERDICT_PASS &&
+		    vd->rule->cond == HD_COND_ANY_NEW)
+			fprintf(out, "  ok %s:%" PRIu32 ": %s (0 new)\n",
+				v->rules->name, vd->rule->line, vd->rule->text);
+		else if (vd->result == HD_VERDICT_PASS)
+			fprintf(out, "  ok %s:%" PRIu32 ": %s (%" PRId64 " -> %" PRId64
+				", %s)\n", v->rules->name, vd->rule->line,
+				vd->rule->text, vd->old_v, vd->new_v,
+				hd_signed(d, sizeof(d), vd->delta));
+		else if (vd->result == HD_VERDICT_NA)
+			fprintf(out, "  n/a %s:%" PRIu32 ": %s (%s)\n",
+				v->rules->name, vd->rule->line, vd->rule->text,
+				vd->na_reason);
+	}
+	for (i = 0; i < v->waivers.len; i++) {
+		const struct hd_waiver_use *u =
+			&HD_VEC_AT(&v->waivers, struct hd_waiver_use, i);
+
+		fprintf(out, "  waived %s:%" PRIu32 ": %s (values: %" PRIu32
+			" in OLD, %" PRIu32 " in NEW; copies: %" PRIu32
+			" in NEW)\n", v->rules->name, u->waiver->line,
+			u->waiver->text, u->n_old, u->n_new, u->n_copies);
+	}
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+static void json_key_int(struct hd_json *j, const char *key, int64_t v)
+{
+	hd_json_key(j, key);
+	hd_json_int(j, v);
+}
+
+static void json_key_str(struct hd_json *j, const char *key, const char *s)
+{
+	hd_json_key(j, key);
+	if (s)
+		hd_json_str(j, s);
+	else
+		hd_json_null(j);
+}
+
+static void json_key_slice(struct hd_json *j, const char *key,
+			   struct hd_slice s)
+{
+	hd_json_key(j, key);
+	if (s.n)
+		hd_json_slice(j, s);
+	else
+		hd_json_null(j);
+}
+
+static void json_key_opt(struct hd_json *j, const char *key, int has,
+			 int64_t v)
+{
+	hd_json_key(j, key);
+	if (has)
+		hd_json_int(j, v);
+	else
+		hd_json_null(j);
+}
+
+static void json_contribs(struct hd_json *j, const struct hd_verdicts *v,
+			  const struct hd_verdict *vd)
+{
+	char label[LABEL_MAX], was[LABEL_MAX];
+	uint32_t i;
+
+	hd_json_key(j, "contributors");
+	hd_json_begin_array(j);
+	for (i = 0; i < vd->n_contrib; i++) {
+		const struct hd_contrib *c = &HD_VEC_AT(&v->contribs, struct hd_contrib,
+							vd->contrib_first + i);
+
+		contrib_label(label, sizeof(label), v->df, c->vd, was, sizeof(was));
+		hd_json_begin_object(j);
+		json_key_str(j, "value", label);
+		json_key_str(j, "was", was[0] ? was : NULL);
+		json_key_str(j, "status", hd_status_name(c->vd->status));
+		json_key_opt(j, "old_bytes", c->vd->old_v != HD_NONE, c->old_bytes);
+		json_key_opt(j, "new_bytes", c->vd->new_v != HD_NONE, c->new_bytes);
+		json_key_int(j, "delta", c->delta);
+		hd_json_key(j, "waived");
+		hd_json_bool(j, c->waived);
+		hd_json_end_object(j);
+	}
+	hd_json_end_array(j);
+}
+
+static void json_copies(struct hd_json *j, const struct hd_verdicts *v,
+			const struct hd_verdict *vd)
+{
+	uint32_t i;
+
+	json_key_int(j, "new_copies_total", vd->n_new_total);
+	hd_json_key(j, "new_copies");
+	hd_json_begin_array(j);
+	for (i = 0; i < vd->n_new_copies; i++) {
+		const struct hd_copy *c = new_copy(v, vd->copy_first + i);
+		struct copy_info ci;
+
+		copy_info(v->df->new_dump, c, &ci);
+		hd_json_begin_object(j);
+		json_key_slice(j, "name", c->name);
+		json_key_str(j, "class", hd_copy_class_name(c->cls));
+		json_key_slice(j, "shape", ci.shape);
+		json_key_opt(j, "bytes", c->bytes >= 0, c->bytes);
+		json_key_opt(j, "src_space", c->src_space >= 0, c->src_space);
+		json_key_opt(j, "dst_space", c->dst_space >= 0, c->dst_space);
+		json_key_slice(j, "op_name", ci.op_name);
+		json_key_slice(j, "source", ci.source);
+		json_key_slice(j, "source_op_name", ci.source_op_name);
+		hd_json_end_object(j);
+	}
+	hd_json_end_array(j);
+}
+
+static void json_threshold(struct hd_json *j, const struct hd_verdict *vd)
+{
+	const struct hd_rule *r = vd->rule;
+	char p[NUM_MAX];
+
+	if (r->cond == HD_COND_GROWS_PCT) {
+		hd_json_key(j, "percent_limit");
+		hd_json_raw(j, pct_text(p, sizeof(p), r->pct));
+	} else if (r->cond != HD_COND_ANY_NEW) {
+		json_key_int(j, "amount", r->amount);
+	}
+	if (vd->result != HD_VERDICT_NA && r->cond != HD_COND_ANY_NEW)
+		json_key_int(j, "allowed", vd->allowed);
+}
+
+static void json_verdict(struct hd_json *j, const struct hd_verdicts *v,
+			 const struct hd_verdict *vd)
+{
+	const struct hd_rule *r = vd->rule;
+	int na = vd->result == HD_VERDICT_NA;
+	char p[NUM_MAX];
+
+	hd_json_begin_object(j);
+	json_key_str(j, "rule", r->text);
+	json_key_int(j, "line", r->line);
+	json_key_str(j, "severity", hd_severity_name(r->severity));
+	json_key_str(j, "metric", r->metric.label);
+	json_key_str(j, "condition", cond_name(r->cond));
+	json_threshold(j, vd);
+	json_key_str(j, "because", r->reason);
+	json_key_str(j, "result", result_name(vd->result));
+	if (na)
+		json_key_str(j, "why", vd->na_reason);
+	json_key_opt(j, "old", vd->has_old, vd->old_v);
+	json_key_opt(j, "new", vd->has_new, vd->new_v);
+	json_key_opt(j, "delta", vd->has_old && vd->has_new, vd->delta);
+	hd_json_key(j, "percent");
+	if (vd->has_old && vd->has_new && vd->old_v > 0) {
+		snprintf(p, sizeof(p), "%.2f",
+			 ((double)vd->new_v - (double)vd->old_v) * 100.0 /
+			 (double)vd->old_v);
+		hd_json_raw(j, p);
+	} else {
+		hd_json_null(j);
+	}
+	if (vd->result == HD_VERDICT_VIOLATED &&
+	    r->metric.source != HD_MSRC_COPIES)
+		json_contribs(j, v, vd);
+	if (!na && r->metric.source == HD_MSRC_COPIES)
+		json_copies(j, v, vd);
+	hd_json_end_object(j);
+}
+
+static void json_waivers(struct hd_json *j, const struct hd_verdicts *v)
+{
+	size_t i;
+
+	hd_json_key(j, "waivers");
+	hd_json_begin_array(j);
+	for (i = 0; i < v->waivers.len; i++) {
+		const struct hd_waiver_use *u =
+			&HD_VEC_AT(&v->waivers, struct hd_waiver_use, i);
+		const struct hd_waiver *w = u->waiver;
+
+		hd_json_begin_object(j);
+		json_key_str(j, "waiver", w->text);
+		json_key_int(j, "line", w->line);
+		json_key_str(j, "field", w->field == HD_FILTER_NAME ? "name" : "op_name");
+		json_key_str(j, "glob", w->glob);
+		json_key_str(j, "because", w->reason);
+		json_key_int(j, "old_values", u->n_old);
+		json_key_int(j, "new_values", u->n_new);
+		json_key_int(j, "new_copies", u->n_copies);
+		hd_json_end_object(j);
+	}
+	hd_json_end_array(j);
+}
+
+void hd_verdicts_report_json(struct hd_json *j, const struct hd_verdicts *v)
+{
+	size_t i;
+
+	hd_json_begin_object(j);
+	json_key_str(j, "file", v->rules->name);
+	json_key_str(j, "module", v->module);
+	json_key_int(j, "errors", v->n_error);
+	json_key_int(j, "warnings", v->n_warn);
+	json_key_int(j, "passed", v->n_pass);
+	json_key_int(j, "not_applicable", v->n_na);
+	hd_json_key(j, "verdicts");
+	hd_json_begin_array(j);
+	for (i = 0; i < v->verdicts.len; i++)
+		json_verdict(j, v, &HD_VERDICT(v, i));
+	hd_json_end_array(j);
+	json_waivers(j, v);
+	hd_json_end_object(j);
+}
