@@ -816,6 +816,48 @@ static void value_keys(struct work *w, uint32_t i)
 	c->value_struct[i] = c->value_canon[i];
 }
 
+/* Is t (n bytes) a hex hash: 6 or more hex digits, at least one digit? */
+static int is_hex_hash(const char *t, size_t n)
+{
+	size_t i;
+	int digit = 0;
+
+	if (n < 6)
+		return 0;
+	for (i = 0; i < n; i++) {
+		char ch = t[i];
+		if (ch >= '0' && ch <= '9')
+			digit = 1;
+		else if (!(ch >= 'a' && ch <= 'f'))
+			return 0;
+	}
+	return digit;
+}
+
+/*
+ * Drops the "_<hex hash>" parts of a canonical name in place (kernels
+ * named after a hash of their code, e.g. splash_mha_fwd_e9701070, get a
+ * new hash when their shapes change).  Returns the new length.
+ */
+static size_t drop_hex_hashes(char *s, size_t n)
+{
+	size_t i = 0, o = 0;
+
+	while (i < n) {
+		size_t j = i + 1;
+		while (j < n && s[j] != '_' && s[j] != '.')
+			j++;
+		if (s[i] == '_' && is_hex_hash(s + i + 1, j - i - 1)) {
+			i = j;
+			continue;
+		}
+		memmove(s + o, s + i, j - i);
+		o += j - i;
+		i = j;
+	}
+	return o;
+}
+
 void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 		    uint32_t v, uint64_t keys[HD_LOOSE_COUNT])
 {
@@ -834,8 +876,11 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 	if (val->name.n <= sizeof(small)) {
 		n = hd_canon_name(small, val->name);
 		keys[HD_LOOSE_NAMED] = mix(h, XXH3_64bits(small, n));
+		n = drop_hex_hashes(small, n);
+		keys[HD_LOOSE_STEM] = mix(mix(opcode, XXH3_64bits(small, n)), idx);
 	} else {
 		keys[HD_LOOSE_NAMED] = mix(h, hash_slice(val->name));
+		keys[HD_LOOSE_STEM] = mix(mix(opcode, hash_slice(val->name)), idx);
 	}
 }
 

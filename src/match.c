@@ -540,7 +540,9 @@ static void cascade(struct mctx *x)
 		pass_unique(x, x->o.loose[k], x->n.loose[k], HD_MATCH_LOOSE);
 	pass_align(x, oc->value_struct, nc->value_struct);
 	pass_align(x, oc->value_canon, nc->value_canon);
-	for (k = 0; k < HD_LOOSE_COUNT; k++)
+	/* The stem key pairs only when unique: aligning ops of one stem whose
+	 * shapes differ by schedule order alone would be a guess. */
+	for (k = 0; k < HD_LOOSE_STEM; k++)
 		pass_align(x, x->o.loose[k], x->n.loose[k]);
 	pass_name(x);
 }

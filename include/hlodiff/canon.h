@@ -70,6 +70,9 @@ enum hd_loose_key {
 	HD_LOOSE_NAMED,     /* stripped name + opcode + shape without layout
 			     * + index */
 	HD_LOOSE_SHAPE,     /* opcode + shape without layout + index */
+	HD_LOOSE_STEM,      /* name stem (no suffixes, no hex kernel hashes
+			     * such as _e9701070) + opcode + index: the same
+			     * op whose shape changed */
 	HD_LOOSE_COUNT
 };
 
