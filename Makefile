@@ -5,6 +5,8 @@
 #   make check           what CI runs: plain + sanitized build, prove both
 #   make SAN=1 ...       ASan+UBSan build in build-san/ (binary build-san/hlodiff)
 #   make WERROR=1 ...    warnings are errors
+#   make fuzz            libFuzzer targets (fuzz/), FUZZ_SECONDS each (60)
+#   make check-valgrind  memcheck over stat/diff of every test and corpus dump
 #
 # User knobs: CC, CFLAGS / EXTRA_CFLAGS (appended), CPPFLAGS, LDFLAGS,
 # LDLIBS, PREFIX, DESTDIR, BUILD.
@@ -40,11 +42,11 @@ WARNFLAGS += -Werror
 endif
 
 # CFLAGS and EXTRA_CFLAGS come last so a user's -O0 or -fanalyzer wins.
-ALL_CFLAGS = -std=c11 $(OPTFLAGS) $(WARNFLAGS) -D_GNU_SOURCE -Iinclude \
+ALL_CFLAGS = -std=c11 $(OPTFLAGS) $(WARNFLAGS) -D_GNU_SOURCE -Iinclude -pthread \
 	     $(SANFLAGS) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 LDLIBS ?=
-ALL_LDLIBS = $(LDLIBS) -lxxhash -lz -lm
+ALL_LDLIBS = $(LDLIBS) -lxxhash -lz -lm -pthread
 TEST_CFLAGS = -Itests -Itests/tap
 
 SRCS = $(sort $(wildcard src/*.c))
@@ -80,7 +82,8 @@ HD_CORPUS ?= $(realpath $(CURDIR)/../shared/corpus)
 .DELETE_ON_ERROR:
 .SECONDARY: $(UNIT_OBJS) $(TAP_OBJ)
 .PHONY: all tests check demo bench install clean help deps FORCE \
-	check-plain check-san
+	check-plain check-san fuzz fuzz-build fuzz-corpus check-fuzz \
+	check-valgrind
 
 all: $(BIN) ## build ./hlodiff (with SAN=1: build-san/hlodiff)
 
@@ -132,6 +135,7 @@ endef
 check: ## CI: deps, WERROR build + prove, then the same under ASan/UBSan
 	scripts/install-deps
 	$(MAKE) --no-print-directory check-plain
+	$(MAKE) --no-print-directory check-fuzz
 	$(MAKE) --no-print-directory check-san
 
 check-plain: ## WERROR build + prove (no deps step)
@@ -164,6 +168,118 @@ demo: deps all ## build and run hlodiff on the examples/ dumps
 
 bench: all $(TOOLS) ## time hlodiff on generated 64M/256M dumps (BENCH_SIZES)
 	HLODIFF='$(CURDIR)/$(BIN)' HD_BUILD='$(CURDIR)/$(BUILD)' scripts/bench
+
+# ---- fuzzing (fuzz/, docs/robustness.md) ---------------------------
+# libFuzzer targets built with clang, ASan and UBSan in build/fuzz/ from
+# the library sources (everything but main.c).  `make fuzz` builds the
+# seed corpora (build/fuzz-corpus/, never committed), replays
+# tests/regress/ and runs each target for FUZZ_SECONDS.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+CHECK_FUZZ_SECONDS ?= 10
+FUZZ_TARGETS ?= parse diff rules
+FUZZ_DIR = $(BUILD_PLAIN)/fuzz
+FUZZ_SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
+		-fno-omit-frame-pointer
+FUZZ_CFLAGS = -std=c11 -O1 -g $(WARNFLAGS) -D_GNU_SOURCE -Iinclude -pthread \
+	      $(FUZZ_SANFLAGS) $(CPPFLAGS) $(EXTRA_CFLAGS)
+FUZZ_LIB_OBJS = $(filter-out $(FUZZ_DIR)/obj/main.o,$(SRCS:src/%.c=$(FUZZ_DIR)/obj/%.o))
+FUZZ_BINS = $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
+FUZZ_STAMP = $(FUZZ_DIR)/.flags
+.SECONDARY: $(FUZZ_LIB_OBJS)
+
+$(FUZZ_STAMP): FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' '$(FUZZ_CC) $(FUZZ_CFLAGS) | $(ALL_LDLIBS)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+
+$(FUZZ_DIR)/obj/%.o: src/%.c $(FUZZ_STAMP)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_KNOWN) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+# Open findings the fuzzer would hit at once, each check switched off in
+# one object only until the owner fixes it (docs/robustness.md, "Open
+# findings"); tests/regress/ keeps an input for each.
+#  - canon.c: add_name() computes NULL + 0 on an empty buffer (clang's
+#    pointer-overflow check; gcc's UBSan does not flag it)
+$(FUZZ_DIR)/obj/canon.o: FUZZ_KNOWN = -fno-sanitize=pointer-overflow
+
+# The targets themselves are always compiled with -Werror.
+$(FUZZ_DIR)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(FUZZ_LIB_OBJS) $(FUZZ_STAMP)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Werror -DFUZZ_SRCDIR='"$(CURDIR)"' \
+		-fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS) $(ALL_LDLIBS)
+
+-include $(FUZZ_LIB_OBJS:.o=.d)
+
+fuzz-build: ## build the libFuzzer targets (build/fuzz/fuzz_*; needs clang)
+	@if ! fuzz/run --probe '$(FUZZ_CC)'; then \
+		echo "make: $(FUZZ_CC) cannot link -fsanitize=fuzzer (Debian: apt-get install clang libclang-rt-14-dev)" >&2; \
+		exit 1; \
+	fi
+	$(MAKE) --no-print-directory $(FUZZ_BINS)
+
+fuzz-corpus: ## seed corpora in build/fuzz-corpus/ from the dumps and rules
+	fuzz/build-corpus $(BUILD_PLAIN)/fuzz-corpus
+
+fuzz: fuzz-build fuzz-corpus ## run each fuzz target FUZZ_SECONDS (default 60)
+	FUZZ_BUILD='$(CURDIR)/$(FUZZ_DIR)' fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# Part of `make check`: a short run of each target (fixed seed, so a CI
+# failure replays), skipped with a note where clang's fuzzer runtime is
+# missing.
+check-fuzz: ## CHECK_FUZZ_SECONDS (10) of each fuzz target, if clang can
+	@if fuzz/run --probe '$(FUZZ_CC)'; then \
+		FUZZ_FLAGS="$${FUZZ_FLAGS:--seed=1}" $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS); \
+	else \
+		echo "note: $(FUZZ_CC) cannot link -fsanitize=fuzzer here; fuzz step skipped"; \
+	fi
+
+# ---- valgrind ---------------------------------------------------------
+# memcheck over `hlodiff stat` of every dump in tests/data, examples and
+# the corpus, and over a few diffs; any error or definite/indirect leak
+# fails.  Uses the plain -O2 -g build.
+VALGRIND ?= valgrind
+VALGRIND_FLAGS = --quiet --error-exitcode=1 --leak-check=full \
+	--errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
+VALGRIND_DIFFS = examples/jit_normal-0021.txt:examples/jit_normal-0041.txt \
+	tests/data/seed-000.txt:tests/data/seed-001.txt \
+	tests/data/seed-002.txt:tests/data/seed-003.txt \
+	tests/data/seed-003.txt:tests/data/seed-004.txt \
+	tests/data/cpu-truncated_normal-0015.txt:tests/data/seed-001.txt
+# Report forms (":" separates arguments): breakdowns, HTML, JSON, rules.
+VALGRIND_FORMS = stat:--json:--by:op_name,kind:tests/data/seed-002.txt \
+	--by:op_name,memory-space:--html:$(BUILD_PLAIN)/valgrind.html:examples/jit_normal-0021.txt:examples/jit_normal-0041.txt \
+	--json:--all:--by:source:--at-peak:tests/data/seed-003.txt:tests/data/seed-004.txt \
+	--rules:rules/default.rules:--werror:tests/data/seed-001.txt:tests/data/cpu-truncated_normal-0015.txt
+check-valgrind: all ## memcheck: stat of every dump, a few diffs (needs valgrind)
+	@command -v $(VALGRIND) >/dev/null || { echo "make: no $(VALGRIND) (apt-get install valgrind)" >&2; exit 1; }
+	@n=0; bad=0; \
+	for f in tests/data/*.txt examples/*.txt \
+		$$(if [ -n '$(HD_CORPUS)' ]; then find '$(HD_CORPUS)' -type f -name '*buffer-assignment*.txt' | LC_ALL=C sort; fi); do \
+		n=$$((n + 1)); \
+		if ! $(VALGRIND) $(VALGRIND_FLAGS) ./$(BIN) stat "$$f" >/dev/null 2>$(BUILD_PLAIN)/valgrind.err; then \
+			echo "valgrind: FAILED: hlodiff stat $$f"; sed 's/^/#   /' $(BUILD_PLAIN)/valgrind.err | head -n 40; bad=$$((bad + 1)); \
+		elif grep -q '^==' $(BUILD_PLAIN)/valgrind.err; then \
+			echo "valgrind: report on: hlodiff stat $$f"; sed 's/^/#   /' $(BUILD_PLAIN)/valgrind.err | head -n 40; bad=$$((bad + 1)); \
+		fi; \
+	done; \
+	for p in $(VALGRIND_DIFFS) $(VALGRIND_FORMS); do \
+		n=$$((n + 1)); args=$$(echo "$$p" | tr ':' ' '); \
+		$(VALGRIND) $(VALGRIND_FLAGS) ./$(BIN) $$args >/dev/null 2>$(BUILD_PLAIN)/valgrind.err; st=$$?; \
+		if [ $$st -gt 1 ] || grep -q '^==' $(BUILD_PLAIN)/valgrind.err; then \
+			echo "valgrind: FAILED (exit $$st): hlodiff $$args"; sed 's/^/#   /' $(BUILD_PLAIN)/valgrind.err | head -n 40; bad=$$((bad + 1)); \
+		fi; \
+	done; \
+	for f in tests/regress/diff-*; do \
+		[ -f "$$f" ] || continue; n=$$((n + 1)); \
+		fuzz/split-input "$$f" $(BUILD_PLAIN)/valgrind-old.txt $(BUILD_PLAIN)/valgrind-new.txt; \
+		$(VALGRIND) $(VALGRIND_FLAGS) ./$(BIN) --all $(BUILD_PLAIN)/valgrind-old.txt $(BUILD_PLAIN)/valgrind-new.txt >/dev/null 2>$(BUILD_PLAIN)/valgrind.err; st=$$?; \
+		if [ $$st -gt 2 ] || grep -q '^==' $(BUILD_PLAIN)/valgrind.err; then \
+			echo "valgrind: FAILED (exit $$st): $$f"; sed 's/^/#   /' $(BUILD_PLAIN)/valgrind.err | head -n 40; bad=$$((bad + 1)); \
+		fi; \
+	done; \
+	echo "valgrind: $$((n - bad)) passed, $$bad failed"; \
+	[ $$bad -eq 0 ]
 
 install: all ## install to $(DESTDIR)$(PREFIX) (bin/, share/hlodiff/rules/)
 	install -d '$(DESTDIR)$(PREFIX)/bin'

@@ -225,6 +225,9 @@ static int clamp_range(const struct hd_live_range *lr, int64_t max,
  * 49 plain): this rule gives the stated time in 104 of 104; the naive
  * rule (own value sizes, inclusive ranges, first maximum) in 44 of 104
  * (32 of 55 cumulative).
+ *
+ * Returns -1 when the sizes add up beyond int64 (only hostile shapes
+ * do), so the caller leaves the figure absent rather than wrong.
  */
 static int64_t xla_peak_time(const struct hd_dump *d,
 			     const struct range_size *sizes)
@@ -232,6 +235,7 @@ static int64_t xla_peak_time(const struct hd_dump *d,
 	int64_t max = d->live_max, t, run = 0, best = -1, best_t = 0;
 	int64_t *diff;
 	size_t i;
+	int overflow = 0;
 
 	diff = hd_xcalloc((size_t)max + 3, sizeof(*diff));
 	for (i = 0; i < d->live_ranges.len; i++) {
@@ -240,18 +244,18 @@ static int64_t xla_peak_time(const struct hd_dump *d,
 
 		if (w <= 0 || !clamp_range(&HD_LIVE_RANGE(d, i), max, &start, &end))
 			continue;
-		diff[start] = add_sat(diff[start], w);
-		diff[end + 2] = add_sat(diff[end + 2], -w);
+		overflow |= __builtin_add_overflow(diff[start], w, &diff[start]);
+		overflow |= __builtin_sub_overflow(diff[end + 2], w, &diff[end + 2]);
 	}
-	for (t = 0; t <= max + 1; t++) {
-		run = add_sat(run, diff[t]);
+	for (t = 0; t <= max + 1 && !overflow; t++) {
+		overflow |= __builtin_add_overflow(run, diff[t], &run);
 		if (run > best) {
 			best = run;
 			best_t = t;
 		}
 	}
 	free(diff);
-	return best_t;
+	return overflow ? -1 : best_t;
 }
 
 /*
@@ -259,7 +263,8 @@ static int64_t xla_peak_time(const struct hd_dump *d,
  * sizes, except in the plain peak style where XLA printed (and summed)
  * the whole instruction shape of each value.  Unknown sizes add 0.
  * Measured on the corpus: equals the stated peak bytes at the stated
- * time in 55 of 55 cumulative and 49 of 49 plain dumps.
+ * time in 55 of 55 cumulative and 49 of 49 plain dumps.  Returns -1 when
+ * the sum does not fit in int64.
  */
 static int64_t live_bytes_at(const struct hd_dump *d,
 			     const struct range_size *sizes, int64_t t)
@@ -275,8 +280,8 @@ static int64_t live_bytes_at(const struct hd_dump *d,
 		    t < start || t > end)
 			continue;
 		b = plain && sizes[i].whole >= 0 ? sizes[i].whole : sizes[i].own;
-		if (b > 0)
-			sum = add_sat(sum, b);
+		if (b > 0 && __builtin_add_overflow(sum, b, &sum))
+			return -1;
 	}
 	return sum;
 }
@@ -285,25 +290,36 @@ static int64_t live_bytes_at(const struct hd_dump *d,
  * Peak recomputed from BufferLiveRange.  Needs "HloLiveRange (max T)"
  * and at least one range; T must not exceed the number of input lines
  * (the InstructionSequence prints T lines), which bounds the array.
+ * Absent when the sizes add up beyond int64.
  */
 static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d)
 {
 	struct range_size *sizes;
+	int64_t at_stated = 0;
 
 	if (d->live_max < 0 || d->live_ranges.len == 0 ||
 	    (uint64_t)d->live_max > d->n_lines)
 		return;
 	sizes = hd_xmalloc(d->live_ranges.len * sizeof(*sizes));
-	f->has_recomputed = 1;
 	f->recomputed_unsized = size_ranges(d, sizes);
 	f->recomputed_time = xla_peak_time(d, sizes);
-	f->recomputed_bytes = live_bytes_at(d, sizes, f->recomputed_time);
+	f->recomputed_bytes = f->recomputed_time < 0 ? -1 :
+		live_bytes_at(d, sizes, f->recomputed_time);
+	if (f->has_peak)
+		at_stated = live_bytes_at(d, sizes, f->peak_time);
+	free(sizes);
+	if (f->recomputed_bytes < 0 || at_stated < 0) {
+		f->recomputed_time = -1;
+		f->recomputed_bytes = 0;
+		f->recomputed_unsized = 0;
+		return;
+	}
+	f->has_recomputed = 1;
 	if (f->has_peak) {
-		f->recomputed_at_stated = live_bytes_at(d, sizes, f->peak_time);
+		f->recomputed_at_stated = at_stated;
 		f->peak_agrees = f->recomputed_at_stated == f->peak_bytes &&
 			f->recomputed_bytes == f->peak_bytes;
 	}
-	free(sizes);
 }
 
 /* Is the text `key` an attribute of attrs (at its start or after ' ')? */
@@ -352,15 +368,22 @@ static uint32_t dest_value(const struct hd_dump *d, struct hd_slice name)
 	return v;
 }
 
+/* A copy whose bytes would take its class total beyond int64 (a
+ * hostile shape) counts as one of unknown size. */
 static void add_copy(struct hd_figures *f, const struct hd_copy *c)
 {
 	struct hd_copy *slot = hd_vec_push(&f->copies);
+	int64_t sum;
 
 	*slot = *c;
 	f->copies_by_class[c->cls]++;
-	if (c->bytes > 0)
-		f->copy_bytes_by_class[c->cls] =
-			add_sat(f->copy_bytes_by_class[c->cls], c->bytes);
+	if (c->bytes > 0) {
+		if (__builtin_add_overflow(f->copy_bytes_by_class[c->cls],
+					   c->bytes, &sum))
+			slot->bytes = -1;
+		else
+			f->copy_bytes_by_class[c->cls] = sum;
+	}
 }
 
 /*

@@ -24,7 +24,14 @@ static int fail_errno(struct hd_input *in, const char *what)
 	return -1;
 }
 
-/* Reads all of fd into a heap buffer that doubles as it fills. */
+static int is_gzip(const char *data, size_t len);
+
+/*
+ * Reads all of fd into a heap buffer that doubles as it fills.  Stops
+ * early at a NUL byte in text (not gzip) input: the parser rejects it
+ * there anyway, and an endless stream such as /dev/zero would otherwise
+ * fill memory.
+ */
 static int read_all(struct hd_input *in, int fd)
 {
 	size_t cap = READ_CHUNK_MIN, len = 0;
@@ -52,6 +59,9 @@ static int read_all(struct hd_input *in, int fd)
 		if (got == 0)
 			break;
 		len += (size_t)got;
+		if (len >= 2 && !is_gzip(buf, len) &&
+		    memchr(buf + len - (size_t)got, '\0', (size_t)got))
+			break;
 	}
 	memset(buf + len, 0, HD_INPUT_PAD);
 	in->owned = buf;

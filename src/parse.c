@@ -57,6 +57,10 @@ struct parser {
 	uint32_t file_sections; /* enum hd_sections seen in this file */
 	uint32_t last_insn;     /* instruction of the previous record */
 	uint64_t stack_lines;
+	/* Running sums the figures add up again: an input whose sums do not
+	 * fit in int64 is rejected here, where the line is known, rather
+	 * than reported with a saturated (wrong) figure. */
+	int64_t alloc_sum, value_sum, peak_sum;
 };
 
 /* ---- messages ---------------------------------------------------- */
@@ -517,6 +521,9 @@ static int parse_allocation(struct parser *ps, struct hd_slice l)
 					: "negative allocation size", "'size N' with N >= 0");
 	if (index < 0)
 		return bad_line(ps, l, "negative allocation number", "N >= 0");
+	if (__builtin_add_overflow(ps->alloc_sum, size, &ps->alloc_sum))
+		return perr(ps, "allocation sizes add up to more than %lld bytes (expected a total that fits in 64 bits)",
+			    (long long)INT64_MAX);
 	a->size = size;
 	prev = hd_dump_slot_put(&d->alloc_slots, &d->alloc_by_index, d->id_limit,
 				index, (uint32_t)(d->allocs.len - 1));
@@ -552,6 +559,9 @@ static int parse_alloc_value(struct parser *ps, struct hd_slice l)
 		return bad_line(ps, l, "bad value line", "' value: <ID NAME> (size=S,offset=O): SHAPE'");
 	if (size < 0 || offset < 0)
 		return bad_line(ps, l, "negative size or offset", "numbers >= 0");
+	if (__builtin_add_overflow(ps->value_sum, size, &ps->value_sum))
+		return perr(ps, "value sizes add up to more than %lld bytes (expected a total that fits in 64 bits)",
+			    (long long)INT64_MAX);
 	a = &HD_ALLOC(d, ps->alloc);
 	val = &HD_VALUE(d, v);
 	if (val->flags & HD_VALUE_IN_ALLOC)
@@ -902,6 +912,26 @@ static int split_key(struct hd_slice s, struct hd_slice *name,
 	return 0;
 }
 
+/*
+ * A value with two BufferLiveRange lines would be counted twice in the
+ * recomputed peak: an error, naming the first line.
+ */
+static int second_live_range(struct parser *ps, const struct hd_live_range *r)
+{
+	const struct hd_dump *d = ps->d;
+	char q[PARSE_QUOTE_MAX + 8];
+	uint32_t first = 0;
+	size_t i;
+
+	for (i = 0; i + 1 < d->live_ranges.len; i++)
+		if (HD_LIVE_RANGE(d, i).value == r->value) {
+			first = HD_LIVE_RANGE(d, i).line;
+			break;
+		}
+	hd_quote(q, sizeof(q), r->name.p, r->name.n + r->index.n, PARSE_QUOTE_MAX);
+	return perr(ps, "second live range for '%s' (first at line %u)", q, first);
+}
+
 static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice t = tail(l, 4);
@@ -928,7 +958,9 @@ static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 	r->line = (uint32_t)ps->line;
 	v = hd_dump_value_by_key(ps->d, r->key);
 	r->value = v;
-	if (v != HD_NONE && !(HD_VALUE(ps->d, v).flags & HD_VALUE_LIVE)) {
+	if (v != HD_NONE && (HD_VALUE(ps->d, v).flags & HD_VALUE_LIVE))
+		return second_live_range(ps, r);
+	if (v != HD_NONE) {
 		struct hd_value *val = &HD_VALUE(ps->d, v);
 		val->flags |= HD_VALUE_LIVE;
 		val->live_start = start;
@@ -974,6 +1006,9 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 	if (take_lit(&rest, " ") || take_i64(&rest, &e->bytes) ||
 	    take_lit(&rest, " bytes") || e->bytes < 0)
 		return bad_line(ps, l, "bad peak line", "'    NAME{IDX}: B bytes (cumulative: S bytes)'");
+	if (__builtin_add_overflow(ps->peak_sum, e->bytes, &ps->peak_sum))
+		return perr(ps, "peak lines add up to more than %lld bytes (expected a total that fits in 64 bits)",
+			    (long long)INT64_MAX);
 	if (rest.n) {
 		if (take_lit(&rest, " (cumulative: ") ||
 		    take_i64(&rest, &e->cumulative) ||

@@ -804,14 +804,16 @@ static int parse_amount(struct parser *ps, const struct hd_rule *r,
 			       unit_list);
 	}
 	take(ps);
-	div = pow10_i64(dec);
+	/* 10^19 > INT64_MAX: past 18 decimals only 0 is a whole number
+	 * (and pow10_i64 would overflow, then divide by 0) */
+	div = dec > 18 ? 0 : pow10_i64(dec);
 	if (__builtin_mul_overflow(mant, unit_rows[row].bytes, &v))
 		return perr_at(ps, num->off, u->off + u->len - num->off,
 			       "amount too large");
-	if (v % div != 0)
+	if (div == 0 ? v != 0 : v % div != 0)
 		return perr_at(ps, num->off, u->off + u->len - num->off,
 			       "not a whole number of bytes");
-	*out = v / div;
+	*out = div == 0 ? 0 : v / div;
 	return 0;
 }
 

@@ -30,6 +30,18 @@ struct shape_info {
 
 static int walk_shape(struct walk *w, struct shape_info *info);
 
+/* A walker over s; an empty slice may have p == NULL, and NULL + 0 is
+ * undefined, so its end is p itself. */
+static struct walk walk_of(struct hd_slice s, int depth)
+{
+	struct walk w;
+
+	w.p = s.p;
+	w.end = s.n ? s.p + s.n : s.p;
+	w.depth = depth;
+	return w;
+}
+
 static int at_end(const struct walk *w)
 {
 	return w->p >= w->end;
@@ -432,7 +444,7 @@ static int walk_shape(struct walk *w, struct shape_info *info)
 /* Reads the whole slice as one shape.  Returns 0, -1 if it is not one. */
 static int read_whole(struct hd_slice s, struct shape_info *info)
 {
-	struct walk w = { s.p, s.p + s.n, 0 };
+	struct walk w = walk_of(s, 0);
 
 	if (s.n == 0 || walk_shape(&w, info) < 0 || !at_end(&w))
 		return -1;
@@ -470,7 +482,7 @@ int hd_shape_is_tuple(struct hd_slice shape)
 int hd_shape_tuple_element(struct hd_slice shape, int64_t i,
 			   struct hd_slice *out)
 {
-	struct walk w = { shape.p, shape.p + shape.n, 1 };
+	struct walk w = walk_of(shape, 1);
 	struct shape_info info;
 	int64_t k;
 	const char *start;
@@ -501,7 +513,7 @@ int hd_shape_tuple_element(struct hd_slice shape, int64_t i,
 int hd_shape_subshape(struct hd_slice shape, struct hd_slice index,
 		      struct hd_slice *out)
 {
-	struct walk w = { index.p, index.p + index.n, 0 };
+	struct walk w = walk_of(index, 0);
 	struct hd_slice cur = shape;
 	int64_t i;
 
@@ -568,7 +580,7 @@ size_t hd_shape_span(struct hd_slice s)
 
 struct hd_slice hd_shape_strip_layout(struct hd_slice shape)
 {
-	struct walk w = { shape.p, shape.p + shape.n, 0 };
+	struct walk w = walk_of(shape, 0);
 	int64_t elements;
 
 	if (shape.n == 0 || !is_lower(peek(&w)) || eat_str(&w, "b("))

@@ -1,0 +1,83 @@
+/*
+ * fuzz_diff.c - libFuzzer target: the comparison of two dumps, the
+ * default rules evaluated on it, and the diff reports.
+ *
+ * The input is OLD, then the separator FUZZ_DIFF_SEP (four NUL bytes,
+ * which no dump may contain), then NEW; OLD keeps its final newline.
+ * Without a separator the input is compared with itself, and then
+ * nothing may differ: every value matched, none added, removed or
+ * changed.  Odd-sized inputs are matched by name only.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hlodiff/diff.h"
+#include "hlodiff/dump.h"
+#include "hlodiff/match.h"
+#include "hlodiff/parse.h"
+#include "hlodiff/report.h"
+#include "hlodiff/rules.h"
+
+#include "fuzz.h"
+
+#define FUZZ_DIFF_SEP "\0\0\0\0"
+#define FUZZ_DIFF_SEP_LEN 4
+
+static struct hd_rules *rules;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fuzz_quiet();
+	if (hd_rules_load_default(&rules) != 0)
+		abort();
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *text = (const char *)data;
+	const char *sep = size >= FUZZ_DIFF_SEP_LEN ?
+		memmem(text, size, FUZZ_DIFF_SEP, FUZZ_DIFF_SEP_LEN) : NULL;
+	size_t old_len = sep ? (size_t)(sep - text) : size;
+	const char *new_text = sep ? sep + FUZZ_DIFF_SEP_LEN : text;
+	size_t new_len = sep ? size - old_len - FUZZ_DIFF_SEP_LEN : size;
+	struct hd_dump old, new_dump;
+	struct hd_report_opts opts;
+	struct hd_verdicts *v;
+	struct hd_diff df;
+	unsigned flags = (size & 1) ? HD_MATCH_BY_NAME_ONLY : 0;
+	int rc_old, rc_new;
+
+	fuzz_msgs_reset();
+	rc_old = hd_parse_buffer(&old, "old.txt", text, old_len, 0);
+	fuzz_check_parse_msgs(rc_old, "old.txt");
+	fuzz_msgs_reset();
+	rc_new = hd_parse_buffer(&new_dump, "new.txt", new_text, new_len, 0);
+	fuzz_check_parse_msgs(rc_new, "new.txt");
+	if (rc_old == 0 && rc_new == 0) {
+		hd_diff_compute(&df, &old, &new_dump, flags);
+		if (!sep) {
+			fuzz_check(df.n_added == 0);
+			fuzz_check(df.n_removed == 0);
+			fuzz_check(df.n_changed == 0);
+			fuzz_check(df.n_matched == old.values.len);
+		}
+		v = hd_rules_eval(rules, &df, "jit_fuzz");
+		if (!sep)
+			fuzz_check(hd_verdicts_status(v, 1) == 0);
+		memset(&opts, 0, sizeof(opts));
+		opts.top_n = 5;
+		opts.all = (int)((size >> 1) & 1);
+		hd_report_diff_text(fuzz_null(), &df, &opts);
+		hd_report_diff_json(fuzz_null(), &df, &opts);
+		hd_verdicts_report_text(fuzz_null(), v);
+		hd_verdicts_free(v);
+		hd_diff_release(&df);
+	}
+	hd_dump_release(&old);
+	hd_dump_release(&new_dump);
+	return 0;
+}
