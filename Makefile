@@ -132,10 +132,11 @@ define run_prove
 		$(PROVE) $(PROVE_FLAGS) tests/*.t
 endef
 
-check: ## CI: deps, WERROR build + prove, then the same under ASan/UBSan
+check: ## CI: deps, WERROR build + prove, fuzz, memcheck, then ASan/UBSan
 	scripts/install-deps
 	$(MAKE) --no-print-directory check-plain
 	$(MAKE) --no-print-directory check-fuzz
+	$(MAKE) --no-print-directory check-valgrind
 	$(MAKE) --no-print-directory check-san
 
 check-plain: ## WERROR build + prove (no deps step)
@@ -168,6 +169,7 @@ demo: deps all ## build and run hlodiff on the examples/ dumps
 
 bench: all $(TOOLS) ## time hlodiff on generated 64M/256M dumps (BENCH_SIZES)
 	HLODIFF='$(CURDIR)/$(BIN)' HD_BUILD='$(CURDIR)/$(BUILD)' scripts/bench
+	HLODIFF='$(CURDIR)/$(BIN)' HD_BUILD='$(CURDIR)/$(BUILD)' scripts/bench-hostile
 
 # ---- fuzzing (fuzz/, docs/robustness.md) ---------------------------
 # libFuzzer targets built with clang, ASan and UBSan in build/fuzz/ from

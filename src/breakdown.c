@@ -838,6 +838,7 @@ static void text_node(FILE *out, const struct hd_breakdown *b,
 	uint32_t i;
 
 	indented_name(name, sizeof(name), n->name, indent, width);
+	hd_mask_text(name);
 	if (b->is_diff) {
 		hd_percent(p, sizeof(p), n->old_bytes, n->new_bytes);
 		text_line(out, "%-*s %13" PRId64 " %13" PRId64 " %13s %8s", (int)width,

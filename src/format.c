@@ -5,6 +5,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 char *hd_human_bytes(char *buf, size_t n, int64_t bytes)
 {
@@ -69,4 +70,62 @@ char *hd_percent(char *buf, size_t n, int64_t old_v, int64_t new_v)
 		pct = 0.0;
 	snprintf(buf, n, pct > 0 ? "+%.1f%%" : "%.1f%%", pct);
 	return buf;
+}
+
+/*
+ * Length of the well-formed UTF-8 sequence at p (n bytes available), or
+ * 0: no overlong forms, no surrogates, nothing above U+10FFFF (RFC 3629).
+ */
+size_t hd_utf8_length(const unsigned char *p, size_t n)
+{
+	unsigned char c = p[0], lo = 0x80, hi = 0xbf;
+	size_t len, k;
+
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (len > n || p[1] < lo || p[1] > hi)
+		return 0;
+	for (k = 2; k < len; k++)
+		if ((p[k] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+void hd_mask_text(char *s)
+{
+	size_t i = 0, n = strlen(s);
+
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+		size_t len;
+
+		if (c < 0x20 || c == 0x7f) {
+			s[i++] = '?';
+			continue;
+		}
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		len = hd_utf8_length((const unsigned char *)s + i, n - i);
+		if (len) {
+			i += len;
+			continue;
+		}
+		s[i++] = '?';
+	}
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hlodiff/breakdown.h"
 #include "hlodiff/format.h"
 #include "hlodiff/timeline.h"
 
@@ -185,6 +186,9 @@ static const char css[] =
 	".files{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;"
 	"word-break:break-all;margin:4px 0}\n"
 	".note{color:#4a5568;font-style:italic}\n"
+	".tree,.tree ul{list-style:none;padding-left:1.2em}\n"
+	".tree .num{color:#4a5568;font-variant-numeric:tabular-nums}\n"
+	".rules td.bad{color:#c53030;font-weight:bold}.rules td.warn{color:#b7791f}\n"
 	"table{border-collapse:collapse;font-size:13px}\n"
 	"th,td{padding:3px 8px;border-bottom:1px solid #edf2f7;text-align:left;"
 	"vertical-align:top}\n"
@@ -1102,14 +1106,61 @@ static const char script[] =
 	"});\n"
 	"})();\n";
 
+/* ---- breakdown ------------------------------------------------------------ */
+
+/* One node and, folded in <details>, its children; depth-capped. */
+static void breakdown_node(FILE *out, const struct hd_breakdown *b,
+			   const struct hd_by_node *nd, int depth)
+{
+	char o[32], nw[32], d[32];
+	uint32_t i;
+
+	snprintf(o, sizeof(o), "%" PRId64, nd->old_bytes);
+	snprintf(nw, sizeof(nw), "%" PRId64, nd->new_bytes);
+	hd_signed(d, sizeof(d), hd_delta(nd->old_bytes, nd->new_bytes));
+	fputs(nd->child_count && depth < 64 ? "<li><details><summary>" : "<li>", out);
+	hd_html_escape(out, nd->name, strlen(nd->name));
+	fprintf(out, " <span class=\"num\">%s &#8594; %s (%s)</span>", o, nw, d);
+	if (!nd->child_count || depth >= 64) {
+		fputs("</li>\n", out);
+		return;
+	}
+	fputs("</summary>\n<ul>\n", out);
+	for (i = 0; i < nd->child_count; i++)
+		breakdown_node(out, b, hd_breakdown_child(b, nd, i), depth + 1);
+	fputs("</ul></details></li>\n", out);
+}
+
+static void section_breakdown(FILE *out, const struct hd_breakdown *b)
+{
+	if (!b)
+		return;
+	fputs("<section id=\"breakdown\">\n<h2>Where the bytes went</h2>\n", out);
+	fprintf(out, "<p class=\"note\">%s; bytes old &#8594; new (delta).</p>\n",
+		hd_breakdown_measure(b) == HD_BY_PEAK_BYTES ?
+		"bytes of the values live at each peak" :
+		"sum of value sizes (not total bytes: values share allocations)");
+	fputs("<ul class=\"tree\">\n", out);
+	breakdown_node(out, b, hd_breakdown_root(b), 0);
+	fputs("</ul>\n</section>\n", out);
+}
+
 void hd_report_html(FILE *out, const struct hd_diff *df,
 		    const char *rules_html, int top_n)
+{
+	hd_report_html_full(out, df, rules_html, NULL, top_n);
+}
+
+void hd_report_html_full(FILE *out, const struct hd_diff *df,
+			 const char *rules_html,
+			 const struct hd_breakdown *breakdown, int top_n)
 {
 	page_head(out, df);
 	section_summary(out, df);
 	section_timeline(out, df);
 	section_peak(out, df);
 	section_rules(out, rules_html);
+	section_breakdown(out, breakdown);
 	section_movers(out, df, top_n);
 	section_figures(out, df);
 	fputs("<script>\n", out);

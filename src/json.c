@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hlodiff/diag.h"
+#include "hlodiff/format.h"
 
 void hd_json_init(struct hd_json *j, FILE *out)
 {
@@ -94,13 +95,8 @@ static void write_string(FILE *out, const char *s, size_t n)
 			fputc(c, out);
 		} else {
 			/* copy a well-formed UTF-8 sequence, else U+FFFD */
-			size_t len = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
-			size_t k;
-			int okay = len && i + len <= n;
-			for (k = 1; okay && k < len; k++)
-				if (((unsigned char)s[i + k] & 0xc0) != 0x80)
-					okay = 0;
-			if (okay) {
+			size_t len = hd_utf8_length((const unsigned char *)s + i, n - i);
+			if (len) {
 				fwrite(s + i, 1, len, out);
 				i += len - 1;
 			} else {

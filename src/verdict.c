@@ -20,6 +20,7 @@
 
 #include "hlodiff/figures.h"
 #include "hlodiff/format.h"
+#include "hlodiff/html.h"
 #include "hlodiff/json.h"
 #include "hlodiff/report.h"
 #include "hlodiff/shape.h"
@@ -1022,6 +1023,52 @@ void hd_verdicts_report_text(FILE *out, const struct hd_verdicts *v)
 			" in NEW)\n", v->rules->name, u->waiver->line,
 			u->waiver->text, u->n_old, u->n_new, u->n_copies);
 	}
+}
+
+/* ---- HTML --------------------------------------------------------------- */
+
+/* One table row: result, where, the rule as written, old -> new. */
+static void html_verdict_row(FILE *out, const struct hd_verdicts *v,
+			     const struct hd_verdict *vd)
+{
+	const char *res = "ok", *cls = "";
+	char loc[64], d[NUM_MAX];
+
+	if (vd->result == HD_VERDICT_VIOLATED) {
+		res = hd_severity_name(vd->rule->severity);
+		cls = vd->rule->severity == HD_SEV_ERROR ? " class=\"bad\"" : " class=\"warn\"";
+	} else if (vd->result == HD_VERDICT_NA) {
+		res = "n/a";
+	}
+	fprintf(out, "<tr><td%s>%s</td><td>", cls, res);
+	hd_html_escape(out, v->rules->name, strlen(v->rules->name));
+	snprintf(loc, sizeof(loc), ":%" PRIu32, vd->rule->line);
+	fputs(loc, out);
+	fputs("</td><td><code>", out);
+	hd_html_escape(out, vd->rule->text, strlen(vd->rule->text));
+	fputs("</code></td><td>", out);
+	if (vd->rule->cond == HD_COND_ANY_NEW)
+		fprintf(out, "%" PRIu32 " new", vd->n_new_total);
+	else if (vd->result == HD_VERDICT_NA)
+		hd_html_escape(out, vd->na_reason, strlen(vd->na_reason));
+	else
+		fprintf(out, "%" PRId64 " &#8594; %" PRId64 " (%s)", vd->old_v,
+			vd->new_v, hd_signed(d, sizeof(d), vd->delta));
+	fputs("</td></tr>\n", out);
+}
+
+void hd_verdicts_report_html(FILE *out, const struct hd_verdicts *v)
+{
+	size_t i;
+
+	fprintf(out, "<p>%" PRIu32 " violated (%" PRIu32 " error, %" PRIu32
+		" warning), %" PRIu32 " passed, %" PRIu32 " not applicable.</p>\n",
+		v->n_error + v->n_warn, v->n_error, v->n_warn, v->n_pass, v->n_na);
+	fputs("<table class=\"rules\"><thead><tr><th>result</th><th>rule</th>"
+	      "<th>as written</th><th>old &#8594; new</th></tr></thead><tbody>\n", out);
+	for (i = 0; i < v->verdicts.len; i++)
+		html_verdict_row(out, v, &HD_VERDICT(v, i));
+	fputs("</tbody></table>\n", out);
 }
 
 /* ---- JSON --------------------------------------------------------------- */

@@ -4,8 +4,8 @@
 # references to things that do not exist, invalid UTF-8, NUL bytes and
 # inputs cut in the middle of a line.  Each is read (exit 0, figures
 # right or marked unknown) or rejected (exit 2, "hlodiff: FILE:LINE:"),
-# never a crash, a sanitizer report or a hang; memory stays near twice
-# the input (measured with $HD_BUILD/rusage, not under sanitizers).
+# never a crash or a sanitizer report.  Peak memory is printed as a
+# diagnostic; it is measured by make bench (scripts/bench-hostile).
 #
 # Sizes (environment): HD_HOSTILE_MB (one-line inputs, default 64),
 # HD_HOSTILE_VALUES (default 1000000).  The manual 1 GB and 10 million
@@ -87,29 +87,13 @@ measure() {
 	return 1
 }
 
-# rss_within DESC BYTES FACTOR: the last measure's peak RSS is at most
-# FACTOR * BYTES + 16 MiB (the program itself, libc, zlib).
+# rss_within DESC BYTES FACTOR: notes the last measure's peak RSS
+# against FACTOR x input.  Memory (and time) are measured by the
+# benchmark (make bench: scripts/bench-hostile), never asserted by a
+# test, so this only prints a diagnostic line.
 rss_within() {
-	if [ "$sanitized" -eq 1 ]; then
-		skip "$1: memory not measured under sanitizers"
-		return
-	fi
-	if awk -v r="$RSS_KIB" -v b="$2" -v f="$3" \
-		'BEGIN { exit !(r * 1024 <= f * b + 16 * 1048576) }'; then
-		pass "$1: peak RSS $RSS_KIB KiB <= $3 x input"
-	else
-		fail "$1: peak RSS $RSS_KIB KiB <= $3 x input"
-		diag "input $2 bytes, RSS $((RSS_KIB * 1024)) bytes"
-	fi
-}
-
-# took_under DESC SECONDS: the last measure ran in less than SECONDS.
-took_under() {
-	if awk -v w="$WALL" -v s="$2" 'BEGIN { exit !(w < s) }'; then
-		pass "$1: ${WALL}s < ${2}s"
-	else
-		fail "$1: ${WALL}s < ${2}s"
-	fi
+	[ "$sanitized" -eq 1 ] && return 0
+	diag "$1: peak RSS $RSS_KIB KiB for $2 input bytes (budget $3x; see make bench)"
 }
 
 # todo DESC CMD...: a known open bug (docs/robustness.md, "Open
@@ -145,7 +129,6 @@ bytes=$((MB * 1048576))
 measure 2 "one ${MB} MiB line, no newline" stat "$T/oneline.txt"
 ok_cmd "one ${MB} MiB line: position line 1" grep -q "^hlodiff: $T/oneline.txt:1: dump ends in the middle of a line" "$T/err"
 rss_within "one ${MB} MiB line" "$bytes" 2
-took_under "one ${MB} MiB line" 30
 measure 2 "one ${MB} MiB line on standard input" stat - <"$T/oneline.txt"
 ok_cmd "one ${MB} MiB line on standard input: position" grep -q "^hlodiff: <stdin>:1: dump ends in the middle of a line" "$T/err"
 rss_within "one ${MB} MiB line on standard input" "$bytes" 2
@@ -169,10 +152,8 @@ n=$(size_of "$T/longinsn.txt")
 measure 0 "a dump whose instruction line is ${MB} MiB" stat "$T/longinsn.txt"
 ok_cmd "${MB} MiB instruction line: its value is read" grep -Eq '^  values +1 ' "$T/out"
 rss_within "${MB} MiB instruction line" "$n" 2
-took_under "${MB} MiB instruction line" 30
 measure 0 "diff of two dumps with a ${MB} MiB instruction line" "$T/longinsn.txt" "$T/longinsn.txt"
 rss_within "diff, ${MB} MiB instruction lines" "$((2 * n))" 2.4
-took_under "diff, ${MB} MiB instruction lines" 60
 rm -f "$T/longinsn.txt"
 
 # ---- 2. deep nesting ------------------------------------------------
@@ -198,10 +179,8 @@ ok_cmd "$NVALUES values: total exact" grep -Eq "^  total bytes +$((NVALUES * 16)
 # One value per 240 bytes of input: the model's records (about 690
 # bytes per value) outweigh the text; see docs/robustness.md.
 rss_within "$NVALUES values, stat" "$n" 4.5
-took_under "$NVALUES values, stat" 60
 measure 0 "$NVALUES values: diff with itself" "$T/values.txt" "$T/values.txt"
 rss_within "$NVALUES values, diff" "$((2 * n))" 4.5
-took_under "$NVALUES values, diff" 120
 rm -f "$T/values.txt"
 
 # A realistic dump (tools/gen-dump) stays within twice its size.
@@ -329,11 +308,11 @@ ok_cmd "invalid UTF-8: stat --json is strict UTF-8 JSON" utf8_json "$T/out"
 run_hlodiff 0 "invalid UTF-8: diff --json" --json "$T/utf8.txt" "$T/utf8.txt"
 ok_cmd "invalid UTF-8: diff --json is strict UTF-8 JSON" utf8_json "$T/out"
 run_hlodiff 0 "invalid UTF-8: stat --by op_name --json" stat --by op_name --json "$T/utf8.txt"
-todo "invalid UTF-8: --by op_name --json is strict UTF-8 JSON (json.c passes overlong forms and surrogates)" utf8_json "$T/out"
+ok_cmd "invalid UTF-8: --by op_name --json is strict UTF-8 JSON" utf8_json "$T/out"
 printf 'x\033[31mRED\033[0m\007' >"$T/esc"
 sed "s/op_name=\"jit(f)\//op_name=\"jit(f)\/$(cat "$T/esc")/" "$T/utf8.txt" >"$T/esc.txt"
 run_hlodiff 0 "escape sequences in op_name: stat --by op_name" stat --by op_name "$T/esc.txt"
-todo "escape sequences in op_name: the text report masks control bytes" clean_text "$T/out"
+ok_cmd "escape sequences in op_name: the text report masks control bytes" clean_text "$T/out"
 run_hlodiff 0 "escape sequences in op_name: plain stat" stat "$T/esc.txt"
 ok_cmd "escape sequences in op_name: plain stat has no control bytes" clean_text "$T/out"
 

@@ -29,4 +29,14 @@ int64_t hd_delta(int64_t old_v, int64_t new_v);
 /* Overflow-safe a + b (saturates). */
 int64_t hd_sat_add(int64_t a, int64_t b);
 
+/*
+ * Length of the well-formed UTF-8 sequence at p (n bytes available), or
+ * 0 (overlong forms, surrogates, code points above U+10FFFF, truncated).
+ */
+size_t hd_utf8_length(const unsigned char *p, size_t n);
+
+/* Replaces control bytes and bytes of invalid UTF-8 in s by '?', in place,
+ * so text from a dump cannot reach a terminal as escape sequences. */
+void hd_mask_text(char *s);
+
 #endif

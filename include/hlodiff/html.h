@@ -49,6 +49,12 @@
 void hd_report_html(FILE *out, const struct hd_diff *df,
 		    const char *rules_html, int top_n);
 
+struct hd_breakdown;
+/* The same with the --by breakdown as a folding tree (may be NULL). */
+void hd_report_html_full(FILE *out, const struct hd_diff *df,
+			 const char *rules_html,
+			 const struct hd_breakdown *breakdown, int top_n);
+
 /*
  * Writes p[0..n) escaped for HTML text and attribute values (&, <, >, ",
  * ' as entities; control characters other than tab and newline as '?').

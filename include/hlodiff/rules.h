@@ -84,6 +84,8 @@ int hd_verdicts_status(const struct hd_verdicts *v, int werror);
 void hd_verdicts_report_text(FILE *out, const struct hd_verdicts *v);
 /* Writes one JSON value (an object); see docs/rules.md for the schema. */
 void hd_verdicts_report_json(struct hd_json *j, const struct hd_verdicts *v);
+/* An HTML fragment (summary and one table row per rule) for the page. */
+void hd_verdicts_report_html(FILE *out, const struct hd_verdicts *v);
 
 /*
  * The module name in an XLA dump file name (FORMAT.md section 11):
