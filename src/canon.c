@@ -884,6 +884,72 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 	}
 }
 
+/* Reads one 16-digit hex hash at s; returns 0, -1 if malformed. */
+static int read_hex64(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t h = 0;
+	size_t i;
+
+	if (n < 16)
+		return -1;
+	for (i = 0; i < 16; i++) {
+		char ch = s[i];
+		int x = ch >= '0' && ch <= '9' ? ch - '0' :
+			ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+
+		if (x < 0)
+			return -1;
+		h = h << 4 | (uint64_t)x;
+	}
+	*out = h;
+	return 0;
+}
+
+/* Does the instruction carry stored hashes (canon.h)? */
+static int is_stored(const struct hd_insn *in)
+{
+	return hd_slice_starts(in->text, HD_CANON_STORED);
+}
+
+/*
+ * Takes the stored hashes of every instruction (a golden dump: all of
+ * its instructions carry them).  A malformed text gives hash 0, which
+ * matches nothing it should not.
+ */
+static void stored_hashes(struct hd_canon *c, const struct hd_dump *d)
+{
+	size_t k = sizeof(HD_CANON_STORED) - 1;
+	uint32_t i;
+
+	for (i = 0; i < c->n_insns; i++) {
+		struct hd_slice t = HD_INSN(d, i).text;
+
+		if (!is_stored(&HD_INSN(d, i)) ||
+		    read_hex64(t.p + k, t.n - k, &c->insn_canon[i]) ||
+		    t.n < k + 33 || t.p[k + 16] != ' ' ||
+		    read_hex64(t.p + k + 17, t.n - k - 17, &c->insn_struct[i]))
+			c->insn_canon[i] = c->insn_struct[i] = 0;
+	}
+}
+
+/* Canonical texts, operand references and structural hashes. */
+static void hash_insns(struct work *w)
+{
+	const struct hd_dump *d = w->d;
+	struct hd_canon *c = w->c;
+	uint32_t i;
+
+	build_names(w);
+	for (i = 0; i < c->n_insns; i++) {
+		w->ref_first[i] = (uint32_t)w->refs.len;
+		w->buf.n = 0;
+		insn_text(&w->buf, &HD_INSN(d, i), w);
+		c->insn_canon[i] = hash_buf(&w->buf);
+	}
+	w->ref_first[c->n_insns] = (uint32_t)w->refs.len;
+	structural(w);
+}
+
 static void *alloc_array(size_t n, size_t size)
 {
 	return hd_xcalloc(n ? n : 1, size);
@@ -913,18 +979,15 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	w.ref_first = alloc_array(c->n_insns + 1, sizeof(uint32_t));
 
 	value_basics(&w);
-	build_names(&w);
+	if (c->n_insns && is_stored(&HD_INSN(d, 0)))
+		stored_hashes(c, d);
+	else
+		hash_insns(&w);
 	for (i = 0; i < c->n_insns; i++) {
-		w.ref_first[i] = (uint32_t)w.refs.len;
-		w.buf.n = 0;
-		insn_text(&w.buf, &HD_INSN(d, i), &w);
-		c->insn_canon[i] = hash_buf(&w.buf);
 		c->insn_opcode[i] = hash_slice(HD_INSN(d, i).opcode);
 		c->insn_op_name[i] = mix(c->insn_opcode[i],
 					 hash_slice(HD_INSN(d, i).op_name));
 	}
-	w.ref_first[c->n_insns] = (uint32_t)w.refs.len;
-	structural(&w);
 	for (i = 0; i < c->n_values; i++)
 		value_keys(&w, i);
 

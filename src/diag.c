@@ -8,9 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One message, written whole: stderr is locked for its pieces, so
+ * messages of several threads (batch.h) never mix within a line. */
 static void vreport(const char *kind, const char *file, uint64_t line,
 		    uint64_t col, const char *fmt, va_list ap)
 {
+	flockfile(stderr);
 	fputs("hlodiff: ", stderr);
 	if (file) {
 		fputs(hd_display_name(file), stderr);
@@ -24,6 +27,7 @@ static void vreport(const char *kind, const char *file, uint64_t line,
 		fputs(kind, stderr);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+	funlockfile(stderr);
 }
 
 void hd_error(const char *file, uint64_t line, const char *fmt, ...)

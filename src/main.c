@@ -1,20 +1,26 @@
 /*
- * main.c - the command line: parses options and wires the stages
- * (parse -> figures -> match -> diff -> report) for each command.  No
- * logic of its own.
+ * main.c - the command line: parses options and wires the stages for
+ * each command (stat; a pair of dumps; two directories; golden update
+ * and check).  The work is done by the library: parse, diff, rules,
+ * report (one pair), batch (many modules, threads, golden files).
  */
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "hlodiff/batch.h"
 #include "hlodiff/breakdown.h"
 #include "hlodiff/diag.h"
 #include "hlodiff/diff.h"
 #include "hlodiff/figures.h"
-#include "hlodiff/html.h"
+#include "hlodiff/golden.h"
+#include "hlodiff/match.h"
 #include "hlodiff/parse.h"
 #include "hlodiff/report.h"
 #include "hlodiff/rules.h"
@@ -24,34 +30,53 @@
 #endif
 
 #define DEFAULT_TOP_N 20
+#define MODULE_MAX 512
+
+enum command { CMD_DIFF, CMD_STAT, CMD_GOLDEN_UPDATE, CMD_GOLDEN_CHECK };
+enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
 struct options {
-	int json;
+	int cmd;                 /* enum command */
+	enum hd_format format;   /* of standard output */
+	const char *file_out[HD_FORMAT_COUNT];  /* --json=FILE, --markdown FILE ... */
+	int color;               /* enum color_mode */
 	int strict;
 	int by_name;
 	enum hd_by_key by_keys[HD_BY_MAX_KEYS];
-	int by_nkeys;       /* 0: no --by */
+	int by_nkeys;            /* 0: no --by */
 	int at_peak;
-	int top_n_given;    /* -n was on the command line */
+	int top_n_given;         /* -n was on the command line */
 	const char *html_path;
-	const char *rules_path;   /* NULL: the built-in default rules */
+	const char *rules_path;  /* NULL: the built-in default rules */
 	int no_rules;
 	int werror;
+	int jobs;                /* -j; 0: the number of online processors */
+	int allow_new;           /* golden check: a module without golden is ok */
+	int gz;                  /* golden update: write .golden.gz */
+	int summary_only;        /* --summary */
 	struct hd_report_opts report;
-	const char *args[2];
+	const char **args;       /* positional arguments */
 	int nargs;
 };
 
 static void usage(FILE *out)
 {
-	fputs("usage: hlodiff [options] OLD NEW     compare two buffer-assignment dumps\n"
-	      "       hlodiff stat [options] DUMP   figures of one dump\n"
+	fputs("usage: hlodiff [options] OLD NEW           compare two buffer-assignment dumps\n"
+	      "       hlodiff [options] OLD_DIR NEW_DIR   compare every module of two dump directories\n"
+	      "       hlodiff stat [options] DUMP         figures of one dump\n"
+	      "       hlodiff golden update [options] DIR DUMP...  write one golden file per module\n"
+	      "       hlodiff golden check [options] DIR DUMP...   compare dumps with their goldens\n"
 	      "\n"
 	      "DUMP is an XLA *-buffer-assignment.txt file ('-' reads standard input;\n"
-	      ".gz files are read transparently).\n"
+	      ".gz files are read transparently), a golden file, or (golden commands) a\n"
+	      "directory of dumps.\n"
 	      "\n"
 	      "options:\n"
-	      "  --json        print one JSON object instead of text\n"
+	      "  --format F    standard output as text, json, markdown, junit or github\n"
+	      "  --json        the same as --format json\n"
+	      "  --text FILE, --json=FILE, --markdown FILE, --junit FILE, --github FILE\n"
+	      "                also write that format to FILE (any number of them)\n"
+	      "  --color[=WHEN]  colour the text on a terminal: auto (default), always, never\n"
 	      "  --all         list every value, unchanged ones included\n"
 	      "  -n N          list the N values that changed most (default 20, 0 = all)\n"
 	      "  --by KEYS     where the bytes went: a tree by KEYS (op_name, source,\n"
@@ -60,14 +85,18 @@ static void usage(FILE *out)
 	      "  --rules FILE  the rules to check (default: the built-in rules/default.rules)\n"
 	      "  --no-rules    check no rules (exit 0 whatever changed)\n"
 	      "  --werror      rules of warning severity fail too (exit 1)\n"
-	      "  --html FILE   also write a self-contained HTML report to FILE\n"
+	      "  --html FILE   also write a self-contained HTML report to FILE (one pair)\n"
 	      "  --by-name     match values by exact name{index} only\n"
 	      "  --strict      treat lines the parser does not know as errors\n"
+	      "  -j N          compare N modules at once (default: the number of processors)\n"
+	      "  --summary     many modules: only the summary table on standard output\n"
+	      "  --allow-new   golden check: a module without a golden is not an error\n"
+	      "  --gz          golden update: write gzip-compressed DIR/MODULE.golden.gz\n"
 	      "  --help        show this help\n"
 	      "  --version     show the version\n"
 	      "\n"
 	      "exit status: 0 compared (or read) fine, 1 a rule was violated,\n"
-	      "2 usage or input error.\n", out);
+	      "2 usage or input error (also: a module without a golden).\n", out);
 }
 
 static int usage_error(const char *fmt, ...)
@@ -98,78 +127,290 @@ static int parse_count(const char *s, int *out)
 	return 0;
 }
 
+/* ---- options ------------------------------------------------------------- */
+
+/*
+ * The value of option a: after '=' in "--opt=VALUE", else the next
+ * argument (*i advances).  NULL when missing.
+ */
+static const char *opt_value(const char *a, int argc, char **argv, int *i)
+{
+	const char *eq = strchr(a, '=');
+
+	if (eq)
+		return eq + 1;
+	if (*i + 1 >= argc)
+		return NULL;
+	return argv[++*i];
+}
+
+/* Does argument a name option name, alone or as "name=..."? */
+static int is_opt(const char *a, const char *name)
+{
+	size_t n = strlen(name);
+
+	return strncmp(a, name, n) == 0 && (a[n] == '\0' || a[n] == '=');
+}
+
+/* --text FILE, --json=FILE, --markdown FILE, --junit FILE, --github FILE */
+static int file_output(struct options *o, const char *a, int argc, char **argv,
+		       int *i)
+{
+	static const struct { const char *opt; enum hd_format f; } outs[] = {
+		{ "--text", HD_FORMAT_TEXT }, { "--markdown", HD_FORMAT_MARKDOWN },
+		{ "--md", HD_FORMAT_MARKDOWN }, { "--junit", HD_FORMAT_JUNIT },
+		{ "--github", HD_FORMAT_GITHUB }, { "--json", HD_FORMAT_JSON },
+	};
+	size_t k;
+	const char *v;
+
+	for (k = 0; k < sizeof(outs) / sizeof(outs[0]); k++) {
+		if (!is_opt(a, outs[k].opt))
+			continue;
+		if (outs[k].f == HD_FORMAT_JSON && !strchr(a, '=')) {
+			o->format = HD_FORMAT_JSON;   /* --json alone: the old flag */
+			return 0;
+		}
+		v = opt_value(a, argc, argv, i);
+		if (!v || !*v)
+			return usage_error("%s needs a file name", outs[k].opt);
+		if (strcmp(v, "-") == 0)
+			return usage_error("%s writes a file; for standard output use --format %s",
+					   outs[k].opt, hd_format_name(outs[k].f));
+		o->file_out[outs[k].f] = v;
+		return 0;
+	}
+	return 1;
+}
+
+static int color_option(struct options *o, const char *a)
+{
+	const char *eq = strchr(a, '=');
+
+	if (!eq || strcmp(eq + 1, "always") == 0)
+		o->color = COLOR_ALWAYS;
+	else if (strcmp(eq + 1, "auto") == 0)
+		o->color = COLOR_AUTO;
+	else if (strcmp(eq + 1, "never") == 0)
+		o->color = COLOR_NEVER;
+	else
+		return usage_error("--color takes auto, always or never, not '%s'", eq + 1);
+	return 0;
+}
+
+/* Options with a value; returns 1 when a is none of them. */
+static int value_option(struct options *o, const char *a, int argc, char **argv,
+			int *i)
+{
+	const char *v;
+	char err[256];
+
+	if (is_opt(a, "--format")) {
+		if (!(v = opt_value(a, argc, argv, i)))
+			return usage_error("%s needs a format", a);
+		if (hd_format_parse(v, &o->format))
+			return usage_error("unknown format '%s' (expected text, json, markdown, junit or github)", v);
+	} else if (strcmp(a, "--by") == 0) {
+		if (!(v = opt_value(a, argc, argv, i)))
+			return usage_error("%s needs a key list", a);
+		if (hd_by_parse(v, o->by_keys, &o->by_nkeys, err, sizeof(err)))
+			return usage_error("--by: %s", err);
+	} else if (is_opt(a, "--rules")) {
+		if (!(v = opt_value(a, argc, argv, i)))
+			return usage_error("%s needs a file name", a);
+		o->rules_path = v;
+	} else if (is_opt(a, "--html")) {
+		if (!(v = opt_value(a, argc, argv, i)))
+			return usage_error("%s needs a file name", a);
+		o->html_path = v;
+	} else if (strcmp(a, "-n") == 0) {
+		if (!(v = opt_value(a, argc, argv, i)))
+			return usage_error("%s needs a number", a);
+		if (parse_count(v, &o->report.top_n))
+			return usage_error("-n takes a whole number >= 0, not '%s'", v);
+		o->top_n_given = 1;
+	} else if (strncmp(a, "-j", 2) == 0 || is_opt(a, "--jobs")) {
+		v = a[1] == 'j' && a[2] ? a + 2 : opt_value(a, argc, argv, i);
+		if (!v || parse_count(v, &o->jobs) || o->jobs < 1)
+			return usage_error("-j takes a whole number >= 1, not '%s'", v ? v : "");
+	} else {
+		return 1;
+	}
+	return 0;
+}
+
+/* Flags without a value; returns 1 when a is none of them. */
+static int flag_option(struct options *o, const char *a)
+{
+	static const struct { const char *name; size_t off; } flags[] = {
+		{ "--all", offsetof(struct options, report.all) },
+		{ "--strict", offsetof(struct options, strict) },
+		{ "--no-rules", offsetof(struct options, no_rules) },
+		{ "--werror", offsetof(struct options, werror) },
+		{ "--at-peak", offsetof(struct options, at_peak) },
+		{ "--by-name", offsetof(struct options, by_name) },
+		{ "--allow-new", offsetof(struct options, allow_new) },
+		{ "--gz", offsetof(struct options, gz) },
+		{ "--summary", offsetof(struct options, summary_only) },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
+		if (strcmp(a, flags[k].name) == 0) {
+			*(int *)((char *)o + flags[k].off) = 1;
+			return 0;
+		}
+	return 1;
+}
+
 /* Returns -1 to continue, else an exit status. */
 static int parse_options(struct options *o, int argc, char **argv, int first)
 {
-	int i, only_args = 0;
+	int i, only_args = 0, st;
 
 	for (i = first; i < argc; i++) {
 		const char *a = argv[i];
+
 		if (only_args || a[0] != '-' || strcmp(a, "-") == 0) {
-			if (o->nargs == 2)
-				return usage_error("too many arguments: '%s'", a);
 			o->args[o->nargs++] = a;
 		} else if (strcmp(a, "--") == 0) {
 			only_args = 1;
-		} else if (strcmp(a, "--json") == 0) {
-			o->json = 1;
-		} else if (strcmp(a, "--all") == 0) {
-			o->report.all = 1;
-		} else if (strcmp(a, "--strict") == 0) {
-			o->strict = 1;
-		} else if (strcmp(a, "--by") == 0) {
-			char err[256];
-			if (i + 1 >= argc)
-				return usage_error("%s needs a key list", a);
-			if (hd_by_parse(argv[++i], o->by_keys, &o->by_nkeys, err, sizeof(err)))
-				return usage_error("--by: %s", err);
-		} else if (strcmp(a, "--rules") == 0) {
-			if (i + 1 >= argc)
-				return usage_error("%s needs a file name", a);
-			o->rules_path = argv[++i];
-		} else if (strcmp(a, "--no-rules") == 0) {
-			o->no_rules = 1;
-		} else if (strcmp(a, "--werror") == 0) {
-			o->werror = 1;
-		} else if (strcmp(a, "--html") == 0) {
-			if (i + 1 >= argc)
-				return usage_error("%s needs a file name", a);
-			o->html_path = argv[++i];
-		} else if (strcmp(a, "--at-peak") == 0) {
-			o->at_peak = 1;
-		} else if (strcmp(a, "--by-name") == 0) {
-			o->by_name = 1;
-		} else if (strcmp(a, "-n") == 0) {
-			if (i + 1 >= argc)
-				return usage_error("%s needs a number", a);
-			if (parse_count(argv[++i], &o->report.top_n))
-				return usage_error("-n takes a whole number >= 0, not '%s'", argv[i]);
-			o->top_n_given = 1;
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			usage(stdout);
 			return HD_EXIT_OK;
 		} else if (strcmp(a, "--version") == 0) {
 			printf("hlodiff %s\n", HLODIFF_VERSION);
 			return HD_EXIT_OK;
+		} else if (is_opt(a, "--color")) {
+			if (color_option(o, a))
+				return HD_EXIT_TROUBLE;
 		} else {
-			return usage_error("unknown option '%s'", a);
+			st = flag_option(o, a);
+			if (st == 1)
+				st = file_output(o, a, argc, argv, &i);
+			if (st == 1)
+				st = value_option(o, a, argc, argv, &i);
+			if (st == 1)
+				return usage_error("unknown option '%s'", a);
+			if (st)
+				return HD_EXIT_TROUBLE;
 		}
 	}
 	return -1;
 }
+
+/* ---- shared -------------------------------------------------------------- */
 
 static unsigned parse_flags(const struct options *o)
 {
 	return o->strict ? HD_PARSE_STRICT : 0;
 }
 
-static int load(struct hd_dump *d, const char *path, const struct options *o)
+/* The rules to check: --rules FILE, the built-in default, or none. */
+static int load_rules(const struct options *o, struct hd_rules **rules)
 {
-	if (hd_parse_file(d, path, parse_flags(o)))
-		return -1;
-	hd_parse_report_unknown(d);
-	return 0;
+	*rules = NULL;
+	if (o->no_rules)
+		return 0;
+	if (o->rules_path)
+		return hd_rules_load(rules, o->rules_path);
+	return hd_rules_load_default(rules);
 }
+
+/* Colour for standard output? (--color, NO_COLOR, a terminal) */
+static int use_color(const struct options *o)
+{
+	const char *no = getenv("NO_COLOR");
+
+	if (o->color == COLOR_ALWAYS)
+		return 1;
+	if (o->color == COLOR_NEVER || (no && *no))
+		return 0;
+	return isatty(STDOUT_FILENO);
+}
+
+/* The formats whose parts must be rendered: standard output and files. */
+static unsigned wanted_formats(const struct options *o)
+{
+	unsigned f = 1u << o->format;
+	int k;
+
+	for (k = 0; k < HD_FORMAT_COUNT; k++)
+		if (o->file_out[k])
+			f |= 1u << k;
+	return f;
+}
+
+static void batch_opts(const struct options *o, const struct hd_rules *rules,
+		       struct hd_batch_opts *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->parse_flags = parse_flags(o);
+	b->match_flags = o->by_name ? HD_MATCH_BY_NAME_ONLY : 0;
+	memcpy(b->by_keys, o->by_keys, sizeof(b->by_keys));
+	b->by_nkeys = o->by_nkeys;
+	b->at_peak = o->at_peak;
+	b->rules = rules;
+	b->werror = o->werror;
+	b->report = o->report;
+	b->formats = wanted_formats(o);
+	b->md_level = 3;
+	b->jobs = o->jobs ? o->jobs : hd_online_cpus();
+}
+
+/* Writes one document in format f to out. */
+typedef void (*render_fn)(FILE *out, enum hd_format f, const void *ctx);
+
+/* The --format document on standard output, text coloured when asked
+ * (write errors are caught by finish()). */
+static void emit_stdout(const struct options *o, render_fn render, const void *ctx)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	if (o->format != HD_FORMAT_TEXT || !use_color(o)) {
+		render(stdout, o->format, ctx);
+		return;
+	}
+	mem = open_memstream(&buf, &len);
+	if (!mem)
+		hd_die("out of memory");
+	render(mem, HD_FORMAT_TEXT, ctx);
+	if (fclose(mem) != 0)
+		hd_die("out of memory");
+	hd_text_colorize(stdout, buf, len);
+	free(buf);
+}
+
+/* Every --FORMAT FILE document.  Returns 0, or -1 after printing why a
+ * file could not be written. */
+static int emit_files(const struct options *o, render_fn render, const void *ctx)
+{
+	int k, bad = 0;
+
+	for (k = 0; k < HD_FORMAT_COUNT; k++) {
+		const char *path = o->file_out[k];
+		FILE *f;
+
+		if (!path)
+			continue;
+		f = fopen(path, "w");
+		if (!f) {
+			hd_error(path, 0, "cannot write: %s", strerror(errno));
+			bad = 1;
+			continue;
+		}
+		render(f, (enum hd_format)k, ctx);
+		if (ferror(f) | fclose(f)) {
+			hd_error(path, 0, "cannot write: %s", strerror(errno));
+			bad = 1;
+		}
+	}
+	return bad ? -1 : 0;
+}
+
+/* ---- stat ---------------------------------------------------------------- */
 
 static int cmd_stat(const struct options *o)
 {
@@ -180,7 +421,9 @@ static int cmd_stat(const struct options *o)
 
 	if (o->nargs != 1)
 		return usage_error("%s", "stat takes one dump");
-	if (load(&d, o->args[0], o)) {
+	if (o->format != HD_FORMAT_TEXT && o->format != HD_FORMAT_JSON)
+		return usage_error("%s", "stat writes text or json");
+	if (hd_load_dump(&d, o->args[0], parse_flags(o)) < 0) {
 		hd_dump_release(&d);
 		return HD_EXIT_TROUBLE;
 	}
@@ -194,7 +437,7 @@ static int cmd_stat(const struct options *o)
 		b = o->at_peak ? hd_breakdown_dump_peak(&d, &f, o->by_keys, o->by_nkeys, ro.top_n)
 			       : hd_breakdown_dump(&d, o->by_keys, o->by_nkeys, ro.top_n);
 	ro.breakdown = b;
-	if (o->json) {
+	if (o->format == HD_FORMAT_JSON) {
 		hd_report_stat_json(stdout, &d, &f, &ro);
 	} else {
 		hd_report_stat_text(stdout, &d, &f, &ro);
@@ -209,99 +452,335 @@ static int cmd_stat(const struct options *o)
 	return HD_EXIT_OK;
 }
 
-/* Writes the HTML report; the table shows every mover unless -n was given. */
-static int write_html(const struct options *o, const struct hd_diff *df)
-{
-	FILE *f = fopen(o->html_path, "w");
-	int top_n = o->top_n_given ? o->report.top_n : 0;
+/* ---- one pair -------------------------------------------------------------- */
 
-	if (!f) {
-		hd_error(o->html_path, 0, "cannot write: %s", strerror(errno));
-		return -1;
+/* The module the NEW dump (else the OLD one) belongs to, for the rules'
+ * module scopes; "" when the names say nothing. */
+static void pair_module(const struct options *o, char *buf, size_t n)
+{
+	int64_t counter;
+	int k;
+
+	for (k = 1; k >= 0; k--) {
+		const char *p = o->args[k];
+
+		if (hd_is_golden_name(p)) {
+			hd_file_module(p, buf, n, &counter);
+			return;
+		}
+		if (hd_module_name_from_path(p, buf, n) == 0)
+			return;
 	}
-	hd_report_html(f, df, NULL, o->report.all ? 0 : top_n);
-	if (ferror(f) | fclose(f)) {
-		hd_error(o->html_path, 0, "cannot write: %s", strerror(errno));
-		return -1;
-	}
-	return 0;
+	buf[0] = '\0';
 }
 
-/* The rules to check: --rules FILE, the built-in default, or none. */
-static int load_rules(const struct options *o, struct hd_rules **rules)
+static void render_pair(FILE *out, enum hd_format f, const void *ctx)
 {
-	*rules = NULL;
-	if (o->no_rules)
-		return 0;
-	if (o->rules_path)
-		return hd_rules_load(rules, o->rules_path);
-	return hd_rules_load_default(rules);
+	const struct hd_module_report *m = ctx;
+
+	if (f == HD_FORMAT_JUNIT)
+		hd_report_junit_begin(out, &m->junit);
+	if (m->part[f])
+		fwrite(m->part[f], 1, m->part_len[f], out);
+	if (f == HD_FORMAT_JUNIT)
+		hd_report_junit_end(out);
 }
 
-/* Evaluates the rules for the module the NEW dump belongs to. */
-static struct hd_verdicts *check_rules(const struct options *o,
-				       const struct hd_rules *rules,
-				       const struct hd_diff *df)
+static int cmd_pair(const struct options *o, const struct hd_rules *rules)
 {
-	char module[512];
+	struct hd_batch_opts bo;
+	struct hd_module_report m;
+	struct hd_job job;
+	char module[MODULE_MAX];
+	int status;
 
-	if (!rules)
-		return NULL;
-	if (hd_module_name_from_path(o->args[1], module, sizeof(module)) < 0 &&
-	    hd_module_name_from_path(o->args[0], module, sizeof(module)) < 0)
-		module[0] = '\0';
-	return hd_rules_eval(rules, df, module[0] ? module : NULL);
-}
-
-static int cmd_diff(const struct options *o)
-{
-	struct hd_dump old, new_dump;
-	struct hd_diff df;
-	struct hd_report_opts ro;
-	struct hd_breakdown *b = NULL;
-	struct hd_rules *rules;
-	struct hd_verdicts *verdicts;
-	int bad, status;
-
-	if (o->nargs != 2)
-		return usage_error("%s", "expected two dumps: OLD NEW");
 	if (strcmp(o->args[0], "-") == 0 && strcmp(o->args[1], "-") == 0)
 		return usage_error("%s", "only one of OLD and NEW can be '-'");
-	if (load_rules(o, &rules))
-		return HD_EXIT_TROUBLE;
-	bad = load(&old, o->args[0], o);
-	bad |= load(&new_dump, o->args[1], o);
-	if (bad) {
-		hd_dump_release(&old);
-		hd_dump_release(&new_dump);
-		hd_rules_free(rules);
-		return HD_EXIT_TROUBLE;
+	pair_module(o, module, sizeof(module));
+	batch_opts(o, rules, &bo);
+	bo.md_level = 2;
+	bo.jobs = 1;
+	bo.html_path = o->html_path;
+	bo.html_top_n = o->report.all ? 0 : o->top_n_given ? o->report.top_n : 0;
+	memset(&job, 0, sizeof(job));
+	job.module = module[0] ? module : NULL;
+	job.label = module[0] ? module : NULL;
+	job.old_path = o->args[0];
+	job.new_path = o->args[1];
+	hd_batch_compare(&bo, &job, 1, &m);
+	status = m.status;
+	if (m.state == HD_MODULE_COMPARED) {
+		emit_stdout(o, render_pair, &m);
+		if (emit_files(o, render_pair, &m))
+			status = HD_EXIT_TROUBLE;
 	}
-	hd_diff_compute(&df, &old, &new_dump, o->by_name ? HD_MATCH_BY_NAME_ONLY : 0);
-	verdicts = check_rules(o, rules, &df);
-	status = verdicts ? hd_verdicts_status(verdicts, o->werror) : HD_EXIT_OK;
-	ro = o->report;
-	ro.verdicts = verdicts;
-	if (o->by_nkeys)
-		b = hd_breakdown_diff(&df, o->by_keys, o->by_nkeys, o->at_peak, ro.top_n);
-	ro.breakdown = b;
-	if (o->json) {
-		hd_report_diff_json(stdout, &df, &ro);
-	} else {
-		hd_report_diff_text(stdout, &df, &ro);
-		if (b) {
-			fputc('\n', stdout);
-			hd_breakdown_report_text(stdout, b);
+	hd_module_report_release(&m);
+	return status;
+}
+
+/* ---- many modules ------------------------------------------------------------ */
+
+static void render_batch(FILE *out, enum hd_format f, const void *ctx)
+{
+	hd_report_batch(out, f, ctx);
+}
+
+/* Compares the jobs and writes every report; returns the exit status. */
+static int run_batch(const struct options *o, const struct hd_rules *rules,
+		     const struct hd_vec *jobs, const char *what,
+		     const char *old_root, const char *new_root)
+{
+	struct hd_batch_opts bo;
+	struct hd_module_report *mods;
+	struct hd_batch_report br;
+	size_t i;
+	int status = 0;
+
+	batch_opts(o, rules, &bo);
+	mods = hd_xcalloc(jobs->len + 1, sizeof(*mods));
+	hd_batch_compare(&bo, jobs->data, jobs->len, mods);
+	for (i = 0; i < jobs->len; i++) {
+		if (mods[i].status > status)
+			status = mods[i].status;
+		if (mods[i].state == HD_MODULE_ONLY_NEW && mods[i].status)
+			hd_error(mods[i].new_name, 0, "no golden for module '%s' in %s "
+				 "(write one with 'hlodiff golden update', or pass --allow-new)",
+				 mods[i].label, old_root);
+	}
+	memset(&br, 0, sizeof(br));
+	br.what = what;
+	br.old_root = old_root;
+	br.new_root = new_root;
+	br.mods = mods;
+	br.n = jobs->len;
+	br.status = status;
+	br.werror = o->werror;
+	br.summary_only = o->summary_only;
+	emit_stdout(o, render_batch, &br);
+	br.summary_only = 0;
+	if (emit_files(o, render_batch, &br))
+		status = HD_EXIT_TROUBLE;
+	for (i = 0; i < jobs->len; i++)
+		hd_module_report_release(&mods[i]);
+	free(mods);
+	return status;
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int cmd_dirs(const struct options *o, const struct hd_rules *rules)
+{
+	struct hd_arena arena = HD_ARENA_INIT;
+	struct hd_vec old_files = HD_VEC_INIT(struct hd_module_file);
+	struct hd_vec new_files = HD_VEC_INIT(struct hd_module_file);
+	struct hd_vec jobs = HD_VEC_INIT(struct hd_job);
+	int no, nn, status = HD_EXIT_TROUBLE;
+
+	if (o->html_path)
+		return usage_error("%s", "--html writes the report of one pair, not of directories");
+	no = hd_scan_dir(o->args[0], 1, &old_files, &arena);
+	nn = no < 0 ? -1 : hd_scan_dir(o->args[1], 1, &new_files, &arena);
+	if (no == 0 || nn == 0)
+		hd_error(o->args[no == 0 ? 0 : 1], 0,
+			 "no *-buffer-assignment.txt dumps or golden files in this directory");
+	if (no > 0 && nn > 0) {
+		hd_pair_files(&jobs, &arena, &old_files, &new_files, 0, 0, 0);
+		status = run_batch(o, rules, &jobs, "directories", o->args[0], o->args[1]);
+	}
+	hd_vec_release(&old_files);
+	hd_vec_release(&new_files);
+	hd_vec_release(&jobs);
+	hd_arena_release(&arena);
+	return status;
+}
+
+/* ---- golden files -------------------------------------------------------------- */
+
+/* The dumps named by args[first..]: files as given, directories scanned.
+ * Returns the number, or -1 after an error. */
+static int collect_dumps(const struct options *o, int first, struct hd_vec *files,
+			 struct hd_arena *arena)
+{
+	int i, n = 0;
+
+	for (i = first; i < o->nargs; i++) {
+		const char *p = o->args[i];
+
+		if (is_dir(p)) {
+			int k = hd_scan_dir(p, 0, files, arena);
+
+			if (k < 0)
+				return -1;
+			if (k == 0)
+				hd_warning(p, 0, "no *-buffer-assignment.txt dumps in this directory");
+			n += k;
+		} else if (strcmp(p, "-") == 0) {
+			usage_error("%s", "golden commands read dumps from files, not '-'");
+			return -1;
+		} else {
+			hd_add_file(p, files, arena);
+			n++;
 		}
 	}
-	hd_breakdown_free(b);
-	if (o->html_path && write_html(o, &df))
-		status = HD_EXIT_TROUBLE;
-	hd_verdicts_free(verdicts);
+	if (n == 0)
+		hd_error(NULL, 0, "no dumps to read");
+	return n ? n : -1;
+}
+
+/* mkdir -p */
+static int make_dirs(const char *path)
+{
+	char *p = strdup(path), *s;
+	int bad = 0;
+
+	if (!p)
+		hd_die("out of memory");
+	for (s = p + 1; !bad && *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		bad = mkdir(p, 0777) != 0 && errno != EEXIST;
+		*s = '/';
+	}
+	if (!bad)
+		bad = mkdir(p, 0777) != 0 && errno != EEXIST;
+	if (bad || !is_dir(p)) {
+		hd_error(path, 0, "cannot create the directory: %s",
+			 bad ? strerror(errno) : "not a directory");
+		bad = 1;
+	}
+	free(p);
+	return bad ? -1 : 0;
+}
+
+static int cmd_golden_update(const struct options *o)
+{
+	struct hd_arena arena = HD_ARENA_INIT;
+	struct hd_vec none = HD_VEC_INIT(struct hd_module_file);
+	struct hd_vec files = HD_VEC_INIT(struct hd_module_file);
+	struct hd_vec jobs = HD_VEC_INIT(struct hd_job);
+	struct hd_golden_out *out = NULL;
+	int status = HD_EXIT_TROUBLE;
+	size_t i;
+
+	if (collect_dumps(o, 1, &files, &arena) < 0 || make_dirs(o->args[0]))
+		goto done;
+	hd_pair_files(&jobs, &arena, &none, &files, 0, 0, 1);
+	out = hd_xcalloc(jobs.len + 1, sizeof(*out));
+	hd_batch_write_goldens(o->args[0], o->gz, parse_flags(o),
+			       o->jobs ? o->jobs : hd_online_cpus(), jobs.data,
+			       jobs.len, out);
+	status = HD_EXIT_OK;
+	for (i = 0; i < jobs.len; i++) {
+		const struct hd_golden_out *g = &out[i];
+
+		if (g->status) {
+			status = HD_EXIT_TROUBLE;
+			continue;
+		}
+		printf("wrote %s: %lld bytes", g->path, (long long)g->golden_bytes);
+		if (g->dump_bytes > 0)
+			printf(", %.1f%% of %s (%lld bytes)",
+			       100.0 * (double)g->golden_bytes / (double)g->dump_bytes,
+			       g->dump, (long long)g->dump_bytes);
+		putchar('\n');
+		free(g->path);
+	}
+done:
+	free(out);
+	hd_vec_release(&none);
+	hd_vec_release(&files);
+	hd_vec_release(&jobs);
+	hd_arena_release(&arena);
+	return status;
+}
+
+static int cmd_golden_check(const struct options *o, const struct hd_rules *rules)
+{
+	struct hd_arena arena = HD_ARENA_INIT;
+	struct hd_vec scanned = HD_VEC_INIT(struct hd_module_file);
+	struct hd_vec goldens = HD_VEC_INIT(struct hd_module_file);
+	struct hd_vec files = HD_VEC_INIT(struct hd_module_file);
+	struct hd_vec jobs = HD_VEC_INIT(struct hd_job);
+	const char *new_root;
+	int status = HD_EXIT_TROUBLE;
+	size_t i;
+
+	if (o->html_path) {
+		status = usage_error("%s", "--html writes the report of one pair");
+		goto done;
+	}
+	if (!is_dir(o->args[0])) {
+		hd_error(o->args[0], 0, "not a directory (expected the directory of the golden files)");
+		goto done;
+	}
+	if (hd_scan_dir(o->args[0], 1, &scanned, &arena) < 0 ||
+	    collect_dumps(o, 1, &files, &arena) < 0)
+		goto done;
+	for (i = 0; i < scanned.len; i++)
+		if (HD_VEC_AT(&scanned, struct hd_module_file, i).golden)
+			*(struct hd_module_file *)hd_vec_push(&goldens) =
+				HD_VEC_AT(&scanned, struct hd_module_file, i);
+	hd_pair_files(&jobs, &arena, &goldens, &files, 0,
+		      o->allow_new ? 0 : HD_EXIT_TROUBLE, 1);
+	new_root = o->nargs == 2 ? o->args[1] :
+		hd_arena_printf(&arena, "%d paths", o->nargs - 1);
+	status = run_batch(o, rules, &jobs, "golden", o->args[0], new_root);
+done:
+	hd_vec_release(&scanned);
+	hd_vec_release(&goldens);
+	hd_vec_release(&files);
+	hd_vec_release(&jobs);
+	hd_arena_release(&arena);
+	return status;
+}
+
+/* ---- dispatch -------------------------------------------------------------------- */
+
+static int check_usage(const struct options *o)
+{
+	if (o->at_peak && !o->by_nkeys)
+		return usage_error("%s", "--at-peak goes with --by KEYS");
+	if (o->cmd == CMD_GOLDEN_UPDATE || o->cmd == CMD_GOLDEN_CHECK) {
+		if (o->nargs < 2)
+			return usage_error("golden %s takes a directory and at least one dump",
+					   o->cmd == CMD_GOLDEN_UPDATE ? "update" : "check");
+	} else if (o->cmd == CMD_DIFF && o->nargs > 2) {
+		return usage_error("too many arguments: '%s'", o->args[2]);
+	} else if (o->cmd == CMD_DIFF && o->nargs < 2) {
+		return usage_error("%s", "expected two dumps: OLD NEW");
+	} else if (o->cmd == CMD_STAT && o->nargs > 1) {
+		return usage_error("too many arguments: '%s'", o->args[1]);
+	}
+	return -1;
+}
+
+static int run(struct options *o)
+{
+	struct hd_rules *rules = NULL;
+	int status, dirs;
+
+	if (o->cmd == CMD_STAT)
+		return cmd_stat(o);
+	if (o->cmd == CMD_GOLDEN_UPDATE)
+		return cmd_golden_update(o);
+	dirs = o->cmd == CMD_DIFF ? is_dir(o->args[0]) + is_dir(o->args[1]) : 0;
+	if (dirs == 1)
+		return usage_error("%s", "OLD and NEW must both be dumps or both be directories");
+	if (load_rules(o, &rules))
+		return HD_EXIT_TROUBLE;
+	if (o->cmd == CMD_GOLDEN_CHECK)
+		status = cmd_golden_check(o, rules);
+	else if (dirs)
+		status = cmd_dirs(o, rules);
+	else
+		status = cmd_pair(o, rules);
 	hd_rules_free(rules);
-	hd_diff_release(&df);
-	hd_dump_release(&old);
-	hd_dump_release(&new_dump);
 	return status;
 }
 
@@ -314,22 +793,47 @@ static int finish(int status)
 	return status;
 }
 
+/* The command word(s) at argv[1..]: sets o->cmd, returns the first
+ * argument after them, or -1 for a bad golden subcommand. */
+static int command(struct options *o, int argc, char **argv)
+{
+	if (argc > 1 && strcmp(argv[1], "stat") == 0) {
+		o->cmd = CMD_STAT;
+		return 2;
+	}
+	if (argc > 1 && strcmp(argv[1], "golden") == 0) {
+		if (argc > 2 && strcmp(argv[2], "update") == 0)
+			o->cmd = CMD_GOLDEN_UPDATE;
+		else if (argc > 2 && strcmp(argv[2], "check") == 0)
+			o->cmd = CMD_GOLDEN_CHECK;
+		else
+			return -1;
+		return 3;
+	}
+	o->cmd = CMD_DIFF;
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
-	int first = 1, status, is_stat = 0;
+	int first, status;
 
 	memset(&o, 0, sizeof(o));
 	o.report.top_n = DEFAULT_TOP_N;
-	if (argc > 1 && strcmp(argv[1], "stat") == 0) {
-		is_stat = 1;
-		first = 2;
+	o.args = calloc((size_t)argc + 2, sizeof(*o.args));
+	if (!o.args)
+		return HD_EXIT_TROUBLE;
+	first = command(&o, argc, argv);
+	if (first < 0) {
+		status = usage_error("%s", "golden takes 'update' or 'check' (hlodiff golden update|check DIR DUMP...)");
+	} else {
+		status = parse_options(&o, argc, argv, first);
+		if (status < 0)
+			status = check_usage(&o);
+		if (status < 0)
+			status = run(&o);
 	}
-	status = parse_options(&o, argc, argv, first);
-	if (status >= 0)
-		return finish(status);
-	if (o.at_peak && !o.by_nkeys)
-		return finish(usage_error("%s", "--at-peak goes with --by KEYS"));
-	status = is_stat ? cmd_stat(&o) : cmd_diff(&o);
+	free(o.args);
 	return finish(status);
 }

@@ -14,6 +14,7 @@
 #include "hlodiff/format.h"
 #include "hlodiff/json.h"
 #include "hlodiff/shape.h"
+#include "report_common.h"
 
 #define JSON_SCHEMA 1
 #define LABEL_MAX 512
@@ -374,52 +375,17 @@ static void diff_text_rows(FILE *out, const struct hd_diff *df)
 	}
 }
 
-static void change_words(char *buf, size_t n, uint32_t c)
-{
-	static const struct { uint32_t bit; const char *word; } words[] = {
-		{ HD_CHANGE_SIZE, "size" }, { HD_CHANGE_SHAPE, "shape" },
-		{ HD_CHANGE_LAYOUT, "layout" }, { HD_CHANGE_SPACE, "space" },
-		{ HD_CHANGE_KIND, "kind" }, { HD_CHANGE_LIVE, "live-range" },
-	};
-	size_t i, o = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if ((c & words[i].bit) && o < n)
-			o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? "," : "", words[i].word);
-}
-
-static const char *value_verb(const struct hd_value_diff *x)
-{
-	if (x->status == HD_STATUS_ADDED)
-		return "added";
-	if (x->status == HD_STATUS_REMOVED)
-		return "removed";
-	return x->changes ? "changed" : "same";
-}
-
 static void diff_text_value(FILE *out, const struct hd_diff *df,
 			    const struct hd_value_diff *x)
 {
 	char label[2 * LABEL_MAX + 16], o[32], nw[32], d[32], words[96];
 
-	if (x->new_v != HD_NONE)
-		hd_value_label(label, sizeof(label), df->new_dump, x->new_v);
-	else
-		hd_value_label(label, sizeof(label), df->old, x->old_v);
-	if (x->old_v != HD_NONE && x->new_v != HD_NONE) {
-		char ol[LABEL_MAX];
-		hd_value_label(ol, sizeof(ol), df->old, x->old_v);
-		if (strcmp(ol, label) != 0) {
-			size_t len = strlen(label);
-			snprintf(label + len, sizeof(label) - len, " (was %s)", ol);
-		}
-	}
+	hd_rc_pair_label(label, sizeof(label), df, x->old_v, x->new_v);
 	figure_cell(o, sizeof(o), x->old_bytes >= 0, x->old_bytes);
 	figure_cell(nw, sizeof(nw), x->new_bytes >= 0, x->new_bytes);
 	hd_signed(d, sizeof(d), x->delta);
-	change_words(words, sizeof(words), x->changes);
-	fprintf(out, "  %-8s %12s %12s %12s  %s", value_verb(x), o, nw, d, label);
+	hd_rc_change_words(words, sizeof(words), x->changes);
+	fprintf(out, "  %-8s %12s %12s %12s  %s", hd_rc_value_verb(x), o, nw, d, label);
 	if (words[0])
 		fprintf(out, "  [%s]", words);
 	fputc('\n', out);
@@ -464,26 +430,6 @@ static void peak_side_text(char *buf, size_t n, const struct hd_peak_side *s)
 		 s->stated ? "" : " [recomputed]");
 }
 
-/* Label of a peak entry: the new name, "(was old)" when renamed. */
-static void peak_label(char *buf, size_t n, const struct hd_diff *df,
-		       const struct hd_peak_value *e)
-{
-	char ol[LABEL_MAX];
-	size_t len;
-
-	if (e->new_v == HD_NONE) {
-		hd_value_label(buf, n, df->old, e->old_v);
-		return;
-	}
-	hd_value_label(buf, n, df->new_dump, e->new_v);
-	if (e->old_v == HD_NONE)
-		return;
-	hd_value_label(ol, sizeof(ol), df->old, e->old_v);
-	len = strlen(buf);
-	if (strcmp(ol, buf) != 0 && len < n)
-		snprintf(buf + len, n - len, " (was %s)", ol);
-}
-
 static void diff_text_peak(FILE *out, const struct hd_diff *df,
 			   const struct hd_report_opts *opts)
 {
@@ -514,7 +460,7 @@ static void diff_text_peak(FILE *out, const struct hd_diff *df,
 		}
 		if (shown++ == 0)
 			fprintf(out, "  %-8s %12s %12s %12s  %s\n", "role", "old", "new", "delta", "value");
-		peak_label(lab, sizeof(lab), df, e);
+		hd_rc_pair_label(lab, sizeof(lab), df, e->old_v, e->new_v);
 		snprintf(o, sizeof(o), "%" PRId64, e->old_bytes);
 		snprintf(nw, sizeof(nw), "%" PRId64, e->new_bytes);
 		fprintf(out, "  %-8s %12s %12s %12s  %s\n", hd_peak_role_name((enum hd_peak_role)e->role),
@@ -573,7 +519,7 @@ static void json_value_diff(struct hd_json *j, const struct hd_diff *df,
 	json_int_or_null(j, "new_bytes", x->new_bytes >= 0, x->new_bytes);
 	hd_json_key(j, "delta");
 	hd_json_int(j, x->delta);
-	change_words(words, sizeof(words), x->changes);
+	hd_rc_change_words(words, sizeof(words), x->changes);
 	hd_json_key(j, "changes");
 	hd_json_str(j, words);
 	hd_json_end_object(j);

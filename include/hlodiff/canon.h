@@ -40,6 +40,14 @@
  *
  * Per value, hd_canon_loose() gives looser keys for the matcher.  All
  * arrays are owned by struct hd_canon and freed by hd_canon_release().
+ *
+ * Stored hashes: a dump read from a golden file (golden.h) has no
+ * instruction texts.  Each of its instructions carries, as its text,
+ * HD_CANON_STORED followed by its canonical and structural hash (16 hex
+ * digits each, one space between), and hd_canon_compute takes those
+ * instead of hashing: the value hashes and loose keys are then derived
+ * exactly as for the dump the golden was made from.  The parser never
+ * makes such a text (an instruction text starts with its name or '%').
  */
 #ifndef HLODIFF_CANON_H
 #define HLODIFF_CANON_H
@@ -49,6 +57,8 @@
 
 #include "hlodiff/dump.h"
 #include "hlodiff/slice.h"
+
+#define HD_CANON_STORED "#hashes "
 
 struct hd_canon {
 	uint32_t n_insns, n_values;

@@ -1,0 +1,624 @@
+/*
+ * batch.c - many modules at once (batch.h): directory scans, pairing by
+ * module name, comparisons on a thread pool.
+ */
+#include "hlodiff/batch.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "hlodiff/diag.h"
+#include "hlodiff/diff.h"
+#include "hlodiff/golden.h"
+#include "hlodiff/html.h"
+#include "hlodiff/match.h"
+#include "hlodiff/rules.h"
+#include "hlodiff/verdict.h"
+
+#define MODULE_MAX 512
+#define UNNAMED "unnamed"
+
+/* ---- names ----------------------------------------------------------------- */
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+int hd_is_dump_name(const char *path)
+{
+	return ends_with(path, "-buffer-assignment.txt") ||
+		ends_with(path, "-buffer-assignment.txt.gz");
+}
+
+int hd_is_golden_name(const char *path)
+{
+	return ends_with(path, HD_GOLDEN_SUFFIX) ||
+		ends_with(path, HD_GOLDEN_SUFFIX ".gz");
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* '/', control bytes and a leading '.' become '_'. */
+static void make_safe(char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i]; i++)
+		if (s[i] == '/' || (unsigned char)s[i] < 0x20 || s[i] == 0x7f ||
+		    (i == 0 && s[i] == '.'))
+			s[i] = '_';
+}
+
+/* The number after "module_" in a dump's base name, -1 if none. */
+static int64_t module_counter(const char *base)
+{
+	const char *p = base;
+
+	while ((p = strstr(p, "module_")) != NULL) {
+		const char *q = p + 7;
+		int64_t v = 0;
+
+		while (*q >= '0' && *q <= '9' && v < INT64_MAX / 10)
+			v = v * 10 + (*q++ - '0');
+		if (q > p + 7 && (*q == '.' || *q == '-'))
+			return v;
+		p += 7;
+	}
+	return -1;
+}
+
+/* "NAME#N" -> NAME and N (a golden's base name without its suffix). */
+static void split_ordinal(char *name, int64_t *counter)
+{
+	char *hash = strrchr(name, '#');
+	char *end;
+	long v;
+
+	*counter = 1;
+	if (!hash || !hash[1])
+		return;
+	errno = 0;
+	v = strtol(hash + 1, &end, 10);
+	if (errno || *end || v < 1)
+		return;
+	*counter = v;
+	*hash = '\0';
+}
+
+int hd_file_module(const char *path, char *buf, size_t n, int64_t *counter)
+{
+	const char *base = base_name(path);
+	size_t len = strlen(base);
+
+	if (n == 0)
+		return 0;
+	if (hd_is_golden_name(base)) {
+		len -= ends_with(base, ".gz") ? strlen(HD_GOLDEN_SUFFIX ".gz") :
+			strlen(HD_GOLDEN_SUFFIX);
+		if (len >= n)
+			len = n - 1;
+		memcpy(buf, base, len);
+		buf[len] = '\0';
+		split_ordinal(buf, counter);
+		if (!buf[0])
+			snprintf(buf, n, "%s", UNNAMED);
+		make_safe(buf);
+		return 1;
+	}
+	*counter = module_counter(base);
+	if (hd_module_name_from_path(path, buf, n) < 0 || !buf[0])
+		snprintf(buf, n, "%s", UNNAMED);
+	make_safe(buf);
+	return 0;
+}
+
+/* ---- files ----------------------------------------------------------------- */
+
+void hd_add_file(const char *path, struct hd_vec *files, struct hd_arena *arena)
+{
+	struct hd_module_file *f = hd_vec_push(files);
+	char module[MODULE_MAX];
+
+	f->path = hd_arena_strndup(arena, path, strlen(path));
+	f->golden = hd_file_module(path, module, sizeof(module), &f->counter);
+	f->module = hd_arena_strndup(arena, module, strlen(module));
+}
+
+static int is_regular_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int hd_scan_dir(const char *dir, int goldens, struct hd_vec *files,
+		struct hd_arena *arena)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *e;
+	size_t dlen = strlen(dir);
+	int found = 0;
+
+	if (!dp) {
+		hd_error(dir, 0, "cannot read the directory: %s", strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(dp)) != NULL) {
+		char *path;
+
+		if (e->d_name[0] == '.')
+			continue;
+		if (!hd_is_dump_name(e->d_name) &&
+		    !(goldens && hd_is_golden_name(e->d_name)))
+			continue;
+		path = hd_arena_printf(arena, "%s%s%s", dir,
+				       dlen && dir[dlen - 1] == '/' ? "" : "/", e->d_name);
+		if (!is_regular_file(path))
+			continue;
+		hd_add_file(path, files, arena);
+		found++;
+	}
+	closedir(dp);
+	return found;
+}
+
+/* ---- pairing --------------------------------------------------------------- */
+
+static int cmp_files(const void *a, const void *b)
+{
+	const struct hd_module_file *x = a, *y = b;
+	int c = strcmp(x->module, y->module);
+
+	if (c)
+		return c;
+	if (x->counter != y->counter)
+		return x->counter < y->counter ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+static void sort_files(struct hd_vec *v)
+{
+	if (v->len > 1)
+		qsort(v->data, v->len, sizeof(struct hd_module_file), cmp_files);
+}
+
+#define FILE_AT(v, i) (&HD_VEC_AT(v, struct hd_module_file, i))
+
+/* Files [*i, end) of v with the module of v[*i]; advances *i. */
+static size_t group_end(const struct hd_vec *v, size_t i, const char *module)
+{
+	while (i < v->len && strcmp(FILE_AT(v, i)->module, module) == 0)
+		i++;
+	return i;
+}
+
+/* The jobs of one module: no files on OLD [oi, oe), NEW [ni, ne). */
+static void pair_group(struct hd_vec *jobs, struct hd_arena *arena,
+		       const char *module, const struct hd_vec *o, size_t oi,
+		       size_t oe, const struct hd_vec *n, size_t ni, size_t ne,
+		       int only_old, int only_new, int golden)
+{
+	size_t no = oe - oi, nn = ne - ni, k, max = no > nn ? no : nn;
+	const char *note = NULL;
+
+	if ((no > 1 || nn > 1) && no && nn && golden)
+		note = hd_arena_printf(arena, "%zu golden%s, %zu dump%s: paired in module-number order",
+				       no, no == 1 ? "" : "s", nn, nn == 1 ? "" : "s");
+	else if ((no > 1 || nn > 1) && no && nn)
+		note = hd_arena_printf(arena, "%zu compile%s in OLD, %zu in NEW: paired in module-number order",
+				       no, no == 1 ? "" : "s", nn);
+	for (k = 0; k < max; k++) {
+		struct hd_job *j = hd_vec_push(jobs);
+
+		j->module = module;
+		j->label = max > 1 ? hd_arena_printf(arena, "%s#%zu", module, k + 1) : module;
+		j->old_path = k < no ? FILE_AT(o, oi + k)->path : NULL;
+		j->new_path = k < nn ? FILE_AT(n, ni + k)->path : NULL;
+		j->note = note;
+		j->absent_status = !j->old_path ? only_new : !j->new_path ? only_old : 0;
+	}
+}
+
+void hd_pair_files(struct hd_vec *jobs, struct hd_arena *arena,
+		   struct hd_vec *old_files, struct hd_vec *new_files,
+		   int only_old, int only_new, int golden)
+{
+	size_t i = 0, k = 0;
+
+	sort_files(old_files);
+	sort_files(new_files);
+	while (i < old_files->len || k < new_files->len) {
+		const char *mo = i < old_files->len ? FILE_AT(old_files, i)->module : NULL;
+		const char *mn = k < new_files->len ? FILE_AT(new_files, k)->module : NULL;
+		const char *m = !mo ? mn : !mn ? mo : strcmp(mo, mn) <= 0 ? mo : mn;
+		size_t oe = mo && strcmp(mo, m) == 0 ? group_end(old_files, i, m) : i;
+		size_t ne = mn && strcmp(mn, m) == 0 ? group_end(new_files, k, m) : k;
+
+		pair_group(jobs, arena, m, old_files, i, oe, new_files, k, ne,
+			   only_old, only_new, golden);
+		i = oe;
+		k = ne;
+	}
+}
+
+/* ---- threads ---------------------------------------------------------------- */
+
+struct pool {
+	pthread_mutex_t lock;
+	size_t next, n;
+	void (*fn)(void *ctx, size_t i);
+	void *ctx;
+};
+
+static void *pool_worker(void *arg)
+{
+	struct pool *p = arg;
+
+	for (;;) {
+		size_t i;
+
+		pthread_mutex_lock(&p->lock);
+		i = p->next < p->n ? p->next++ : p->n;
+		pthread_mutex_unlock(&p->lock);
+		if (i == p->n)
+			return NULL;
+		p->fn(p->ctx, i);
+	}
+}
+
+void hd_parallel_for(size_t n, int jobs, void (*fn)(void *ctx, size_t i),
+		     void *ctx)
+{
+	struct pool p;
+	pthread_t *th;
+	size_t t, nt = jobs < 1 ? 1 : (size_t)jobs, started = 0;
+
+	if (nt > n)
+		nt = n;
+	if (nt <= 1) {
+		for (t = 0; t < n; t++)
+			fn(ctx, t);
+		return;
+	}
+	p.next = 0;
+	p.n = n;
+	p.fn = fn;
+	p.ctx = ctx;
+	pthread_mutex_init(&p.lock, NULL);
+	th = hd_xcalloc(nt, sizeof(*th));
+	for (t = 0; t < nt; t++)
+		if (pthread_create(&th[t], NULL, pool_worker, &p) == 0)
+			started++;
+		else
+			break;
+	if (started == 0)
+		pool_worker(&p);
+	for (t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+	free(th);
+	pthread_mutex_destroy(&p.lock);
+}
+
+int hd_online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 256 ? 256 : (int)n;
+}
+
+/* ---- one comparison ------------------------------------------------------------ */
+
+struct batch_ctx {
+	const struct hd_batch_opts *o;
+	const struct hd_job *jobs;
+	struct hd_module_report *mods;
+};
+
+/* Writes the parts of every format asked for. */
+static void render_parts(const struct hd_batch_opts *o, struct hd_module_report *m,
+			 const struct hd_diff *df, const struct hd_report_opts *ro,
+			 const struct hd_breakdown *b)
+{
+	int f;
+
+	for (f = 0; f < HD_FORMAT_COUNT; f++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *out;
+
+		if (!(o->formats & (1u << f)))
+			continue;
+		out = open_memstream(&buf, &len);
+		if (!out)
+			hd_die("out of memory");
+		switch (f) {
+		case HD_FORMAT_TEXT:
+			hd_report_diff_text(out, df, ro);
+			if (b) {
+				fputc('\n', out);
+				hd_breakdown_report_text(out, b);
+			}
+			break;
+		case HD_FORMAT_JSON:
+			hd_report_diff_json(out, df, ro);
+			break;
+		case HD_FORMAT_MARKDOWN:
+			hd_report_diff_markdown(out, df, ro);
+			break;
+		case HD_FORMAT_JUNIT:
+			hd_report_diff_junit(out, df, ro, &m->junit);
+			break;
+		case HD_FORMAT_GITHUB:
+			hd_report_diff_github(out, df, ro);
+			break;
+		}
+		if (fclose(out) != 0)
+			hd_die("out of memory");
+		m->part[f] = buf;
+		m->part_len[f] = len;
+	}
+}
+
+/* The HTML page: the diff, the rule results as a table, the breakdown
+ * as a folding tree. */
+static int write_html(const struct hd_batch_opts *o, const struct hd_diff *df,
+		      const struct hd_verdicts *v, const struct hd_breakdown *b)
+{
+	FILE *f = fopen(o->html_path, "w");
+	char *rules = NULL;
+	size_t len = 0;
+
+	if (!f) {
+		hd_error(o->html_path, 0, "cannot write: %s", strerror(errno));
+		return -1;
+	}
+	if (v) {
+		FILE *mem = open_memstream(&rules, &len);
+
+		if (!mem)
+			hd_die("out of memory");
+		hd_verdicts_report_html(mem, v);
+		if (fclose(mem) != 0)
+			hd_die("out of memory");
+	}
+	hd_report_html_full(f, df, rules, b, o->html_top_n);
+	free(rules);
+	if (ferror(f) | fclose(f)) {
+		hd_error(o->html_path, 0, "cannot write: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Summary numbers of one side: total bytes and the peak (stated, else
+ * recomputed, as peak.h counts it). */
+static void side_numbers(struct hd_module_report *m, int s,
+			 const struct hd_figures *f)
+{
+	m->has_total[s] = f->has_total;
+	m->total[s] = f->total_bytes;
+	m->has_peak[s] = f->has_peak || f->has_recomputed;
+	m->peak[s] = f->has_peak ? f->peak_bytes : f->recomputed_bytes;
+}
+
+/* A module with one side: its figures fill that side of the table. */
+static void compare_absent(const struct hd_batch_opts *o, const struct hd_job *j,
+			   struct hd_module_report *m)
+{
+	struct hd_dump d;
+	struct hd_figures f;
+	int s = j->old_path ? 0 : 1;
+
+	m->state = j->old_path ? HD_MODULE_ONLY_OLD : HD_MODULE_ONLY_NEW;
+	m->status = j->absent_status;
+	if (hd_load_dump(&d, j->old_path ? j->old_path : j->new_path,
+			 o->parse_flags) < 0) {
+		m->state = HD_MODULE_FAILED;
+		m->status = 2;
+		hd_dump_release(&d);
+		return;
+	}
+	hd_figures_compute(&f, &d);
+	side_numbers(m, s, &f);
+	hd_figures_release(&f);
+	hd_dump_release(&d);
+}
+
+static void compare_pair(const struct hd_batch_opts *o, const struct hd_job *j,
+			 struct hd_module_report *m)
+{
+	struct hd_dump old, new_dump;
+	struct hd_diff df;
+	struct hd_report_opts ro = o->report;
+	struct hd_verdicts *v = NULL;
+	struct hd_breakdown *b = NULL;
+	int bad;
+
+	bad = hd_load_dump(&old, j->old_path, o->parse_flags) < 0;
+	bad |= hd_load_dump(&new_dump, j->new_path, o->parse_flags) < 0;
+	if (bad) {
+		m->state = HD_MODULE_FAILED;
+		m->status = 2;
+		hd_dump_release(&old);
+		hd_dump_release(&new_dump);
+		return;
+	}
+	hd_diff_compute(&df, &old, &new_dump, o->match_flags);
+	if (o->rules)
+		v = hd_rules_eval(o->rules, &df, j->module);
+	if (o->by_nkeys)
+		b = hd_breakdown_diff(&df, o->by_keys, o->by_nkeys, o->at_peak, ro.top_n);
+	ro.verdicts = v;
+	ro.breakdown = b;
+	ro.werror = o->werror;
+	ro.md_level = o->md_level;
+	ro.label = m->label;
+	m->state = HD_MODULE_COMPARED;
+	m->status = v ? hd_verdicts_status(v, o->werror) : 0;
+	side_numbers(m, 0, &df.fold);
+	side_numbers(m, 1, &df.fnew);
+	if (v) {
+		m->has_rules = 1;
+		m->n_error = v->n_error;
+		m->n_warn = v->n_warn;
+		m->n_pass = v->n_pass;
+		m->n_na = v->n_na;
+	}
+	render_parts(o, m, &df, &ro, b);
+	if (o->html_path && write_html(o, &df, v, b))
+		m->status = 2;
+	hd_breakdown_free(b);
+	hd_verdicts_free(v);
+	hd_diff_release(&df);
+	hd_dump_release(&old);
+	hd_dump_release(&new_dump);
+}
+
+static void compare_one(void *arg, size_t i)
+{
+	struct batch_ctx *c = arg;
+	const struct hd_job *j = &c->jobs[i];
+	struct hd_module_report *m = &c->mods[i];
+
+	m->label = j->label;
+	m->module = j->module;
+	m->note = j->note;
+	m->old_name = j->old_path ? hd_display_name(j->old_path) : NULL;
+	m->new_name = j->new_path ? hd_display_name(j->new_path) : NULL;
+	if (j->old_path && j->new_path)
+		compare_pair(c->o, j, m);
+	else
+		compare_absent(c->o, j, m);
+}
+
+void hd_batch_compare(const struct hd_batch_opts *o, const struct hd_job *jobs,
+		      size_t n, struct hd_module_report *mods)
+{
+	struct batch_ctx c = { o, jobs, mods };
+
+	memset(mods, 0, n * sizeof(*mods));
+	hd_parallel_for(n, o->jobs, compare_one, &c);
+}
+
+void hd_module_report_release(struct hd_module_report *m)
+{
+	int f;
+
+	for (f = 0; f < HD_FORMAT_COUNT; f++)
+		free(m->part[f]);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- golden files ------------------------------------------------------------ */
+
+struct golden_ctx {
+	const char *dir;
+	int gz;
+	unsigned parse_flags;
+	const struct hd_job *jobs;
+	struct hd_golden_out *out;
+};
+
+/* Writes data to path through a temporary file in the same directory,
+ * gzip-compressed when gz.  Returns 0, or -1 after printing why. */
+static int write_file(const char *path, const char *data, size_t len, int gz)
+{
+	size_t n = strlen(path);
+	char *tmp = hd_xmalloc(n + 16);
+	int fd, bad = 0;
+
+	snprintf(tmp, n + 16, "%s.tmpXXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		hd_error(path, 0, "cannot write: %s", strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	if (gz) {
+		gzFile g = gzdopen(fd, "wb9");
+
+		bad = !g || (len && gzwrite(g, data, (unsigned)len) != (int)len);
+		bad |= g ? gzclose(g) != Z_OK : close(fd) != 0;
+	} else {
+		FILE *f = fdopen(fd, "w");
+
+		bad = !f || fwrite(data, 1, len, f) != len;
+		bad |= f ? fclose(f) != 0 : close(fd) != 0;
+	}
+	if (!bad)
+		bad = chmod(tmp, 0644) != 0 || rename(tmp, path) != 0;
+	if (bad) {
+		hd_error(path, 0, "cannot write: %s", strerror(errno ? errno : EIO));
+		unlink(tmp);
+	}
+	free(tmp);
+	return bad ? -1 : 0;
+}
+
+static void golden_one(void *arg, size_t i)
+{
+	struct golden_ctx *c = arg;
+	const struct hd_job *j = &c->jobs[i];
+	struct hd_golden_out *g = &c->out[i];
+	struct hd_dump d;
+	struct stat st;
+	char *buf = NULL;
+	size_t len = 0, golden_len;
+	FILE *mem;
+	int kind;
+
+	memset(g, 0, sizeof(*g));
+	g->label = j->label;
+	g->dump = j->new_path;
+	g->status = 2;
+	kind = hd_load_dump(&d, j->new_path, c->parse_flags);
+	if (kind == 1)
+		hd_error(j->new_path, 0, "is a golden file, not a dump");
+	if (kind != 0) {
+		hd_dump_release(&d);
+		return;
+	}
+	mem = open_memstream(&buf, &len);
+	if (!mem)
+		hd_die("out of memory");
+	hd_golden_write(mem, &d, j->module);
+	if (fclose(mem) != 0)
+		hd_die("out of memory");
+	hd_dump_release(&d);
+	golden_len = len;
+	len = strlen(c->dir) + strlen(j->label) + 32;
+	g->path = hd_xmalloc(len);
+	snprintf(g->path, len, "%s%s%s%s%s", c->dir,
+		 c->dir[0] && c->dir[strlen(c->dir) - 1] == '/' ? "" : "/", j->label,
+		 HD_GOLDEN_SUFFIX, c->gz ? ".gz" : "");
+	if (write_file(g->path, buf, golden_len, c->gz) == 0) {
+		g->status = 0;
+		g->dump_bytes = stat(j->new_path, &st) == 0 ? (int64_t)st.st_size : -1;
+		g->golden_bytes = stat(g->path, &st) == 0 ? (int64_t)st.st_size : -1;
+	}
+	free(buf);
+}
+
+void hd_batch_write_goldens(const char *dir, int gz, unsigned parse_flags,
+			    int jobs, const struct hd_job *j, size_t n,
+			    struct hd_golden_out *out)
+{
+	struct golden_ctx c = { dir, gz, parse_flags, j, out };
+
+	hd_parallel_for(n, jobs, golden_one, &c);
+}

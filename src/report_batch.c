@@ -1,0 +1,738 @@
+/*
+ * report_batch.c - reports of many modules at once (directory mode,
+ * golden check): the summary table and the modules' own parts, in every
+ * format; the format names; colour for the text report.
+ *
+ * The modules' parts were rendered by the workers (report.h); this file
+ * only lays them out, in module order, so the output does not depend on
+ * which thread finished first.
+ */
+#include "hlodiff/report.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hlodiff/format.h"
+#include "hlodiff/json.h"
+#include "report_common.h"
+
+#define NUM_MAX 48
+#define LABEL_COL_MIN 6
+#define LABEL_COL_MAX 40
+
+static const char *const format_names[HD_FORMAT_COUNT] = {
+	"text", "json", "markdown", "junit", "github",
+};
+
+const char *hd_format_name(enum hd_format f)
+{
+	return (unsigned)f < HD_FORMAT_COUNT ? format_names[f] : "?";
+}
+
+int hd_format_parse(const char *s, enum hd_format *out)
+{
+	int i;
+
+	for (i = 0; i < HD_FORMAT_COUNT; i++)
+		if (strcmp(s, format_names[i]) == 0) {
+			*out = (enum hd_format)i;
+			return 0;
+		}
+	if (strcmp(s, "md") == 0) {
+		*out = HD_FORMAT_MARKDOWN;
+		return 0;
+	}
+	return -1;
+}
+
+const char *hd_module_state_name(enum hd_module_state s)
+{
+	static const char *const names[] = {
+		"compared", "only_old", "only_new", "failed",
+	};
+
+	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+}
+
+/* ---- words shared by the formats ----------------------------------------- */
+
+struct tally {
+	size_t compared, only_old, only_new, failed, violated, warned;
+};
+
+static void tally(const struct hd_batch_report *b, struct tally *t)
+{
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < b->n; i++) {
+		const struct hd_module_report *m = &b->mods[i];
+
+		if (m->state == HD_MODULE_COMPARED)
+			t->compared++;
+		else if (m->state == HD_MODULE_ONLY_OLD)
+			t->only_old++;
+		else if (m->state == HD_MODULE_ONLY_NEW)
+			t->only_new++;
+		else
+			t->failed++;
+		if (m->state == HD_MODULE_COMPARED && m->status == 1)
+			t->violated++;
+		else if (m->state == HD_MODULE_COMPARED && m->n_warn)
+			t->warned++;
+	}
+}
+
+static int is_golden(const struct hd_batch_report *b)
+{
+	return b->what && strcmp(b->what, "golden") == 0;
+}
+
+/* "only in OLD" / "no dump", ... for a module that was not compared. */
+static const char *absent_words(const struct hd_batch_report *b,
+				const struct hd_module_report *m)
+{
+	if (m->state == HD_MODULE_ONLY_OLD)
+		return is_golden(b) ? "no dump" : "only in OLD";
+	if (m->state == HD_MODULE_ONLY_NEW)
+		return is_golden(b) ? (m->status ? "no golden" : "new (no golden)") :
+			"only in NEW";
+	return "not read (input error)";
+}
+
+/* The verdict column: "FAIL: 2 errors", "ok", "ok, 1 warning", ... */
+static void verdict_words(char *buf, size_t n, const struct hd_batch_report *b,
+			  const struct hd_module_report *m)
+{
+	if (m->state != HD_MODULE_COMPARED)
+		snprintf(buf, n, "%s", absent_words(b, m));
+	else if (!m->has_rules)
+		snprintf(buf, n, "compared");
+	else if (m->status)
+		snprintf(buf, n, "FAIL: %" PRIu32 " error%s%s", m->n_error,
+			 m->n_error == 1 ? "" : "s", m->n_warn ? ", warnings" : "");
+	else if (m->n_warn)
+		snprintf(buf, n, "ok, %" PRIu32 " warning%s", m->n_warn,
+			 m->n_warn == 1 ? "" : "s");
+	else
+		snprintf(buf, n, "ok");
+}
+
+static void num_cell(char *buf, size_t n, int has, int64_t v)
+{
+	if (has)
+		snprintf(buf, n, "%" PRId64, v);
+	else
+		snprintf(buf, n, "-");
+}
+
+/* Cells of the summary row: total old, new, delta, %, peak old, new. */
+static void row_cells(const struct hd_module_report *m, char c[6][NUM_MAX])
+{
+	int both = m->has_total[0] && m->has_total[1];
+
+	num_cell(c[0], NUM_MAX, m->has_total[0], m->total[0]);
+	num_cell(c[1], NUM_MAX, m->has_total[1], m->total[1]);
+	if (both) {
+		hd_signed(c[2], NUM_MAX, hd_delta(m->total[0], m->total[1]));
+		hd_percent(c[3], NUM_MAX, m->total[0], m->total[1]);
+	} else {
+		snprintf(c[2], NUM_MAX, "-");
+		c[3][0] = '\0';
+	}
+	num_cell(c[4], NUM_MAX, m->has_peak[0], m->peak[0]);
+	num_cell(c[5], NUM_MAX, m->has_peak[1], m->peak[1]);
+}
+
+/* One line: "3 compared, 1 only in NEW; 1 failed a rule". */
+static void tally_line(char *buf, size_t n, const struct hd_batch_report *b)
+{
+	struct tally t;
+	size_t o;
+
+	tally(b, &t);
+	o = (size_t)snprintf(buf, n, "%zu compared", t.compared);
+	if (t.only_old && o < n)
+		o += (size_t)snprintf(buf + o, n - o, ", %zu %s", t.only_old,
+				      is_golden(b) ? "without a dump" : "only in OLD");
+	if (t.only_new && o < n)
+		o += (size_t)snprintf(buf + o, n - o, ", %zu %s", t.only_new,
+				      is_golden(b) ? "without a golden" : "only in NEW");
+	if (t.failed && o < n)
+		o += (size_t)snprintf(buf + o, n - o, ", %zu not read", t.failed);
+	if (o < n)
+		snprintf(buf + o, n - o, "; %zu failed a rule%s", t.violated,
+			 t.warned ? ", some warned" : "");
+}
+
+/* Does module i have a note that module i - 1 (of the same group) did
+ * not already give? */
+static int new_note(const struct hd_batch_report *b, size_t i)
+{
+	const char *n = b->mods[i].note;
+
+	return n && (i == 0 || !b->mods[i - 1].note ||
+		     strcmp(b->mods[i - 1].note, n) != 0 ||
+		     strcmp(b->mods[i - 1].module, b->mods[i].module) != 0);
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static int label_width(const struct hd_batch_report *b)
+{
+	size_t i, w = LABEL_COL_MIN;
+
+	for (i = 0; i < b->n; i++)
+		if (strlen(b->mods[i].label) > w)
+			w = strlen(b->mods[i].label);
+	return (int)(w > LABEL_COL_MAX ? LABEL_COL_MAX : w);
+}
+
+static void text_summary(FILE *out, const struct hd_batch_report *b)
+{
+	char line[512], c[6][NUM_MAX], verdict[128];
+	int w = label_width(b);
+	size_t i;
+
+	tally_line(line, sizeof(line), b);
+	fprintf(out, "hlodiff: %zu module%s, %s -> %s: %s\n", b->n, b->n == 1 ? "" : "s",
+		b->old_root, b->new_root, line);
+	fprintf(out, "%-*s %15s %15s %15s %8s %15s %15s  %s\n", w, "module", "total old",
+		"total new", "delta", "%", "peak old", "peak new", "verdict");
+	for (i = 0; i < b->n; i++) {
+		const struct hd_module_report *m = &b->mods[i];
+
+		row_cells(m, c);
+		verdict_words(verdict, sizeof(verdict), b, m);
+		fprintf(out, "%-*s %15s %15s %15s %8s %15s %15s  %s\n", w, m->label,
+			c[0], c[1], c[2], c[3], c[4], c[5], verdict);
+	}
+	for (i = 0; i < b->n; i++)
+		if (new_note(b, i))
+			fprintf(out, "note: %s: %s\n", b->mods[i].module, b->mods[i].note);
+}
+
+static void text_batch(FILE *out, const struct hd_batch_report *b)
+{
+	size_t i;
+
+	text_summary(out, b);
+	if (b->summary_only)
+		return;
+	for (i = 0; i < b->n; i++) {
+		const struct hd_module_report *m = &b->mods[i];
+
+		if (!m->part[HD_FORMAT_TEXT])
+			continue;
+		fprintf(out, "\n== %s: %s -> %s\n", m->label, m->old_name, m->new_name);
+		fwrite(m->part[HD_FORMAT_TEXT], 1, m->part_len[HD_FORMAT_TEXT], out);
+	}
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+/* A module's own JSON document as the value of the current key, its
+ * lines indented to the depth they are written at. */
+static void json_embed(struct hd_json *j, const char *text, size_t n)
+{
+	size_t i, extra = 0, depth = (size_t)j->depth;
+	char *buf;
+	size_t o = 0;
+
+	while (n && text[n - 1] == '\n')
+		n--;
+	for (i = 0; i < n; i++)
+		extra += text[i] == '\n';
+	buf = malloc(n + extra * depth * 2 + 1);
+	if (!buf)
+		abort();
+	for (i = 0; i < n; i++) {
+		buf[o++] = text[i];
+		if (text[i] == '\n') {
+			memset(buf + o, ' ', depth * 2);
+			o += depth * 2;
+		}
+	}
+	buf[o] = '\0';
+	hd_json_raw(j, buf);
+	free(buf);
+}
+
+static void json_pair(struct hd_json *j, const char *key, int has_old,
+		      int64_t old_v, int has_new, int64_t new_v)
+{
+	hd_json_key(j, key);
+	hd_json_begin_object(j);
+	hd_json_key(j, "old");
+	if (has_old)
+		hd_json_int(j, old_v);
+	else
+		hd_json_null(j);
+	hd_json_key(j, "new");
+	if (has_new)
+		hd_json_int(j, new_v);
+	else
+		hd_json_null(j);
+	hd_json_key(j, "delta");
+	if (has_old && has_new)
+		hd_json_int(j, hd_delta(old_v, new_v));
+	else
+		hd_json_null(j);
+	hd_json_end_object(j);
+}
+
+static void json_str_or_null(struct hd_json *j, const char *key, const char *s)
+{
+	hd_json_key(j, key);
+	if (s)
+		hd_json_str(j, s);
+	else
+		hd_json_null(j);
+}
+
+static void json_module(struct hd_json *j, const struct hd_batch_report *b,
+			const struct hd_module_report *m)
+{
+	char verdict[128];
+
+	verdict_words(verdict, sizeof(verdict), b, m);
+	hd_json_begin_object(j);
+	json_str_or_null(j, "module", m->label);
+	json_str_or_null(j, "name", m->module);
+	json_str_or_null(j, "state", hd_module_state_name((enum hd_module_state)m->state));
+	hd_json_key(j, "status");
+	hd_json_int(j, m->status);
+	json_str_or_null(j, "verdict", verdict);
+	json_str_or_null(j, "old", m->old_name);
+	json_str_or_null(j, "new", m->new_name);
+	json_str_or_null(j, "note", m->note);
+	json_pair(j, "total_bytes", m->has_total[0], m->total[0], m->has_total[1], m->total[1]);
+	json_pair(j, "peak_bytes", m->has_peak[0], m->peak[0], m->has_peak[1], m->peak[1]);
+	hd_json_key(j, "rules");
+	if (m->has_rules) {
+		hd_json_begin_object(j);
+		hd_json_key(j, "errors");
+		hd_json_int(j, m->n_error);
+		hd_json_key(j, "warnings");
+		hd_json_int(j, m->n_warn);
+		hd_json_key(j, "passed");
+		hd_json_int(j, m->n_pass);
+		hd_json_key(j, "not_applicable");
+		hd_json_int(j, m->n_na);
+		hd_json_end_object(j);
+	} else {
+		hd_json_null(j);
+	}
+	hd_json_key(j, "report");
+	if (m->part[HD_FORMAT_JSON])
+		json_embed(j, m->part[HD_FORMAT_JSON], m->part_len[HD_FORMAT_JSON]);
+	else
+		hd_json_null(j);
+	hd_json_end_object(j);
+}
+
+static void json_batch(FILE *out, const struct hd_batch_report *b)
+{
+	struct hd_json j;
+	struct tally t;
+	size_t i;
+
+	tally(b, &t);
+	hd_json_init(&j, out);
+	hd_json_begin_object(&j);
+	hd_json_key(&j, "schema");
+	hd_json_int(&j, 1);
+	json_str_or_null(&j, "mode", b->what);
+	json_str_or_null(&j, "old", b->old_root);
+	json_str_or_null(&j, "new", b->new_root);
+	hd_json_key(&j, "status");
+	hd_json_int(&j, b->status);
+	hd_json_key(&j, "summary");
+	hd_json_begin_object(&j);
+	hd_json_key(&j, "modules");
+	hd_json_int(&j, (int64_t)b->n);
+	hd_json_key(&j, "compared");
+	hd_json_int(&j, (int64_t)t.compared);
+	hd_json_key(&j, "only_old");
+	hd_json_int(&j, (int64_t)t.only_old);
+	hd_json_key(&j, "only_new");
+	hd_json_int(&j, (int64_t)t.only_new);
+	hd_json_key(&j, "failed");
+	hd_json_int(&j, (int64_t)t.failed);
+	hd_json_key(&j, "violated");
+	hd_json_int(&j, (int64_t)t.violated);
+	hd_json_end_object(&j);
+	hd_json_key(&j, "modules");
+	hd_json_begin_array(&j);
+	for (i = 0; i < b->n; i++)
+		json_module(&j, b, &b->mods[i]);
+	hd_json_end_array(&j);
+	hd_json_end_object(&j);
+	hd_json_finish(&j);
+}
+
+/* ---- Markdown ------------------------------------------------------------ */
+
+static void md_cell_code(FILE *out, const char *s)
+{
+	fputc('`', out);
+	for (; *s; s++) {
+		char c = *s == '`' ? '\'' : *s;
+
+		if (c == '|')
+			fputc('\\', out);
+		fputc(c == '\n' ? ' ' : c, out);
+	}
+	fputc('`', out);
+}
+
+static const char *md_mark(const struct hd_module_report *m)
+{
+	if (m->status == 2)
+		return ":x: ";
+	if (m->status == 1)
+		return ":x: ";
+	if (m->n_warn)
+		return ":warning: ";
+	return "";
+}
+
+static void md_summary(FILE *out, const struct hd_batch_report *b)
+{
+	char line[512], c[6][NUM_MAX], verdict[128];
+	size_t i;
+
+	tally_line(line, sizeof(line), b);
+	fprintf(out, "## hlodiff: %zu module%s\n\n%s**%s**: ", b->n, b->n == 1 ? "" : "s",
+		b->status ? ":x: " : ":white_check_mark: ", line);
+	md_cell_code(out, b->old_root);
+	fputs(" → ", out);
+	md_cell_code(out, b->new_root);
+	fputs("\n\n| module | total old | total new | delta | % | peak old | peak new | verdict |\n"
+	      "|:---|---:|---:|---:|---:|---:|---:|:---|\n", out);
+	for (i = 0; i < b->n; i++) {
+		const struct hd_module_report *m = &b->mods[i];
+
+		row_cells(m, c);
+		verdict_words(verdict, sizeof(verdict), b, m);
+		fputs("| ", out);
+		md_cell_code(out, m->label);
+		fprintf(out, " | %s | %s | %s | %s | %s | %s | %s%s |\n", c[0], c[1], c[2],
+			c[3], c[4], c[5], md_mark(m), verdict);
+	}
+	fputc('\n', out);
+	for (i = 0; i < b->n; i++)
+		if (new_note(b, i)) {
+			fputs("- ", out);
+			md_cell_code(out, b->mods[i].module);
+			fprintf(out, ": %s\n", b->mods[i].note);
+		}
+}
+
+static void md_batch(FILE *out, const struct hd_batch_report *b)
+{
+	size_t i;
+	int notes = 0;
+
+	md_summary(out, b);
+	for (i = 0; i < b->n; i++)
+		notes |= new_note(b, i);
+	if (notes)
+		fputc('\n', out);
+	if (b->summary_only)
+		return;
+	for (i = 0; i < b->n; i++) {
+		const struct hd_module_report *m = &b->mods[i];
+		int fold = m->status == 0 && m->n_warn == 0;
+
+		if (!m->part[HD_FORMAT_MARKDOWN])
+			continue;
+		if (fold) {
+			fputs("<details>\n<summary><code>", out);
+			hd_xml_escape(out, m->label, strlen(m->label));
+			fputs("</code>: no rule violated</summary>\n\n", out);
+		}
+		fwrite(m->part[HD_FORMAT_MARKDOWN], 1, m->part_len[HD_FORMAT_MARKDOWN], out);
+		if (fold)
+			fputs("</details>\n\n", out);
+	}
+}
+
+/* ---- JUnit ---------------------------------------------------------------- */
+
+/* A module without a comparison: one test case, an error or skipped. */
+static void junit_absent(FILE *out, const struct hd_batch_report *b,
+			 const struct hd_module_report *m,
+			 struct hd_junit_counts *c)
+{
+	int error = m->status != 0;
+	const char *words = absent_words(b, m);
+
+	c->tests = 1;
+	c->errors = error;
+	c->skipped = !error;
+	fputs("  <testsuite name=\"", out);
+	hd_xml_escape(out, m->label, strlen(m->label));
+	fprintf(out, "\" tests=\"1\" failures=\"0\" errors=\"%d\" skipped=\"%d\">\n"
+		"    <testcase classname=\"hlodiff.", error, !error);
+	hd_xml_escape(out, m->label, strlen(m->label));
+	fprintf(out, "\" name=\"%s\">\n      <%s message=\"", error ? "compare" : "present on both sides",
+		error ? "error" : "skipped");
+	hd_xml_escape(out, words, strlen(words));
+	if (m->note) {
+		fputs(": ", out);
+		hd_xml_escape(out, m->note, strlen(m->note));
+	}
+	fputs("\"/>\n    </testcase>\n  </testsuite>\n", out);
+}
+
+static void junit_batch(FILE *out, const struct hd_batch_report *b)
+{
+	struct hd_junit_counts total = { 0, 0, 0, 0 }, c;
+	size_t i;
+
+	for (i = 0; i < b->n; i++) {
+		const struct hd_module_report *m = &b->mods[i];
+
+		if (m->part[HD_FORMAT_JUNIT]) {
+			c = m->junit;
+		} else {
+			int error = m->status != 0;
+			c.tests = 1;
+			c.failures = 0;
+			c.errors = error;
+			c.skipped = !error;
+		}
+		total.tests += c.tests;
+		total.failures += c.failures;
+		total.errors += c.errors;
+		total.skipped += c.skipped;
+	}
+	hd_report_junit_begin(out, &total);
+	for (i = 0; i < b->n; i++) {
+		const struct hd_module_report *m = &b->mods[i];
+
+		if (m->part[HD_FORMAT_JUNIT])
+			fwrite(m->part[HD_FORMAT_JUNIT], 1, m->part_len[HD_FORMAT_JUNIT], out);
+		else
+			junit_absent(out, b, m, &c);
+	}
+	hd_report_junit_end(out);
+}
+
+/* ---- GitHub --------------------------------------------------------------- */
+
+static void github_batch(FILE *out, const struct hd_batch_report *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++) {
+		const struct hd_module_report *m = &b->mods[i];
+		const char *words;
+
+		if (m->part[HD_FORMAT_GITHUB]) {
+			fwrite(m->part[HD_FORMAT_GITHUB], 1, m->part_len[HD_FORMAT_GITHUB], out);
+			continue;
+		}
+		if (m->state == HD_MODULE_COMPARED)
+			continue;
+		words = absent_words(b, m);
+		fputs(m->status ? "::error title=" : "::notice title=", out);
+		hd_github_escape_property(out, "hlodiff ", 8);
+		hd_github_escape_property(out, m->label, strlen(m->label));
+		fputs("::", out);
+		hd_github_escape_data(out, words, strlen(words));
+		if (m->note) {
+			hd_github_escape_data(out, ": ", 2);
+			hd_github_escape_data(out, m->note, strlen(m->note));
+		}
+		fputc('\n', out);
+	}
+}
+
+void hd_report_batch(FILE *out, enum hd_format f,
+		     const struct hd_batch_report *b)
+{
+	switch (f) {
+	case HD_FORMAT_TEXT: text_batch(out, b); break;
+	case HD_FORMAT_JSON: json_batch(out, b); break;
+	case HD_FORMAT_MARKDOWN: md_batch(out, b); break;
+	case HD_FORMAT_JUNIT: junit_batch(out, b); break;
+	case HD_FORMAT_GITHUB: github_batch(out, b); break;
+	case HD_FORMAT_COUNT: break;
+	}
+}
+
+/* ---- colour ---------------------------------------------------------------- */
+
+#define C_RED "\033[31m"
+#define C_GREEN "\033[32m"
+#define C_YELLOW "\033[33m"
+#define C_BOLD "\033[1m"
+#define C_DIM "\033[2m"
+#define C_OFF "\033[0m"
+
+enum table { T_NONE, T_FIGURES, T_VALUES, T_SUMMARY };
+
+static void put_colored(FILE *out, const char *color, const char *s, size_t n)
+{
+	fputs(color, out);
+	fwrite(s, 1, n, out);
+	fputs(C_OFF, out);
+}
+
+/* Colour of a signed number: growth red, shrinkage green. */
+static const char *sign_color(const char *s, size_t n)
+{
+	if (n && s[0] == '+')
+		return C_RED;
+	if (n > 1 && s[0] == '-' && s[1] >= '0' && s[1] <= '9')
+		return C_GREEN;
+	return NULL;
+}
+
+/*
+ * Writes a table row with the tokens picked by want (bit k = token k,
+ * tokens separated by runs of spaces) coloured by sign, and token `verb`
+ * (-1: none) coloured by its word.
+ */
+static void row_tokens(FILE *out, const char *s, size_t n, unsigned want, int verb)
+{
+	size_t i = 0;
+	int k = 0;
+
+	while (i < n) {
+		size_t j = i;
+		const char *col = NULL;
+
+		while (j < n && s[j] == ' ')
+			j++;
+		fwrite(s + i, 1, j - i, out);
+		i = j;
+		while (j < n && s[j] != ' ')
+			j++;
+		if (k < 32 && (want >> k & 1u))
+			col = sign_color(s + i, j - i);
+		if (k == verb) {
+			if (j - i == 5 && memcmp(s + i, "added", 5) == 0)
+				col = C_RED;
+			else if (j - i == 7 && memcmp(s + i, "removed", 7) == 0)
+				col = C_GREEN;
+			else if (j - i == 7 && memcmp(s + i, "changed", 7) == 0)
+				col = C_YELLOW;
+		}
+		if (col)
+			put_colored(out, col, s + i, j - i);
+		else
+			fwrite(s + i, 1, j - i, out);
+		i = j;
+		k++;
+	}
+}
+
+static int starts(const char *s, size_t n, const char *p)
+{
+	size_t k = strlen(p);
+
+	return n >= k && memcmp(s, p, k) == 0;
+}
+
+static const char *contains(const char *s, size_t n, const char *p)
+{
+	return memmem(s, n, p, strlen(p));
+}
+
+/* The colour of a whole line, or NULL. */
+static const char *line_color(const char *s, size_t n)
+{
+	if (starts(s, n, "  error "))
+		return C_RED;
+	if (starts(s, n, "  warning "))
+		return C_YELLOW;
+	if (starts(s, n, "  ok "))
+		return C_GREEN;
+	if (starts(s, n, "  n/a ") || starts(s, n, "  waived ") || starts(s, n, "note: "))
+		return C_DIM;
+	if (starts(s, n, "--- ") || starts(s, n, "+++ ") || starts(s, n, "== ") ||
+	    starts(s, n, "hlodiff: "))
+		return C_BOLD;
+	if (starts(s, n, "rules: "))
+		return contains(s, n, " error, ") && !contains(s, n, "(0 error") ? C_RED :
+			contains(s, n, " violated (") ? C_YELLOW : C_GREEN;
+	return NULL;
+}
+
+/* A summary row: verdict words at the end coloured. */
+static void summary_row(FILE *out, const char *s, size_t n)
+{
+	const char *v = NULL, *col = NULL;
+	size_t k;
+
+	for (k = n; k > 1; k--)
+		if (s[k - 1] == ' ' && s[k - 2] == ' ') {
+			v = s + k;
+			break;
+		}
+	if (v) {
+		size_t vn = n - (size_t)(v - s);
+		if (starts(v, vn, "FAIL") || starts(v, vn, "no golden") ||
+		    starts(v, vn, "not read"))
+			col = C_RED;
+		else if (starts(v, vn, "ok, "))
+			col = C_YELLOW;
+		else if (starts(v, vn, "ok"))
+			col = C_GREEN;
+	}
+	if (!col) {
+		fwrite(s, 1, n, out);
+		return;
+	}
+	fwrite(s, 1, (size_t)(v - s), out);
+	put_colored(out, col, v, n - (size_t)(v - s));
+}
+
+static enum table table_after(const char *s, size_t n, enum table t)
+{
+	if (n == 0 || starts(s, n, "== ") || starts(s, n, "note: "))
+		return T_NONE;
+	if (starts(s, n, "figure "))
+		return T_FIGURES;
+	if (starts(s, n, "  status "))
+		return T_VALUES;
+	if (starts(s, n, "module "))
+		return T_SUMMARY;
+	return t;
+}
+
+void hd_text_colorize(FILE *out, const char *text, size_t n)
+{
+	enum table t = T_NONE;
+	size_t i = 0;
+
+	while (i < n) {
+		const char *nl = memchr(text + i, '\n', n - i);
+		size_t end = nl ? (size_t)(nl - text) : n;
+		const char *s = text + i, *col;
+		size_t len = end - i;
+		enum table next = table_after(s, len, t);
+
+		col = line_color(s, len);
+		t = next;
+		if (col && t != T_SUMMARY)
+			put_colored(out, col, s, len);
+		else if (t == T_FIGURES && !starts(s, len, "figure "))
+			row_tokens(out, s, len, 1u << 3 | 1u << 4, -1);
+		else if (t == T_VALUES && !starts(s, len, "  status "))
+			row_tokens(out, s, len, 1u << 3, 0);
+		else if (t == T_SUMMARY && !starts(s, len, "module "))
+			summary_row(out, s, len);
+		else if (col)
+			put_colored(out, col, s, len);
+		else
+			fwrite(s, 1, len, out);
+		if (nl)
+			fputc('\n', out);
+		i = end + 1;
+	}
+}
