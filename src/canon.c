@@ -142,6 +142,8 @@ size_t hd_canon_name(char *out, struct hd_slice name)
 /* Appends the stripped form of name. */
 static void add_name(struct cbuf *b, struct hd_slice name)
 {
+	if (name.n == 0)
+		return;
 	cbuf_reserve(b, name.n);
 	b->n += hd_canon_name(b->p + b->n, name);
 }
