@@ -632,6 +632,11 @@ static int filter_op_name(struct parser *ps, struct hd_metric *m)
 	return parse_glob_value(ps, "op_name", &m->op_glob);
 }
 
+static int filter_source(struct parser *ps, struct hd_metric *m)
+{
+	return parse_glob_value(ps, "source", &m->source_glob);
+}
+
 static const struct filter_row {
 	const char *name;
 	unsigned flag;
@@ -641,6 +646,7 @@ static const struct filter_row {
 	{ "kind", HD_FILTER_KIND, filter_kind },
 	{ "name", HD_FILTER_NAME, filter_name },
 	{ "op_name", HD_FILTER_OP_NAME, filter_op_name },
+	{ "source", HD_FILTER_SOURCE, filter_source },
 };
 
 /* One "key=value" of bytes(...). */
@@ -653,8 +659,8 @@ static int parse_filter(struct parser *ps, struct hd_metric *m)
 	if (row < 0) {
 		if (k->kind != TOK_WORD)
 			return perr_at(ps, k->off, k->len,
-				       "expected a filter: space=, kind=, name= or op_name=");
-		return perr_at(ps, k->off, k->len, "unknown filter '%s'%s; filters: space, kind, name, op_name",
+				       "expected a filter: space=, kind=, name=, op_name= or source=");
+		return perr_at(ps, k->off, k->len, "unknown filter '%s'%s; filters: space, kind, name, op_name, source",
 			       tok_text(ps, k, b, sizeof(b)),
 			       HINT(sg, ps, k, filter_rows));
 	}
@@ -679,7 +685,7 @@ static int parse_bytes_call(struct parser *ps, struct hd_metric *m)
 			       "expected '(' after 'bytes', e.g. bytes(space=vmem) or bytes(op_name=\"*attention*\")");
 	if (is_punct(ps, peek(ps), ')'))
 		return perr_at(ps, peek(ps)->off, 1,
-			       "bytes() needs a filter: space=, kind=, name= or op_name=");
+			       "bytes() needs a filter: space=, kind=, name=, op_name= or source=");
 	for (;;) {
 		if (parse_filter(ps, m))
 			return -1;
@@ -690,7 +696,7 @@ static int parse_bytes_call(struct parser *ps, struct hd_metric *m)
 			return perr_at(ps, t->off, t->len,
 				       "expected ',' or ')' after a filter");
 	}
-	m->source = m->filters & (HD_FILTER_NAME | HD_FILTER_OP_NAME) ?
+	m->source = m->filters & (HD_FILTER_NAME | HD_FILTER_OP_NAME | HD_FILTER_SOURCE) ?
 		HD_MSRC_VALUES : HD_MSRC_ALLOC;
 	return 0;
 }

@@ -235,7 +235,29 @@ static int alloc_passes(const struct hd_metric *m, const struct hd_alloc *a)
 	return 1;
 }
 
-/* Does value v of side s pass the name/op_name filters of m? */
+/*
+ * source= matches "file:line" of the value's defining instruction (its
+ * metadata source_file and source_line); no metadata matches nothing.
+ */
+static int source_matches(struct eval *e, const char *glob,
+			  const struct hd_dump *d, uint32_t v)
+{
+	uint32_t insn = HD_VALUE(d, v).insn;
+	const struct hd_insn *in;
+	char line[32];
+
+	if (insn == HD_NONE)
+		return 0;
+	in = &HD_INSN(d, insn);
+	if (in->source_file.n == 0)
+		return 0;
+	if (in->source_line < 0)
+		return glob2(e, glob, in->source_file, HD_SLICE_NULL);
+	snprintf(line, sizeof(line), ":%" PRId64, in->source_line);
+	return glob2(e, glob, in->source_file, hd_slice_cstr(line));
+}
+
+/* Does value v of side s pass the name/op_name/source filters of m? */
 static int value_passes(struct eval *e, const struct hd_metric *m, int s,
 			uint32_t v)
 {
@@ -246,6 +268,9 @@ static int value_passes(struct eval *e, const struct hd_metric *m, int s,
 		return 0;
 	if ((m->filters & HD_FILTER_OP_NAME) &&
 	    !glob2(e, m->op_glob, value_op_name(e->d[s], v), HD_SLICE_NULL))
+		return 0;
+	if ((m->filters & HD_FILTER_SOURCE) &&
+	    !source_matches(e, m->source_glob, e->d[s], v))
 		return 0;
 	return 1;
 }

@@ -42,6 +42,7 @@ enum hd_filter_flags {
 	HD_FILTER_KIND = 1u << 1,     /* kind of the allocation */
 	HD_FILTER_NAME = 1u << 2,     /* glob on the value's name */
 	HD_FILTER_OP_NAME = 1u << 3,  /* glob on the defining op_name */
+	HD_FILTER_SOURCE = 1u << 4,   /* glob on the defining "file:line" */
 };
 
 struct hd_metric {
@@ -54,6 +55,7 @@ struct hd_metric {
 	int kind;               /* enum hd_alloc_kind, with HD_FILTER_KIND */
 	const char *name_glob;  /* with HD_FILTER_NAME */
 	const char *op_glob;    /* with HD_FILTER_OP_NAME */
+	const char *source_glob; /* with HD_FILTER_SOURCE */
 	int copy_class;         /* enum hd_copy_class, HD_MSRC_COPIES */
 };
 
