@@ -36,6 +36,17 @@ ok_cmd "--html into a missing directory: says so" grep -q "^hlodiff: $TMPDIR_T/n
 run_hlodiff 0 "--html writes the page" --html "$TMPDIR_T/r.html" "$S" "$S"
 ok_cmd "--html: the page is HTML" grep -q '<svg' "$TMPDIR_T/r.html"
 usage_error "--html without a file" "--html needs a file name" "$S" "$S" --html
+
+# The page carries the rule results and, with --by, the breakdown tree.
+SP=$HD_SRCDIR/tests/data/tpu-splash_attention
+run_hlodiff 1 "--html --by op_name on a pair that violates the default rules" \
+	--html "$TMPDIR_T/p.html" --by op_name "$SP-0035.txt" "$SP-0044.txt"
+is 2 "$(grep -o '<tr><td class="bad">error</td>' "$TMPDIR_T/p.html" | wc -l | tr -d ' ')" \
+	"--html: both violated error rules are in the rules table"
+ok_cmd "--html --by: the breakdown section is on the page" grep -q '<section id="breakdown">' "$TMPDIR_T/p.html"
+run_hlodiff 0 "--html without --by" --no-rules --html "$TMPDIR_T/q.html" "$SP-0035.txt" "$SP-0044.txt"
+ok_cmd "--html without --by: no breakdown section" sh -c "! grep -q 'id=\"breakdown\"' '$TMPDIR_T/q.html'"
+ok_cmd "--html --no-rules: says no rules were evaluated" grep -q 'no rules evaluated' "$TMPDIR_T/q.html"
 run_hlodiff 0 "options after the dumps" "$S" "$S" --json
 ok_cmd "options after the dumps: JSON printed" grep -q '"schema": 1' "$TMPDIR_T/out"
 
