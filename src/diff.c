@@ -47,7 +47,8 @@ static void color_rows(struct hd_vec *rows, struct hd_arena *arena,
 		int64_t nv = b && b->color == c ? b->bytes : 0;
 		const char *name = hd_arena_printf(arena, "space%lld_bytes", (long long)c);
 
-		push_row(rows, name, 1, 1, ov, nf != NULL, nv);
+		push_row(rows, name, 1, !of->allocs_partial, ov,
+			 nf != NULL && !nf->allocs_partial, nv);
 		if (a && a->color == c)
 			i++;
 		if (b && b->color == c)
@@ -83,15 +84,19 @@ void hd_figure_rows(struct hd_vec *rows, struct hd_arena *arena,
 		if (k == HD_KIND_OTHER && !of->allocs_by_kind[k] &&
 		    !(hn && nf->allocs_by_kind[k]))
 			continue;
-		push_row(rows, kind_rows[k], 1, 1, of->by_kind[k], hn,
+		push_row(rows, kind_rows[k], 1, !of->allocs_partial, of->by_kind[k],
+			 hn && !nf->allocs_partial,
 			 hn ? nf->by_kind[k] : 0);
 	}
-	push_row(rows, "allocations", 0, 1, (int64_t)of->n_allocs, hn,
+	push_row(rows, "allocations", 0, !of->allocs_partial, (int64_t)of->n_allocs,
+		 hn && !nf->allocs_partial,
 		 hn ? (int64_t)nf->n_allocs : 0);
-	push_row(rows, "values", 0, 1, (int64_t)of->n_values, hn,
+	push_row(rows, "values", 0, !of->allocs_partial, (int64_t)of->n_values,
+		 hn && !nf->allocs_partial,
 		 hn ? (int64_t)nf->n_values : 0);
 	for (k = 0; k < HD_COPY_CLASS_COUNT; k++)
-		push_row(rows, copy_rows[k], 0, 1, of->copies_by_class[k], hn,
+		push_row(rows, copy_rows[k], 0, !of->copies_partial,
+			 of->copies_by_class[k], hn && !nf->copies_partial,
 			 hn ? nf->copies_by_class[k] : 0);
 }
 

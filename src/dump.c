@@ -60,6 +60,22 @@ void hd_dump_release(struct hd_dump *d)
 	hd_arena_release(&d->arena);
 }
 
+const char *hd_incomplete_affects(uint32_t incomplete)
+{
+	if (incomplete & HD_SEC_ALLOCATIONS)
+		return "all figures (the allocations broke off)";
+	if (incomplete & HD_SEC_USED_VALUES)
+		return "copy-start counts and classes, op_name and source of the "
+		       "values without a record, and their canonical matching";
+	if (incomplete & (HD_SEC_LIVE_RANGE | HD_SEC_SEQUENCE | HD_SEC_BUFFER_LIVE))
+		return "the recomputed peak and the peak explanation";
+	if (incomplete & HD_SEC_PEAK)
+		return "the stated peak";
+	if (incomplete & HD_SEC_STACK_TREE)
+		return "nothing (the stack-trace tree feeds no figure)";
+	return "";
+}
+
 enum hd_alloc_kind hd_alloc_kind_of(uint32_t flags)
 {
 	if (flags & HD_ALLOC_PARAMETER)

@@ -464,6 +464,33 @@ static void find_copies(struct hd_figures *f, const struct hd_dump *d)
 			copy_from_insn(f, d, (uint32_t)i);
 }
 
+/*
+ * An incomplete dump (read with --allow-incomplete) must not show partial
+ * figures as whole: the ones computed from a section that broke off are
+ * marked absent.
+ */
+static void leave_out_partial(struct hd_figures *f, const struct hd_dump *d)
+{
+	uint32_t cut = d->incomplete;
+
+	if (!cut)
+		return;
+	if (cut & HD_SEC_ALLOCATIONS) {
+		f->allocs_partial = 1;
+		f->has_total = 0;
+		f->total_mismatch = 0;
+	}
+	if (cut & (HD_SEC_ALLOCATIONS | HD_SEC_USED_VALUES))
+		f->copies_partial = 1;
+	if (cut & (HD_SEC_ALLOCATIONS | HD_SEC_LIVE_RANGE | HD_SEC_SEQUENCE |
+		   HD_SEC_BUFFER_LIVE | HD_SEC_PEAK)) {
+		f->has_recomputed = 0;
+		f->peak_agrees = 0;
+	}
+	if (cut & (HD_SEC_ALLOCATIONS | HD_SEC_PEAK))
+		f->has_peak = 0;
+}
+
 int hd_figures_compute(struct hd_figures *f, const struct hd_dump *d)
 {
 	memset(f, 0, sizeof(*f));
@@ -480,6 +507,7 @@ int hd_figures_compute(struct hd_figures *f, const struct hd_dump *d)
 	stated_peak(f, d);
 	recomputed_peak(f, d);
 	find_copies(f, d);
+	leave_out_partial(f, d);
 	return 0;
 }
 

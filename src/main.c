@@ -41,6 +41,7 @@ struct options {
 	const char *file_out[HD_FORMAT_COUNT];  /* --json=FILE, --markdown FILE ... */
 	int color;               /* enum color_mode */
 	int strict;
+	int allow_incomplete;
 	int by_name;
 	enum hd_by_key by_keys[HD_BY_MAX_KEYS];
 	int by_nkeys;            /* 0: no --by */
@@ -88,6 +89,8 @@ static void usage(FILE *out)
 	      "  --html FILE   also write a self-contained HTML report to FILE (one pair)\n"
 	      "  --by-name     match values by exact name{index} only\n"
 	      "  --strict      treat lines the parser does not know as errors\n"
+	      "  --allow-incomplete  read a truncated dump as far as it goes (its\n"
+	      "                partial figures are left out) instead of exit 2\n"
 	      "  -j N          compare N modules at once (default: the number of processors)\n"
 	      "  --summary     many modules: only the summary table on standard output\n"
 	      "  --allow-new   golden check: a module without a golden is not an error\n"
@@ -245,6 +248,7 @@ static int flag_option(struct options *o, const char *a)
 	static const struct { const char *name; size_t off; } flags[] = {
 		{ "--all", offsetof(struct options, report.all) },
 		{ "--strict", offsetof(struct options, strict) },
+		{ "--allow-incomplete", offsetof(struct options, allow_incomplete) },
 		{ "--no-rules", offsetof(struct options, no_rules) },
 		{ "--werror", offsetof(struct options, werror) },
 		{ "--at-peak", offsetof(struct options, at_peak) },
@@ -303,7 +307,8 @@ static int parse_options(struct options *o, int argc, char **argv, int first)
 
 static unsigned parse_flags(const struct options *o)
 {
-	return o->strict ? HD_PARSE_STRICT : 0;
+	return (o->strict ? HD_PARSE_STRICT : 0) |
+	       (o->allow_incomplete ? HD_PARSE_ALLOW_INCOMPLETE : 0);
 }
 
 /* The rules to check: --rules FILE, the built-in default, or none. */

@@ -90,6 +90,52 @@ static int bad_line(struct parser *ps, struct hd_slice l, const char *what,
 	return perr(ps, "%s in '%s' (expected %s)", what, q, expected);
 }
 
+/* The hd_sections bit of the section the parser is in. */
+static uint32_t section_bit(const struct parser *ps)
+{
+	switch (ps->sec) {
+	case SEC_AFTER_TOTAL: return HD_SEC_TOTAL;
+	case SEC_USED_VALUES: return HD_SEC_USED_VALUES;
+	case SEC_LIVE_RANGE: return HD_SEC_LIVE_RANGE;
+	case SEC_SEQUENCE: return HD_SEC_SEQUENCE;
+	case SEC_BUFFER_LIVE: return HD_SEC_BUFFER_LIVE;
+	case SEC_PEAK: case SEC_PEAK_UNKNOWN: return HD_SEC_PEAK;
+	case SEC_STACK_TREE: return HD_SEC_STACK_TREE;
+	default: return HD_SEC_ALLOCATIONS;
+	}
+}
+
+/*
+ * The dump breaks off in section bit: an input error, or with
+ * HD_PARSE_ALLOW_INCOMPLETE a warning (the first one only) and a mark in
+ * dump->incomplete that keeps the figures of that section out.
+ */
+static int truncation(struct parser *ps, uint32_t bit, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int truncation(struct parser *ps, uint32_t bit, const char *fmt, ...)
+{
+	struct hd_dump *d = ps->d;
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!(ps->flags & HD_PARSE_ALLOW_INCOMPLETE)) {
+		hd_error(ps->file, ps->line, "%s", msg);
+		return -1;
+	}
+	if (!d->incomplete) {
+		d->incomplete_file = ps->file;
+		d->incomplete_line = ps->line;
+		d->incomplete_why = hd_arena_strndup(&d->arena, msg, strlen(msg));
+		hd_warning(ps->file, ps->line, "%s; read as incomplete (--allow-incomplete)", msg);
+	}
+	d->incomplete |= bit;
+	return 0;
+}
+
 static void note_unknown(struct parser *ps)
 {
 	struct hd_dump *d = ps->d;
@@ -1318,8 +1364,13 @@ static int parse_lines(struct parser *ps, const char *data, size_t len)
 		struct hd_slice l;
 
 		ps->line++;
-		if (!nl)
-			return perr(ps, "dump ends in the middle of a line (truncated? expected a final newline)");
+		if (!nl) {
+			/* the partial last line is not read */
+			if (truncation(ps, section_bit(ps),
+				       "dump ends in the middle of a line (truncated? expected a final newline)"))
+				return -1;
+			break;
+		}
 		l = hd_slice_make(p, (size_t)(nl - p));
 		if (l.n && l.p[l.n - 1] == '\r')
 			l.n--;
@@ -1359,7 +1410,7 @@ static int check_records(struct parser *ps)
 		}
 	}
 	if (recorded < listed)
-		return perr(ps, "'Used values' ends after %u of %u value records (truncated dump?)",
+		return truncation(ps, HD_SEC_USED_VALUES, "'Used values' ends after %u of %u value records (truncated dump?)",
 			    recorded, listed);
 	return 0;
 }
@@ -1374,17 +1425,17 @@ static int check_stack_tree(struct parser *ps)
 
 	if (d->stack.len == 0)
 		return d->stack_total == 0 ? 0 :
-			perr(ps, "stack-trace breakdown has no nodes for its %lld bytes (truncated dump?)",
+			truncation(ps, HD_SEC_STACK_TREE, "stack-trace breakdown has no nodes for its %lld bytes (truncated dump?)",
 			     (long long)d->stack_total);
 	for (i = 0; i < d->stack.len; i++)
 		if (HD_STACK_NODE(d, i).depth == 0)
 			top = sat_add(top, HD_STACK_NODE(d, i).total);
 	last = &HD_STACK_NODE(d, d->stack.len - 1);
 	if (last->remaining > 0)
-		return perr(ps, "stack-trace breakdown ends with %lld bytes still to account for (truncated dump?)",
+		return truncation(ps, HD_SEC_STACK_TREE, "stack-trace breakdown ends with %lld bytes still to account for (truncated dump?)",
 			    (long long)last->remaining);
 	if (top != d->stack_total)
-		return perr(ps, "stack-trace nodes add up to %lld bytes but the header says %lld (truncated dump?)",
+		return truncation(ps, HD_SEC_STACK_TREE, "stack-trace nodes add up to %lld bytes but the header says %lld (truncated dump?)",
 			    (long long)top, (long long)d->stack_total);
 	return 0;
 }
@@ -1395,24 +1446,29 @@ static int check_complete(struct parser *ps)
 	struct hd_dump *d = ps->d;
 	uint32_t here = d->sections & ~ps->file_sections;
 
-	if (ps->sec == SEC_USED_VALUES && ps->part != REC_NONE && ps->part != REC_DONE)
-		return perr(ps, "dump ends inside a value record (expected ' from instruction: ...')");
+	if (ps->sec == SEC_USED_VALUES && ps->part != REC_NONE && ps->part != REC_DONE &&
+	    truncation(ps, HD_SEC_USED_VALUES, "dump ends inside a value record (expected ' from instruction: ...')"))
+		return -1;
 	if ((here & HD_SEC_USED_VALUES) && check_records(ps))
 		return -1;
-	if ((here & HD_SEC_LIVE_RANGE) && d->live_max > 0 && !(here & HD_SEC_SEQUENCE))
-		return perr(ps, "HloLiveRange ends before its 'InstructionSequence:' (truncated dump?)");
-	if ((here & HD_SEC_SEQUENCE) && (int64_t)d->sequence.len != d->live_max)
-		return perr(ps, "instruction sequence has %zu of %lld entries (truncated dump?)",
-			    d->sequence.len, (long long)d->live_max);
-	if ((here & HD_SEC_SEQUENCE) && !(here & HD_SEC_BUFFER_LIVE))
-		return perr(ps, "HloLiveRange ends before 'BufferLiveRange:' (truncated dump?)");
-	if ((here & HD_SEC_PEAK) && d->peak.len == 0 && d->peak_style != HD_PEAK_UNDETERMINED)
-		return perr(ps, "peak section has no lines (truncated dump?)");
+	if ((here & HD_SEC_LIVE_RANGE) && d->live_max > 0 && !(here & HD_SEC_SEQUENCE) &&
+	    truncation(ps, HD_SEC_LIVE_RANGE, "HloLiveRange ends before its 'InstructionSequence:' (truncated dump?)"))
+		return -1;
+	if ((here & HD_SEC_SEQUENCE) && (int64_t)d->sequence.len != d->live_max &&
+	    truncation(ps, HD_SEC_SEQUENCE, "instruction sequence has %zu of %lld entries (truncated dump?)",
+		       d->sequence.len, (long long)d->live_max))
+		return -1;
+	if ((here & HD_SEC_SEQUENCE) && !(here & HD_SEC_BUFFER_LIVE) &&
+	    truncation(ps, HD_SEC_BUFFER_LIVE, "HloLiveRange ends before 'BufferLiveRange:' (truncated dump?)"))
+		return -1;
+	if ((here & HD_SEC_PEAK) && d->peak.len == 0 && d->peak_style != HD_PEAK_UNDETERMINED &&
+	    truncation(ps, HD_SEC_PEAK, "peak section has no lines (truncated dump?)"))
+		return -1;
 	if ((here & HD_SEC_STACK_TREE) && check_stack_tree(ps))
 		return -1;
-	if ((here & HD_SEC_STACK_TREE) && d->peak_style == HD_PEAK_CUMULATIVE &&
+	if ((here & HD_SEC_STACK_TREE) && d->peak_style == HD_PEAK_CUMULATIVE && d->peak.len &&
 	    HD_PEAK_ENTRY(d, d->peak.len - 1).cumulative != d->stack_total)
-		return perr(ps, "peak lines add up to %lld bytes but the stack-trace breakdown counts %lld (truncated dump?)",
+		return truncation(ps, HD_SEC_PEAK, "peak lines add up to %lld bytes but the stack-trace breakdown counts %lld (truncated dump?)",
 			    (long long)HD_PEAK_ENTRY(d, d->peak.len - 1).cumulative,
 			    (long long)d->stack_total);
 	return 0;

@@ -182,6 +182,34 @@ static void stat_text_copies(FILE *out, const struct hd_figures *f)
 	}
 }
 
+/* "PREFIXincomplete: WHY (FILE:LINE); left out: ..." for a cut dump. */
+static void text_incomplete(FILE *out, const char *prefix, const struct hd_dump *d)
+{
+	if (!d->incomplete)
+		return;
+	fprintf(out, "%sincomplete: %s (%s:%" PRIu64 "); left out: %s\n", prefix,
+		d->incomplete_why, d->incomplete_file, d->incomplete_line,
+		hd_incomplete_affects(d->incomplete));
+}
+
+/* The same as a JSON member, only when the dump is incomplete. */
+static void json_incomplete(struct hd_json *j, const struct hd_dump *d)
+{
+	if (!d->incomplete)
+		return;
+	hd_json_key(j, "incomplete");
+	hd_json_begin_object(j);
+	hd_json_key(j, "why");
+	hd_json_str(j, d->incomplete_why);
+	hd_json_key(j, "file");
+	hd_json_str(j, d->incomplete_file);
+	hd_json_key(j, "line");
+	hd_json_int(j, (int64_t)d->incomplete_line);
+	hd_json_key(j, "left_out");
+	hd_json_str(j, hd_incomplete_affects(d->incomplete));
+	hd_json_end_object(j);
+}
+
 void hd_report_stat_text(FILE *out, const struct hd_dump *d,
 			 const struct hd_figures *f,
 			 const struct hd_report_opts *opts)
@@ -190,6 +218,7 @@ void hd_report_stat_text(FILE *out, const struct hd_dump *d,
 
 	(void)opts;
 	fprintf(out, "%s\n", d->name);
+	text_incomplete(out, "  ", d);
 	fprintf(out, "  %-24s %s\n", "sections", section_names(d, secs, sizeof(secs)));
 	fprintf(out, "  %-24s %15" PRIu64 "\n", "allocations", f->n_allocs);
 	fprintf(out, "  %-24s %15" PRIu64 "  in allocations; %" PRIu64 " records, %" PRIu64 " live ranges\n",
@@ -268,33 +297,41 @@ static void json_figures(struct hd_json *j, const struct hd_dump *d,
 	size_t i;
 	int k;
 
+	/* an incomplete dump's allocation figures are partial: null */
+	int whole = !f->allocs_partial;
+
 	json_int_or_null(j, "total_bytes", f->has_total, f->total_bytes);
-	hd_json_key(j, "alloc_bytes");
-	hd_json_int(j, f->alloc_bytes);
-	hd_json_key(j, "allocations");
-	hd_json_int(j, (int64_t)f->n_allocs);
-	hd_json_key(j, "values");
-	hd_json_int(j, (int64_t)f->n_values);
+	json_int_or_null(j, "alloc_bytes", whole, f->alloc_bytes);
+	json_int_or_null(j, "allocations", whole, (int64_t)f->n_allocs);
+	json_int_or_null(j, "values", whole, (int64_t)f->n_values);
 	hd_json_key(j, "records");
 	hd_json_int(j, (int64_t)f->n_records);
 	hd_json_key(j, "live_ranges");
 	hd_json_int(j, (int64_t)f->n_live_ranges);
 	hd_json_key(j, "bytes_by_color");
-	hd_json_begin_object(j);
-	for (i = 0; i < f->by_color.len; i++) {
+	if (!whole)
+		hd_json_null(j);
+	else
+		hd_json_begin_object(j);
+	for (i = 0; whole && i < f->by_color.len; i++) {
 		const struct hd_color_bytes *c = &HD_VEC_AT(&f->by_color, struct hd_color_bytes, i);
 		snprintf(key, sizeof(key), "%" PRId64, c->color);
 		hd_json_key(j, key);
 		hd_json_int(j, c->bytes);
 	}
-	hd_json_end_object(j);
+	if (whole)
+		hd_json_end_object(j);
 	hd_json_key(j, "bytes_by_kind");
-	hd_json_begin_object(j);
-	for (k = 0; k < HD_KIND_COUNT; k++) {
+	if (!whole)
+		hd_json_null(j);
+	else
+		hd_json_begin_object(j);
+	for (k = 0; whole && k < HD_KIND_COUNT; k++) {
 		hd_json_key(j, hd_alloc_kind_name((enum hd_alloc_kind)k));
 		hd_json_int(j, f->by_kind[k]);
 	}
-	hd_json_end_object(j);
+	if (whole)
+		hd_json_end_object(j);
 	json_int_or_null(j, "peak_time", f->has_peak, f->peak_time);
 	json_int_or_null(j, "peak_bytes", f->has_peak, f->peak_bytes);
 	json_int_or_null(j, "live_max", d->live_max >= 0, d->live_max);
@@ -313,7 +350,10 @@ static void json_figures(struct hd_json *j, const struct hd_dump *d,
 		hd_json_null(j);
 	}
 	hd_json_key(j, "prefetches");
-	json_prefetch_names(j, f);
+	if (f->copies_partial)
+		hd_json_null(j);	/* incomplete dump: not all known */
+	else
+		json_prefetch_names(j, f);
 	json_copies(j, f);
 }
 
@@ -336,6 +376,7 @@ void hd_report_stat_json(FILE *out, const struct hd_dump *d,
 	json_figures(&j, d, f);
 	hd_json_key(&j, "unknown_lines");
 	hd_json_int(&j, (int64_t)d->n_unknown);
+	json_incomplete(&j, d);
 	if (opts && opts->breakdown) {
 		hd_json_key(&j, "breakdown");
 		hd_breakdown_report_json(&j, opts->breakdown);
@@ -475,6 +516,8 @@ void hd_report_diff_text(FILE *out, const struct hd_diff *df,
 			 const struct hd_report_opts *opts)
 {
 	fprintf(out, "--- %s\n+++ %s\n", df->old->name, df->new_dump->name);
+	text_incomplete(out, "--- ", df->old);
+	text_incomplete(out, "+++ ", df->new_dump);
 	diff_text_rows(out, df);
 	diff_text_values(out, df, opts);
 	diff_text_peak(out, df, opts);
@@ -535,6 +578,7 @@ static void json_side(struct hd_json *j, const char *key, const struct hd_dump *
 	json_figures(j, d, f);
 	hd_json_key(j, "unknown_lines");
 	hd_json_int(j, (int64_t)d->n_unknown);
+	json_incomplete(j, d);
 	hd_json_end_object(j);
 }
 

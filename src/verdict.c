@@ -421,6 +421,8 @@ static void match_copies(struct eval *e)
 /* Can the copies of side s be classified (instructions known)? */
 static int copies_known(const struct hd_dump *d)
 {
+	if (d->incomplete & (HD_SEC_ALLOCATIONS | HD_SEC_USED_VALUES))
+		return 0;
 	return d->insns.len > 0 || d->values.len == 0;
 }
 
@@ -502,8 +504,10 @@ static int64_t value_sum(struct eval *e, const struct hd_metric *m, int s,
 	return sum;
 }
 
-static const char *row_missing(const char *row)
+static const char *row_missing(const struct eval *e, const char *row)
 {
+	if (e->d[OLD]->incomplete || e->d[NEW]->incomplete)
+		return "incomplete dump";
 	if (strcmp(row, "total_bytes") == 0)
 		return "no 'Total bytes used' line";
 	if (strcmp(row, "peak_bytes") == 0)
@@ -528,23 +532,30 @@ static void metric_values(struct eval *e, const struct hd_metric *m,
 			row = hd_diff_row(e->df, m->row);
 			out->has[s] = row && (s == OLD ? row->has_old : row->has_new);
 			out->v[s] = !row ? 0 : s == OLD ? row->old_v : row->new_v;
-			out->missing = row_missing(m->row);
+			out->missing = row_missing(e, m->row);
 			break;
 		case HD_MSRC_ALLOC:
+			out->has[s] = !(e->d[s]->incomplete & HD_SEC_ALLOCATIONS);
+			out->missing = "incomplete dump (the allocations broke off)";
 			out->v[s] = alloc_sum(e, m, s);
 			break;
 		case HD_MSRC_VALUES:
-			out->has[s] = !(m->filters & HD_FILTER_OP_NAME) ||
-				copies_known(e->d[s]);
-			out->missing = "no 'Used values' section (op_name unknown)";
+			out->has[s] = !(e->d[s]->incomplete & HD_SEC_ALLOCATIONS) &&
+				(!(m->filters & (HD_FILTER_OP_NAME | HD_FILTER_SOURCE)) ||
+				 copies_known(e->d[s]));
+			out->missing = e->d[s]->incomplete ? "incomplete dump" :
+				"no 'Used values' section (op_name unknown)";
 			out->v[s] = value_sum(e, m, s, 0);
 			break;
 		case HD_MSRC_VALUE_COUNT:
+			out->has[s] = !(e->d[s]->incomplete & HD_SEC_ALLOCATIONS);
+			out->missing = "incomplete dump (the allocations broke off)";
 			out->v[s] = value_sum(e, m, s, 1);
 			break;
 		case HD_MSRC_COPIES:
 			out->has[s] = copies_known(e->d[s]);
-			out->missing = "no 'Used values' section (copies cannot be classified)";
+			out->missing = e->d[s]->incomplete ? "incomplete dump (copies cannot all be classified)" :
+				"no 'Used values' section (copies cannot be classified)";
 			out->v[s] = count_copies(e, s, m->copy_class);
 			break;
 		}

@@ -204,6 +204,12 @@ struct hd_dump {
 
 	uint64_t n_lines;           /* lines read, all files */
 	uint64_t n_unknown;         /* lines the parser did not know */
+	/* A dump read with HD_PARSE_ALLOW_INCOMPLETE that broke off: the
+	 * sections (enum hd_sections) cut short, where, and why. */
+	uint32_t incomplete;
+	const char *incomplete_file;
+	uint64_t incomplete_line;
+	const char *incomplete_why;
 	uint64_t unknown_lines[HD_UNKNOWN_SHOWN]; /* first ones, 1-based */
 	const char *unknown_files[HD_UNKNOWN_SHOWN];
 
@@ -229,6 +235,9 @@ struct hd_dump {
 
 void hd_dump_init(struct hd_dump *d);
 void hd_dump_release(struct hd_dump *d);
+
+/* The figures an incomplete dump leaves out, in words ("" if none). */
+const char *hd_incomplete_affects(uint32_t incomplete);
 
 /* Kind of an allocation from its flags (parameter wins over output). */
 enum hd_alloc_kind hd_alloc_kind_of(uint32_t flags);

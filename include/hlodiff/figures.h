@@ -78,6 +78,11 @@ struct hd_figures {
 	int64_t recomputed_bytes;   /* live bytes at recomputed_time */
 	int64_t recomputed_at_stated; /* live bytes at peak_time */
 	uint32_t recomputed_unsized;  /* live ranges whose size is unknown */
+	/* Figures an incomplete dump (dump->incomplete) leaves out: the
+	 * allocation-derived ones when the allocations broke off, the copy
+	 * counts when 'Used values' did.  Peaks are then simply absent. */
+	int allocs_partial;
+	int copies_partial;
 	int peak_agrees;            /* recomputed_at_stated == peak_bytes and
 				       recomputed_bytes == peak_bytes */
 

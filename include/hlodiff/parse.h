@@ -19,7 +19,11 @@
 
 enum hd_parse_flags {
 	HD_PARSE_STRICT = 1u << 0,     /* unknown lines are errors */
-	HD_PARSE_NO_SIBLINGS = 1u << 1 /* do not look for the split companions */
+	HD_PARSE_NO_SIBLINGS = 1u << 1, /* do not look for the split companions */
+	/* A dump that breaks off (truncated) is read as far as it goes, with
+	 * a warning, and marked in dump->incomplete; without this flag it is
+	 * an input error. */
+	HD_PARSE_ALLOW_INCOMPLETE = 1u << 2
 };
 
 /*
