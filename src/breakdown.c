@@ -769,29 +769,6 @@ static void share_text(char *buf, size_t n, int64_t part, int64_t whole)
 
 /* ---- text ------------------------------------------------------------ */
 
-static void text_line(FILE *out, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* printf one line with its trailing spaces removed. */
-static void text_line(FILE *out, const char *fmt, ...)
-{
-	char buf[TEXT_LINE_MAX];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n >= sizeof(buf))
-		n = (int)sizeof(buf) - 1;
-	while (n > 0 && buf[n - 1] == ' ')
-		n--;
-	fwrite(buf, 1, (size_t)n, out);
-	fputc('\n', out);
-}
-
 /* Widest indented name in the tree shown (capped at NAME_COL_MAX). */
 static size_t name_width(const struct hd_breakdown *b, const struct hd_by_node *n,
 			 size_t indent)
@@ -841,12 +818,12 @@ static void text_node(FILE *out, const struct hd_breakdown *b,
 	hd_mask_text(name);
 	if (b->is_diff) {
 		hd_percent(p, sizeof(p), n->old_bytes, n->new_bytes);
-		text_line(out, "%-*s %13" PRId64 " %13" PRId64 " %13s %8s", (int)width,
+		hd_print_line(out, "%-*s %13" PRId64 " %13" PRId64 " %13s %8s", (int)width,
 			  name, n->old_bytes, n->new_bytes,
 			  hd_signed(d, sizeof(d), hd_delta(n->old_bytes, n->new_bytes)), p);
 	} else {
 		share_text(p, sizeof(p), n->old_bytes, hd_breakdown_root(b)->old_bytes);
-		text_line(out, "%-*s %13" PRId64 " %7s%s", (int)width, name,
+		hd_print_line(out, "%-*s %13" PRId64 " %7s%s", (int)width, name,
 			  n->old_bytes, p, p[0] ? "%" : "");
 	}
 	for (i = 0; i < n->child_count; i++)
@@ -863,13 +840,13 @@ void hd_breakdown_report_text(FILE *out, const struct hd_breakdown *b)
 		width = NAME_COL_MIN;
 	keys_text(keys, sizeof(keys), b, ",");
 	measure_text(what, sizeof(what), b);
-	text_line(out, "by %s%s (%s)", keys,
+	hd_print_line(out, "by %s%s (%s)", keys,
 		  b->measure == HD_BY_PEAK_BYTES ? " at the peak" : "", what);
 	if (b->is_diff)
-		text_line(out, "%-*s %13s %13s %13s %8s", (int)width, "", "old", "new",
+		hd_print_line(out, "%-*s %13s %13s %13s %8s", (int)width, "", "old", "new",
 			  "delta", "%");
 	else
-		text_line(out, "%-*s %13s %8s", (int)width, "", "bytes", "%");
+		hd_print_line(out, "%-*s %13s %8s", (int)width, "", "bytes", "%");
 	text_node(out, b, root, 0, width);
 }
 

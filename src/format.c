@@ -4,6 +4,7 @@
 #include "hlodiff/format.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -128,4 +129,23 @@ void hd_mask_text(char *s)
 		}
 		s[i++] = '?';
 	}
+}
+
+void hd_print_line(FILE *out, const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(buf))
+		n = (int)sizeof(buf) - 1;
+	while (n > 0 && buf[n - 1] == ' ')
+		n--;
+	fwrite(buf, 1, (size_t)n, out);
+	fputc('\n', out);
 }

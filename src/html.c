@@ -14,6 +14,7 @@
 
 #include "hlodiff/breakdown.h"
 #include "hlodiff/format.h"
+#include "report_common.h"
 #include "hlodiff/timeline.h"
 
 /* Timeline chart (SVG user units). */
@@ -911,32 +912,6 @@ static void section_rules(FILE *out, const char *rules_html)
 
 /* ---- movers --------------------------------------------------------------- */
 
-static const char *value_verb(const struct hd_value_diff *x)
-{
-	if (x->status == HD_STATUS_ADDED)
-		return "added";
-	if (x->status == HD_STATUS_REMOVED)
-		return "removed";
-	return x->changes ? "changed" : "same";
-}
-
-static void change_words(FILE *out, uint32_t c)
-{
-	static const struct { uint32_t bit; const char *word; } words[] = {
-		{ HD_CHANGE_SIZE, "size" }, { HD_CHANGE_SHAPE, "shape" },
-		{ HD_CHANGE_LAYOUT, "layout" }, { HD_CHANGE_SPACE, "space" },
-		{ HD_CHANGE_KIND, "kind" }, { HD_CHANGE_LIVE, "live-range" },
-	};
-	size_t i;
-	int first = 1;
-
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (c & words[i].bit) {
-			fprintf(out, "%s%s", first ? "" : ", ", words[i].word);
-			first = 0;
-		}
-}
-
 /* Memory space cell: the new value's, "0&#8594;1" when it moved. */
 static void space_cell(FILE *out, const struct hd_diff *df,
 		       const struct hd_value_diff *x)
@@ -958,18 +933,18 @@ static void mover_row(FILE *out, const struct hd_diff *df, uint32_t rank,
 	const struct hd_dump *d = x->new_v != HD_NONE ? df->new_dump : df->old;
 	uint32_t v = x->new_v != HD_NONE ? x->new_v : x->old_v;
 	uint32_t insn = HD_VALUE(d, v).insn;
+	char words[96];
 
 	fprintf(out, "<tr><td class=\"n\" data-v=\"%u\">%u</td><td>%s</td><td class=\"v\">",
-		rank, rank, value_verb(x));
+		rank, rank, hd_rc_value_verb(x));
 	esc_pair(out, df, x->old_v, x->new_v, HD_HTML_TEXT_MAX);
 	fputs("</td>", out);
 	space_cell(out, df, x);
 	bytes_cell(out, x->old_bytes, 1);
 	bytes_cell(out, x->new_bytes, 1);
 	delta_cell(out, x->delta);
-	fputs("<td>", out);
-	change_words(out, x->changes);
-	fprintf(out, "</td><td>%s</td>",
+	hd_rc_change_words(words, sizeof(words), x->changes);
+	fprintf(out, "<td>%s</td><td>%s</td>", words,
 		x->status == HD_STATUS_MATCHED ?
 		hd_match_how_name((enum hd_match_how)x->how) : "");
 	if (insn == HD_NONE || HD_INSN(d, insn).op_name.n == 0) {

@@ -18,30 +18,6 @@
 
 #define JSON_SCHEMA 1
 #define LABEL_MAX 512
-#define LINE_MAX_TEXT 2048
-
-/* printf one report line with its trailing spaces removed. */
-static void line_out(FILE *out, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void line_out(FILE *out, const char *fmt, ...)
-{
-	char buf[LINE_MAX_TEXT];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n >= sizeof(buf))
-		n = (int)sizeof(buf) - 1;
-	while (n > 0 && buf[n - 1] == ' ')
-		n--;
-	fwrite(buf, 1, (size_t)n, out);
-	fputc('\n', out);
-}
 
 int hd_value_label(char *buf, size_t n, const struct hd_dump *d, uint32_t v)
 {
@@ -86,7 +62,7 @@ static void text_bytes_line(FILE *out, const char *label, int64_t bytes,
 {
 	char h[HD_HUMAN_MAX];
 
-	line_out(out, "  %-24s %15" PRId64 "  %-10s%s", label, bytes,
+	hd_print_line(out, "  %-24s %15" PRId64 "  %-10s%s", label, bytes,
 		hd_human_bytes(h, sizeof(h), bytes), extra ? extra : "");
 }
 
@@ -399,7 +375,7 @@ static void diff_text_rows(FILE *out, const struct hd_diff *df)
 {
 	size_t i;
 
-	line_out(out, "%-26s %15s %15s %15s %8s", "figure", "old", "new", "delta", "%");
+	hd_print_line(out, "%-26s %15s %15s %15s %8s", "figure", "old", "new", "delta", "%");
 	for (i = 0; i < df->rows.len; i++) {
 		const struct hd_figure_row *r = &HD_VEC_AT(&df->rows, struct hd_figure_row, i);
 		char o[32], nw[32], d[32], p[32];
@@ -412,7 +388,7 @@ static void diff_text_rows(FILE *out, const struct hd_diff *df)
 			snprintf(d, sizeof(d), "-");
 			p[0] = '\0';
 		}
-		line_out(out, "%-26s %15s %15s %15s %8s", r->name, o, nw, d, p);
+		hd_print_line(out, "%-26s %15s %15s %15s %8s", r->name, o, nw, d, p);
 	}
 }
 

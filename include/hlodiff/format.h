@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define HD_HUMAN_MAX 32
 
@@ -38,5 +39,10 @@ size_t hd_utf8_length(const unsigned char *p, size_t n);
 /* Replaces control bytes and bytes of invalid UTF-8 in s by '?', in place,
  * so text from a dump cannot reach a terminal as escape sequences. */
 void hd_mask_text(char *s);
+
+/* printf one report line (at most 4095 bytes) with its trailing spaces
+ * removed, then a newline. */
+void hd_print_line(FILE *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 #endif
