@@ -378,7 +378,7 @@ static void diff_text_rows(FILE *out, const struct hd_diff *df)
 	hd_print_line(out, "%-26s %15s %15s %15s %8s", "figure", "old", "new", "delta", "%");
 	for (i = 0; i < df->rows.len; i++) {
 		const struct hd_figure_row *r = &HD_VEC_AT(&df->rows, struct hd_figure_row, i);
-		char o[32], nw[32], d[32], p[32];
+		char o[32], nw[32], d[32], p[32], h[2 * HD_HUMAN_MAX + 8] = "";
 		figure_cell(o, sizeof(o), r->has_old, r->old_v);
 		figure_cell(nw, sizeof(nw), r->has_new, r->new_v);
 		if (r->has_old && r->has_new) {
@@ -388,7 +388,14 @@ static void diff_text_rows(FILE *out, const struct hd_diff *df)
 			snprintf(d, sizeof(d), "-");
 			p[0] = '\0';
 		}
-		hd_print_line(out, "%-26s %15s %15s %15s %8s", r->name, o, nw, d, p);
+		/* bytes of a changed figure also in XLA's human form */
+		if (r->is_bytes && r->has_old && r->has_new && r->old_v != r->new_v) {
+			char ho[HD_HUMAN_MAX], hn[HD_HUMAN_MAX];
+			snprintf(h, sizeof(h), "%s -> %s",
+				 hd_human_bytes(ho, sizeof(ho), r->old_v),
+				 hd_human_bytes(hn, sizeof(hn), r->new_v));
+		}
+		hd_print_line(out, "%-26s %15s %15s %15s %8s  %s", r->name, o, nw, d, p, h);
 	}
 }
 
