@@ -9,6 +9,10 @@
  * them in file order and the matcher sees the same order without the
  * ids.
  *
+ * Version 2 writes the op_name of an instruction and the name{index} of
+ * a value against the line before ("=", "^N" and a rest), hashes in
+ * base64url, and "=" for derivable opcodes, sizes and shapes.
+ *
  * Reading: one pass over the lines; fields are slices into the golden
  * text, unescaped into the dump's arena only where they hold escapes.
  * Allocation value lines are grouped by allocation at the end (the
@@ -121,15 +125,68 @@ static void put_escaped(FILE *out, struct hd_slice s)
 }
 
 /* One field: s escaped, an empty slice as "-", a slice "-" or "=" as
- * "\-" or "\=" (those two alone mean "none" and "the same"). */
+ * "\-" or "\=" (those two alone mean "none" and "the same"), a leading
+ * '^' (a prefix reference) as "\^". */
 static void put_field(FILE *out, struct hd_slice s)
 {
-	if (s.n == 0)
+	if (s.n == 0) {
 		fputc('-', out);
-	else if (s.n == 1 && (s.p[0] == '-' || s.p[0] == '='))
+	} else if (s.n == 1 && (s.p[0] == '-' || s.p[0] == '=')) {
 		fprintf(out, "\\%c", s.p[0]);
-	else
+	} else {
+		if (s.p[0] == '^') {
+			fputs("\\^", out);
+			s.p++;
+			s.n--;
+		}
 		put_escaped(out, s);
+	}
+}
+
+/* Shortest common prefix worth a reference "^N". */
+#define PREFIX_MIN 4
+
+/*
+ * Field s relative to prev (the same field of the line before): "=" when
+ * equal, "^N" and the escaped rest when they share a prefix of N >= 4
+ * bytes (N is cut back so that the rest does not start with a digit),
+ * else s as put_field writes it.
+ */
+static void put_prefixed(FILE *out, struct hd_slice s, struct hd_slice prev)
+{
+	size_t p = 0;
+
+	if (s.n && hd_slice_eq(s, prev)) {
+		fputc('=', out);
+		return;
+	}
+	while (p < s.n && p < prev.n && s.p[p] == prev.p[p])
+		p++;
+	while (p > 0 && p < s.n && s.p[p] >= '0' && s.p[p] <= '9')
+		p--;
+	if (p < PREFIX_MIN || p == s.n) {
+		put_field(out, s);
+		return;
+	}
+	fprintf(out, "^%zu", p);
+	put_escaped(out, hd_slice_make(s.p + p, s.n - p));
+}
+
+static const char b64url[] =
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/* A 64-bit hash as 11 base64url digits, most significant first. */
+static void put_hash(FILE *out, uint64_t h)
+{
+	char b[12];
+	int i;
+
+	for (i = 10; i >= 0; i--) {
+		b[i] = b64url[h & 63];
+		h >>= 6;
+	}
+	b[11] = '\0';
+	fputs(b, out);
 }
 
 static void put_tab_field(FILE *out, struct hd_slice s)
@@ -159,9 +216,8 @@ static void write_header(FILE *out, const struct hd_dump *d,
 	int n_times = 0, k;
 
 	fprintf(out, "%s\n", HD_GOLDEN_MAGIC);
-	fputs("# hlodiff golden file: figures and canonical value table of one\n"
-	      "# module, read in place of its dump (docs/golden.md).  Regenerate\n"
-	      "# with 'hlodiff golden update DIR DUMPS...', never by hand.\n", out);
+	fputs("# read in place of the dump (docs/golden.md); regenerate with "
+	      "'hlodiff golden update', never by hand\n", out);
 	fputs("module", out);
 	put_tab_field(out, module ? hd_slice_cstr(module) : HD_SLICE_NULL);
 	fputs("\ndump", out);
@@ -203,7 +259,6 @@ static void write_allocs(FILE *out, const struct hd_dump *d)
 {
 	size_t i, k;
 
-	fputs("# allocations: a, number, size, colour, flags\n", out);
 	for (i = 0; i < d->allocs.len; i++) {
 		const struct hd_alloc *a = &HD_ALLOC(d, i);
 		int n = 0;
@@ -313,8 +368,6 @@ static uint32_t *write_files(FILE *out, const struct hd_dump *d)
 			num[i] = k;
 			continue;
 		}
-		if (next == 1)
-			fputs("# source files: f, number, path\n", out);
 		num[i] = next;
 		fprintf(out, "f\t%" PRIu32, next++);
 		put_tab_field(out, f);
@@ -336,28 +389,42 @@ static int shape_of_value(const struct hd_dump *d, const struct hd_insn *in)
 			    in->shape);
 }
 
+/* The opcode an instruction name implies: the name up to its first '.'
+ * (an opcode field "=" stands for it). */
+static struct hd_slice opcode_of_name(struct hd_slice name)
+{
+	const char *dot = name.n ? memchr(name.p, '.', name.n) : NULL;
+
+	return hd_slice_make(name.p, dot ? (size_t)(dot - name.p) : name.n);
+}
+
 static void write_insns(FILE *out, const struct hd_dump *d,
 			const struct hd_canon *c)
 {
 	uint32_t *file = write_files(out, d);
+	struct hd_slice prev_op = HD_SLICE_NULL;
 	size_t i;
 
-	fputs("# instructions: i, name, opcode, canonical hash, structural hash,\n"
-	      "# shape ('=': that of value NAME{}), op_name, source file number,\n"
-	      "# source line [, copy-start source, attributes]\n", out);
 	for (i = 0; i < d->insns.len; i++) {
 		const struct hd_insn *in = &HD_INSN(d, i);
 
 		fputc('i', out);
 		put_tab_field(out, in->name);
-		put_tab_field(out, in->opcode);
-		fprintf(out, "\t%016" PRIx64 "\t%016" PRIx64, c->insn_canon[i],
-			c->insn_struct[i]);
+		if (in->opcode.n && hd_slice_eq(in->opcode, opcode_of_name(in->name)))
+			fputs("\t=", out);
+		else
+			put_tab_field(out, in->opcode);
+		fputc('\t', out);
+		put_hash(out, c->insn_canon[i]);
+		fputc('\t', out);
+		put_hash(out, c->insn_struct[i]);
 		if (shape_of_value(d, in))
 			fputs("\t=", out);
 		else
 			put_tab_field(out, in->shape);
-		put_tab_field(out, in->op_name);
+		fputc('\t', out);
+		put_prefixed(out, in->op_name, prev_op);
+		prev_op = in->op_name;
 		put_tab_i64(out, file[i] != 0, file[i]);
 		put_tab_i64(out, in->source_line >= 0, in->source_line);
 		if (hd_slice_eq_cstr(in->opcode, "copy-start"))
@@ -420,7 +487,28 @@ static void put_tab_key(FILE *out, struct hd_slice name, struct hd_slice index)
 	put_escaped(out, index);
 }
 
-static void write_value(FILE *out, const struct hd_dump *d, uint32_t v)
+/* What the previous value line wrote (its name{index} and shape), and a
+ * buffer for the current name{index}. */
+struct value_prev {
+	char *key, *cur;
+	size_t n, cap, cur_cap;
+	struct hd_slice shape;
+};
+
+static void put_chars(char **buf, size_t *cap, struct hd_slice a, struct hd_slice b)
+{
+	if (a.n + b.n + 1 > *cap) {
+		*cap = 2 * (a.n + b.n + 1);
+		*buf = hd_xrealloc(*buf, *cap);
+	}
+	if (a.n)
+		memcpy(*buf, a.p, a.n);
+	if (b.n)
+		memcpy(*buf + a.n, b.p, b.n);
+}
+
+static void write_value(FILE *out, const struct hd_dump *d, uint32_t v,
+			struct value_prev *prev)
 {
 	const struct hd_value *val = &HD_VALUE(d, v);
 	const struct hd_alloc_value *av = val->alloc_value != HD_NONE ?
@@ -431,15 +519,26 @@ static void write_value(FILE *out, const struct hd_dump *d, uint32_t v)
 	int same_insn = val->insn != HD_NONE &&
 		hd_slice_eq(HD_INSN(d, val->insn).name, val->name);
 
-	fputc('v', out);
-	put_tab_key(out, val->name, val->index);
-	put_tab_i64(out, av != NULL, av ? av->size : 0);
-	put_tab_i64(out, (val->flags & HD_VALUE_HAS_COLOR) != 0, val->color);
-	if (a)
-		fprintf(out, "\t%s\t%" PRId64,
-			hd_alloc_kind_name(hd_alloc_kind_of(a->flags)), a->index);
+	struct hd_slice shape = av ? av->shape : HD_SLICE_NULL;
+	size_t kn = val->name.n + val->index.n;
+	char *t;
+
+	put_chars(&prev->cur, &prev->cur_cap, val->name, val->index);
+	fputs("v\t", out);
+	put_prefixed(out, hd_slice_make(prev->cur, kn), hd_slice_make(prev->key, prev->n));
+	t = prev->key;		/* the current key becomes the previous one */
+	prev->key = prev->cur;
+	prev->cur = t;
+	prev->n = kn;
+	kn = prev->cap;
+	prev->cap = prev->cur_cap;
+	prev->cur_cap = kn;
+	if (av && av->size == a->size)
+		fputs("\t=", out);
 	else
-		fputs("\t-\t-", out);
+		put_tab_i64(out, av != NULL, av ? av->size : 0);
+	put_tab_i64(out, (val->flags & HD_VALUE_HAS_COLOR) != 0, val->color);
+	put_tab_i64(out, a != NULL, a ? a->index : 0);
 	if (val->flags & HD_VALUE_LIVE)
 		fprintf(out, "\t%" PRId64 "-%" PRId64, val->live_start, val->live_end);
 	else
@@ -451,7 +550,11 @@ static void write_value(FILE *out, const struct hd_dump *d, uint32_t v)
 		flags[n++] = LETTER_DEFINED;
 	flags[n] = '\0';
 	put_tab_str(out, flags);
-	put_tab_field(out, av ? av->shape : HD_SLICE_NULL);
+	if (shape.n && hd_slice_eq(shape, prev->shape))
+		fputs("\t=", out);
+	else
+		put_tab_field(out, shape);
+	prev->shape = shape;
 	if (val->insn != HD_NONE && !same_insn)
 		put_tab_field(out, HD_INSN(d, val->insn).name);
 	fputc('\n', out);
@@ -460,13 +563,14 @@ static void write_value(FILE *out, const struct hd_dump *d, uint32_t v)
 static void write_values(FILE *out, const struct hd_dump *d)
 {
 	uint32_t *order = schedule_order(d);
+	struct value_prev prev;
 	size_t i;
 
-	fputs("# values in schedule order: v, name{index}, size, colour,\n"
-	      "# allocation kind, allocation, live range, flags (t tuple element,\n"
-	      "# p phi, r record, d defined by its instruction), shape\n", out);
+	memset(&prev, 0, sizeof(prev));
 	for (i = 0; i < d->values.len; i++)
-		write_value(out, d, order[i]);
+		write_value(out, d, order[i], &prev);
+	free(prev.key);
+	free(prev.cur);
 	free(order);
 }
 
@@ -474,22 +578,16 @@ static void write_values(FILE *out, const struct hd_dump *d)
 static void write_ranges_and_peak(FILE *out, const struct hd_dump *d)
 {
 	size_t i;
-	int head = 0;
 
 	for (i = 0; i < d->live_ranges.len; i++) {
 		const struct hd_live_range *r = &HD_LIVE_RANGE(d, i);
 
 		if (r->value != HD_NONE)
 			continue;
-		if (!head++)
-			fputs("# live ranges of no value: r, name{index}, start, end\n", out);
 		fputc('r', out);
 		put_tab_key(out, r->name, r->index);
 		fprintf(out, "\t%" PRId64 "\t%" PRId64 "\n", r->start, r->end);
 	}
-	if (d->peak.len)
-		fputs("# values live at the peak: p, name{index}, bytes, cumulative\n"
-		      "# [, - when the line names no value]\n", out);
 	for (i = 0; i < d->peak.len; i++) {
 		const struct hd_peak_entry *e = &HD_PEAK_ENTRY(d, i);
 
@@ -530,6 +628,9 @@ struct reader {
 	struct hd_vec at;        /* struct at_entry */
 	struct hd_vec files;     /* struct hd_slice: source files, from 1 */
 	struct hd_vec same_shape; /* uint32_t: instructions with shape "=" */
+	struct hd_slice prev_op;   /* op_name of the last 'i' line */
+	struct hd_slice prev_key;  /* name{index} of the last 'v' line */
+	struct hd_slice prev_shape; /* shape of the last 'v' line */
 };
 
 /* A value's allocation entry before the grouping by allocation. */
@@ -615,6 +716,7 @@ static int field_text(struct reader *r, struct hd_slice s, struct hd_slice *out)
 		case 'r': buf[o++] = '\r'; break;
 		case '-': buf[o++] = '-'; break;
 		case '=': buf[o++] = '='; break;
+		case '^': buf[o++] = '^'; break;
 		case 'x':
 			if (i + 2 >= s.n || hexval(s.p[i + 1]) < 0 ||
 			    hexval(s.p[i + 2]) < 0)
@@ -633,7 +735,41 @@ static int field_text(struct reader *r, struct hd_slice s, struct hd_slice *out)
 static int text_field(struct reader *r, size_t k, struct hd_slice *out)
 {
 	if (field_text(r, r->f[k], out))
-		return bad(r, "bad escape in field", "\\\\, \\t, \\n, \\r, \\- or \\xHH");
+		return bad(r, "bad escape in field", "\\\\, \\t, \\n, \\r, \\-, \\=, \\^ or \\xHH");
+	return 0;
+}
+
+/*
+ * Field k relative to prev (see put_prefixed): "=" is prev, "^N" and a
+ * rest are the first N bytes of prev and the rest, anything else is
+ * read as text_field reads it.
+ */
+static int prefixed_field(struct reader *r, size_t k, struct hd_slice prev,
+			  struct hd_slice *out)
+{
+	struct hd_slice s = r->f[k], rest;
+	size_t i = 1, n = 0;
+	char *buf;
+
+	if (s.n == 1 && s.p[0] == '=') {
+		if (!prev.n)
+			return bad(r, "'=' on the first line of its kind", "the field itself");
+		*out = prev;
+		return 0;
+	}
+	if (s.n < 2 || s.p[0] != '^')
+		return text_field(r, k, out);
+	while (i < s.n && s.p[i] >= '0' && s.p[i] <= '9' && n <= prev.n)
+		n = n * 10 + (size_t)(s.p[i++] - '0');
+	if (i == 1 || n > prev.n)
+		return bad(r, "bad prefix reference", "'^N' with N at most the length of the field on the line before");
+	if (field_text(r, hd_slice_make(s.p + i, s.n - i), &rest))
+		return bad(r, "bad escape in field", "\\\\, \\t, \\n, \\r, \\-, \\=, \\^ or \\xHH");
+	buf = hd_arena_alloc(&r->d->arena, n + rest.n + 1);
+	memcpy(buf, prev.p, n);
+	if (rest.n)
+		memcpy(buf + n, rest.p, rest.n);
+	*out = hd_slice_make(buf, n + rest.n);
 	return 0;
 }
 
@@ -655,19 +791,26 @@ static int num_field(struct reader *r, size_t k, int64_t *v, int *has)
 	return 0;
 }
 
+static int b64val(char c)
+{
+	const char *p = c ? strchr(b64url, c) : NULL;
+
+	return p ? (int)(p - b64url) : -1;
+}
+
 static int hash_field(struct reader *r, size_t k, uint64_t *out)
 {
 	struct hd_slice s = r->f[k];
 	uint64_t h = 0;
 	size_t i;
 
-	if (s.n != 16)
-		return bad(r, "bad hash", "16 hex digits");
-	for (i = 0; i < 16; i++) {
-		int x = hexval(s.p[i]);
+	if (s.n != 11 || b64val(s.p[0]) > 15)
+		return bad(r, "bad hash", "11 base64url digits");
+	for (i = 0; i < 11; i++) {
+		int x = b64val(s.p[i]);
 		if (x < 0)
-			return bad(r, "bad hash", "16 hex digits");
-		h = h << 4 | (uint64_t)x;
+			return bad(r, "bad hash", "11 base64url digits");
+		h = h << 6 | (uint64_t)x;
 	}
 	*out = h;
 	return 0;
@@ -675,16 +818,22 @@ static int hash_field(struct reader *r, size_t k, uint64_t *out)
 
 /*
  * "name{index}" of field k split at its first '{' (HLO names have none):
- * name, index ("" when absent) and the lookup key (hd_value_key).
+ * name, index ("" when absent) and the lookup key (hd_value_key).  On a
+ * 'v' line (prefixed) the field is a prefix field (put_prefixed).
  */
-static int key_field(struct reader *r, size_t k, struct hd_slice *name,
+static int key_field(struct reader *r, size_t k, int prefixed, struct hd_slice *name,
 		     struct hd_slice *index, struct hd_slice *key)
 {
 	struct hd_slice s;
 	const char *brace;
 
-	if (text_field(r, k, &s))
+	if (prefixed) {
+		if (prefixed_field(r, k, r->prev_key, &s))
+			return -1;
+		r->prev_key = s;
+	} else if (text_field(r, k, &s)) {
 		return -1;
+	}
 	if (s.n == 0)
 		return bad(r, "empty name", "NAME{INDEX}");
 	brace = memchr(s.p, '{', s.n);
@@ -913,9 +1062,13 @@ static int read_insn(struct reader *r)
 	in->line = (uint32_t)r->line;
 	if (text_field(r, 1, &in->name) || text_field(r, 2, &in->opcode) ||
 	    hash_field(r, 3, &canon) || hash_field(r, 4, &structural) ||
-	    text_field(r, 5, &in->shape) || text_field(r, 6, &in->op_name) ||
+	    text_field(r, 5, &in->shape) ||
+	    prefixed_field(r, 6, r->prev_op, &in->op_name) ||
 	    num_field(r, 7, &file, &has_file) || num_field(r, 8, &line, &has))
 		return -1;
+	r->prev_op = in->op_name;
+	if (hd_slice_eq_cstr(r->f[2], "="))
+		in->opcode = opcode_of_name(in->name);
 	if (in->name.n == 0)
 		return bad(r, "empty instruction name", "a name");
 	if (has_file && (file < 1 || (uint64_t)file > r->files.len))
@@ -938,7 +1091,7 @@ static int read_insn(struct reader *r)
 /* Reads the flags field of a value line; *defined = the 'd' letter. */
 static int value_flags(struct reader *r, struct hd_value *val, int *defined)
 {
-	struct hd_slice s = r->f[7];
+	struct hd_slice s = r->f[6];
 	size_t i, k;
 
 	*defined = 0;
@@ -962,7 +1115,7 @@ static int value_flags(struct reader *r, struct hd_value *val, int *defined)
 
 static int value_live(struct reader *r, struct hd_value *val, uint32_t v)
 {
-	struct hd_slice s = r->f[6];
+	struct hd_slice s = r->f[5];
 	const char *dash;
 	struct hd_live_range *lr;
 	int64_t a, b;
@@ -996,9 +1149,17 @@ static int value_alloc(struct reader *r, uint32_t v)
 	int64_t size, number;
 	int has_size, has_number;
 	uint32_t a;
+	struct hd_slice prev_shape = r->prev_shape;
+	int same_size = hd_slice_eq_cstr(r->f[2], "=");	/* the allocation's */
 
-	if (num_field(r, 2, &size, &has_size) || num_field(r, 5, &number, &has_number))
+	if ((!same_size && num_field(r, 2, &size, &has_size)) ||
+	    num_field(r, 4, &number, &has_number))
 		return -1;
+	if (same_size) {
+		size = 0;
+		has_size = has_number;
+	}
+	r->prev_shape = HD_SLICE_NULL;
 	if (has_size != has_number)
 		return bad(r, "size without allocation", "both a size and an allocation, or '-' for both");
 	if (!has_number)
@@ -1007,9 +1168,8 @@ static int value_alloc(struct reader *r, uint32_t v)
 			     r->d->id_limit, number);
 	if (a == HD_NONE)
 		return bad(r, "unknown allocation", "the number of an 'a' line above");
-	if (!hd_slice_eq_cstr(r->f[4],
-			      hd_alloc_kind_name(hd_alloc_kind_of(HD_ALLOC(r->d, a).flags))))
-		return bad(r, "allocation kind differs from the allocation's", "the kind of its 'a' line");
+	if (same_size)
+		size = HD_ALLOC(r->d, a).size;
 	if (size < 0)
 		return bad(r, "negative size", "a size >= 0");
 	p = hd_vec_push(&r->pending);
@@ -1017,7 +1177,15 @@ static int value_alloc(struct reader *r, uint32_t v)
 	p->alloc = a;
 	p->size = size;
 	p->line = (uint32_t)r->line;
-	return text_field(r, 8, &p->shape);
+	if (hd_slice_eq_cstr(r->f[7], "=")) {
+		if (!prev_shape.n)
+			return bad(r, "shape '=' but the value line before has none", "the shape");
+		p->shape = prev_shape;
+	} else if (text_field(r, 7, &p->shape)) {
+		return -1;
+	}
+	r->prev_shape = p->shape;
+	return 0;
 }
 
 static int read_value(struct reader *r)
@@ -1029,9 +1197,9 @@ static int read_value(struct reader *r)
 	int64_t color;
 	int has_color, defined;
 
-	if (want_fields(r, 9, 10, "'v NAME{INDEX} SIZE COLOUR KIND ALLOCATION LIVE FLAGS SHAPE [INSN]'"))
+	if (want_fields(r, 8, 9, "'v NAME{INDEX} SIZE COLOUR ALLOCATION LIVE FLAGS SHAPE [INSN]'"))
 		return -1;
-	if (key_field(r, 1, &name, &index, &key))
+	if (key_field(r, 1, 1, &name, &index, &key))
 		return -1;
 	if (index.n == 0)
 		return bad(r, "value without index", "NAME{INDEX}, '{}' for an array value");
@@ -1058,9 +1226,9 @@ static int read_value(struct reader *r)
 	if (val->flags & HD_VALUE_RECORD)
 		val->record_line = (uint32_t)r->line;
 	insn = name;
-	if (r->nf == 10 && text_field(r, 9, &insn))
+	if (r->nf == 9 && text_field(r, 8, &insn))
 		return -1;
-	if (defined || r->nf == 10) {
+	if (defined || r->nf == 9) {
 		val->insn = hd_dump_insn_by_name(d, insn);
 		if (val->insn == HD_NONE)
 			return bad(r, "unknown instruction", "the name of an 'i' line above");
@@ -1077,7 +1245,7 @@ static int read_orphan_range(struct reader *r)
 	lr = hd_vec_push(&r->d->live_ranges);
 	lr->value = HD_NONE;
 	lr->line = (uint32_t)r->line;
-	if (key_field(r, 1, &lr->name, &lr->index, &lr->key) ||
+	if (key_field(r, 1, 0, &lr->name, &lr->index, &lr->key) ||
 	    num_field(r, 2, &lr->start, NULL) || num_field(r, 3, &lr->end, NULL))
 		return -1;
 	if (lr->start < 0 || lr->end < lr->start)
@@ -1094,7 +1262,7 @@ static int read_peak_entry(struct reader *r)
 		return -1;
 	e = hd_vec_push(&r->d->peak);
 	e->line = (uint32_t)r->line;
-	if (key_field(r, 1, &e->name, &e->index, &e->key) ||
+	if (key_field(r, 1, 0, &e->name, &e->index, &e->key) ||
 	    num_field(r, 2, &e->bytes, NULL) || num_field(r, 3, &e->cumulative, &has))
 		return -1;
 	if (!has)

@@ -16,7 +16,7 @@ for f in "$D"/*.txt; do
 	rm -rf g
 	run_hlodiff 0 "$b: golden update" golden update g "$f"
 	ok_cmd "$b: golden written as g/$b.golden" test -s "g/$b.golden"
-	ok_cmd "$b: starts with the magic line" sh -c "head -n 1 'g/$b.golden' | grep -qx 'hlodiff-golden 1'"
+	ok_cmd "$b: starts with the magic line" sh -c "head -n 1 'g/$b.golden' | grep -qx 'hlodiff-golden 2'"
 	run_hlodiff 0 "$b: golden against its dump: exit 0" --no-rules --all "g/$b.golden" "$f"
 	ok_cmd "$b: golden against its dump: no change" grep -q "^values: [0-9]* matched (0 changed), 0 added, 0 removed$" "$T/out"
 	for args in "" "--json --all" "--by op_name,kind" "--format markdown" "--format junit"; do
@@ -64,7 +64,7 @@ sed "s|<stdin>|X|" "$T/out" >"$T/din.out"
 is_file "$T/p.out" "$T/din.out" "a dump on standard input gives the same report as the plain file"
 rm -rf gz
 run_hlodiff 0 "golden update --gz" golden update --gz gz "$S"
-ok_cmd "--gz: gzip data named .golden.gz" sh -c "gzip -dc gz/tpu-splash_attention-0035.golden.gz | head -n 1 | grep -qx 'hlodiff-golden 1'"
+ok_cmd "--gz: gzip data named .golden.gz" sh -c "gzip -dc gz/tpu-splash_attention-0035.golden.gz | head -n 1 | grep -qx 'hlodiff-golden 2'"
 run_hlodiff 0 "golden check reads .golden.gz" golden check gz "$S"
 
 # ---- golden check ------------------------------------------------------------------------
@@ -139,9 +139,12 @@ bad "unknown line" "${la}s/^a/x/" "$la: unknown line (expected a header line or 
 bad "bad number" "${la}s/	512	/	5x2	/" "$la: bad number (expected a whole number)"
 bad "unknown allocation flag" "${la}s/constant/frozen/" "$la: unknown allocation flag"
 bad "fields" "${la}s/	constant//" "$la: wrong number of fields (expected 'a NUMBER SIZE COLOUR FLAGS')"
-bad "bad hash" "${li}s/	constant	[0-9a-f]*	/	constant	xyz	/" "$li: bad hash (expected 16 hex digits)"
-bad "unknown allocation" "${lv}s/	constant	0	/	constant	99	/" "$lv: unknown allocation (expected the number of an 'a' line above)"
-bad "kind" "${lv}s/	constant	0	/	temp	0	/" "$lv: allocation kind differs from the allocation's"
+bad "bad hash" "${li}s/	=	[^	]*	/	=	xyz	/" "$li: bad hash (expected 11 base64url digits)"
+bad "hash over 64 bits" "${li}s/	=	[^	]*	/	=	QAAAAAAAAAA	/" "$li: bad hash (expected 11 base64url digits)"
+bad "unknown allocation" "${lv}s/	=	0	0	/	=	0	99	/" "$lv: unknown allocation (expected the number of an 'a' line above)"
+bad "prefix reference" "${lv}s/constant.5{}/^99x{}/" "$lv: bad prefix reference (expected '^N' with N at most the length of the field on the line before)"
+bad "'=' name on the first value" "${lv}s/constant.5{}/=/" "$lv: '=' on the first line of its kind (expected the field itself)"
+bad "'=' shape on the first value" "${lv}s/	rd	s8[^	]*\$/	rd	=/" "$lv: shape '=' but the value line before has none (expected the shape)"
 bad "live range" "${lv}s/	0-6	/	6-0	/" "$lv: bad live range"
 bad "flags" "${lv}s/	rd	/	rz	/" "$lv: unknown value flag"
 bad "escape" "${lv}s/constant.5/con\\\\qstant.5/" "$lv: bad escape in field"
@@ -151,33 +154,54 @@ n=$(wc -l <goldens/jit_splash.golden | tr -d ' ')
 head -c -1 goldens/jit_splash.golden >bad.golden
 run_hlodiff 2 "bad golden: cut in its last line" stat bad.golden
 ok_cmd "bad golden: cut: message" grep -qF "hlodiff: bad.golden:$n: last line has no newline (expected a complete file)" "$T/err"
-printf 'hlodiff-golden 1\nat\t5\tx\n' >bad.golden
+printf 'hlodiff-golden 2\nat\t5\tx\n' >bad.golden
 run_hlodiff 2 "bad golden: time out of range" stat bad.golden
 ok_cmd "bad golden: time: message" grep -qF "hlodiff: bad.golden:2: time out of range" "$T/err"
-printf 'hlodiff-golden 1\nlive-max\t999999999\n' >bad.golden
+printf 'hlodiff-golden 2\nlive-max\t999999999\n' >bad.golden
 run_hlodiff 2 "bad golden: schedule too long" stat bad.golden
 ok_cmd "bad golden: schedule: message" grep -qF "hlodiff: bad.golden:2: schedule too long" "$T/err"
-printf 'hlodiff-golden 1\nlines\t9\ni\tx\ty\t0000000000000000\t0000000000000000\t=\t-\t-\t-\n' >bad.golden
+printf 'hlodiff-golden 2\nlines\t9\ni\tx\ty\tAAAAAAAAAAA\tAAAAAAAAAAA\t=\t-\t-\t-\n' >bad.golden
 run_hlodiff 2 "bad golden: shape '=' without a value" stat bad.golden
 ok_cmd "bad golden: shape '=': message" grep -qF "hlodiff: bad.golden:3: shape '=' but no value of that name in an allocation" "$T/err"
-printf 'hlodiff-golden 1\nf\t2\tx.py\n' >bad.golden
+printf 'hlodiff-golden 2\nf\t2\tx.py\n' >bad.golden
 run_hlodiff 2 "bad golden: source files out of order" stat bad.golden
 ok_cmd "bad golden: files: message" grep -qF "hlodiff: bad.golden:2: source files out of order" "$T/err"
-printf 'hlodiff-golden 1\nlines\t9\ni\tx\ty\t0000000000000000\t0000000000000000\ts32[]\t-\t7\t-\n' >bad.golden
+printf 'hlodiff-golden 2\nlines\t9\ni\tx\ty\tAAAAAAAAAAA\tAAAAAAAAAAA\ts32[]\t-\t7\t-\n' >bad.golden
 run_hlodiff 2 "bad golden: unknown source file" stat bad.golden
 ok_cmd "bad golden: unknown source file: message" grep -qF "hlodiff: bad.golden:3: unknown source file" "$T/err"
-printf 'hlodiff-golden 1\npeak\tsometimes\t3\n' >bad.golden
+printf 'hlodiff-golden 2\npeak\tsometimes\t3\n' >bad.golden
 run_hlodiff 2 "bad golden: peak style" stat bad.golden
 ok_cmd "bad golden: peak style: message" grep -qF "hlodiff: bad.golden:2: unknown peak style" "$T/err"
-printf 'hlodiff-golden 1\nsections\tallocations frobs\n' >bad.golden
+printf 'hlodiff-golden 2\nsections\tallocations frobs\n' >bad.golden
 run_hlodiff 2 "bad golden: section" stat bad.golden
 ok_cmd "bad golden: section: message" grep -qF "hlodiff: bad.golden:2: unknown section" "$T/err"
-printf 'hlodiff-golden 1\nv\tx{}\t-\t-\t-\t-\t-\td\t-\n' >bad.golden
+printf 'hlodiff-golden 2\nv\tx{}\t-\t-\t-\t-\td\t-\n' >bad.golden
 run_hlodiff 2 "bad golden: unknown instruction" stat bad.golden
 ok_cmd "bad golden: unknown instruction: message" grep -qF "hlodiff: bad.golden:2: unknown instruction" "$T/err"
 printf 'hlodiff-golden 10\n' >bad.golden
 run_hlodiff 2 "another version is not a golden (read as a dump)" stat bad.golden
-printf 'hlodiff-golden 1\n' >empty.golden
+printf 'hlodiff-golden 1\n' >bad.golden
+run_hlodiff 2 "version 1 is no longer read as a golden" stat bad.golden
+# the field encodings of version 2, by hand: '=' opcode, '^N' op_name
+# prefix, '=' op_name, '\^' a literal '^', '=' size and shape
+printf 'hlodiff-golden 2\nlines\t9\na\t0\t64\t0\ttemp\n' >enc.golden
+printf 'i\tfusion.1\t=\tAAAAAAAAAAB\tAAAAAAAAAAC\t=\tjit(f)/mul\t-\t-\n' >>enc.golden
+printf 'i\tadd.2\t=\tAAAAAAAAAAD\tAAAAAAAAAAE\t=\t^7add\t-\t-\n' >>enc.golden
+printf 'i\tadd.3\t=\tAAAAAAAAAAF\tAAAAAAAAAAG\t=\t=\t-\t-\n' >>enc.golden
+printf 'i\tneg.4\tnegate\tAAAAAAAAAAH\tAAAAAAAAAAI\t=\t\\^x\t-\t-\n' >>enc.golden
+printf 'v\tfusion.1{}\t=\t0\t0\t0-1\td\tf32[16]{0}\n' >>enc.golden
+printf 'v\tadd.2{}\t32\t0\t0\t1-2\td\t=\n' >>enc.golden
+printf 'v\t^3.3{}\t32\t0\t0\t2-3\td\t=\n' >>enc.golden
+printf 'v\tneg.4{}\t32\t0\t0\t3-4\td\t=\n' >>enc.golden
+run_hlodiff 0 "golden encodings: by op_name" --no-rules --by op_name enc.golden enc.golden
+ok_cmd "golden encodings: '^7add' after 'jit(f)/mul' is jit(f)/add, '=' the same" grep -q '^    add  *64  *64 ' "$T/out"
+ok_cmd "golden encodings: '=' size is the allocation's" grep -q '^    mul  *64  *64 ' "$T/out"
+ok_cmd "golden encodings: '\\^x' is ^x" grep -q '^  ^x  *32  *32 ' "$T/out"
+run_hlodiff 0 "golden encodings: by opcode" --no-rules --by opcode enc.golden enc.golden
+ok_cmd "golden encodings: opcode '=' is the name up to its '.'" grep -q '^  add  *64  *64 ' "$T/out"
+ok_cmd "golden encodings: fusion" grep -q '^  fusion  *64  *64 ' "$T/out"
+ok_cmd "golden encodings: negate" grep -q '^  negate  *32  *32 ' "$T/out"
+printf 'hlodiff-golden 2\n' >empty.golden
 run_hlodiff 0 "the magic line alone is an empty golden" stat empty.golden
 
 done_testing

@@ -3,7 +3,8 @@
 # that dump reports no change, and read in place of the dump (as OLD) it
 # gives the dump's report, text and JSON.  Then the whole corpus through
 # golden update / golden check and directory mode, -j 1 against -j 8.
-# Prints the size of the goldens against their dumps.
+# Prints the size of each golden against its dump (per mille), the totals
+# per size class (docs/golden.md, "Size"), and checks the corpus total.
 . "$(dirname "$0")/lib.sh"
 need_corpus
 
@@ -28,6 +29,10 @@ while read -r f; do
 	gtot=$((gtot + gs))
 	dtot=$((dtot + ds))
 	[ $((gs * 10)) -le "$ds" ] && small=$((small + 1))
+	if [ "$ds" -lt 5000 ]; then c=0; elif [ "$ds" -lt 20000 ]; then c=1
+	elif [ "$ds" -lt 100000 ]; then c=2; elif [ "$ds" -lt 500000 ]; then c=3; else c=4; fi
+	eval "cg$c=\$((\${cg$c:-0} + gs)); cd$c=\$((\${cd$c:-0} + ds)); cn$c=\$((\${cn$c:-0} + 1))"
+	diag "size: $b: golden $gs of $ds bytes ($((gs * 1000 / ds)) per mille)"
 	"$HLODIFF" --no-rules --all "$gf" "$f" >"$T/self" 2>&1
 	if grep -q "^values: [0-9]* matched (0 changed), 0 added, 0 removed$" "$T/self" &&
 	    ! grep -q '^  changed\|^  added\|^  removed' "$T/self"; then
@@ -45,7 +50,18 @@ while read -r f; do
 	done
 	prev=$f
 done <"$T/dumps"
+for c in 0 1 2 3 4; do
+	eval "n=\${cn$c:-0} g=\${cg$c:-0} s=\${cd$c:-0}"
+	[ "$n" -gt 0 ] || continue
+	set -- "under 5 KB" "5-20 KB" "20-100 KB" "100-500 KB" "500 KB and over"
+	shift "$c"
+	diag "size class $1: $n dumps, goldens $g of $s bytes ($((g * 1000 / s)) per mille)"
+done
 diag "goldens: $gtot bytes for $dtot bytes of dumps ($((gtot * 1000 / dtot)) per mille); $small of $(wc -l <"$T/dumps") at most a tenth of their dump"
+# The measured total is 134 per mille (docs/golden.md); this catches a
+# regression of the format, not the aim of 100 it does not reach.
+ok_cmd "goldens of the corpus: at most 150 per mille of the dumps ($((gtot * 1000 / dtot)))" \
+	test $((gtot * 1000)) -le $((dtot * 150))
 
 # The corpus directories: golden update, then golden check reports no change.
 rm -rf all
