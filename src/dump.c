@@ -60,6 +60,21 @@ void hd_dump_release(struct hd_dump *d)
 	hd_arena_release(&d->arena);
 }
 
+const struct hd_section_word hd_section_words[] = {
+	{ HD_SEC_ALLOCATIONS, "allocations" },
+	{ HD_SEC_TOTAL, "total" },
+	{ HD_SEC_USED_VALUES, "used-values" },
+	{ HD_SEC_LIVE_RANGE, "live-range" },
+	{ HD_SEC_SEQUENCE, "sequence" },
+	{ HD_SEC_BUFFER_LIVE, "buffer-live-ranges" },
+	{ HD_SEC_PEAK, "peak" },
+	{ HD_SEC_STACK_TREE, "stack-trace" },
+	{ HD_SEC_LIVE_RANGE_NA, "live-range-not-available" },
+	{ HD_SEC_STDOUT_WRAPPER, "stdout-wrapper" },
+};
+const size_t hd_section_word_count =
+	sizeof(hd_section_words) / sizeof(hd_section_words[0]);
+
 const char *hd_incomplete_affects(uint32_t incomplete)
 {
 	if (incomplete & HD_SEC_ALLOCATIONS)

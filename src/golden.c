@@ -44,22 +44,6 @@
 static const struct {
 	uint32_t bit;
 	const char *name;
-} section_words[] = {
-	{ HD_SEC_ALLOCATIONS, "allocations" },
-	{ HD_SEC_TOTAL, "total" },
-	{ HD_SEC_USED_VALUES, "used-values" },
-	{ HD_SEC_LIVE_RANGE, "live-range" },
-	{ HD_SEC_SEQUENCE, "sequence" },
-	{ HD_SEC_BUFFER_LIVE, "buffer-live-ranges" },
-	{ HD_SEC_PEAK, "peak" },
-	{ HD_SEC_STACK_TREE, "stack-trace" },
-	{ HD_SEC_LIVE_RANGE_NA, "live-range-not-available" },
-	{ HD_SEC_STDOUT_WRAPPER, "stdout-wrapper" },
-};
-
-static const struct {
-	uint32_t bit;
-	const char *name;
 } alloc_words[] = {
 	{ HD_ALLOC_PARAMETER, "parameter" },
 	{ HD_ALLOC_OUTPUT, "output" },
@@ -223,9 +207,9 @@ static void write_header(FILE *out, const struct hd_dump *d,
 	fputs("\ndump", out);
 	put_tab_str(out, d->name ? d->name : "");
 	fputs("\nsections\t", out);
-	for (i = 0; i < N_ELEMS(section_words); i++)
-		if (d->sections & section_words[i].bit)
-			fprintf(out, "%s%s", o++ ? " " : "", section_words[i].name);
+	for (i = 0; i < hd_section_word_count; i++)
+		if (d->sections & hd_section_words[i].bit)
+			fprintf(out, "%s%s", o++ ? " " : "", hd_section_words[i].name);
 	if (o == 0)
 		fputc('-', out);
 	fputc('\n', out);
@@ -867,10 +851,10 @@ static int read_sections(struct reader *r)
 
 		while (j < s.n && s.p[j] != ' ')
 			j++;
-		for (k = 0; k < N_ELEMS(section_words); k++)
+		for (k = 0; k < hd_section_word_count; k++)
 			if (hd_slice_eq_cstr(hd_slice_make(s.p + i, j - i),
-					     section_words[k].name)) {
-				r->d->sections |= section_words[k].bit;
+					     hd_section_words[k].name)) {
+				r->d->sections |= hd_section_words[k].bit;
 				found = 1;
 			}
 		if (!found)

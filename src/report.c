@@ -32,25 +32,13 @@ int hd_value_label(char *buf, size_t n, const struct hd_dump *d, uint32_t v)
 
 static const char *section_names(const struct hd_dump *d, char *buf, size_t n)
 {
-	static const struct { uint32_t bit; const char *name; } secs[] = {
-		{ HD_SEC_ALLOCATIONS, "allocations" },
-		{ HD_SEC_TOTAL, "total" },
-		{ HD_SEC_USED_VALUES, "used-values" },
-		{ HD_SEC_LIVE_RANGE, "live-range" },
-		{ HD_SEC_SEQUENCE, "sequence" },
-		{ HD_SEC_BUFFER_LIVE, "buffer-live-ranges" },
-		{ HD_SEC_PEAK, "peak" },
-		{ HD_SEC_STACK_TREE, "stack-trace" },
-		{ HD_SEC_LIVE_RANGE_NA, "live-range-not-available" },
-		{ HD_SEC_STDOUT_WRAPPER, "stdout-wrapper" },
-	};
 	size_t i, o = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < sizeof(secs) / sizeof(secs[0]); i++) {
-		if (!(d->sections & secs[i].bit))
+	for (i = 0; i < hd_section_word_count; i++) {
+		if (!(d->sections & hd_section_words[i].bit))
 			continue;
-		o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? " " : "", secs[i].name);
+		o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? " " : "", hd_section_words[i].name);
 		if (o >= n)
 			break;
 	}

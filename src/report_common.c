@@ -31,23 +31,6 @@ const char *hd_rc_outcome(const struct hd_verdict *vd, int werror)
 	return hd_rc_fails(vd, werror) ? "error" : "warning";
 }
 
-/* "1.5" for a percentage kept in millionths. */
-static char *pct_text(char *buf, size_t n, int64_t pct)
-{
-	int64_t whole = pct / HD_PCT_ONE, frac = pct % HD_PCT_ONE;
-	int len = snprintf(buf, n, "%" PRId64, whole);
-
-	if (frac && len > 0 && (size_t)len < n) {
-		char f[16];
-		int k = snprintf(f, sizeof(f), "%06" PRId64, frac);
-
-		while (k > 0 && f[k - 1] == '0')
-			f[--k] = '\0';
-		snprintf(buf + len, n - (size_t)len, ".%s", f);
-	}
-	return buf;
-}
-
 void hd_rc_numbers(char *buf, size_t n, const struct hd_verdict *vd)
 {
 	const struct hd_rule *r = vd->rule;
@@ -70,7 +53,7 @@ void hd_rc_numbers(char *buf, size_t n, const struct hd_verdict *vd)
 	switch (r->cond) {
 	case HD_COND_GROWS_PCT:
 		snprintf(buf, n, "; %s%% of %" PRId64 " allows %s",
-			 pct_text(p, sizeof(p), r->pct), vd->old_v,
+			 hd_pct_text(p, sizeof(p), r->pct), vd->old_v,
 			 hd_signed(a, sizeof(a), vd->allowed));
 		break;
 	case HD_COND_GROWS_BY:

@@ -799,7 +799,7 @@ static const char *cond_name(int cond)
 }
 
 /* "1.5" for a percentage kept in millionths. */
-static char *pct_text(char *buf, size_t n, int64_t pct)
+char *hd_pct_text(char *buf, size_t n, int64_t pct)
 {
 	int64_t whole = pct / HD_PCT_ONE, frac = pct % HD_PCT_ONE;
 	int len = snprintf(buf, n, "%" PRId64, whole);
@@ -982,7 +982,7 @@ static void text_numbers(FILE *out, const struct hd_verdict *vd)
 	switch (r->cond) {
 	case HD_COND_GROWS_PCT:
 		fprintf(out, "; %s%% of %" PRId64 " allows %s\n",
-			pct_text(p, sizeof(p), r->pct), vd->old_v,
+			hd_pct_text(p, sizeof(p), r->pct), vd->old_v,
 			hd_signed(a, sizeof(a), vd->allowed));
 		break;
 	case HD_COND_GROWS_BY:
@@ -1206,7 +1206,7 @@ static void json_threshold(struct hd_json *j, const struct hd_verdict *vd)
 
 	if (r->cond == HD_COND_GROWS_PCT) {
 		hd_json_key(j, "percent_limit");
-		hd_json_raw(j, pct_text(p, sizeof(p), r->pct));
+		hd_json_raw(j, hd_pct_text(p, sizeof(p), r->pct));
 	} else if (r->cond != HD_COND_ANY_NEW) {
 		json_key_int(j, "amount", r->amount);
 	}

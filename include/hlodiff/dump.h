@@ -236,6 +236,14 @@ struct hd_dump {
 void hd_dump_init(struct hd_dump *d);
 void hd_dump_release(struct hd_dump *d);
 
+/* The sections' names as reports and golden files print them. */
+struct hd_section_word {
+	uint32_t bit;           /* enum hd_sections */
+	const char *name;       /* "allocations", "used-values", ... */
+};
+extern const struct hd_section_word hd_section_words[];
+extern const size_t hd_section_word_count;
+
 /* The figures an incomplete dump leaves out, in words ("" if none). */
 const char *hd_incomplete_affects(uint32_t incomplete);
 

@@ -173,6 +173,9 @@ struct hd_verdicts {
 int hd_rule_violated(const struct hd_rule *r, int64_t old_v, int64_t new_v,
 		     int64_t *allowed);
 
+/* "1.5" for a percentage kept in millionths (a rule's P%). */
+char *hd_pct_text(char *buf, size_t n, int64_t pct);
+
 /* "error", "warn". */
 const char *hd_severity_name(int severity);
 
