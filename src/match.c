@@ -2,11 +2,11 @@
  * match.c - pairs the values of two dumps (see match.h).
  *
  * Every pass looks only at values that earlier passes left unpaired.
- * Grouping by a key uses a flat open-addressing table from the 64-bit
- * key to the group (cleared, not reallocated, between passes; a table
- * node per value would dominate the cost); groups are numbered in the
- * order of their first old member in schedule order, so the result never
- * depends on hash order.
+ * Grouping by a key uses a uthash table from the 64-bit key to the group
+ * (nodes from one array, cleared between passes); groups are numbered in
+ * the order of their first old member in schedule order, so the result
+ * never depends on hash order.  The two dumps are canonicalised on two
+ * threads at once.
  *
  * Schedule order of a value: live-range start (XLA derives it from the
  * sequence position of the defining instruction; values without a live
@@ -16,12 +16,27 @@
  */
 #include "hlodiff/match.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hlodiff/arena.h"
 #include "hlodiff/canon.h"
+#include "hlodiff/diag.h"
 #include "hlodiff/table.h"
+
+/* Keys are 64-bit hashes already: fold them, do not hash them again. */
+#undef HASH_FUNCTION
+#define HASH_FUNCTION(keyptr, keylen, hashv) do { \
+		uint64_t k_; \
+		memcpy(&k_, (keyptr), sizeof(k_)); \
+		(void)(keylen); \
+		(hashv) = (unsigned)(k_ ^ (k_ >> 32)); \
+	} while (0)
+#define HASH_BKT_CAPACITY_THRESH 4U
+#define HASH_INITIAL_NUM_BUCKETS_LOG2 17U
+#define HASH_INITIAL_NUM_BUCKETS (1U << HASH_INITIAL_NUM_BUCKETS_LOG2)
+#include <uthash.h>
 
 /* One side (old or new) of the match. */
 struct side {
@@ -45,13 +60,21 @@ struct group {
 };
 
 /*
- * Key -> group table: flat, open addressing, sized for the values of the
- * pass (every pass groups up to n values, so no node per entry).
+ * Key -> group table of a pass: uthash, with its nodes taken from one
+ * array sized for the most values a pass groups (no allocation per
+ * entry; uthash allocates only its bucket array).  Cleared between
+ * passes.
  */
+struct keynode {
+	UT_hash_handle hh;
+	uint64_t key;
+	uint32_t val;
+};
+
 struct keymap {
-	uint64_t *keys;
-	uint32_t *vals;         /* HD_NONE = empty slot */
-	size_t mask;
+	struct keynode *head;
+	struct keynode *nodes;
+	size_t used, cap;
 };
 
 struct mctx {
@@ -175,52 +198,53 @@ static int free_new(const struct mctx *x, uint32_t n)
 
 static void keymap_init(struct keymap *km, size_t max_entries)
 {
-	size_t n = 16;
-
-	while (n < 2 * max_entries)
-		n *= 2;
-	km->keys = hd_xmalloc(n * sizeof(uint64_t));
-	km->vals = hd_xmalloc(n * sizeof(uint32_t));
-	km->mask = n - 1;
+	km->head = NULL;
+	km->used = 0;
+	km->cap = max_entries + 1;
+	km->nodes = hd_xmalloc(km->cap * sizeof(struct keynode));
 }
 
-/* Empties the table and uses as much of it as n entries need. */
+/* Empties the table for a pass of at most n entries. */
 static void keymap_reset(struct keymap *km, size_t n)
 {
-	size_t size = 16;
-
-	while (size < 2 * n)
-		size *= 2;
-	km->mask = size - 1;
-	memset(km->vals, 0xff, size * sizeof(uint32_t));
-}
-
-static size_t keymap_slot(const struct keymap *km, uint64_t key)
-{
-	/* keys are hashes already; fold the high bits in anyway */
-	size_t i = (size_t)(key ^ (key >> 29)) & km->mask;
-
-	while (km->vals[i] != HD_NONE && km->keys[i] != key)
-		i = (i + 1) & km->mask;
-	return i;
+	HASH_CLEAR(hh, km->head);
+	km->used = 0;
+	if (n + 1 > km->cap) {
+		km->cap = n + 1;
+		km->nodes = hd_xrealloc(km->nodes, km->cap * sizeof(struct keynode));
+	}
 }
 
 /* Inserts key -> val unless present; returns the value stored before, or
  * HD_NONE when it inserted. */
 static uint32_t keymap_put(struct keymap *km, uint64_t key, uint32_t val)
 {
-	size_t i = keymap_slot(km, key);
+	struct keynode *found = NULL, *node;
 
-	if (km->vals[i] != HD_NONE)
-		return km->vals[i];
-	km->keys[i] = key;
-	km->vals[i] = val;
+	HASH_FIND(hh, km->head, &key, sizeof(key), found);
+	if (found)
+		return found->val;
+	if (km->used == km->cap)
+		HD_BUG("keymap overflow");
+	node = &km->nodes[km->used++];
+	node->key = key;
+	node->val = val;
+	HASH_ADD(hh, km->head, key, sizeof(node->key), node);
 	return HD_NONE;
 }
 
 static uint32_t keymap_get(const struct keymap *km, uint64_t key)
 {
-	return km->vals[keymap_slot(km, key)];
+	struct keynode *found = NULL;
+
+	HASH_FIND(hh, km->head, &key, sizeof(key), found);
+	return found ? found->val : HD_NONE;
+}
+
+static void keymap_release(struct keymap *km)
+{
+	HASH_CLEAR(hh, km->head);
+	free(km->nodes);
 }
 
 static struct group *grp(struct mctx *x, uint32_t g)
@@ -491,6 +515,39 @@ static void side_init(struct side *s, const struct hd_dump *d,
 	side_order(s);
 }
 
+struct side_job {
+	struct side *s;
+	const struct hd_dump *d;
+	uint32_t *partner;
+};
+
+static void *side_init_thread(void *arg)
+{
+	struct side_job *j = arg;
+
+	side_init(j->s, j->d, j->partner);
+	return NULL;
+}
+
+/*
+ * Canonicalises both dumps at once: the new side on a second thread
+ * (the two are independent and read-only), the old one here.  Without a
+ * thread, one after the other.  The result does not depend on which.
+ */
+static void sides_init(struct mctx *x, const struct hd_dump *old,
+		       const struct hd_dump *new_dump)
+{
+	struct side_job job = { &x->n, new_dump, x->m->new_to_old };
+	pthread_t th;
+	int threaded = pthread_create(&th, NULL, side_init_thread, &job) == 0;
+
+	side_init(&x->o, old, x->m->old_to_new);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		side_init(&x->n, new_dump, x->m->new_to_old);
+}
+
 /*
  * Loose keys of the values still unpaired (hd_canon_loose), visited in
  * dump order, which follows the input text and so keeps the reads of
@@ -568,8 +625,7 @@ int hd_match_values(struct hd_match *m, const struct hd_dump *old,
 	x.m = m;
 	keymap_init(&x.map, m->n_old);
 	x.groups = (struct hd_vec)HD_VEC_INIT(struct group);
-	side_init(&x.o, old, m->old_to_new);
-	side_init(&x.n, new_dump, m->new_to_old);
+	sides_init(&x, old, new_dump);
 	x.olist = hd_xmalloc((x.o.n + 1) * sizeof(uint32_t));
 	x.nlist = hd_xmalloc((x.n.n + 1) * sizeof(uint32_t));
 
@@ -591,8 +647,7 @@ int hd_match_values(struct hd_match *m, const struct hd_dump *old,
 	free(x.olist);
 	free(x.nlist);
 	hd_vec_release(&x.groups);
-	free(x.map.keys);
-	free(x.map.vals);
+	keymap_release(&x.map);
 	return 0;
 }
 
