@@ -875,20 +875,15 @@ static void json_node(struct hd_json *j, const struct hd_breakdown *b,
 	uint32_t i;
 
 	hd_json_begin_object(j);
-	hd_json_key(j, "name");
-	hd_json_str(j, n->name);
+	hd_json_key_str(j, "name", n->name);
 	if (b->is_diff) {
-		hd_json_key(j, "old");
-		hd_json_int(j, n->old_bytes);
-		hd_json_key(j, "new");
-		hd_json_int(j, n->new_bytes);
-		hd_json_key(j, "delta");
-		hd_json_int(j, hd_delta(n->old_bytes, n->new_bytes));
+		hd_json_key_int(j, "old", n->old_bytes);
+		hd_json_key_int(j, "new", n->new_bytes);
+		hd_json_key_int(j, "delta", hd_delta(n->old_bytes, n->new_bytes));
 		hd_json_key(j, "percent");
 		json_percent(j, n->old_bytes, n->new_bytes);
 	} else {
-		hd_json_key(j, "bytes");
-		hd_json_int(j, n->old_bytes);
+		hd_json_key_int(j, "bytes", n->old_bytes);
 		hd_json_key(j, "share");
 		share_text(share, sizeof(share), n->old_bytes, hd_breakdown_root(b)->old_bytes);
 		if (share[0])
@@ -897,8 +892,7 @@ static void json_node(struct hd_json *j, const struct hd_breakdown *b,
 			hd_json_null(j);
 	}
 	if (n->folded) {
-		hd_json_key(j, "folded");
-		hd_json_int(j, n->folded);
+		hd_json_key_int(j, "folded", n->folded);
 	}
 	hd_json_key(j, "children");
 	hd_json_begin_array(j);
@@ -926,10 +920,8 @@ static void json_peak_sources(struct hd_json *j, const struct hd_breakdown *b)
 		return;
 	}
 	hd_json_begin_object(j);
-	hd_json_key(j, "old");
-	hd_json_str(j, peak_source_name(b->peak[0]));
-	hd_json_key(j, "new");
-	hd_json_str(j, peak_source_name(b->peak[1]));
+	hd_json_key_str(j, "old", peak_source_name(b->peak[0]));
+	hd_json_key_str(j, "new", peak_source_name(b->peak[1]));
 	hd_json_end_object(j);
 }
 
@@ -943,8 +935,7 @@ void hd_breakdown_report_json(struct hd_json *j, const struct hd_breakdown *b)
 	for (k = 0; k < b->nkeys; k++)
 		hd_json_str(j, key_names[b->keys[k]]);
 	hd_json_end_array(j);
-	hd_json_key(j, "measure");
-	hd_json_str(j, b->measure == HD_BY_PEAK_BYTES ? "peak_bytes" : "value_bytes");
+	hd_json_key_str(j, "measure", b->measure == HD_BY_PEAK_BYTES ? "peak_bytes" : "value_bytes");
 	if (b->measure == HD_BY_PEAK_BYTES)
 		json_peak_sources(j, b);
 	hd_json_key(j, "root");

@@ -151,6 +151,39 @@ void hd_json_raw(struct hd_json *j, const char *token)
 	fputs(token, j->out);
 }
 
+void hd_json_key_int(struct hd_json *j, const char *key, int64_t v)
+{
+	hd_json_key(j, key);
+	hd_json_int(j, v);
+}
+
+void hd_json_key_opt_int(struct hd_json *j, const char *key, int has, int64_t v)
+{
+	hd_json_key(j, key);
+	if (has)
+		hd_json_int(j, v);
+	else
+		hd_json_null(j);
+}
+
+void hd_json_key_str(struct hd_json *j, const char *key, const char *s)
+{
+	hd_json_key(j, key);
+	if (s)
+		hd_json_str(j, s);
+	else
+		hd_json_null(j);
+}
+
+void hd_json_key_slice(struct hd_json *j, const char *key, struct hd_slice s)
+{
+	hd_json_key(j, key);
+	if (s.n)
+		hd_json_slice(j, s);
+	else
+		hd_json_null(j);
+}
+
 void hd_json_finish(struct hd_json *j)
 {
 	fputc('\n', j->out);

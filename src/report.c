@@ -163,14 +163,10 @@ static void json_incomplete(struct hd_json *j, const struct hd_dump *d)
 		return;
 	hd_json_key(j, "incomplete");
 	hd_json_begin_object(j);
-	hd_json_key(j, "why");
-	hd_json_str(j, d->incomplete_why);
-	hd_json_key(j, "file");
-	hd_json_str(j, d->incomplete_file);
-	hd_json_key(j, "line");
-	hd_json_int(j, (int64_t)d->incomplete_line);
-	hd_json_key(j, "left_out");
-	hd_json_str(j, hd_incomplete_affects(d->incomplete));
+	hd_json_key_str(j, "why", d->incomplete_why);
+	hd_json_key_str(j, "file", d->incomplete_file);
+	hd_json_key_int(j, "line", (int64_t)d->incomplete_line);
+	hd_json_key_str(j, "left_out", hd_incomplete_affects(d->incomplete));
 	hd_json_end_object(j);
 }
 
@@ -224,15 +220,6 @@ static void json_prefetch_names(struct hd_json *j, const struct hd_figures *f)
 	free(names);
 }
 
-static void json_int_or_null(struct hd_json *j, const char *key, int has, int64_t v)
-{
-	hd_json_key(j, key);
-	if (has)
-		hd_json_int(j, v);
-	else
-		hd_json_null(j);
-}
-
 static void json_copies(struct hd_json *j, const struct hd_figures *f)
 {
 	size_t i;
@@ -244,11 +231,10 @@ static void json_copies(struct hd_json *j, const struct hd_figures *f)
 		hd_json_begin_object(j);
 		hd_json_key(j, "name");
 		hd_json_slice(j, c->name);
-		hd_json_key(j, "class");
-		hd_json_str(j, hd_copy_class_name(c->cls));
-		json_int_or_null(j, "src_space", c->src_space >= 0, c->src_space);
-		json_int_or_null(j, "dst_space", c->dst_space >= 0, c->dst_space);
-		json_int_or_null(j, "bytes", c->bytes >= 0, c->bytes);
+		hd_json_key_str(j, "class", hd_copy_class_name(c->cls));
+		hd_json_key_opt_int(j, "src_space", c->src_space >= 0, c->src_space);
+		hd_json_key_opt_int(j, "dst_space", c->dst_space >= 0, c->dst_space);
+		hd_json_key_opt_int(j, "bytes", c->bytes >= 0, c->bytes);
 		hd_json_end_object(j);
 	}
 	hd_json_end_array(j);
@@ -264,14 +250,12 @@ static void json_figures(struct hd_json *j, const struct hd_dump *d,
 	/* an incomplete dump's allocation figures are partial: null */
 	int whole = !f->allocs_partial;
 
-	json_int_or_null(j, "total_bytes", f->has_total, f->total_bytes);
-	json_int_or_null(j, "alloc_bytes", whole, f->alloc_bytes);
-	json_int_or_null(j, "allocations", whole, (int64_t)f->n_allocs);
-	json_int_or_null(j, "values", whole, (int64_t)f->n_values);
-	hd_json_key(j, "records");
-	hd_json_int(j, (int64_t)f->n_records);
-	hd_json_key(j, "live_ranges");
-	hd_json_int(j, (int64_t)f->n_live_ranges);
+	hd_json_key_opt_int(j, "total_bytes", f->has_total, f->total_bytes);
+	hd_json_key_opt_int(j, "alloc_bytes", whole, f->alloc_bytes);
+	hd_json_key_opt_int(j, "allocations", whole, (int64_t)f->n_allocs);
+	hd_json_key_opt_int(j, "values", whole, (int64_t)f->n_values);
+	hd_json_key_int(j, "records", (int64_t)f->n_records);
+	hd_json_key_int(j, "live_ranges", (int64_t)f->n_live_ranges);
 	hd_json_key(j, "bytes_by_color");
 	if (!whole)
 		hd_json_null(j);
@@ -296,17 +280,15 @@ static void json_figures(struct hd_json *j, const struct hd_dump *d,
 	}
 	if (whole)
 		hd_json_end_object(j);
-	json_int_or_null(j, "peak_time", f->has_peak, f->peak_time);
-	json_int_or_null(j, "peak_bytes", f->has_peak, f->peak_bytes);
-	json_int_or_null(j, "live_max", d->live_max >= 0, d->live_max);
+	hd_json_key_opt_int(j, "peak_time", f->has_peak, f->peak_time);
+	hd_json_key_opt_int(j, "peak_bytes", f->has_peak, f->peak_bytes);
+	hd_json_key_opt_int(j, "live_max", d->live_max >= 0, d->live_max);
 	hd_json_key(j, "recomputed_peak");
 	if (f->has_recomputed) {
 		hd_json_begin_object(j);
-		hd_json_key(j, "time");
-		hd_json_int(j, f->recomputed_time);
-		hd_json_key(j, "bytes");
-		hd_json_int(j, f->recomputed_bytes);
-		json_int_or_null(j, "bytes_at_stated_time", f->has_peak, f->recomputed_at_stated);
+		hd_json_key_int(j, "time", f->recomputed_time);
+		hd_json_key_int(j, "bytes", f->recomputed_bytes);
+		hd_json_key_opt_int(j, "bytes_at_stated_time", f->has_peak, f->recomputed_at_stated);
 		hd_json_key(j, "agrees");
 		hd_json_bool(j, f->peak_agrees);
 		hd_json_end_object(j);
@@ -331,15 +313,11 @@ void hd_report_stat_json(FILE *out, const struct hd_dump *d,
 	(void)opts;
 	hd_json_init(&j, out);
 	hd_json_begin_object(&j);
-	hd_json_key(&j, "schema");
-	hd_json_int(&j, JSON_SCHEMA);
-	hd_json_key(&j, "file");
-	hd_json_str(&j, d->name);
-	hd_json_key(&j, "sections");
-	hd_json_str(&j, section_names(d, secs, sizeof(secs)));
+	hd_json_key_int(&j, "schema", JSON_SCHEMA);
+	hd_json_key_str(&j, "file", d->name);
+	hd_json_key_str(&j, "sections", section_names(d, secs, sizeof(secs)));
 	json_figures(&j, d, f);
-	hd_json_key(&j, "unknown_lines");
-	hd_json_int(&j, (int64_t)d->n_unknown);
+	hd_json_key_int(&j, "unknown_lines", (int64_t)d->n_unknown);
 	json_incomplete(&j, d);
 	if (opts && opts->breakdown) {
 		hd_json_key(&j, "breakdown");
@@ -518,8 +496,7 @@ static void json_value_diff(struct hd_json *j, const struct hd_diff *df,
 	char words[96];
 
 	hd_json_begin_object(j);
-	hd_json_key(j, "status");
-	hd_json_str(j, hd_status_name((enum hd_value_status)x->status));
+	hd_json_key_str(j, "status", hd_status_name((enum hd_value_status)x->status));
 	hd_json_key(j, "old");
 	json_value_label(j, df->old, x->old_v);
 	hd_json_key(j, "new");
@@ -529,13 +506,11 @@ static void json_value_diff(struct hd_json *j, const struct hd_diff *df,
 		hd_json_str(j, hd_match_how_name((enum hd_match_how)x->how));
 	else
 		hd_json_null(j);
-	json_int_or_null(j, "old_bytes", x->old_bytes >= 0, x->old_bytes);
-	json_int_or_null(j, "new_bytes", x->new_bytes >= 0, x->new_bytes);
-	hd_json_key(j, "delta");
-	hd_json_int(j, x->delta);
+	hd_json_key_opt_int(j, "old_bytes", x->old_bytes >= 0, x->old_bytes);
+	hd_json_key_opt_int(j, "new_bytes", x->new_bytes >= 0, x->new_bytes);
+	hd_json_key_int(j, "delta", x->delta);
 	hd_rc_change_words(words, sizeof(words), x->changes);
-	hd_json_key(j, "changes");
-	hd_json_str(j, words);
+	hd_json_key_str(j, "changes", words);
 	hd_json_end_object(j);
 }
 
@@ -544,11 +519,9 @@ static void json_side(struct hd_json *j, const char *key, const struct hd_dump *
 {
 	hd_json_key(j, key);
 	hd_json_begin_object(j);
-	hd_json_key(j, "file");
-	hd_json_str(j, d->name);
+	hd_json_key_str(j, "file", d->name);
 	json_figures(j, d, f);
-	hd_json_key(j, "unknown_lines");
-	hd_json_int(j, (int64_t)d->n_unknown);
+	hd_json_key_int(j, "unknown_lines", (int64_t)d->n_unknown);
 	json_incomplete(j, d);
 	hd_json_end_object(j);
 }
@@ -562,12 +535,9 @@ static void json_peak_side(struct hd_json *j, const char *key,
 		return;
 	}
 	hd_json_begin_object(j);
-	hd_json_key(j, "time");
-	hd_json_int(j, s->time);
-	hd_json_key(j, "bytes");
-	hd_json_int(j, s->bytes);
-	hd_json_key(j, "max");
-	hd_json_int(j, s->max);
+	hd_json_key_int(j, "time", s->time);
+	hd_json_key_int(j, "bytes", s->bytes);
+	hd_json_key_int(j, "max", s->max);
 	hd_json_key(j, "at");
 	if (s->at.n)
 		hd_json_slice(j, s->at);
@@ -587,30 +557,23 @@ static void json_peak(struct hd_json *j, const struct hd_diff *df)
 	hd_json_begin_object(j);
 	json_peak_side(j, "old", &p->old_side);
 	json_peak_side(j, "new", &p->new_side);
-	hd_json_key(j, "both");
-	hd_json_int(j, p->n_both);
-	hd_json_key(j, "entered");
-	hd_json_int(j, p->n_entered);
-	hd_json_key(j, "left");
-	hd_json_int(j, p->n_left);
+	hd_json_key_int(j, "both", p->n_both);
+	hd_json_key_int(j, "entered", p->n_entered);
+	hd_json_key_int(j, "left", p->n_left);
 	hd_json_key(j, "values");
 	hd_json_begin_array(j);
 	j->compact_depth = 4;
 	for (i = 0; i < p->values.len; i++) {
 		const struct hd_peak_value *e = &HD_VEC_AT(&p->values, struct hd_peak_value, i);
 		hd_json_begin_object(j);
-		hd_json_key(j, "role");
-		hd_json_str(j, hd_peak_role_name((enum hd_peak_role)e->role));
+		hd_json_key_str(j, "role", hd_peak_role_name((enum hd_peak_role)e->role));
 		hd_json_key(j, "old");
 		json_value_label(j, df->old, e->old_v);
 		hd_json_key(j, "new");
 		json_value_label(j, df->new_dump, e->new_v);
-		hd_json_key(j, "old_bytes");
-		hd_json_int(j, e->old_bytes);
-		hd_json_key(j, "new_bytes");
-		hd_json_int(j, e->new_bytes);
-		hd_json_key(j, "delta");
-		hd_json_int(j, e->delta);
+		hd_json_key_int(j, "old_bytes", e->old_bytes);
+		hd_json_key_int(j, "new_bytes", e->new_bytes);
+		hd_json_key_int(j, "delta", e->delta);
 		hd_json_end_object(j);
 	}
 	j->compact_depth = 0;
@@ -626,8 +589,7 @@ void hd_report_diff_json(FILE *out, const struct hd_diff *df,
 
 	hd_json_init(&j, out);
 	hd_json_begin_object(&j);
-	hd_json_key(&j, "schema");
-	hd_json_int(&j, JSON_SCHEMA);
+	hd_json_key_int(&j, "schema", JSON_SCHEMA);
 	json_side(&j, "old", df->old, &df->fold);
 	json_side(&j, "new", df->new_dump, &df->fnew);
 	hd_json_key(&j, "figures");
@@ -636,11 +598,10 @@ void hd_report_diff_json(FILE *out, const struct hd_diff *df,
 		const struct hd_figure_row *r = &HD_VEC_AT(&df->rows, struct hd_figure_row, i);
 		char p[32];
 		hd_json_begin_object(&j);
-		hd_json_key(&j, "name");
-		hd_json_str(&j, r->name);
-		json_int_or_null(&j, "old", r->has_old, r->old_v);
-		json_int_or_null(&j, "new", r->has_new, r->new_v);
-		json_int_or_null(&j, "delta", r->has_old && r->has_new, hd_delta(r->old_v, r->new_v));
+		hd_json_key_str(&j, "name", r->name);
+		hd_json_key_opt_int(&j, "old", r->has_old, r->old_v);
+		hd_json_key_opt_int(&j, "new", r->has_new, r->new_v);
+		hd_json_key_opt_int(&j, "delta", r->has_old && r->has_new, hd_delta(r->old_v, r->new_v));
 		hd_json_key(&j, "percent");
 		if (r->has_old && r->has_new && r->old_v != 0) {
 			hd_percent(p, sizeof(p), r->old_v, r->new_v);
@@ -654,14 +615,10 @@ void hd_report_diff_json(FILE *out, const struct hd_diff *df,
 	hd_json_end_array(&j);
 	hd_json_key(&j, "summary");
 	hd_json_begin_object(&j);
-	hd_json_key(&j, "matched");
-	hd_json_int(&j, df->n_matched);
-	hd_json_key(&j, "changed");
-	hd_json_int(&j, df->n_changed);
-	hd_json_key(&j, "added");
-	hd_json_int(&j, df->n_added);
-	hd_json_key(&j, "removed");
-	hd_json_int(&j, df->n_removed);
+	hd_json_key_int(&j, "matched", df->n_matched);
+	hd_json_key_int(&j, "changed", df->n_changed);
+	hd_json_key_int(&j, "added", df->n_added);
+	hd_json_key_int(&j, "removed", df->n_removed);
 	hd_json_end_object(&j);
 	hd_json_key(&j, "values");
 	hd_json_begin_array(&j);

@@ -282,15 +282,6 @@ static void json_pair(struct hd_json *j, const char *key, int has_old,
 	hd_json_end_object(j);
 }
 
-static void json_str_or_null(struct hd_json *j, const char *key, const char *s)
-{
-	hd_json_key(j, key);
-	if (s)
-		hd_json_str(j, s);
-	else
-		hd_json_null(j);
-}
-
 static void json_module(struct hd_json *j, const struct hd_batch_report *b,
 			const struct hd_module_report *m)
 {
@@ -298,28 +289,23 @@ static void json_module(struct hd_json *j, const struct hd_batch_report *b,
 
 	verdict_words(verdict, sizeof(verdict), b, m);
 	hd_json_begin_object(j);
-	json_str_or_null(j, "module", m->label);
-	json_str_or_null(j, "name", m->module);
-	json_str_or_null(j, "state", hd_module_state_name((enum hd_module_state)m->state));
-	hd_json_key(j, "status");
-	hd_json_int(j, m->status);
-	json_str_or_null(j, "verdict", verdict);
-	json_str_or_null(j, "old", m->old_name);
-	json_str_or_null(j, "new", m->new_name);
-	json_str_or_null(j, "note", m->note);
+	hd_json_key_str(j, "module", m->label);
+	hd_json_key_str(j, "name", m->module);
+	hd_json_key_str(j, "state", hd_module_state_name((enum hd_module_state)m->state));
+	hd_json_key_int(j, "status", m->status);
+	hd_json_key_str(j, "verdict", verdict);
+	hd_json_key_str(j, "old", m->old_name);
+	hd_json_key_str(j, "new", m->new_name);
+	hd_json_key_str(j, "note", m->note);
 	json_pair(j, "total_bytes", m->has_total[0], m->total[0], m->has_total[1], m->total[1]);
 	json_pair(j, "peak_bytes", m->has_peak[0], m->peak[0], m->has_peak[1], m->peak[1]);
 	hd_json_key(j, "rules");
 	if (m->has_rules) {
 		hd_json_begin_object(j);
-		hd_json_key(j, "errors");
-		hd_json_int(j, m->n_error);
-		hd_json_key(j, "warnings");
-		hd_json_int(j, m->n_warn);
-		hd_json_key(j, "passed");
-		hd_json_int(j, m->n_pass);
-		hd_json_key(j, "not_applicable");
-		hd_json_int(j, m->n_na);
+		hd_json_key_int(j, "errors", m->n_error);
+		hd_json_key_int(j, "warnings", m->n_warn);
+		hd_json_key_int(j, "passed", m->n_pass);
+		hd_json_key_int(j, "not_applicable", m->n_na);
 		hd_json_end_object(j);
 	} else {
 		hd_json_null(j);
@@ -341,27 +327,19 @@ static void json_batch(FILE *out, const struct hd_batch_report *b)
 	tally(b, &t);
 	hd_json_init(&j, out);
 	hd_json_begin_object(&j);
-	hd_json_key(&j, "schema");
-	hd_json_int(&j, 1);
-	json_str_or_null(&j, "mode", b->what);
-	json_str_or_null(&j, "old", b->old_root);
-	json_str_or_null(&j, "new", b->new_root);
-	hd_json_key(&j, "status");
-	hd_json_int(&j, b->status);
+	hd_json_key_int(&j, "schema", 1);
+	hd_json_key_str(&j, "mode", b->what);
+	hd_json_key_str(&j, "old", b->old_root);
+	hd_json_key_str(&j, "new", b->new_root);
+	hd_json_key_int(&j, "status", b->status);
 	hd_json_key(&j, "summary");
 	hd_json_begin_object(&j);
-	hd_json_key(&j, "modules");
-	hd_json_int(&j, (int64_t)b->n);
-	hd_json_key(&j, "compared");
-	hd_json_int(&j, (int64_t)t.compared);
-	hd_json_key(&j, "only_old");
-	hd_json_int(&j, (int64_t)t.only_old);
-	hd_json_key(&j, "only_new");
-	hd_json_int(&j, (int64_t)t.only_new);
-	hd_json_key(&j, "failed");
-	hd_json_int(&j, (int64_t)t.failed);
-	hd_json_key(&j, "violated");
-	hd_json_int(&j, (int64_t)t.violated);
+	hd_json_key_int(&j, "modules", (int64_t)b->n);
+	hd_json_key_int(&j, "compared", (int64_t)t.compared);
+	hd_json_key_int(&j, "only_old", (int64_t)t.only_old);
+	hd_json_key_int(&j, "only_new", (int64_t)t.only_new);
+	hd_json_key_int(&j, "failed", (int64_t)t.failed);
+	hd_json_key_int(&j, "violated", (int64_t)t.violated);
 	hd_json_end_object(&j);
 	hd_json_key(&j, "modules");
 	hd_json_begin_array(&j);

@@ -1109,41 +1109,6 @@ void hd_verdicts_report_html(FILE *out, const struct hd_verdicts *v)
 
 /* ---- JSON --------------------------------------------------------------- */
 
-static void json_key_int(struct hd_json *j, const char *key, int64_t v)
-{
-	hd_json_key(j, key);
-	hd_json_int(j, v);
-}
-
-static void json_key_str(struct hd_json *j, const char *key, const char *s)
-{
-	hd_json_key(j, key);
-	if (s)
-		hd_json_str(j, s);
-	else
-		hd_json_null(j);
-}
-
-static void json_key_slice(struct hd_json *j, const char *key,
-			   struct hd_slice s)
-{
-	hd_json_key(j, key);
-	if (s.n)
-		hd_json_slice(j, s);
-	else
-		hd_json_null(j);
-}
-
-static void json_key_opt(struct hd_json *j, const char *key, int has,
-			 int64_t v)
-{
-	hd_json_key(j, key);
-	if (has)
-		hd_json_int(j, v);
-	else
-		hd_json_null(j);
-}
-
 static void json_contribs(struct hd_json *j, const struct hd_verdicts *v,
 			  const struct hd_verdict *vd)
 {
@@ -1158,12 +1123,12 @@ static void json_contribs(struct hd_json *j, const struct hd_verdicts *v,
 
 		contrib_label(label, sizeof(label), v->df, c->vd, was, sizeof(was));
 		hd_json_begin_object(j);
-		json_key_str(j, "value", label);
-		json_key_str(j, "was", was[0] ? was : NULL);
-		json_key_str(j, "status", hd_status_name(c->vd->status));
-		json_key_opt(j, "old_bytes", c->vd->old_v != HD_NONE, c->old_bytes);
-		json_key_opt(j, "new_bytes", c->vd->new_v != HD_NONE, c->new_bytes);
-		json_key_int(j, "delta", c->delta);
+		hd_json_key_str(j, "value", label);
+		hd_json_key_str(j, "was", was[0] ? was : NULL);
+		hd_json_key_str(j, "status", hd_status_name(c->vd->status));
+		hd_json_key_opt_int(j, "old_bytes", c->vd->old_v != HD_NONE, c->old_bytes);
+		hd_json_key_opt_int(j, "new_bytes", c->vd->new_v != HD_NONE, c->new_bytes);
+		hd_json_key_int(j, "delta", c->delta);
 		hd_json_key(j, "waived");
 		hd_json_bool(j, c->waived);
 		hd_json_end_object(j);
@@ -1176,7 +1141,7 @@ static void json_copies(struct hd_json *j, const struct hd_verdicts *v,
 {
 	uint32_t i;
 
-	json_key_int(j, "new_copies_total", vd->n_new_total);
+	hd_json_key_int(j, "new_copies_total", vd->n_new_total);
 	hd_json_key(j, "new_copies");
 	hd_json_begin_array(j);
 	for (i = 0; i < vd->n_new_copies; i++) {
@@ -1185,15 +1150,15 @@ static void json_copies(struct hd_json *j, const struct hd_verdicts *v,
 
 		copy_info(v->df->new_dump, c, &ci);
 		hd_json_begin_object(j);
-		json_key_slice(j, "name", c->name);
-		json_key_str(j, "class", hd_copy_class_name(c->cls));
-		json_key_slice(j, "shape", ci.shape);
-		json_key_opt(j, "bytes", c->bytes >= 0, c->bytes);
-		json_key_opt(j, "src_space", c->src_space >= 0, c->src_space);
-		json_key_opt(j, "dst_space", c->dst_space >= 0, c->dst_space);
-		json_key_slice(j, "op_name", ci.op_name);
-		json_key_slice(j, "source", ci.source);
-		json_key_slice(j, "source_op_name", ci.source_op_name);
+		hd_json_key_slice(j, "name", c->name);
+		hd_json_key_str(j, "class", hd_copy_class_name(c->cls));
+		hd_json_key_slice(j, "shape", ci.shape);
+		hd_json_key_opt_int(j, "bytes", c->bytes >= 0, c->bytes);
+		hd_json_key_opt_int(j, "src_space", c->src_space >= 0, c->src_space);
+		hd_json_key_opt_int(j, "dst_space", c->dst_space >= 0, c->dst_space);
+		hd_json_key_slice(j, "op_name", ci.op_name);
+		hd_json_key_slice(j, "source", ci.source);
+		hd_json_key_slice(j, "source_op_name", ci.source_op_name);
 		hd_json_end_object(j);
 	}
 	hd_json_end_array(j);
@@ -1208,10 +1173,10 @@ static void json_threshold(struct hd_json *j, const struct hd_verdict *vd)
 		hd_json_key(j, "percent_limit");
 		hd_json_raw(j, hd_pct_text(p, sizeof(p), r->pct));
 	} else if (r->cond != HD_COND_ANY_NEW) {
-		json_key_int(j, "amount", r->amount);
+		hd_json_key_int(j, "amount", r->amount);
 	}
 	if (vd->result != HD_VERDICT_NA && r->cond != HD_COND_ANY_NEW)
-		json_key_int(j, "allowed", vd->allowed);
+		hd_json_key_int(j, "allowed", vd->allowed);
 }
 
 static void json_verdict(struct hd_json *j, const struct hd_verdicts *v,
@@ -1222,19 +1187,19 @@ static void json_verdict(struct hd_json *j, const struct hd_verdicts *v,
 	char p[NUM_MAX];
 
 	hd_json_begin_object(j);
-	json_key_str(j, "rule", r->text);
-	json_key_int(j, "line", r->line);
-	json_key_str(j, "severity", hd_severity_name(r->severity));
-	json_key_str(j, "metric", r->metric.label);
-	json_key_str(j, "condition", cond_name(r->cond));
+	hd_json_key_str(j, "rule", r->text);
+	hd_json_key_int(j, "line", r->line);
+	hd_json_key_str(j, "severity", hd_severity_name(r->severity));
+	hd_json_key_str(j, "metric", r->metric.label);
+	hd_json_key_str(j, "condition", cond_name(r->cond));
 	json_threshold(j, vd);
-	json_key_str(j, "because", r->reason);
-	json_key_str(j, "result", result_name(vd->result));
+	hd_json_key_str(j, "because", r->reason);
+	hd_json_key_str(j, "result", result_name(vd->result));
 	if (na)
-		json_key_str(j, "why", vd->na_reason);
-	json_key_opt(j, "old", vd->has_old, vd->old_v);
-	json_key_opt(j, "new", vd->has_new, vd->new_v);
-	json_key_opt(j, "delta", vd->has_old && vd->has_new, vd->delta);
+		hd_json_key_str(j, "why", vd->na_reason);
+	hd_json_key_opt_int(j, "old", vd->has_old, vd->old_v);
+	hd_json_key_opt_int(j, "new", vd->has_new, vd->new_v);
+	hd_json_key_opt_int(j, "delta", vd->has_old && vd->has_new, vd->delta);
 	hd_json_key(j, "percent");
 	if (vd->has_old && vd->has_new && vd->old_v > 0) {
 		snprintf(p, sizeof(p), "%.2f",
@@ -1264,14 +1229,14 @@ static void json_waivers(struct hd_json *j, const struct hd_verdicts *v)
 		const struct hd_waiver *w = u->waiver;
 
 		hd_json_begin_object(j);
-		json_key_str(j, "waiver", w->text);
-		json_key_int(j, "line", w->line);
-		json_key_str(j, "field", w->field == HD_FILTER_NAME ? "name" : "op_name");
-		json_key_str(j, "glob", w->glob);
-		json_key_str(j, "because", w->reason);
-		json_key_int(j, "old_values", u->n_old);
-		json_key_int(j, "new_values", u->n_new);
-		json_key_int(j, "new_copies", u->n_copies);
+		hd_json_key_str(j, "waiver", w->text);
+		hd_json_key_int(j, "line", w->line);
+		hd_json_key_str(j, "field", w->field == HD_FILTER_NAME ? "name" : "op_name");
+		hd_json_key_str(j, "glob", w->glob);
+		hd_json_key_str(j, "because", w->reason);
+		hd_json_key_int(j, "old_values", u->n_old);
+		hd_json_key_int(j, "new_values", u->n_new);
+		hd_json_key_int(j, "new_copies", u->n_copies);
 		hd_json_end_object(j);
 	}
 	hd_json_end_array(j);
@@ -1282,12 +1247,12 @@ void hd_verdicts_report_json(struct hd_json *j, const struct hd_verdicts *v)
 	size_t i;
 
 	hd_json_begin_object(j);
-	json_key_str(j, "file", v->rules->name);
-	json_key_str(j, "module", v->module);
-	json_key_int(j, "errors", v->n_error);
-	json_key_int(j, "warnings", v->n_warn);
-	json_key_int(j, "passed", v->n_pass);
-	json_key_int(j, "not_applicable", v->n_na);
+	hd_json_key_str(j, "file", v->rules->name);
+	hd_json_key_str(j, "module", v->module);
+	hd_json_key_int(j, "errors", v->n_error);
+	hd_json_key_int(j, "warnings", v->n_warn);
+	hd_json_key_int(j, "passed", v->n_pass);
+	hd_json_key_int(j, "not_applicable", v->n_na);
 	hd_json_key(j, "verdicts");
 	hd_json_begin_array(j);
 	for (i = 0; i < v->verdicts.len; i++)

@@ -36,6 +36,13 @@ void hd_json_str(struct hd_json *j, const char *s);
 void hd_json_slice(struct hd_json *j, struct hd_slice s);
 /* A raw, already valid JSON token (e.g. a number with a fraction). */
 void hd_json_raw(struct hd_json *j, const char *token);
+/* A member "key": value, the value null when absent (has == 0, s ==
+ * NULL, or an empty slice). */
+void hd_json_key_int(struct hd_json *j, const char *key, int64_t v);
+void hd_json_key_opt_int(struct hd_json *j, const char *key, int has, int64_t v);
+void hd_json_key_str(struct hd_json *j, const char *key, const char *s);
+void hd_json_key_slice(struct hd_json *j, const char *key, struct hd_slice s);
+
 /* Writes the final newline. */
 void hd_json_finish(struct hd_json *j);
 
