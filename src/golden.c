@@ -2,21 +2,24 @@
  * golden.c - golden files: write the summary of a dump, read it back
  * into a struct hd_dump (golden.h; the format is in docs/golden.md).
  *
- * Writing: one pass per record kind over the model, plus the canonical
- * hashes (canon.h) and the figures (for the instruction names at the two
- * peak times).  Values are written in schedule order (live-range start,
- * then value id, as the matcher orders them), so the reader can number
- * them in file order and the matcher sees the same order without the
- * ids.
+ * Version 3 writes only what cannot be derived from the rest of the
+ * file: a field equal to what the reader would derive is left empty
+ * (and dropped at the end of a line), header lines equal to their
+ * derivation are left out, and the peak lines too when they are the
+ * values live at the peak time.  Writer and reader share the
+ * derivations below (default_*), so they cannot disagree.
  *
- * Version 2 writes the op_name of an instruction and the name{index} of
- * a value against the line before ("=", "^N" and a rest), hashes in
- * base64url, and "=" for derivable opcodes, sizes and shapes.
+ * Writing: values in dump order (value id), each instruction on an "i"
+ * line just before the first value that needs it (all earlier
+ * instructions first, so the instruction order is the dump's), shapes
+ * spelled once and then referred to by a short id derived from their
+ * hash.
  *
  * Reading: one pass over the lines; fields are slices into the golden
  * text, unescaped into the dump's arena only where they hold escapes.
  * Allocation value lines are grouped by allocation at the end (the
- * model keeps each allocation's values contiguous).
+ * model keeps each allocation's values contiguous), then the derived
+ * figures (total, live-max, peak lines) are filled in.
  */
 #include "hlodiff/golden.h"
 
@@ -27,30 +30,41 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include "hlodiff/canon.h"
 #include "hlodiff/diag.h"
 #include "hlodiff/figures.h"
 #include "hlodiff/input.h"
 #include "hlodiff/parse.h"
+#include "hlodiff/shape.h"
 
 #define MAX_FIELDS 12
-/* Longest schedule a golden may claim (live-max, peak times): the
- * figures allocate one counter per time. */
+/* Longest schedule a golden may claim (live-max, live ranges, peak
+ * times): the figures allocate one counter per time. */
 #define GOLDEN_MAX_TIME ((int64_t)1 << 26)
-#define QUOTE_MAX 60
+/* The sections a dump normally has; a golden names them only when the
+ * dump's differ. */
+#define DEFAULT_SECTIONS (HD_SEC_ALLOCATIONS | HD_SEC_TOTAL | HD_SEC_USED_VALUES | \
+			  HD_SEC_LIVE_RANGE | HD_SEC_SEQUENCE | HD_SEC_BUFFER_LIVE | \
+			  HD_SEC_PEAK)
+/* Shortest shape id (base64url digits of the shape's hash). */
+#define SHAPE_ID_MIN 2
+#define HASH_DIGITS 11
 
 /* ---- shared ------------------------------------------------------------ */
 
 static const struct {
 	uint32_t bit;
-	const char *name;
-} alloc_words[] = {
-	{ HD_ALLOC_PARAMETER, "parameter" },
-	{ HD_ALLOC_OUTPUT, "output" },
-	{ HD_ALLOC_CONSTANT, "constant" },
-	{ HD_ALLOC_THREAD_LOCAL, "thread-local" },
-	{ HD_ALLOC_MAYBE_LIVE_OUT, "maybe-live-out" },
-	{ HD_ALLOC_TEMP, "temp" },
+	char letter;
+} alloc_letters[] = {
+	{ HD_ALLOC_PARAMETER, 'p' },
+	{ HD_ALLOC_OUTPUT, 'o' },
+	{ HD_ALLOC_CONSTANT, 'c' },
+	{ HD_ALLOC_THREAD_LOCAL, 'l' },
+	{ HD_ALLOC_MAYBE_LIVE_OUT, 'm' },
+	{ HD_ALLOC_TEMP, 't' },
 };
 
 static const char *const peak_styles[] = {
@@ -58,6 +72,13 @@ static const char *const peak_styles[] = {
 };
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* 'd' in the flags: the value's defining instruction is the one of the
+ * value's own name (else the INSN field names it, or there is none).
+ * Kept in the flag word as this bit, which enum hd_value_flags does not
+ * use. */
+#define FLAG_DEFINED (1u << 31)
+#define FLAG_MASK (HD_VALUE_INDEXED | HD_VALUE_PHI | HD_VALUE_RECORD | FLAG_DEFINED)
 
 /* Value flags in the "flags" field. */
 static const struct {
@@ -67,11 +88,23 @@ static const struct {
 	{ HD_VALUE_INDEXED, 't' },
 	{ HD_VALUE_PHI, 'p' },
 	{ HD_VALUE_RECORD, 'r' },
+	{ FLAG_DEFINED, 'd' },
 };
 
-/* 'd' in the flags: the value's record names its defining instruction,
- * the one of the value's own name (else the "insn" field names it). */
-#define LETTER_DEFINED 'd'
+static const char b64url[] =
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/* A 64-bit number as 11 base64url digits, most significant first. */
+static void hash_digits(char b[HASH_DIGITS + 1], uint64_t h)
+{
+	int i;
+
+	for (i = HASH_DIGITS - 1; i >= 0; i--) {
+		b[i] = b64url[h & 63];
+		h >>= 6;
+	}
+	b[HASH_DIGITS] = '\0';
+}
 
 int hd_golden_detect(const char *data, size_t len)
 {
@@ -81,6 +114,311 @@ int hd_golden_detect(const char *data, size_t len)
 		return 0;
 	return len == n || data[n] == '\n' || data[n] == '\r';
 }
+
+/* Does the buffer start with "hlodiff-golden " (any version)? */
+static int golden_any_version(const char *data, size_t len)
+{
+	static const char stem[] = "hlodiff-golden ";
+
+	return len >= sizeof(stem) - 1 && memcmp(data, stem, sizeof(stem) - 1) == 0;
+}
+
+/*
+ * The derivations writer and reader share.  Each gives what a field or
+ * header line means when the golden leaves it out.
+ */
+
+/* Flags of a value whose line leaves them out: 'r', and 'd' when an
+ * instruction of the value's name is known (written above), with 't'
+ * when that instruction's shape is a tuple. */
+static uint32_t default_flags(const struct hd_dump *d, uint32_t named)
+{
+	uint32_t f = HD_VALUE_RECORD;
+
+	if (named != HD_NONE) {
+		f |= FLAG_DEFINED;
+		if (hd_shape_is_tuple(HD_INSN(d, named).shape))
+			f |= HD_VALUE_INDEXED;
+	}
+	return f;
+}
+
+/* The shape of a value's allocation entry when its line leaves it out:
+ * the subshape of its instruction's shape at its index (empty when it
+ * has no instruction or the index does not fit). */
+static struct hd_slice default_shape(const struct hd_dump *d, uint32_t insn,
+				     struct hd_slice index)
+{
+	struct hd_slice sub = HD_SLICE_NULL;
+
+	if (insn == HD_NONE ||
+	    hd_shape_subshape(HD_INSN(d, insn).shape, index, &sub) != 0)
+		return HD_SLICE_NULL;
+	return sub;
+}
+
+/* The size of a value's allocation entry when its line leaves it out:
+ * the logical bytes of its shape (-1: none, the line must say). */
+static int64_t default_size(struct hd_slice shape)
+{
+	return shape.n ? hd_shape_logical_bytes(shape) : -1;
+}
+
+static int64_t add_sat(int64_t a, int64_t b)
+{
+	if (b > 0 && a > INT64_MAX - b)
+		return INT64_MAX;
+	return a + b;
+}
+
+/* "Total bytes used" when the golden leaves it out: the allocation
+ * sizes added up. */
+static int64_t default_total(const struct hd_dump *d)
+{
+	int64_t s = 0;
+	size_t i;
+
+	for (i = 0; i < d->allocs.len; i++)
+		s = add_sat(s, HD_ALLOC(d, i).size);
+	return s;
+}
+
+/* T of "HloLiveRange (max T)" when the golden leaves it out: the latest
+ * end of a live range, -1 without live ranges. */
+static int64_t default_live_max(const struct hd_dump *d)
+{
+	int64_t m = -1;
+	size_t i;
+
+	for (i = 0; i < d->live_ranges.len; i++)
+		if (HD_LIVE_RANGE(d, i).end > m)
+			m = HD_LIVE_RANGE(d, i).end;
+	return m;
+}
+
+/* Bytes of a derived peak line: the logical bytes of the value's shape. */
+static int64_t peak_bytes_of(const struct hd_dump *d, uint32_t v)
+{
+	int64_t b = hd_shape_logical_bytes(hd_value_shape(d, v));
+
+	return b < 0 ? 0 : b;
+}
+
+/* Is value v live at time t and in an allocation (a derived peak line)? */
+static int live_at(const struct hd_dump *d, uint32_t v, int64_t t)
+{
+	const struct hd_value *val = &HD_VALUE(d, v);
+
+	return val->alloc_value != HD_NONE && (val->flags & HD_VALUE_LIVE) &&
+		val->live_start <= t && t <= val->live_end;
+}
+
+/* ---- shape ids ---------------------------------------------------------- */
+
+/*
+ * Shapes spelled in a golden get an id: the shortest prefix (at least 2
+ * digits) of the base64url digits of their XXH3-64 hash that no shape
+ * spelled before took; if all 11 are taken (a full 64-bit collision), the
+ * 11 digits and "~N" with the smallest free N.  Writer and reader assign
+ * ids in file order, so they agree; an id depends on the shape and,
+ * rarely, on the shapes spelled before it.
+ */
+struct shape_ids {
+	struct hd_arena arena;
+	struct hd_table by_id;      /* id text -> index in shapes */
+	struct hd_table by_shape;   /* writer: shape -> index in shapes */
+	struct hd_vec shapes;       /* struct hd_slice */
+	struct hd_vec ids;          /* const char *: the id of each */
+};
+
+static void ids_init(struct shape_ids *s)
+{
+	memset(s, 0, sizeof(*s));
+	hd_table_init(&s->by_id, &s->arena);
+	hd_table_init(&s->by_shape, &s->arena);
+	s->shapes.elem = sizeof(struct hd_slice);
+	s->ids.elem = sizeof(const char *);
+}
+
+static void ids_release(struct shape_ids *s)
+{
+	hd_table_release(&s->by_id);
+	hd_table_release(&s->by_shape);
+	hd_vec_release(&s->shapes);
+	hd_vec_release(&s->ids);
+	hd_arena_release(&s->arena);
+}
+
+/* Gives shape (which must outlive s) its id; returns its index. */
+static uint32_t ids_define(struct shape_ids *s, struct hd_slice shape)
+{
+	char digits[HASH_DIGITS + 1], *id;
+	uint32_t k = (uint32_t)s->shapes.len, at;
+	size_t n;
+	unsigned long extra;
+
+	hash_digits(digits, XXH3_64bits(shape.p ? shape.p : "", shape.n));
+	for (n = SHAPE_ID_MIN; n <= HASH_DIGITS; n++) {
+		at = hd_table_get(&s->by_id, hd_slice_make(digits, n));
+		if (at == HD_NONE)
+			break;
+		if (hd_slice_eq(HD_VEC_AT(&s->shapes, struct hd_slice, at), shape))
+			return at;
+	}
+	if (n <= HASH_DIGITS) {
+		id = hd_arena_strndup(&s->arena, digits, n);
+	} else {
+		for (extra = 1;; extra++) {
+			id = hd_arena_printf(&s->arena, "%s~%lu", digits, extra);
+			at = hd_table_get(&s->by_id, hd_slice_cstr(id));
+			if (at == HD_NONE)
+				break;
+			if (hd_slice_eq(HD_VEC_AT(&s->shapes, struct hd_slice, at), shape))
+				return at;
+		}
+	}
+	hd_table_put(&s->by_id, hd_slice_cstr(id), k);
+	*(struct hd_slice *)hd_vec_push(&s->shapes) = shape;
+	*(const char **)hd_vec_push(&s->ids) = id;
+	return k;
+}
+
+/*
+ * The elements of a tuple shape's text t (starting with '('), at its top
+ * level: calls each(ctx, element, before) for each, where before is the
+ * text from the end of the element before (or from the start, "(") to this one:
+ * ", ", with an index comment when XLA printed one.  *end is where the
+ * last element ended (the caller copies the rest, ")", as it is).
+ */
+typedef int (*tuple_fn)(void *ctx, struct hd_slice elem, struct hd_slice before);
+
+static int tuple_walk(struct hd_slice t, tuple_fn each, void *ctx, size_t *end)
+{
+	size_t pos = 1, prev = 0;
+
+	while (pos < t.n && t.p[pos] != ')') {
+		size_t start, depth = 0;
+
+		if (t.p[pos] == ',' || t.p[pos] == ' ') {
+			pos++;
+			continue;
+		}
+		if (t.n - pos >= 2 && t.p[pos] == '/' && t.p[pos + 1] == '*') {
+			const char *e = memmem(t.p + pos, t.n - pos, "*/", 2);
+			pos = e ? (size_t)(e - t.p) + 2 : t.n;
+			continue;
+		}
+		start = pos;
+		while (pos < t.n) {
+			char c = t.p[pos];
+
+			if (depth == 0 && (c == ',' || c == ')'))
+				break;
+			if (c == '(' || c == '[' || c == '{')
+				depth++;
+			else if ((c == ')' || c == ']' || c == '}') && depth)
+				depth--;
+			pos++;
+		}
+		if (each(ctx, hd_slice_make(t.p + start, pos - start),
+			 hd_slice_make(t.p + prev, start - prev)))
+			return -1;
+		prev = pos;
+	}
+	*end = prev;
+	return 0;
+}
+
+/* ---- hash ids ----------------------------------------------------------- */
+
+/*
+ * A canonical hash written before is referred to by the shortest prefix
+ * (at least 2 digits) of its 11 digits that no hash written before it
+ * took; a field of 11 digits is a hash in full.  The structural hash
+ * field "=" is the structural hash of the last instruction with that
+ * canonical hash (repeated instructions, such as the parameters of the
+ * reducers of one kind, repeat both).
+ */
+struct hash_seen {
+	uint64_t canon, structural;
+	char digits[HASH_DIGITS + 1];
+};
+
+struct hash_ids {
+	struct hd_arena arena;
+	struct hd_table by_id;      /* id (prefix of digits) -> index */
+	struct hd_table by_hash;    /* writer: canonical hash -> index */
+	struct hd_vec seen;         /* struct hash_seen *, arena-owned */
+};
+
+static void hash_ids_init(struct hash_ids *h)
+{
+	memset(h, 0, sizeof(*h));
+	hd_table_init(&h->by_id, &h->arena);
+	hd_table_init(&h->by_hash, &h->arena);
+	h->seen.elem = sizeof(struct hash_seen *);
+}
+
+static void hash_ids_release(struct hash_ids *h)
+{
+	hd_table_release(&h->by_id);
+	hd_table_release(&h->by_hash);
+	hd_vec_release(&h->seen);
+	hd_arena_release(&h->arena);
+}
+
+#define HASH_SEEN(h, k) HD_VEC_AT(&(h)->seen, struct hash_seen *, k)
+
+/* Notes canonical hash c (with its structural hash); returns its index. */
+static uint32_t hash_define(struct hash_ids *h, uint64_t c, uint64_t s)
+{
+	struct hash_seen *e;
+	uint32_t k = (uint32_t)h->seen.len, at;
+	size_t n;
+
+	for (n = SHAPE_ID_MIN; n < HASH_DIGITS; n++) {
+		char d[HASH_DIGITS + 1];
+
+		hash_digits(d, c);
+		at = hd_table_get(&h->by_id, hd_slice_make(d, n));
+		if (at == HD_NONE)
+			break;
+		if (HASH_SEEN(h, at)->canon == c) {
+			HASH_SEEN(h, at)->structural = s;
+			return at;
+		}
+	}
+	e = hd_arena_alloc(&h->arena, sizeof(*e));
+	e->canon = c;
+	e->structural = s;
+	hash_digits(e->digits, c);
+	if (n < HASH_DIGITS)
+		hd_table_put(&h->by_id, hd_slice_make(e->digits, n), k);
+	*(struct hash_seen **)hd_vec_push(&h->seen) = e;
+	return k;
+}
+
+/* The id of hash index k: the prefix of its digits it was given. */
+static struct hd_slice hash_id(const struct hash_ids *h, uint32_t k)
+{
+	struct hash_seen *e = HASH_SEEN(h, k);
+	size_t n;
+
+	for (n = SHAPE_ID_MIN; n < HASH_DIGITS; n++)
+		if (hd_table_get(&h->by_id, hd_slice_make(e->digits, n)) == k)
+			return hd_slice_make(e->digits, n);
+	return hd_slice_make(e->digits, HASH_DIGITS);
+}
+
+/* Opcodes written as one capital letter (no HLO opcode is one). */
+static const struct {
+	char code;
+	const char *opcode;
+} opcode_codes[] = {
+	{ 'F', "fusion" },
+	{ 'P', "parameter" },
+	{ 'C', "constant" },
+};
 
 /* ---- writing ------------------------------------------------------------ */
 
@@ -108,9 +446,16 @@ static void put_escaped(FILE *out, struct hd_slice s)
 	}
 }
 
+/* Is c a byte that means something at the start of a field? */
+static int special_first(char c)
+{
+	return c == '^' || c == '@' || c == '{';
+}
+
 /* One field: s escaped, an empty slice as "-", a slice "-" or "=" as
  * "\-" or "\=" (those two alone mean "none" and "the same"), a leading
- * '^' (a prefix reference) as "\^". */
+ * '^', '@' or '{' (a prefix, a shape id, an index alone) as "\^", "\@",
+ * "\{". */
 static void put_field(FILE *out, struct hd_slice s)
 {
 	if (s.n == 0) {
@@ -118,8 +463,9 @@ static void put_field(FILE *out, struct hd_slice s)
 	} else if (s.n == 1 && (s.p[0] == '-' || s.p[0] == '=')) {
 		fprintf(out, "\\%c", s.p[0]);
 	} else {
-		if (s.p[0] == '^') {
-			fputs("\\^", out);
+		if (special_first(s.p[0])) {
+			fputc('\\', out);
+			fputc(s.p[0], out);
 			s.p++;
 			s.n--;
 		}
@@ -156,75 +502,100 @@ static void put_prefixed(FILE *out, struct hd_slice s, struct hd_slice prev)
 	put_escaped(out, hd_slice_make(s.p + p, s.n - p));
 }
 
-static const char b64url[] =
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-/* A 64-bit hash as 11 base64url digits, most significant first. */
 static void put_hash(FILE *out, uint64_t h)
 {
-	char b[12];
-	int i;
+	char b[HASH_DIGITS + 1];
 
-	for (i = 10; i >= 0; i--) {
-		b[i] = b64url[h & 63];
-		h >>= 6;
-	}
-	b[11] = '\0';
+	hash_digits(b, h);
 	fputs(b, out);
 }
 
-static void put_tab_field(FILE *out, struct hd_slice s)
+/*
+ * Optional fields: an empty field means "derived" and is written as
+ * nothing; empty fields at the end of a line are dropped.  opt_skip()
+ * notes one, opt_next() writes the TABs up to the next field that is
+ * written.
+ */
+struct opt {
+	FILE *out;
+	unsigned pending;
+};
+
+static void opt_skip(struct opt *o)
 {
-	fputc('\t', out);
-	put_field(out, s);
+	o->pending++;
 }
 
-static void put_tab_str(FILE *out, const char *s)
+static FILE *opt_next(struct opt *o)
 {
-	put_tab_field(out, hd_slice_cstr(s));
+	unsigned i;
+
+	for (i = 0; i <= o->pending; i++)
+		fputc('\t', o->out);
+	o->pending = 0;
+	return o->out;
 }
 
-static void put_tab_i64(FILE *out, int has, int64_t v)
-{
-	if (has)
-		fprintf(out, "\t%" PRId64, v);
-	else
-		fputs("\t-", out);
-}
+struct writer {
+	FILE *out;
+	const struct hd_dump *d;
+	const struct hd_canon *c;
+	uint32_t *file;             /* per instruction: source file number */
+	uint32_t next_insn;         /* instructions [0, next_insn) written */
+	struct hd_slice prev_name;  /* name of the last "i" line */
+	struct hd_slice prev_op;    /* its op_name */
+	struct hd_slice prev_shape; /* its shape */
+	char *key, *cur;            /* name{index} of the last "v" line, */
+	size_t key_n, key_cap, cur_cap; /* and a buffer for the current one */
+	struct shape_ids ids;
+	struct hash_ids hashes;
+	int64_t prev_start;         /* live start of the last "v" line, -1 */
+};
 
-static void write_header(FILE *out, const struct hd_dump *d,
-			 const struct hd_figures *f, const char *module)
+static void write_header(struct writer *w, const struct hd_figures *f,
+			 const char *module, int derived_peak)
 {
+	FILE *out = w->out;
+	const struct hd_dump *d = w->d;
 	size_t i, o = 0;
 	int64_t times[2];
 	int n_times = 0, k;
 
 	fprintf(out, "%s\n", HD_GOLDEN_MAGIC);
-	fputs("# read in place of the dump (docs/golden.md); regenerate with "
-	      "'hlodiff golden update', never by hand\n", out);
-	fputs("module", out);
-	put_tab_field(out, module ? hd_slice_cstr(module) : HD_SLICE_NULL);
-	fputs("\ndump", out);
-	put_tab_str(out, d->name ? d->name : "");
-	fputs("\nsections\t", out);
-	for (i = 0; i < hd_section_word_count; i++)
-		if (d->sections & hd_section_words[i].bit)
-			fprintf(out, "%s%s", o++ ? " " : "", hd_section_words[i].name);
-	if (o == 0)
-		fputc('-', out);
-	fputc('\n', out);
-	if (d->sections & HD_SEC_TOTAL)
+	if (module) {
+		fputs("module\t", out);
+		put_field(out, hd_slice_cstr(module));
+		fputc('\n', out);
+	}
+	if (d->sections != DEFAULT_SECTIONS) {
+		fputs("sections\t", out);
+		for (i = 0; i < hd_section_word_count; i++)
+			if (d->sections & hd_section_words[i].bit)
+				fprintf(out, "%s%s", o++ ? " " : "", hd_section_words[i].name);
+		fputs(o ? "\n" : "-\n", out);
+	}
+	if ((d->sections & HD_SEC_TOTAL) && d->total_bytes != default_total(d))
 		fprintf(out, "total\t%" PRId64 "\n", d->total_bytes);
-	if (d->live_max >= 0)
-		fprintf(out, "live-max\t%" PRId64 "\n", d->live_max);
-	fprintf(out, "lines\t%" PRIu64 "\n", d->n_lines);
+	if (d->live_max != default_live_max(d)) {
+		if (d->live_max >= 0)
+			fprintf(out, "live-max\t%" PRId64 "\n", d->live_max);
+		else
+			fputs("live-max\t-\n", out);
+	}
+	if (d->live_max >= 0 && (uint64_t)d->live_max > d->n_lines)
+		fprintf(out, "lines\t%" PRIu64 "\n", d->n_lines);
 	if (d->n_unknown)
 		fprintf(out, "unknown\t%" PRIu64 "\t%" PRIu64 "\n", d->n_unknown,
 			d->unknown_lines[0]);
-	fprintf(out, "peak\t%s", (unsigned)d->peak_style < N_ELEMS(peak_styles) ?
-		peak_styles[d->peak_style] : "absent");
-	put_tab_i64(out, d->peak_time >= 0, d->peak_time);
-	fputc('\n', out);
+	if (d->peak_style != HD_PEAK_ABSENT || d->peak_time >= 0) {
+		fprintf(out, "peak\t%s", (unsigned)d->peak_style < N_ELEMS(peak_styles) ?
+			peak_styles[d->peak_style] : "absent");
+		if (d->peak_time >= 0)
+			fprintf(out, "\t%" PRId64, d->peak_time);
+		else
+			fputs("\t-", out);
+		fputs(derived_peak ? "\t=\n" : "\n", out);
+	}
 	/* The instructions scheduled at the stated and recomputed peaks. */
 	if (f->has_peak)
 		times[n_times++] = f->peak_time;
@@ -233,26 +604,39 @@ static void write_header(FILE *out, const struct hd_dump *d,
 	for (k = 0; k < n_times; k++) {
 		if (times[k] < 0 || (uint64_t)times[k] >= d->sequence.len)
 			continue;
-		fprintf(out, "at\t%" PRId64, times[k]);
-		put_tab_field(out, HD_SEQ(d, times[k]));
+		fprintf(out, "at\t%" PRId64 "\t", times[k]);
+		put_field(out, HD_SEQ(d, times[k]));
 		fputc('\n', out);
 	}
 }
 
-static void write_allocs(FILE *out, const struct hd_dump *d)
+static void write_allocs(struct writer *w)
 {
+	const struct hd_dump *d = w->d;
+	int64_t next = 0;
 	size_t i, k;
 
 	for (i = 0; i < d->allocs.len; i++) {
 		const struct hd_alloc *a = &HD_ALLOC(d, i);
+		struct opt o = { w->out, 0 };
 		int n = 0;
 
-		fprintf(out, "a\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t",
-			a->index, a->size, a->color);
-		for (k = 0; k < N_ELEMS(alloc_words); k++)
-			if (a->flags & alloc_words[k].bit)
-				fprintf(out, "%s%s", n++ ? "," : "", alloc_words[k].name);
-		fputs(n ? "\n" : "-\n", out);
+		fprintf(w->out, "a\t%" PRId64 "\t", a->size);
+		for (k = 0; k < N_ELEMS(alloc_letters); k++)
+			if (a->flags & alloc_letters[k].bit) {
+				fputc(alloc_letters[k].letter, w->out);
+				n++;
+			}
+		if (!n)
+			fputc('-', w->out);
+		if (a->color != 0)
+			fprintf(opt_next(&o), "%" PRId64, a->color);
+		else
+			opt_skip(&o);
+		if (a->index != next)
+			fprintf(opt_next(&o), "%" PRId64, a->index);
+		next = a->index + 1;
+		fputc('\n', w->out);
 	}
 }
 
@@ -298,7 +682,7 @@ static struct hd_slice attr_item(struct hd_slice attrs, const char *key)
  * attributes that make it a cross-program prefetch (figures.c), nothing
  * else of its operands and attributes.
  */
-static void write_copy_extras(FILE *out, const struct hd_insn *in)
+static void write_copy_extras(struct opt *o, const struct hd_insn *in)
 {
 	static const char *const keys[] = {
 		"cross_program_prefetch_index=", "is_cross_program_prefetch=",
@@ -307,25 +691,23 @@ static void write_copy_extras(FILE *out, const struct hd_insn *in)
 	size_t k;
 	int n = 0;
 
-	fputc('\t', out);
 	if (op.n) {
-		fputc('%', out);
-		put_field(out, op);
+		fputc('%', opt_next(o));
+		put_escaped(o->out, op);
 	} else {
-		fputc('-', out);
+		opt_skip(o);
 	}
-	fputc('\t', out);
 	for (k = 0; k < N_ELEMS(keys); k++) {
 		struct hd_slice item = attr_item(in->attrs, keys[k]);
 
 		if (!item.n)
 			continue;
 		if (n++)
-			fputs(", ", out);
-		put_field(out, item);
+			fputs(", ", o->out);
+		else
+			opt_next(o);
+		put_field(o->out, item);
 	}
-	if (!n)
-		fputc('-', out);
 }
 
 /*
@@ -338,6 +720,7 @@ static uint32_t *write_files(FILE *out, const struct hd_dump *d)
 	struct hd_table seen;
 	uint32_t *num = hd_xcalloc(d->insns.len + 1, sizeof(uint32_t));
 	uint32_t next = 1;
+	struct hd_slice prev = HD_SLICE_NULL;
 	size_t i;
 
 	hd_table_init(&seen, &arena);
@@ -352,25 +735,15 @@ static uint32_t *write_files(FILE *out, const struct hd_dump *d)
 			num[i] = k;
 			continue;
 		}
-		num[i] = next;
-		fprintf(out, "f\t%" PRIu32, next++);
-		put_tab_field(out, f);
+		num[i] = next++;
+		fputs("f\t", out);
+		put_prefixed(out, f, prev);
+		prev = f;
 		fputc('\n', out);
 	}
 	hd_table_release(&seen);
 	hd_arena_release(&arena);
 	return num;
-}
-
-/* Is the instruction's shape the shape of its value NAME{}'s line?
- * (Then the "i" line says "=".) */
-static int shape_of_value(const struct hd_dump *d, const struct hd_insn *in)
-{
-	uint32_t v = hd_dump_value_by_key(d, in->name);
-
-	return v != HD_NONE && HD_VALUE(d, v).alloc_value != HD_NONE &&
-		hd_slice_eq(HD_ALLOC_VALUE(d, HD_VALUE(d, v).alloc_value).shape,
-			    in->shape);
 }
 
 /* The opcode an instruction name implies: the name up to its first '.'
@@ -382,55 +755,175 @@ static struct hd_slice opcode_of_name(struct hd_slice name)
 	return hd_slice_make(name.p, dot ? (size_t)(dot - name.p) : name.n);
 }
 
-static void write_insns(FILE *out, const struct hd_dump *d,
-			const struct hd_canon *c)
+/* A shape known by its id ("@ID"), or written and given one. */
+static void put_shape_ref(struct writer *w, struct hd_slice shape)
 {
-	uint32_t *file = write_files(out, d);
-	struct hd_slice prev_op = HD_SLICE_NULL;
+	uint32_t k = hd_table_get(&w->ids.by_shape, shape);
+
+	if (k != HD_NONE) {
+		fprintf(w->out, "@%s", HD_VEC_AT(&w->ids.ids, const char *, k));
+		return;
+	}
+	fwrite(shape.p, 1, shape.n, w->out);
+	k = ids_define(&w->ids, shape);
+	hd_table_put(&w->ids.by_shape, shape, k);
+}
+
+static int put_tuple_element(void *ctx, struct hd_slice elem, struct hd_slice before)
+{
+	struct writer *w = ctx;
+
+	fwrite(before.p, 1, before.n, w->out);
+	if (elem.n)
+		put_shape_ref(w, elem);
+	return 0;
+}
+
+/* Does shape need no escape and hold no '@' (then a tuple is written
+ * with its elements as "@ID" where known)? */
+static int plain_shape(struct hd_slice s)
+{
 	size_t i;
 
-	for (i = 0; i < d->insns.len; i++) {
-		const struct hd_insn *in = &HD_INSN(d, i);
+	for (i = 0; i < s.n; i++) {
+		unsigned char c = (unsigned char)s.p[i];
 
-		fputc('i', out);
-		put_tab_field(out, in->name);
-		if (in->opcode.n && hd_slice_eq(in->opcode, opcode_of_name(in->name)))
-			fputs("\t=", out);
-		else
-			put_tab_field(out, in->opcode);
-		fputc('\t', out);
-		put_hash(out, c->insn_canon[i]);
-		fputc('\t', out);
-		put_hash(out, c->insn_struct[i]);
-		if (shape_of_value(d, in))
-			fputs("\t=", out);
-		else
-			put_tab_field(out, in->shape);
-		fputc('\t', out);
-		put_prefixed(out, in->op_name, prev_op);
-		prev_op = in->op_name;
-		put_tab_i64(out, file[i] != 0, file[i]);
-		put_tab_i64(out, in->source_line >= 0, in->source_line);
-		if (hd_slice_eq_cstr(in->opcode, "copy-start"))
-			write_copy_extras(out, in);
-		fputc('\n', out);
+		if (c == '\\' || c == '@' || c < 0x20 || c == 0x7f)
+			return 0;
 	}
-	free(file);
+	return 1;
 }
 
-/* The schedule-order key of match.c: live start + 1 (all ones without a
- * live range) over the id, both clamped to 32 bits. */
-static uint64_t schedule_key(const struct hd_value *v)
+/*
+ * A shape spelled in an "i" line.  A tuple without bytes to escape is
+ * written with each top-level element that has an id as "@ID", the
+ * others spelled and given ids (left to right, before the tuple gets its
+ * own).  Other shapes are written as put_field writes them, with every
+ * '@' as "\@" (so a field that starts with '(' and holds no backslash is
+ * always such a tuple).
+ */
+static void put_spelled_shape(struct writer *w, struct hd_slice shape)
 {
-	uint64_t start = 0xffffffffu, id;
+	size_t end = 0, i;
 
-	if ((v->flags & HD_VALUE_LIVE) && v->live_start >= 0)
-		start = v->live_start < 0xfffffffe ?
-			(uint64_t)v->live_start + 1 : 0xfffffffe;
-	id = v->id < 0 ? 0 : v->id > 0xffffffff ? 0xffffffff : (uint64_t)v->id;
-	return start << 32 | id;
+	if (shape.n && shape.p[0] == '(' && plain_shape(shape)) {
+		tuple_walk(shape, put_tuple_element, w, &end);
+		fwrite(shape.p + end, 1, shape.n - end, w->out);
+		return;
+	}
+	if (!memchr(shape.p, '@', shape.n)) {
+		put_field(w->out, shape);
+		return;
+	}
+	for (i = 0; i < shape.n; i++) {
+		if (shape.p[i] == '@')
+			fputs("\\@", w->out);
+		else
+			put_escaped(w->out, hd_slice_make(shape.p + i, 1));
+	}
 }
 
+/* A shape field of an "i" line: "=" the shape of the "i" line before,
+ * "@ID" a shape spelled before, or the shape spelled (it gets an id). */
+static void put_shape(struct writer *w, struct hd_slice shape)
+{
+	uint32_t k;
+
+	if (!shape.n) {
+		fputc('-', w->out);
+	} else if (hd_slice_eq(shape, w->prev_shape)) {
+		fputc('=', w->out);
+	} else if ((k = hd_table_get(&w->ids.by_shape, shape)) != HD_NONE) {
+		fprintf(w->out, "@%s", HD_VEC_AT(&w->ids.ids, const char *, k));
+	} else {
+		put_spelled_shape(w, shape);
+		k = ids_define(&w->ids, shape);
+		hd_table_put(&w->ids.by_shape, shape, k);
+	}
+	w->prev_shape = shape;
+}
+
+/* The opcode field: "=" the name up to its first '.', a capital letter
+ * of opcode_codes, else the opcode (one capital letter alone as \xHH). */
+static void put_opcode(FILE *out, const struct hd_insn *in)
+{
+	size_t k;
+
+	if (in->opcode.n && hd_slice_eq(in->opcode, opcode_of_name(in->name))) {
+		fputc('=', out);
+		return;
+	}
+	for (k = 0; k < N_ELEMS(opcode_codes); k++)
+		if (hd_slice_eq_cstr(in->opcode, opcode_codes[k].opcode)) {
+			fputc(opcode_codes[k].code, out);
+			return;
+		}
+	if (in->opcode.n == 1 && in->opcode.p[0] >= 'A' && in->opcode.p[0] <= 'Z')
+		fprintf(out, "\\x%02x", (unsigned char)in->opcode.p[0]);
+	else
+		put_field(out, in->opcode);
+}
+
+/* The two hash fields (struct hash_ids). */
+static void put_hashes(struct writer *w, uint64_t canon, uint64_t structural)
+{
+	uint32_t k = hd_table_get_i64(&w->hashes.by_hash, (int64_t)canon);
+	struct hd_slice id = HD_SLICE_NULL;
+
+	if (k != HD_NONE)
+		id = hash_id(&w->hashes, k);
+	if (k == HD_NONE || id.n == HASH_DIGITS) {
+		put_hash(w->out, canon);
+		fputc('\t', w->out);
+		put_hash(w->out, structural);
+		k = hash_define(&w->hashes, canon, structural);
+		hd_table_put_i64(&w->hashes.by_hash, (int64_t)canon, k);
+		return;
+	}
+	fwrite(id.p, 1, id.n, w->out);
+	fputc('\t', w->out);
+	if (HASH_SEEN(&w->hashes, k)->structural == structural)
+		fputc('=', w->out);
+	else
+		put_hash(w->out, structural);
+	HASH_SEEN(&w->hashes, k)->structural = structural;
+}
+
+static void write_insn(struct writer *w, uint32_t i)
+{
+	const struct hd_insn *in = &HD_INSN(w->d, i);
+	FILE *out = w->out;
+	struct opt o = { out, 0 };
+
+	fputs("i\t", out);
+	put_prefixed(out, in->name, w->prev_name);
+	w->prev_name = in->name;
+	fputc('\t', out);
+	put_opcode(out, in);
+	fputc('\t', out);
+	put_hashes(w, w->c->insn_canon[i], w->c->insn_struct[i]);
+	fputc('\t', out);
+	put_shape(w, in->shape);
+	if (in->op_name.n)
+		put_prefixed(opt_next(&o), in->op_name, w->prev_op);
+	else
+		opt_skip(&o);
+	w->prev_op = in->op_name;
+	if (w->file[i])
+		fprintf(opt_next(&o), "%" PRIu32, w->file[i]);
+	else
+		opt_skip(&o);
+	if (in->source_line >= 0)
+		fprintf(opt_next(&o), "%" PRId64, in->source_line);
+	else
+		opt_skip(&o);
+	if (hd_slice_eq_cstr(in->opcode, "copy-start"))
+		write_copy_extras(&o, in);
+	fputc('\n', out);
+}
+
+/* The order values are written in: by id (clamped to 32 bits as the
+ * matcher clamps it), dump order breaking ties. */
 struct order_item {
 	uint64_t key;
 	uint32_t v;
@@ -445,15 +938,16 @@ static int cmp_order(const void *a, const void *b)
 	return (x->v > y->v) - (x->v < y->v);
 }
 
-/* Values in schedule order (stable: dump order breaks ties). */
-static uint32_t *schedule_order(const struct hd_dump *d)
+static uint32_t *value_order(const struct hd_dump *d)
 {
 	size_t n = d->values.len, i;
 	struct order_item *a = hd_xmalloc((n + 1) * sizeof(*a));
 	uint32_t *order = hd_xmalloc((n + 1) * sizeof(*order));
 
 	for (i = 0; i < n; i++) {
-		a[i].key = schedule_key(&HD_VALUE(d, i));
+		int64_t id = HD_VALUE(d, i).id;
+
+		a[i].key = id < 0 ? 0 : id > 0xffffffff ? 0xffffffff : (uint64_t)id;
 		a[i].v = (uint32_t)i;
 	}
 	qsort(a, n, sizeof(*a), cmp_order);
@@ -463,138 +957,291 @@ static uint32_t *schedule_order(const struct hd_dump *d)
 	return order;
 }
 
-/* "name{index}" as one field (index may be empty). */
-static void put_tab_key(FILE *out, struct hd_slice name, struct hd_slice index)
+static void put_flags(FILE *out, uint32_t flags)
 {
-	fputc('\t', out);
-	put_field(out, name);
-	put_escaped(out, index);
+	size_t k;
+	int n = 0;
+
+	for (k = 0; k < N_ELEMS(value_letters); k++)
+		if (flags & value_letters[k].bit) {
+			fputc(value_letters[k].letter, out);
+			n++;
+		}
+	if (!n)
+		fputc('-', out);
 }
 
-/* What the previous value line wrote (its name{index} and shape), and a
- * buffer for the current name{index}. */
-struct value_prev {
-	char *key, *cur;
-	size_t n, cap, cur_cap;
-	struct hd_slice shape;
-};
-
-static void put_chars(char **buf, size_t *cap, struct hd_slice a, struct hd_slice b)
+/* The value's name{index} into w->cur; returns its length. */
+static size_t current_key(struct writer *w, const struct hd_value *val)
 {
-	if (a.n + b.n + 1 > *cap) {
-		*cap = 2 * (a.n + b.n + 1);
-		*buf = hd_xrealloc(*buf, *cap);
+	size_t n = val->name.n + val->index.n;
+
+	if (n + 1 > w->cur_cap) {
+		w->cur_cap = 2 * (n + 1);
+		w->cur = hd_xrealloc(w->cur, w->cur_cap);
 	}
-	if (a.n)
-		memcpy(*buf, a.p, a.n);
-	if (b.n)
-		memcpy(*buf + a.n, b.p, b.n);
+	if (val->name.n)
+		memcpy(w->cur, val->name.p, val->name.n);
+	if (val->index.n)
+		memcpy(w->cur + val->name.n, val->index.p, val->index.n);
+	return n;
 }
 
-static void write_value(FILE *out, const struct hd_dump *d, uint32_t v,
-			struct value_prev *prev)
+static void write_value(struct writer *w, uint32_t v)
 {
+	const struct hd_dump *d = w->d;
 	const struct hd_value *val = &HD_VALUE(d, v);
 	const struct hd_alloc_value *av = val->alloc_value != HD_NONE ?
 		&HD_ALLOC_VALUE(d, val->alloc_value) : NULL;
 	const struct hd_alloc *a = av ? &HD_ALLOC(d, av->alloc) : NULL;
-	char flags[8];
-	size_t k, n = 0;
-	int same_insn = val->insn != HD_NONE &&
-		hd_slice_eq(HD_INSN(d, val->insn).name, val->name);
-
-	struct hd_slice shape = av ? av->shape : HD_SLICE_NULL;
-	size_t kn = val->name.n + val->index.n;
+	FILE *out = w->out;
+	struct opt o = { out, 0 };
+	uint32_t named = hd_dump_insn_by_name(d, val->name);
+	int same_insn = val->insn != HD_NONE && val->insn == named;
+	uint32_t flags = (val->flags & FLAG_MASK) | (same_insn ? FLAG_DEFINED : 0);
+	size_t kn = current_key(w, val);
 	char *t;
 
-	put_chars(&prev->cur, &prev->cur_cap, val->name, val->index);
+	/* The instructions up to this value's, in dump order. */
+	if (val->insn != HD_NONE)
+		while (w->next_insn <= val->insn)
+			write_insn(w, w->next_insn++);
+	if (named != HD_NONE && named >= w->next_insn)
+		named = HD_NONE;        /* not written yet: the reader knows none */
+
 	fputs("v\t", out);
-	put_prefixed(out, hd_slice_make(prev->cur, kn), hd_slice_make(prev->key, prev->n));
-	t = prev->key;		/* the current key becomes the previous one */
-	prev->key = prev->cur;
-	prev->cur = t;
-	prev->n = kn;
-	kn = prev->cap;
-	prev->cap = prev->cur_cap;
-	prev->cur_cap = kn;
-	if (av && av->size == a->size)
-		fputs("\t=", out);
+	if (w->prev_name.n && val->index.n && hd_slice_eq(val->name, w->prev_name))
+		put_escaped(out, val->index);   /* "{IDX}": the last "i" line's */
 	else
-		put_tab_i64(out, av != NULL, av ? av->size : 0);
-	put_tab_i64(out, (val->flags & HD_VALUE_HAS_COLOR) != 0, val->color);
-	put_tab_i64(out, a != NULL, a ? a->index : 0);
-	if (val->flags & HD_VALUE_LIVE)
-		fprintf(out, "\t%" PRId64 "-%" PRId64, val->live_start, val->live_end);
+		put_prefixed(out, hd_slice_make(w->cur, kn), hd_slice_make(w->key, w->key_n));
+	t = w->key;             /* the current key becomes the previous one */
+	w->key = w->cur;
+	w->cur = t;
+	w->key_n = kn;
+	kn = w->key_cap;
+	w->key_cap = w->cur_cap;
+	w->cur_cap = kn;
+
+	if (a)
+		fprintf(out, "\t%" PRId64, a->index);
 	else
 		fputs("\t-", out);
-	for (k = 0; k < N_ELEMS(value_letters); k++)
-		if (val->flags & value_letters[k].bit)
-			flags[n++] = value_letters[k].letter;
-	if (same_insn)
-		flags[n++] = LETTER_DEFINED;
-	flags[n] = '\0';
-	put_tab_str(out, flags);
-	if (shape.n && hd_slice_eq(shape, prev->shape))
-		fputs("\t=", out);
+	if (!(val->flags & HD_VALUE_LIVE))
+		fputs("\t-", out);
+	else if (val->live_start == w->prev_start)
+		fprintf(out, "\t-%" PRId64, val->live_end);
 	else
-		put_tab_field(out, shape);
-	prev->shape = shape;
-	if (val->insn != HD_NONE && !same_insn)
-		put_tab_field(out, HD_INSN(d, val->insn).name);
+		fprintf(out, "\t%" PRId64 "-%" PRId64, val->live_start, val->live_end);
+	w->prev_start = val->flags & HD_VALUE_LIVE ? val->live_start : -1;
+
+	if (flags != default_flags(d, named))
+		put_flags(opt_next(&o), flags);
+	else
+		opt_skip(&o);
+	if (av) {
+		struct hd_slice sh = default_shape(d, val->insn, val->index);
+
+		if (av->size == default_size(av->shape))
+			opt_skip(&o);
+		else if (av->size == a->size)
+			fputc('=', opt_next(&o));
+		else
+			fprintf(opt_next(&o), "%" PRId64, av->size);
+		if ((val->flags & HD_VALUE_HAS_COLOR) && val->color == a->color)
+			opt_skip(&o);
+		else if (val->flags & HD_VALUE_HAS_COLOR)
+			fprintf(opt_next(&o), "%" PRId64, val->color);
+		else
+			fputc('-', opt_next(&o));
+		if (val->insn != HD_NONE && !same_insn)
+			put_field(opt_next(&o), HD_INSN(d, val->insn).name);
+		else
+			opt_skip(&o);
+		if (hd_slice_eq(av->shape, sh))
+			opt_skip(&o);
+		else
+			put_field(opt_next(&o), av->shape);
+	} else {
+		opt_skip(&o);   /* no size */
+		if (val->flags & HD_VALUE_HAS_COLOR)
+			fprintf(opt_next(&o), "%" PRId64, val->color);
+		else
+			opt_skip(&o);
+		if (val->insn != HD_NONE && !same_insn)
+			put_field(opt_next(&o), HD_INSN(d, val->insn).name);
+	}
 	fputc('\n', out);
 }
 
-static void write_values(FILE *out, const struct hd_dump *d)
+static void write_values(struct writer *w)
 {
-	uint32_t *order = schedule_order(d);
-	struct value_prev prev;
+	uint32_t *order = value_order(w->d);
 	size_t i;
 
-	memset(&prev, 0, sizeof(prev));
-	for (i = 0; i < d->values.len; i++)
-		write_value(out, d, order[i], &prev);
-	free(prev.key);
-	free(prev.cur);
+	for (i = 0; i < w->d->values.len; i++)
+		write_value(w, order[i]);
+	while (w->next_insn < w->d->insns.len)
+		write_insn(w, w->next_insn++);
 	free(order);
 }
 
-/* Live ranges no value line carries, and the peak lines. */
-static void write_ranges_and_peak(FILE *out, const struct hd_dump *d)
+struct peak_pair {
+	uint32_t value;
+	int64_t bytes;
+};
+
+static int cmp_peak_pair(const void *a, const void *b)
 {
+	const struct peak_pair *x = a, *y = b;
+
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	return (x->bytes > y->bytes) - (x->bytes < y->bytes);
+}
+
+/*
+ * Can the reader derive the peak lines?  It makes one line per value in
+ * an allocation live at the peak time, with the logical bytes of its
+ * shape (in the plain style without cumulative figures, in the
+ * cumulative style with running sums).  The reports read the lines as
+ * a set (bytes per value, count, total), so they can be derived when
+ * those agree: the same (value, bytes) pairs, and in the cumulative
+ * style a last cumulative figure equal to the sum.
+ */
+static int peak_derivable(const struct hd_dump *d)
+{
+	size_t n = d->peak.len, m = 0, i;
+	struct peak_pair *a, *b;
+	int64_t sum = 0;
+	int ok = 1;
+
+	if (d->peak_style != HD_PEAK_CUMULATIVE && d->peak_style != HD_PEAK_PLAIN)
+		return 0;
+	if (n == 0)
+		return 0;
+	a = hd_xmalloc(n * sizeof(*a));
+	b = hd_xmalloc((d->values.len + 1) * sizeof(*b));
+	for (i = 0; i < n && ok; i++) {
+		const struct hd_peak_entry *e = &HD_PEAK_ENTRY(d, i);
+
+		a[i].value = e->value;
+		a[i].bytes = e->bytes;
+		sum = add_sat(sum, e->bytes);
+		if (e->value == HD_NONE ||
+		    (d->peak_style == HD_PEAK_PLAIN && e->cumulative != -1))
+			ok = 0;
+	}
+	if (ok && d->peak_style == HD_PEAK_CUMULATIVE &&
+	    HD_PEAK_ENTRY(d, n - 1).cumulative != sum)
+		ok = 0;
+	for (i = 0; i < d->values.len && ok; i++) {
+		if (!live_at(d, (uint32_t)i, d->peak_time))
+			continue;
+		if (m == n) {
+			ok = 0;
+			break;
+		}
+		b[m].value = (uint32_t)i;
+		b[m++].bytes = peak_bytes_of(d, (uint32_t)i);
+	}
+	if (ok && m == n) {
+		qsort(a, n, sizeof(*a), cmp_peak_pair);
+		qsort(b, n, sizeof(*b), cmp_peak_pair);
+		ok = memcmp(a, b, n * sizeof(*a)) == 0;
+	} else {
+		ok = 0;
+	}
+	free(a);
+	free(b);
+	return ok;
+}
+
+/* Live ranges no value line carries, and the peak lines. */
+static void write_ranges_and_peak(struct writer *w, int derived_peak)
+{
+	const struct hd_dump *d = w->d;
+	struct hd_slice prev = HD_SLICE_NULL;
+	int64_t sum = 0;
 	size_t i;
+	char *buf = NULL;
+	size_t cap = 0;
 
 	for (i = 0; i < d->live_ranges.len; i++) {
 		const struct hd_live_range *r = &HD_LIVE_RANGE(d, i);
 
 		if (r->value != HD_NONE)
 			continue;
-		fputc('r', out);
-		put_tab_key(out, r->name, r->index);
-		fprintf(out, "\t%" PRId64 "\t%" PRId64 "\n", r->start, r->end);
+		fputs("r\t", w->out);
+		put_field(w->out, r->name);
+		put_escaped(w->out, r->index);
+		fprintf(w->out, "\t%" PRId64 "\t%" PRId64 "\n", r->start, r->end);
 	}
+	if (derived_peak)
+		return;
 	for (i = 0; i < d->peak.len; i++) {
 		const struct hd_peak_entry *e = &HD_PEAK_ENTRY(d, i);
+		struct opt o = { w->out, 0 };
+		size_t n = e->name.n + e->index.n;
+		int64_t want;
 
-		fputc('p', out);
-		put_tab_key(out, e->name, e->index);
-		fprintf(out, "\t%" PRId64, e->bytes);
-		put_tab_i64(out, e->cumulative >= 0, e->cumulative);
-		fputs(e->value == HD_NONE ? "\t-\n" : "\n", out);
+		if (n + 1 > cap) {
+			cap = 2 * (n + 1);
+			buf = hd_xrealloc(buf, cap);
+		}
+		if (e->name.n)
+			memcpy(buf, e->name.p, e->name.n);
+		if (e->index.n)
+			memcpy(buf + e->name.n, e->index.p, e->index.n);
+		fputs("p\t", w->out);
+		if (n == 0)
+			fputc('-', w->out);
+		else
+			put_prefixed(w->out, hd_slice_make(buf, n), prev);
+		/* prev points into buf: keep the two apart */
+		prev = hd_slice_make(hd_arena_strndup(&w->ids.arena, buf, n), n);
+		fprintf(w->out, "\t%" PRId64, e->bytes);
+		sum = add_sat(sum, e->bytes);
+		want = d->peak_style == HD_PEAK_CUMULATIVE ? sum : -1;
+		if (e->cumulative == want)
+			opt_skip(&o);
+		else if (e->cumulative < 0)
+			fputc('-', opt_next(&o));
+		else
+			fprintf(opt_next(&o), "%" PRId64, e->cumulative);
+		if (e->value == HD_NONE)
+			fputc('-', opt_next(&o));
+		fputc('\n', w->out);
 	}
+	free(buf);
 }
 
 int hd_golden_write(FILE *out, const struct hd_dump *d, const char *module)
 {
 	struct hd_canon c;
 	struct hd_figures f;
+	struct writer w;
+	int derived_peak;
 
 	hd_canon_compute(&c, d);
 	hd_figures_compute(&f, d);
-	write_header(out, d, &f, module);
-	write_allocs(out, d);
-	write_insns(out, d, &c);
-	write_values(out, d);
-	write_ranges_and_peak(out, d);
+	memset(&w, 0, sizeof(w));
+	w.out = out;
+	w.d = d;
+	w.c = &c;
+	ids_init(&w.ids);
+	hash_ids_init(&w.hashes);
+	w.prev_start = -1;
+	derived_peak = peak_derivable(d);
+	write_header(&w, &f, module, derived_peak);
+	write_allocs(&w);
+	w.file = write_files(out, d);
+	write_values(&w);
+	write_ranges_and_peak(&w, derived_peak);
+	free(w.file);
+	free(w.key);
+	free(w.cur);
+	ids_release(&w.ids);
+	hash_ids_release(&w.hashes);
 	hd_figures_release(&f);
 	hd_canon_release(&c);
 	return ferror(out) ? -1 : 0;
@@ -611,10 +1258,19 @@ struct reader {
 	struct hd_vec pending;   /* struct pending_av: value lines to group */
 	struct hd_vec at;        /* struct at_entry */
 	struct hd_vec files;     /* struct hd_slice: source files, from 1 */
-	struct hd_vec same_shape; /* uint32_t: instructions with shape "=" */
-	struct hd_slice prev_op;   /* op_name of the last 'i' line */
-	struct hd_slice prev_key;  /* name{index} of the last 'v' line */
-	struct hd_slice prev_shape; /* shape of the last 'v' line */
+	struct shape_ids ids;
+	struct hash_ids hashes;
+	int64_t prev_start;         /* live start of the last 'v' line, -1 */
+	struct hd_slice prev_file;  /* path of the last 'f' line */
+	struct hd_slice prev_name;  /* name of the last 'i' line */
+	struct hd_slice prev_op;    /* its op_name */
+	struct hd_slice prev_shape; /* its shape */
+	struct hd_slice prev_key;   /* name{index} of the last 'v' line */
+	struct hd_slice prev_peak;  /* name{index} of the last 'p' line */
+	int64_t next_alloc;         /* number of an 'a' line without one */
+	int64_t peak_sum;           /* bytes of the 'p' lines so far */
+	int has_total, has_live_max, has_lines, derived_peak;
+	uint64_t peak_header;       /* line of the 'peak' header, 0 if none */
 };
 
 /* A value's allocation entry before the grouping by allocation. */
@@ -654,6 +1310,13 @@ static size_t split(struct reader *r, struct hd_slice l)
 	return n;
 }
 
+/* Field k, or an empty one past the end of the line (a dropped
+ * optional field). */
+static struct hd_slice opt_field(const struct reader *r, size_t k)
+{
+	return k < r->nf ? r->f[k] : HD_SLICE_NULL;
+}
+
 static int hexval(char c)
 {
 	if (c >= '0' && c <= '9')
@@ -679,7 +1342,7 @@ static int field_text(struct reader *r, struct hd_slice s, struct hd_slice *out)
 		*out = HD_SLICE_NULL;
 		return 0;
 	}
-	if (!memchr(s.p, '\\', s.n)) {
+	if (!s.n || !memchr(s.p, '\\', s.n)) {
 		*out = s;
 		return 0;
 	}
@@ -698,9 +1361,9 @@ static int field_text(struct reader *r, struct hd_slice s, struct hd_slice *out)
 		case 't': buf[o++] = '\t'; break;
 		case 'n': buf[o++] = '\n'; break;
 		case 'r': buf[o++] = '\r'; break;
-		case '-': buf[o++] = '-'; break;
-		case '=': buf[o++] = '='; break;
-		case '^': buf[o++] = '^'; break;
+		case '-': case '=': case '^': case '@': case '{':
+			buf[o++] = s.p[i];
+			break;
 		case 'x':
 			if (i + 2 >= s.n || hexval(s.p[i + 1]) < 0 ||
 			    hexval(s.p[i + 2]) < 0)
@@ -716,10 +1379,12 @@ static int field_text(struct reader *r, struct hd_slice s, struct hd_slice *out)
 	return 0;
 }
 
+#define ESCAPES "\\\\, \\t, \\n, \\r, \\-, \\=, \\^, \\@, \\{ or \\xHH"
+
 static int text_field(struct reader *r, size_t k, struct hd_slice *out)
 {
-	if (field_text(r, r->f[k], out))
-		return bad(r, "bad escape in field", "\\\\, \\t, \\n, \\r, \\-, \\=, \\^ or \\xHH");
+	if (field_text(r, opt_field(r, k), out))
+		return bad(r, "bad escape in field", ESCAPES);
 	return 0;
 }
 
@@ -731,7 +1396,7 @@ static int text_field(struct reader *r, size_t k, struct hd_slice *out)
 static int prefixed_field(struct reader *r, size_t k, struct hd_slice prev,
 			  struct hd_slice *out)
 {
-	struct hd_slice s = r->f[k], rest;
+	struct hd_slice s = opt_field(r, k), rest;
 	size_t i = 1, n = 0;
 	char *buf;
 
@@ -748,7 +1413,7 @@ static int prefixed_field(struct reader *r, size_t k, struct hd_slice prev,
 	if (i == 1 || n > prev.n)
 		return bad(r, "bad prefix reference", "'^N' with N at most the length of the field on the line before");
 	if (field_text(r, hd_slice_make(s.p + i, s.n - i), &rest))
-		return bad(r, "bad escape in field", "\\\\, \\t, \\n, \\r, \\-, \\=, \\^ or \\xHH");
+		return bad(r, "bad escape in field", ESCAPES);
 	buf = hd_arena_alloc(&r->d->arena, n + rest.n + 1);
 	memcpy(buf, prev.p, n);
 	if (rest.n)
@@ -760,7 +1425,7 @@ static int prefixed_field(struct reader *r, size_t k, struct hd_slice prev,
 /* A decimal int64 filling field k; "-" gives has = 0 when allowed. */
 static int num_field(struct reader *r, size_t k, int64_t *v, int *has)
 {
-	struct hd_slice s = r->f[k];
+	struct hd_slice s = opt_field(r, k);
 
 	if (has)
 		*has = 0;
@@ -768,7 +1433,7 @@ static int num_field(struct reader *r, size_t k, int64_t *v, int *has)
 		*v = 0;
 		return 0;
 	}
-	if (hd_parse_i64(s, v) != (int)s.n || s.n == 0)
+	if (s.n == 0 || hd_parse_i64(s, v) != (int)s.n)
 		return bad(r, "bad number", has ? "a whole number or '-'" : "a whole number");
 	if (has)
 		*has = 1;
@@ -782,15 +1447,16 @@ static int b64val(char c)
 	return p ? (int)(p - b64url) : -1;
 }
 
+/* An 11-digit hash field. */
 static int hash_field(struct reader *r, size_t k, uint64_t *out)
 {
 	struct hd_slice s = r->f[k];
 	uint64_t h = 0;
 	size_t i;
 
-	if (s.n != 11 || b64val(s.p[0]) > 15)
+	if (s.n != HASH_DIGITS || b64val(s.p[0]) > 15)
 		return bad(r, "bad hash", "11 base64url digits");
-	for (i = 0; i < 11; i++) {
+	for (i = 0; i < HASH_DIGITS; i++) {
 		int x = b64val(s.p[i]);
 		if (x < 0)
 			return bad(r, "bad hash", "11 base64url digits");
@@ -800,24 +1466,60 @@ static int hash_field(struct reader *r, size_t k, uint64_t *out)
 	return 0;
 }
 
-/*
- * "name{index}" of field k split at its first '{' (HLO names have none):
- * name, index ("" when absent) and the lookup key (hd_value_key).  On a
- * 'v' line (prefixed) the field is a prefix field (put_prefixed).
- */
-static int key_field(struct reader *r, size_t k, int prefixed, struct hd_slice *name,
-		     struct hd_slice *index, struct hd_slice *key)
+/* The two hash fields of an 'i' line (struct hash_ids). */
+static int hash_fields(struct reader *r, uint64_t *canon, uint64_t *structural)
 {
-	struct hd_slice s;
-	const char *brace;
+	struct hd_slice s = r->f[3];
+	uint32_t k;
 
-	if (prefixed) {
-		if (prefixed_field(r, k, r->prev_key, &s))
+	if (s.n == HASH_DIGITS) {
+		if (hash_field(r, 3, canon))
 			return -1;
-		r->prev_key = s;
-	} else if (text_field(r, k, &s)) {
+		k = HD_NONE;
+	} else {
+		k = hd_table_get(&r->hashes.by_id, s);
+		if (s.n < SHAPE_ID_MIN || k == HD_NONE)
+			return bad(r, "unknown hash id", "11 base64url digits, or the id of a hash on an 'i' line above");
+		*canon = HASH_SEEN(&r->hashes, k)->canon;
+	}
+	if (hd_slice_eq_cstr(r->f[4], "=")) {
+		if (k == HD_NONE)
+			return bad(r, "structural hash '=' after a new canonical hash", "11 base64url digits");
+		*structural = HASH_SEEN(&r->hashes, k)->structural;
+	} else if (hash_field(r, 4, structural)) {
 		return -1;
 	}
+	hash_define(&r->hashes, *canon, *structural);
+	return 0;
+}
+
+/* The opcode field of an 'i' line (put_opcode). */
+static int opcode_field(struct reader *r, struct hd_slice name, struct hd_slice *out)
+{
+	struct hd_slice s = r->f[2];
+	size_t k;
+
+	if (hd_slice_eq_cstr(s, "=")) {
+		*out = opcode_of_name(name);
+		return 0;
+	}
+	for (k = 0; k < N_ELEMS(opcode_codes); k++)
+		if (s.n == 1 && s.p[0] == opcode_codes[k].code) {
+			*out = hd_slice_cstr(opcode_codes[k].opcode);
+			return 0;
+		}
+	if (s.n == 1 && s.p[0] >= 'A' && s.p[0] <= 'Z')
+		return bad(r, "unknown opcode letter", "'=', F, P, C or the opcode");
+	return text_field(r, 2, out);
+}
+
+/* Splits "name{index}" s at its first '{' (HLO names have none) into
+ * name, index ("" when absent) and the lookup key (hd_value_key). */
+static int split_key(struct reader *r, struct hd_slice s, struct hd_slice *name,
+		     struct hd_slice *index, struct hd_slice *key)
+{
+	const char *brace;
+
 	if (s.n == 0)
 		return bad(r, "empty name", "NAME{INDEX}");
 	brace = memchr(s.p, '{', s.n);
@@ -843,6 +1545,7 @@ static int read_sections(struct reader *r)
 	struct hd_slice s = r->f[1];
 	size_t i = 0;
 
+	r->d->sections = 0;
 	if (hd_slice_eq_cstr(s, "-"))
 		return 0;
 	while (i < s.n) {
@@ -870,7 +1573,7 @@ static int read_peak_header(struct reader *r)
 	size_t k;
 	int has;
 
-	if (want_fields(r, 3, 3, "'peak STYLE TIME'"))
+	if (want_fields(r, 3, 4, "'peak STYLE TIME [=]'"))
 		return -1;
 	for (k = 0; k < N_ELEMS(peak_styles); k++)
 		if (hd_slice_eq_cstr(r->f[1], peak_styles[k]))
@@ -882,13 +1585,23 @@ static int read_peak_header(struct reader *r)
 		return -1;
 	if (!has)
 		d->peak_time = -1;
+	if (r->nf == 4) {
+		if (!hd_slice_eq_cstr(r->f[3], "="))
+			return bad(r, "bad last field", "'=' (the peak lines are derived) or nothing");
+		if (d->peak_style != HD_PEAK_CUMULATIVE && d->peak_style != HD_PEAK_PLAIN)
+			return bad(r, "derived peak lines without a peak", "a cumulative or plain peak");
+		if (d->peak_time < 0 || d->peak_time >= GOLDEN_MAX_TIME)
+			return bad(r, "time out of range", "0 <= TIME < 2^26");
+		r->derived_peak = 1;
+	}
 	d->peak_line = (uint32_t)r->line;
+	r->peak_header = r->line;
 	return 0;
 }
 
-static int read_number_line(struct reader *r, int64_t *out)
+static int read_number_line(struct reader *r, int64_t *out, int *has)
 {
-	if (want_fields(r, 2, 2, "'KEY NUMBER'") || num_field(r, 1, out, NULL))
+	if (want_fields(r, 2, 2, "'KEY NUMBER'") || num_field(r, 1, out, has))
 		return -1;
 	if (*out < 0)
 		return bad(r, "negative number", "a number >= 0");
@@ -941,26 +1654,30 @@ static int read_header(struct reader *r)
 	struct hd_dump *d = r->d;
 	struct hd_slice k = r->f[0];
 	int64_t v;
+	int has;
 
-	if (hd_slice_eq_cstr(k, "module") || hd_slice_eq_cstr(k, "dump"))
-		return want_fields(r, 2, 2, "'KEY TEXT'");
+	if (hd_slice_eq_cstr(k, "module"))
+		return want_fields(r, 2, 2, "'module NAME'");
 	if (hd_slice_eq_cstr(k, "sections"))
 		return want_fields(r, 2, 2, "'sections WORDS'") || read_sections(r) ? -1 : 0;
 	if (hd_slice_eq_cstr(k, "total")) {
-		if (read_number_line(r, &d->total_bytes))
+		if (read_number_line(r, &d->total_bytes, NULL))
 			return -1;
 		d->total_line = (uint32_t)r->line;
+		r->has_total = 1;
 		return 0;
 	}
 	if (hd_slice_eq_cstr(k, "live-max")) {
-		if (read_number_line(r, &d->live_max))
+		if (read_number_line(r, &v, &has))
 			return -1;
-		if (d->live_max >= GOLDEN_MAX_TIME)
+		if (v >= GOLDEN_MAX_TIME)
 			return bad(r, "schedule too long", "a length below 2^26");
+		d->live_max = has ? v : -1;
+		r->has_live_max = 1;
 		return 0;
 	}
 	if (hd_slice_eq_cstr(k, "lines")) {
-		if (read_number_line(r, &v))
+		if (read_number_line(r, &v, NULL))
 			return -1;
 		d->n_lines = (uint64_t)v;
 		return 0;
@@ -981,41 +1698,38 @@ static int read_alloc(struct reader *r)
 	struct hd_dump *d = r->d;
 	struct hd_alloc *a;
 	struct hd_slice s;
-	size_t i = 0;
+	size_t i, k;
 
-	if (want_fields(r, 5, 5, "'a NUMBER SIZE COLOUR FLAGS'"))
+	if (want_fields(r, 3, 5, "'a SIZE FLAGS [COLOUR [NUMBER]]'"))
 		return -1;
 	a = hd_vec_push(&d->allocs);
 	a->page = -1;
 	a->param_number = -1;
 	a->line = (uint32_t)r->line;
-	if (num_field(r, 1, &a->index, NULL) || num_field(r, 2, &a->size, NULL) ||
-	    num_field(r, 3, &a->color, NULL))
+	a->index = r->next_alloc;
+	if (num_field(r, 1, &a->size, NULL) ||
+	    (opt_field(r, 3).n && num_field(r, 3, &a->color, NULL)) ||
+	    (opt_field(r, 4).n && num_field(r, 4, &a->index, NULL)))
 		return -1;
 	if (a->size < 0)
 		return bad(r, "negative size", "a size >= 0");
+	if (a->index < 0)
+		return bad(r, "negative number", "a number >= 0");
+	r->next_alloc = a->index < INT64_MAX ? a->index + 1 : a->index;
 	if (hd_dump_slot_put(&d->alloc_slots, &d->alloc_by_index, d->id_limit,
 			     a->index, (uint32_t)(d->allocs.len - 1)) != HD_NONE)
 		return bad(r, "allocation listed twice", "one 'a' line per allocation");
-	s = r->f[4];
+	s = r->f[2];
 	if (hd_slice_eq_cstr(s, "-"))
 		return 0;
-	while (i < s.n) {
-		size_t j = i, k;
-		int found = 0;
-
-		while (j < s.n && s.p[j] != ',')
-			j++;
-		for (k = 0; k < N_ELEMS(alloc_words); k++)
-			if (hd_slice_eq_cstr(hd_slice_make(s.p + i, j - i),
-					     alloc_words[k].name)) {
-				a->flags |= alloc_words[k].bit;
-				found = 1;
-			}
-		if (!found)
+	for (i = 0; i < s.n; i++) {
+		for (k = 0; k < N_ELEMS(alloc_letters); k++)
+			if (s.p[i] == alloc_letters[k].letter)
+				break;
+		if (k == N_ELEMS(alloc_letters))
 			return bad(r, "unknown allocation flag",
-				   "parameter, output, constant, thread-local, maybe-live-out or temp");
-		i = j + 1;
+				   "letters p, o, c, l, m, t or '-'");
+		a->flags |= alloc_letters[k].bit;
 	}
 	return 0;
 }
@@ -1030,40 +1744,128 @@ static struct hd_slice stored_text(struct hd_arena *a, uint64_t canon,
 	return hd_slice_cstr(t);
 }
 
+/* A tuple shape being read: its text so far. */
+struct tuple_r {
+	struct reader *r;
+	char *buf;
+	size_t n, cap;
+};
+
+static void tuple_add(struct tuple_r *t, struct hd_slice s)
+{
+	if (t->n + s.n + 1 > t->cap) {
+		t->cap = 2 * (t->n + s.n + 1);
+		t->buf = hd_xrealloc(t->buf, t->cap);
+	}
+	if (s.n)
+		memcpy(t->buf + t->n, s.p, s.n);
+	t->n += s.n;
+}
+
+static int get_tuple_element(void *ctx, struct hd_slice elem, struct hd_slice before)
+{
+	struct tuple_r *t = ctx;
+	uint32_t at;
+
+	tuple_add(t, before);
+	if (elem.n && elem.p[0] == '@') {
+		at = hd_table_get(&t->r->ids.by_id, hd_slice_make(elem.p + 1, elem.n - 1));
+		if (at == HD_NONE)
+			return bad(t->r, "unknown shape id", "'@ID' of a shape spelled on an 'i' line above");
+		elem = HD_VEC_AT(&t->r->ids.shapes, struct hd_slice, at);
+	} else if (elem.n) {
+		ids_define(&t->r->ids, elem);
+	}
+	tuple_add(t, elem);
+	return 0;
+}
+
+/* A tuple shape written with "@ID" elements (put_spelled_shape). */
+static int tuple_shape(struct reader *r, struct hd_slice s, struct hd_slice *out)
+{
+	struct tuple_r t = { r, NULL, 0, 0 };
+	size_t end = 0;
+	char *p;
+
+	if (tuple_walk(s, get_tuple_element, &t, &end)) {
+		free(t.buf);
+		return -1;
+	}
+	tuple_add(&t, hd_slice_make(s.p + end, s.n - end));
+	p = hd_arena_alloc(&r->d->arena, t.n + 1);
+	memcpy(p, t.buf, t.n);
+	*out = hd_slice_make(p, t.n);
+	free(t.buf);
+	return 0;
+}
+
+/* The shape field of an 'i' line (put_shape). */
+static int shape_field(struct reader *r, size_t k, struct hd_slice *out)
+{
+	struct hd_slice s = r->f[k];
+	uint32_t at;
+
+	if (hd_slice_eq_cstr(s, "=")) {
+		if (!r->prev_shape.n)
+			return bad(r, "shape '=' but the 'i' line before has none", "the shape");
+		*out = r->prev_shape;
+	} else if (s.n && s.p[0] == '@') {
+		at = hd_table_get(&r->ids.by_id, hd_slice_make(s.p + 1, s.n - 1));
+		if (at == HD_NONE)
+			return bad(r, "unknown shape id", "'@ID' of a shape spelled on an 'i' line above");
+		*out = HD_VEC_AT(&r->ids.shapes, struct hd_slice, at);
+	} else if (s.n && s.p[0] == '(' && !memchr(s.p, '\\', s.n)) {
+		if (tuple_shape(r, s, out))
+			return -1;
+		ids_define(&r->ids, *out);
+	} else {
+		if (text_field(r, k, out))
+			return -1;
+		if (out->n)
+			ids_define(&r->ids, *out);
+	}
+	r->prev_shape = *out;
+	return 0;
+}
+
 static int read_insn(struct reader *r)
 {
 	struct hd_dump *d = r->d;
 	struct hd_insn *in;
 	uint64_t canon, structural;
 	int64_t line, file;
-	int has, has_file;
+	int has;
 
-	if (want_fields(r, 9, 11, "'i NAME OPCODE CANON STRUCT SHAPE OP_NAME FILE LINE [SOURCE ATTRS]'"))
+	if (want_fields(r, 6, 11, "'i NAME OPCODE CANON STRUCT SHAPE [OP_NAME FILE LINE SOURCE ATTRS]'"))
 		return -1;
-	if (r->nf == 10)
-		return bad(r, "wrong number of fields", "both copy-start fields or none");
 	in = hd_vec_push(&d->insns);
 	in->line = (uint32_t)r->line;
-	if (text_field(r, 1, &in->name) || text_field(r, 2, &in->opcode) ||
-	    hash_field(r, 3, &canon) || hash_field(r, 4, &structural) ||
-	    text_field(r, 5, &in->shape) ||
-	    prefixed_field(r, 6, r->prev_op, &in->op_name) ||
-	    num_field(r, 7, &file, &has_file) || num_field(r, 8, &line, &has))
+	in->source_line = -1;
+	if (prefixed_field(r, 1, r->prev_name, &in->name))
 		return -1;
-	r->prev_op = in->op_name;
-	if (hd_slice_eq_cstr(r->f[2], "="))
-		in->opcode = opcode_of_name(in->name);
+	r->prev_name = in->name;
 	if (in->name.n == 0)
 		return bad(r, "empty instruction name", "a name");
-	if (has_file && (file < 1 || (uint64_t)file > r->files.len))
-		return bad(r, "unknown source file", "the number of an 'f' line above, or '-'");
-	if (has_file)
-		in->source_file = HD_VEC_AT(&r->files, struct hd_slice, file - 1);
-	if (hd_slice_eq_cstr(r->f[5], "="))
-		*(uint32_t *)hd_vec_push(&r->same_shape) = (uint32_t)(d->insns.len - 1);
-	in->source_line = has ? line : -1;
-	if (r->nf == 11 && (text_field(r, 9, &in->operands) ||
-			    text_field(r, 10, &in->attrs)))
+	if (opcode_field(r, in->name, &in->opcode) ||
+	    hash_fields(r, &canon, &structural) || shape_field(r, 5, &in->shape))
+		return -1;
+	if (opt_field(r, 6).n && prefixed_field(r, 6, r->prev_op, &in->op_name))
+		return -1;
+	r->prev_op = in->op_name;
+	if (opt_field(r, 7).n) {
+		if (num_field(r, 7, &file, &has))
+			return -1;
+		if (has && (file < 1 || (uint64_t)file > r->files.len))
+			return bad(r, "unknown source file", "the number of an 'f' line above, or '-'");
+		if (has)
+			in->source_file = HD_VEC_AT(&r->files, struct hd_slice, file - 1);
+	}
+	if (opt_field(r, 8).n) {
+		if (num_field(r, 8, &line, &has))
+			return -1;
+		in->source_line = has ? line : -1;
+	}
+	if (text_field(r, 9, &in->operands) || text_field(r, 10, &in->attrs))
 		return -1;
 	in->text = stored_text(&d->arena, canon, structural);
 	if (hd_table_put(&d->insn_by_name, in->name,
@@ -1072,46 +1874,56 @@ static int read_insn(struct reader *r)
 	return 0;
 }
 
-/* Reads the flags field of a value line; *defined = the 'd' letter. */
-static int value_flags(struct reader *r, struct hd_value *val, int *defined)
+/* Reads the flags field of a value line into *flags (FLAG_DEFINED for
+ * 'd'); an empty field leaves *flags (the default). */
+static int value_flags(struct reader *r, uint32_t *flags)
 {
-	struct hd_slice s = r->f[6];
+	struct hd_slice s = opt_field(r, 4);
 	size_t i, k;
 
-	*defined = 0;
+	if (!s.n)
+		return 0;
+	*flags = 0;
 	if (hd_slice_eq_cstr(s, "-"))
 		return 0;
 	for (i = 0; i < s.n; i++) {
-		int found = s.p[i] == LETTER_DEFINED;
-
-		if (found)
-			*defined = 1;
 		for (k = 0; k < N_ELEMS(value_letters); k++)
-			if (s.p[i] == value_letters[k].letter) {
-				val->flags |= value_letters[k].bit;
-				found = 1;
-			}
-		if (!found)
+			if (s.p[i] == value_letters[k].letter)
+				break;
+		if (k == N_ELEMS(value_letters))
 			return bad(r, "unknown value flag", "letters t, p, r, d or '-'");
+		*flags |= value_letters[k].bit;
 	}
 	return 0;
 }
 
 static int value_live(struct reader *r, struct hd_value *val, uint32_t v)
 {
-	struct hd_slice s = r->f[5];
+	struct hd_slice s = r->f[3];
 	const char *dash;
 	struct hd_live_range *lr;
 	int64_t a, b;
 
+	int64_t prev = r->prev_start;
+
+	r->prev_start = -1;
 	if (hd_slice_eq_cstr(s, "-"))
 		return 0;
-	dash = s.n > 1 ? memchr(s.p + 1, '-', s.n - 1) : NULL;
-	if (!dash || hd_parse_i64(hd_slice_make(s.p, (size_t)(dash - s.p)), &a) !=
-		     (int)(dash - s.p) ||
-	    hd_parse_i64(hd_slice_make(dash + 1, s.n - (size_t)(dash - s.p) - 1), &b) !=
+	if (s.n > 1 && s.p[0] == '-') {     /* "-END": the start of the line before */
+		a = prev;
+		dash = s.p;
+	} else {
+		dash = s.n > 1 ? memchr(s.p + 1, '-', s.n - 1) : NULL;
+		if (dash && hd_parse_i64(hd_slice_make(s.p, (size_t)(dash - s.p)), &a) !=
+			    (int)(dash - s.p))
+			dash = NULL;
+	}
+	if (!dash || hd_parse_i64(hd_slice_make(dash + 1, s.n - (size_t)(dash - s.p) - 1), &b) !=
 		     (int)(s.n - (size_t)(dash - s.p) - 1) || a < 0 || b < a)
-		return bad(r, "bad live range", "START-END with 0 <= START <= END, or '-'");
+		return bad(r, "bad live range", "START-END with 0 <= START <= END, '-END' after a live range, or '-'");
+	r->prev_start = a;
+	if (b >= GOLDEN_MAX_TIME)
+		return bad(r, "schedule too long", "times below 2^26");
 	val->flags |= HD_VALUE_LIVE;
 	val->live_start = a;
 	val->live_end = b;
@@ -1126,49 +1938,84 @@ static int value_live(struct reader *r, struct hd_value *val, uint32_t v)
 	return 0;
 }
 
-/* The allocation fields (size, kind, number, shape) of a value line. */
-static int value_alloc(struct reader *r, uint32_t v)
+/* The allocation fields (allocation, size, colour, shape) of a value
+ * line; the instruction is known. */
+static int value_alloc(struct reader *r, struct hd_value *val, uint32_t v)
 {
 	struct pending_av *p;
-	int64_t size, number;
-	int has_size, has_number;
+	int64_t number, size, color;
+	int has_number, has_color;
 	uint32_t a;
-	struct hd_slice prev_shape = r->prev_shape;
-	int same_size = hd_slice_eq_cstr(r->f[2], "=");	/* the allocation's */
+	struct hd_slice sz = opt_field(r, 5), col = opt_field(r, 6);
+	struct hd_slice shape = opt_field(r, 8);
 
-	if ((!same_size && num_field(r, 2, &size, &has_size)) ||
-	    num_field(r, 4, &number, &has_number))
+	if (num_field(r, 2, &number, &has_number))
 		return -1;
-	if (same_size) {
-		size = 0;
-		has_size = has_number;
+	if (col.n) {
+		if (num_field(r, 6, &color, &has_color))
+			return -1;
+		if (has_color) {
+			val->flags |= HD_VALUE_HAS_COLOR;
+			val->color = color;
+		}
 	}
-	r->prev_shape = HD_SLICE_NULL;
-	if (has_size != has_number)
-		return bad(r, "size without allocation", "both a size and an allocation, or '-' for both");
-	if (!has_number)
+	if (!has_number) {
+		if (sz.n || shape.n)
+			return bad(r, "size or shape without allocation", "an allocation, or no size and shape");
 		return 0;
+	}
 	a = hd_dump_slot_get(&r->d->alloc_slots, &r->d->alloc_by_index,
 			     r->d->id_limit, number);
 	if (a == HD_NONE)
 		return bad(r, "unknown allocation", "the number of an 'a' line above");
-	if (same_size)
-		size = HD_ALLOC(r->d, a).size;
-	if (size < 0)
-		return bad(r, "negative size", "a size >= 0");
+	if (!col.n) {
+		val->flags |= HD_VALUE_HAS_COLOR;
+		val->color = HD_ALLOC(r->d, a).color;
+	}
 	p = hd_vec_push(&r->pending);
 	p->value = v;
 	p->alloc = a;
-	p->size = size;
 	p->line = (uint32_t)r->line;
-	if (hd_slice_eq_cstr(r->f[7], "=")) {
-		if (!prev_shape.n)
-			return bad(r, "shape '=' but the value line before has none", "the shape");
-		p->shape = prev_shape;
-	} else if (text_field(r, 7, &p->shape)) {
+	if (shape.n) {
+		if (text_field(r, 8, &p->shape))
+			return -1;
+	} else {
+		p->shape = default_shape(r->d, val->insn, val->index);
+	}
+	if (!sz.n) {
+		size = default_size(p->shape);
+		if (size < 0)
+			return bad(r, "no size", "the size, as the shape gives none");
+	} else if (hd_slice_eq_cstr(sz, "=")) {
+		size = HD_ALLOC(r->d, a).size;
+	} else if (num_field(r, 5, &size, NULL)) {
 		return -1;
 	}
-	r->prev_shape = p->shape;
+	if (size < 0)
+		return bad(r, "negative size", "a size >= 0");
+	p->size = size;
+	return 0;
+}
+
+/* The name{index} field of a value line: "{IDX}" alone is the name of
+ * the last 'i' line with that index, else a prefix field against the
+ * value line before. */
+static int value_key(struct reader *r, struct hd_slice *key_text)
+{
+	struct hd_slice s = r->f[1];
+	char *buf;
+
+	if (s.n && s.p[0] == '{') {
+		if (!r->prev_name.n)
+			return bad(r, "'{INDEX}' before any instruction", "NAME{INDEX}");
+		buf = hd_arena_alloc(&r->d->arena, r->prev_name.n + s.n + 1);
+		memcpy(buf, r->prev_name.p, r->prev_name.n);
+		memcpy(buf + r->prev_name.n, s.p, s.n);
+		*key_text = hd_slice_make(buf, r->prev_name.n + s.n);
+	} else if (prefixed_field(r, 1, r->prev_key, key_text)) {
+		return -1;
+	}
+	r->prev_key = *key_text;
 	return 0;
 }
 
@@ -1176,21 +2023,19 @@ static int read_value(struct reader *r)
 {
 	struct hd_dump *d = r->d;
 	struct hd_value *val;
-	struct hd_slice name, index, key, insn;
-	uint32_t v = (uint32_t)d->values.len;
-	int64_t color;
-	int has_color, defined;
+	struct hd_slice name, index, key, text, insn;
+	uint32_t v = (uint32_t)d->values.len, named, flags;
 
-	if (want_fields(r, 8, 9, "'v NAME{INDEX} SIZE COLOUR ALLOCATION LIVE FLAGS SHAPE [INSN]'"))
+	if (want_fields(r, 4, 9, "'v NAME{INDEX} ALLOCATION LIVE [FLAGS SIZE COLOUR INSN SHAPE]'"))
 		return -1;
-	if (key_field(r, 1, 1, &name, &index, &key))
+	if (value_key(r, &text) || split_key(r, text, &name, &index, &key))
 		return -1;
 	if (index.n == 0)
 		return bad(r, "value without index", "NAME{INDEX}, '{}' for an array value");
 	if (v == HD_NONE - 1)
 		return bad(r, "too many values", "fewer values");
 	val = hd_vec_push(&d->values);
-	val->id = (int64_t)v;   /* schedule order is file order */
+	val->id = (int64_t)v;   /* dump order is file order */
 	val->name = name;
 	val->index = index;
 	val->key = key;
@@ -1200,59 +2045,78 @@ static int read_value(struct reader *r)
 	hd_dump_slot_put(&d->id_slots, &d->value_by_id, d->id_limit, val->id, v);
 	if (hd_table_put(&d->value_by_key, key, v) != HD_NONE)
 		return bad(r, "value listed twice", "one 'v' line per value");
-	if (num_field(r, 3, &color, &has_color) || value_flags(r, val, &defined) ||
-	    value_live(r, val, v) || value_alloc(r, v))
+	named = hd_dump_insn_by_name(d, name);
+	flags = default_flags(d, named);
+	if (value_flags(r, &flags))
 		return -1;
-	if (has_color) {
-		val->flags |= HD_VALUE_HAS_COLOR;
-		val->color = color;
-	}
+	val->flags |= flags & ~FLAG_DEFINED;
 	if (val->flags & HD_VALUE_RECORD)
 		val->record_line = (uint32_t)r->line;
-	insn = name;
-	if (r->nf == 9 && text_field(r, 8, &insn))
+	if (text_field(r, 7, &insn))
 		return -1;
-	if (defined || r->nf == 9) {
+	if (insn.n && (flags & FLAG_DEFINED))
+		return bad(r, "two defining instructions", "flag 'd' or an instruction name, not both");
+	if (flags & FLAG_DEFINED)
+		insn = name;
+	if (insn.n) {
 		val->insn = hd_dump_insn_by_name(d, insn);
 		if (val->insn == HD_NONE)
 			return bad(r, "unknown instruction", "the name of an 'i' line above");
 	}
+	if (value_live(r, val, v) || value_alloc(r, val, v))
+		return -1;
 	return 0;
 }
 
 static int read_orphan_range(struct reader *r)
 {
 	struct hd_live_range *lr;
+	struct hd_slice text;
 
 	if (want_fields(r, 4, 4, "'r NAME{INDEX} START END'"))
 		return -1;
 	lr = hd_vec_push(&r->d->live_ranges);
 	lr->value = HD_NONE;
 	lr->line = (uint32_t)r->line;
-	if (key_field(r, 1, 0, &lr->name, &lr->index, &lr->key) ||
+	if (text_field(r, 1, &text) ||
+	    split_key(r, text, &lr->name, &lr->index, &lr->key) ||
 	    num_field(r, 2, &lr->start, NULL) || num_field(r, 3, &lr->end, NULL))
 		return -1;
 	if (lr->start < 0 || lr->end < lr->start)
 		return bad(r, "bad live range", "0 <= START <= END");
+	if (lr->end >= GOLDEN_MAX_TIME)
+		return bad(r, "schedule too long", "times below 2^26");
 	return 0;
 }
 
 static int read_peak_entry(struct reader *r)
 {
 	struct hd_peak_entry *e;
+	struct hd_slice text;
 	int has;
 
-	if (want_fields(r, 4, 5, "'p NAME{INDEX} BYTES CUMULATIVE [-]'"))
+	if (want_fields(r, 3, 5, "'p NAME{INDEX} BYTES [CUMULATIVE [-]]'"))
 		return -1;
+	if (r->derived_peak)
+		return bad(r, "peak line after 'peak ... ='", "no peak lines, or no '=' in the peak header");
 	e = hd_vec_push(&r->d->peak);
 	e->line = (uint32_t)r->line;
-	if (key_field(r, 1, 0, &e->name, &e->index, &e->key) ||
-	    num_field(r, 2, &e->bytes, NULL) || num_field(r, 3, &e->cumulative, &has))
+	if (prefixed_field(r, 1, r->prev_peak, &text) ||
+	    split_key(r, text, &e->name, &e->index, &e->key) ||
+	    num_field(r, 2, &e->bytes, NULL))
 		return -1;
-	if (!has)
-		e->cumulative = -1;
+	r->prev_peak = text;
 	if (e->bytes < 0)
 		return bad(r, "negative bytes", "a number >= 0");
+	r->peak_sum = add_sat(r->peak_sum, e->bytes);
+	if (opt_field(r, 3).n) {
+		if (num_field(r, 3, &e->cumulative, &has))
+			return -1;
+		if (!has)
+			e->cumulative = -1;
+	} else {
+		e->cumulative = r->d->peak_style == HD_PEAK_CUMULATIVE ? r->peak_sum : -1;
+	}
 	if (r->nf == 5) {
 		if (!hd_slice_eq_cstr(r->f[4], "-"))
 			return bad(r, "bad last field", "'-' (the line names no value) or nothing");
@@ -1267,32 +2131,14 @@ static int read_peak_entry(struct reader *r)
 
 static int read_file(struct reader *r)
 {
-	int64_t k;
+	struct hd_slice *f;
 
-	if (want_fields(r, 3, 3, "'f NUMBER PATH'") || num_field(r, 1, &k, NULL))
+	if (want_fields(r, 2, 2, "'f PATH'"))
 		return -1;
-	if (k < 1 || (uint64_t)k != r->files.len + 1)
-		return bad(r, "source files out of order", "numbers 1, 2, 3, ...");
-	return text_field(r, 2, (struct hd_slice *)hd_vec_push(&r->files));
-}
-
-/* Instructions whose shape is "=": the shape of the value of their name. */
-static int resolve_shapes(struct reader *r)
-{
-	struct hd_dump *d = r->d;
-	size_t i;
-
-	for (i = 0; i < r->same_shape.len; i++) {
-		struct hd_insn *in = &HD_INSN(d, HD_VEC_AT(&r->same_shape, uint32_t, i));
-		uint32_t v = hd_dump_value_by_key(d, in->name);
-
-		if (v == HD_NONE || HD_VALUE(d, v).alloc_value == HD_NONE) {
-			r->line = in->line;
-			return bad(r, "shape '=' but no value of that name in an allocation",
-				   "the shape, or a 'v' line NAME{} with one");
-		}
-		in->shape = HD_ALLOC_VALUE(d, HD_VALUE(d, v).alloc_value).shape;
-	}
+	f = hd_vec_push(&r->files);
+	if (prefixed_field(r, 1, r->prev_file, f))
+		return -1;
+	r->prev_file = *f;
 	return 0;
 }
 
@@ -1355,6 +2201,44 @@ static void place_alloc_values(struct reader *r)
 	free(fill);
 }
 
+/* The peak lines the golden leaves to derive (peak_derivable). */
+static void derive_peak(struct reader *r)
+{
+	struct hd_dump *d = r->d;
+	int64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < d->values.len; i++) {
+		const struct hd_value *val = &HD_VALUE(d, i);
+		struct hd_peak_entry *e;
+
+		if (!live_at(d, (uint32_t)i, d->peak_time))
+			continue;
+		e = hd_vec_push(&d->peak);
+		e->name = val->name;
+		e->index = d->peak_style == HD_PEAK_PLAIN ? HD_SLICE_NULL : val->index;
+		e->key = val->key;
+		e->bytes = peak_bytes_of(d, (uint32_t)i);
+		sum = add_sat(sum, e->bytes);
+		e->cumulative = d->peak_style == HD_PEAK_CUMULATIVE ? sum : -1;
+		e->value = (uint32_t)i;
+		e->line = (uint32_t)r->peak_header;
+	}
+}
+
+/* What the golden left out: total, live-max, peak lines. */
+static void derive(struct reader *r)
+{
+	struct hd_dump *d = r->d;
+
+	if (!r->has_total && (d->sections & HD_SEC_TOTAL))
+		d->total_bytes = default_total(d);
+	if (!r->has_live_max)
+		d->live_max = default_live_max(d);
+	if (r->derived_peak)
+		derive_peak(r);
+}
+
 int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 		    size_t len)
 {
@@ -1364,16 +2248,26 @@ int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 
 	hd_dump_init(d);
 	d->name = name;
+	d->sections = DEFAULT_SECTIONS;
+	d->n_lines = (uint64_t)GOLDEN_MAX_TIME;
 	memset(&r, 0, sizeof(r));
 	r.d = d;
 	r.name = name;
 	r.pending.elem = sizeof(struct pending_av);
 	r.at.elem = sizeof(struct at_entry);
 	r.files.elem = sizeof(struct hd_slice);
-	r.same_shape.elem = sizeof(uint32_t);
+	ids_init(&r.ids);
+	hash_ids_init(&r.hashes);
+	r.prev_start = -1;
 	if (!hd_golden_detect(data, len)) {
-		hd_error(name, 1, "not a golden file (expected '%s' on the first line)",
-			 HD_GOLDEN_MAGIC);
+		if (golden_any_version(data, len))
+			hd_error(name, 1, "golden file of another version (expected '%s'; "
+				 "write it anew with 'hlodiff golden update')", HD_GOLDEN_MAGIC);
+		else
+			hd_error(name, 1, "not a golden file (expected '%s' on the first line)",
+				 HD_GOLDEN_MAGIC);
+		ids_release(&r.ids);
+		hash_ids_release(&r.hashes);
 		return -1;
 	}
 	while (i < len && st == 0) {
@@ -1390,9 +2284,7 @@ int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 	}
 	if (st == 0) {
 		place_alloc_values(&r);
-		st = resolve_shapes(&r);
-	}
-	if (st == 0) {
+		derive(&r);
 		for (i = 0; i < r.at.len; i++) {
 			const struct at_entry *e = &HD_VEC_AT(&r.at, struct at_entry, i);
 			HD_SEQ(d, e->time) = e->name;
@@ -1401,7 +2293,8 @@ int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 	hd_vec_release(&r.pending);
 	hd_vec_release(&r.at);
 	hd_vec_release(&r.files);
-	hd_vec_release(&r.same_shape);
+	ids_release(&r.ids);
+	hash_ids_release(&r.hashes);
 	return st;
 }
 
@@ -1446,7 +2339,7 @@ int hd_load_dump(struct hd_dump *d, const char *path, unsigned flags)
 
 	if (is_regular(path)) {
 		n = peek_file(path, head, sizeof(head));
-		if (n < 0 || !hd_golden_detect(head, (size_t)n)) {
+		if (n < 0 || !golden_any_version(head, (size_t)n)) {
 			if (hd_parse_file(d, path, flags))
 				return -1;
 			hd_parse_report_unknown(d);
@@ -1463,7 +2356,7 @@ int hd_load_dump(struct hd_dump *d, const char *path, unsigned flags)
 		hd_dump_init(d);
 		return -1;
 	}
-	if (hd_golden_detect(in.data, in.len))
+	if (golden_any_version(in.data, in.len))
 		return golden_from_input(d, &in);
 	if (hd_parse_buffer(d, in.name, in.data, in.len, flags)) {
 		d->inputs[0] = in;

@@ -16,7 +16,7 @@ for f in "$D"/*.txt; do
 	rm -rf g
 	run_hlodiff 0 "$b: golden update" golden update g "$f"
 	ok_cmd "$b: golden written as g/$b.golden" test -s "g/$b.golden"
-	ok_cmd "$b: starts with the magic line" sh -c "head -n 1 'g/$b.golden' | grep -qx 'hlodiff-golden 2'"
+	ok_cmd "$b: starts with the magic line" sh -c "head -n 1 'g/$b.golden' | grep -qx 'hlodiff-golden 3'"
 	run_hlodiff 0 "$b: golden against its dump: exit 0" --no-rules --all "g/$b.golden" "$f"
 	ok_cmd "$b: golden against its dump: no change" grep -q "^values: [0-9]* matched (0 changed), 0 added, 0 removed$" "$T/out"
 	for args in "" "--json --all" "--by op_name,kind" "--format markdown" "--format junit"; do
@@ -64,7 +64,7 @@ sed "s|<stdin>|X|" "$T/out" >"$T/din.out"
 is_file "$T/p.out" "$T/din.out" "a dump on standard input gives the same report as the plain file"
 rm -rf gz
 run_hlodiff 0 "golden update --gz" golden update --gz gz "$S"
-ok_cmd "--gz: gzip data named .golden.gz" sh -c "gzip -dc gz/tpu-splash_attention-0035.golden.gz | head -n 1 | grep -qx 'hlodiff-golden 2'"
+ok_cmd "--gz: gzip data named .golden.gz" sh -c "gzip -dc gz/tpu-splash_attention-0035.golden.gz | head -n 1 | grep -qx 'hlodiff-golden 3'"
 run_hlodiff 0 "golden check reads .golden.gz" golden check gz "$S"
 
 # ---- golden check ------------------------------------------------------------------------
