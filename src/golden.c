@@ -204,13 +204,24 @@ static int64_t peak_bytes_of(const struct hd_dump *d, uint32_t v)
 	return b < 0 ? 0 : b;
 }
 
-/* Is value v live at time t and in an allocation (a derived peak line)? */
-static int live_at(const struct hd_dump *d, uint32_t v, int64_t t)
+/*
+ * The derived peak line of value v, if any: a value in an allocation
+ * live at the peak time gives one.  In the cumulative style the line
+ * names v; in the older plain style, which prints names without an
+ * index, it names the value of v's name alone (NAME{}, the whole tuple
+ * for an element), as the parser resolves such a line.  *value is
+ * HD_NONE when that value does not exist.
+ */
+static int derived_line(const struct hd_dump *d, uint32_t v, uint32_t *value)
 {
 	const struct hd_value *val = &HD_VALUE(d, v);
 
-	return val->alloc_value != HD_NONE && (val->flags & HD_VALUE_LIVE) &&
-		val->live_start <= t && t <= val->live_end;
+	if (val->alloc_value == HD_NONE || !(val->flags & HD_VALUE_LIVE) ||
+	    val->live_start > d->peak_time || d->peak_time > val->live_end)
+		return 0;
+	*value = d->peak_style == HD_PEAK_PLAIN ? hd_dump_value_by_key(d, val->name) :
+		v;
+	return 1;
 }
 
 /* ---- shape ids ---------------------------------------------------------- */
@@ -549,7 +560,9 @@ struct writer {
 	size_t key_n, key_cap, cur_cap; /* and a buffer for the current one */
 	struct shape_ids ids;
 	struct hash_ids hashes;
+	struct shape_ids ops;       /* op_names, by id as shapes are */
 	int64_t prev_start;         /* live start of the last "v" line, -1 */
+	int64_t prev_alloc;         /* allocation of the last "v" line, -1 */
 };
 
 static void write_header(struct writer *w, const struct hd_figures *f,
@@ -889,6 +902,40 @@ static void put_hashes(struct writer *w, uint64_t canon, uint64_t structural)
 	HASH_SEEN(&w->hashes, k)->structural = structural;
 }
 
+/* Length of put_prefixed's "^N" and rest for s after prev (0: none). */
+static size_t prefix_cost(struct hd_slice s, struct hd_slice prev)
+{
+	size_t p = 0;
+
+	while (p < s.n && p < prev.n && s.p[p] == prev.p[p])
+		p++;
+	while (p > 0 && p < s.n && s.p[p] >= '0' && s.p[p] <= '9')
+		p--;
+	if (p < PREFIX_MIN || p == s.n)
+		return 0;
+	return 1 + (size_t)snprintf(NULL, 0, "%zu", p) + (s.n - p);
+}
+
+/*
+ * The op_name field: as a prefix field against the "i" line before, or
+ * "@ID" when that is shorter and the op_name was written before (ids as
+ * for shapes, of the op_names in file order).
+ */
+static void put_op_name(struct writer *w, FILE *out, struct hd_slice op)
+{
+	uint32_t k = hd_table_get(&w->ops.by_shape, op);
+	const char *id = k != HD_NONE ? HD_VEC_AT(&w->ops.ids, const char *, k) : NULL;
+	size_t pc = prefix_cost(op, w->prev_op);
+
+	if (id && !hd_slice_eq(op, w->prev_op) && 1 + strlen(id) < (pc ? pc : op.n)) {
+		fprintf(out, "@%s", id);
+	} else {
+		put_prefixed(out, op, w->prev_op);
+		if (k == HD_NONE)
+			hd_table_put(&w->ops.by_shape, op, ids_define(&w->ops, op));
+	}
+}
+
 static void write_insn(struct writer *w, uint32_t i)
 {
 	const struct hd_insn *in = &HD_INSN(w->d, i);
@@ -905,7 +952,7 @@ static void write_insn(struct writer *w, uint32_t i)
 	fputc('\t', out);
 	put_shape(w, in->shape);
 	if (in->op_name.n)
-		put_prefixed(opt_next(&o), in->op_name, w->prev_op);
+		put_op_name(w, opt_next(&o), in->op_name);
 	else
 		opt_skip(&o);
 	w->prev_op = in->op_name;
@@ -1022,10 +1069,13 @@ static void write_value(struct writer *w, uint32_t v)
 	w->key_cap = w->cur_cap;
 	w->cur_cap = kn;
 
-	if (a)
-		fprintf(out, "\t%" PRId64, a->index);
-	else
+	if (!a)
 		fputs("\t-", out);
+	else if (a->index == w->prev_alloc)
+		fputc('\t', out);      /* empty: the allocation of the line before */
+	else
+		fprintf(out, "\t%" PRId64, a->index);
+	w->prev_alloc = a ? a->index : -1;
 	if (!(val->flags & HD_VALUE_LIVE))
 		fputs("\t-", out);
 	else if (val->live_start == w->prev_start)
@@ -1135,19 +1185,22 @@ static int peak_derivable(const struct hd_dump *d)
 	    HD_PEAK_ENTRY(d, n - 1).cumulative != sum)
 		ok = 0;
 	for (i = 0; i < d->values.len && ok; i++) {
-		if (!live_at(d, (uint32_t)i, d->peak_time))
+		uint32_t v;
+
+		if (!derived_line(d, (uint32_t)i, &v))
 			continue;
-		if (m == n) {
+		if (m == n || v == HD_NONE) {
 			ok = 0;
 			break;
 		}
-		b[m].value = (uint32_t)i;
-		b[m++].bytes = peak_bytes_of(d, (uint32_t)i);
+		b[m].value = v;
+		b[m++].bytes = peak_bytes_of(d, v);
 	}
 	if (ok && m == n) {
 		qsort(a, n, sizeof(*a), cmp_peak_pair);
 		qsort(b, n, sizeof(*b), cmp_peak_pair);
-		ok = memcmp(a, b, n * sizeof(*a)) == 0;
+		for (i = 0; i < n && ok; i++)
+			ok = a[i].value == b[i].value && a[i].bytes == b[i].bytes;
 	} else {
 		ok = 0;
 	}
@@ -1230,7 +1283,9 @@ int hd_golden_write(FILE *out, const struct hd_dump *d, const char *module)
 	w.c = &c;
 	ids_init(&w.ids);
 	hash_ids_init(&w.hashes);
+	ids_init(&w.ops);
 	w.prev_start = -1;
+	w.prev_alloc = -1;
 	derived_peak = peak_derivable(d);
 	write_header(&w, &f, module, derived_peak);
 	write_allocs(&w);
@@ -1242,6 +1297,7 @@ int hd_golden_write(FILE *out, const struct hd_dump *d, const char *module)
 	free(w.cur);
 	ids_release(&w.ids);
 	hash_ids_release(&w.hashes);
+	ids_release(&w.ops);
 	hd_figures_release(&f);
 	hd_canon_release(&c);
 	return ferror(out) ? -1 : 0;
@@ -1260,7 +1316,9 @@ struct reader {
 	struct hd_vec files;     /* struct hd_slice: source files, from 1 */
 	struct shape_ids ids;
 	struct hash_ids hashes;
+	struct shape_ids ops;       /* op_names, by id */
 	int64_t prev_start;         /* live start of the last 'v' line, -1 */
+	int64_t prev_alloc;         /* allocation of the last 'v' line, -1 */
 	struct hd_slice prev_file;  /* path of the last 'f' line */
 	struct hd_slice prev_name;  /* name of the last 'i' line */
 	struct hd_slice prev_op;    /* its op_name */
@@ -1828,6 +1886,26 @@ static int shape_field(struct reader *r, size_t k, struct hd_slice *out)
 	return 0;
 }
 
+/* The op_name field of an 'i' line (put_op_name). */
+static int op_name_field(struct reader *r, struct hd_slice *out)
+{
+	struct hd_slice s = r->f[6];
+	uint32_t at;
+
+	if (s.n && s.p[0] == '@') {
+		at = hd_table_get(&r->ops.by_id, hd_slice_make(s.p + 1, s.n - 1));
+		if (at == HD_NONE)
+			return bad(r, "unknown op_name id", "'@ID' of an op_name on an 'i' line above");
+		*out = HD_VEC_AT(&r->ops.shapes, struct hd_slice, at);
+		return 0;
+	}
+	if (prefixed_field(r, 6, r->prev_op, out))
+		return -1;
+	if (out->n)
+		ids_define(&r->ops, *out);
+	return 0;
+}
+
 static int read_insn(struct reader *r)
 {
 	struct hd_dump *d = r->d;
@@ -1849,7 +1927,7 @@ static int read_insn(struct reader *r)
 	if (opcode_field(r, in->name, &in->opcode) ||
 	    hash_fields(r, &canon, &structural) || shape_field(r, 5, &in->shape))
 		return -1;
-	if (opt_field(r, 6).n && prefixed_field(r, 6, r->prev_op, &in->op_name))
+	if (opt_field(r, 6).n && op_name_field(r, &in->op_name))
 		return -1;
 	r->prev_op = in->op_name;
 	if (opt_field(r, 7).n) {
@@ -1949,8 +2027,15 @@ static int value_alloc(struct reader *r, struct hd_value *val, uint32_t v)
 	struct hd_slice sz = opt_field(r, 5), col = opt_field(r, 6);
 	struct hd_slice shape = opt_field(r, 8);
 
-	if (num_field(r, 2, &number, &has_number))
+	if (r->f[2].n == 0) {       /* the allocation of the line before */
+		if (r->prev_alloc < 0)
+			return bad(r, "allocation left out but the value line before has none", "the allocation number");
+		number = r->prev_alloc;
+		has_number = 1;
+	} else if (num_field(r, 2, &number, &has_number)) {
 		return -1;
+	}
+	r->prev_alloc = has_number ? number : -1;
 	if (col.n) {
 		if (num_field(r, 6, &color, &has_color))
 			return -1;
@@ -2209,20 +2294,29 @@ static void derive_peak(struct reader *r)
 	size_t i;
 
 	for (i = 0; i < d->values.len; i++) {
-		const struct hd_value *val = &HD_VALUE(d, i);
+		const struct hd_value *val;
 		struct hd_peak_entry *e;
+		uint32_t v;
 
-		if (!live_at(d, (uint32_t)i, d->peak_time))
+		if (!derived_line(d, (uint32_t)i, &v))
 			continue;
 		e = hd_vec_push(&d->peak);
-		e->name = val->name;
-		e->index = d->peak_style == HD_PEAK_PLAIN ? HD_SLICE_NULL : val->index;
-		e->key = val->key;
-		e->bytes = peak_bytes_of(d, (uint32_t)i);
-		sum = add_sat(sum, e->bytes);
-		e->cumulative = d->peak_style == HD_PEAK_CUMULATIVE ? sum : -1;
-		e->value = (uint32_t)i;
 		e->line = (uint32_t)r->peak_header;
+		e->value = v;
+		e->cumulative = -1;
+		val = &HD_VALUE(d, i);
+		e->name = val->name;
+		e->key = val->name;
+		if (v == HD_NONE)
+			continue;
+		if (d->peak_style != HD_PEAK_PLAIN) {
+			e->index = val->index;
+			e->key = val->key;
+		}
+		e->bytes = peak_bytes_of(d, v);
+		sum = add_sat(sum, e->bytes);
+		if (d->peak_style == HD_PEAK_CUMULATIVE)
+			e->cumulative = sum;
 	}
 }
 
@@ -2258,7 +2352,9 @@ int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 	r.files.elem = sizeof(struct hd_slice);
 	ids_init(&r.ids);
 	hash_ids_init(&r.hashes);
+	ids_init(&r.ops);
 	r.prev_start = -1;
+	r.prev_alloc = -1;
 	if (!hd_golden_detect(data, len)) {
 		if (golden_any_version(data, len))
 			hd_error(name, 1, "golden file of another version (expected '%s'; "
@@ -2268,6 +2364,7 @@ int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 				 HD_GOLDEN_MAGIC);
 		ids_release(&r.ids);
 		hash_ids_release(&r.hashes);
+		ids_release(&r.ops);
 		return -1;
 	}
 	while (i < len && st == 0) {
@@ -2295,6 +2392,7 @@ int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 	hd_vec_release(&r.files);
 	ids_release(&r.ids);
 	hash_ids_release(&r.hashes);
+	ids_release(&r.ops);
 	return st;
 }
 
