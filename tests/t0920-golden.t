@@ -124,84 +124,162 @@ ok_cmd "golden update into a file: cannot create the directory" grep -qF "hlodif
 run_hlodiff 2 "golden update of a golden" golden update g2 goldens/jit_splash.golden
 ok_cmd "golden update of a golden: says so" grep -qF "hlodiff: goldens/jit_splash.golden: is a golden file, not a dump" "$T/err"
 
-# malformed goldens: FILE:LINE: what is wrong (expected ...)
-bad() { # DESC SED-EXPR MESSAGE
-	sed "$2" goldens/jit_splash.golden >bad.golden
-	run_hlodiff 2 "bad golden: $1: exit 2" stat bad.golden
-	ok_cmd "bad golden: $1: message" grep -qF "hlodiff: bad.golden:$3" "$T/err"
+# ---- malformed goldens: FILE:LINE: what is wrong (expected ...), exit 2 ------------
+# Each message of src/golden.c, with its line (the last test below checks
+# that every message of golden.c is in some test).
+G3='hlodiff-golden 3\n'
+I='i\tx\t=\tAAAAAAAAAAB\tAAAAAAAAAAC\tf32[8]{0}\n'    # an instruction line
+gerr() { # DESC EXPECTED-START PRINTF-FORMAT [ARGS...]
+	d=$1
+	e=$2
+	shift 2
+	# shellcheck disable=SC2059
+	printf "$@" >bad.golden
+	run_hlodiff 2 "bad golden: $d: exit 2" stat bad.golden || return
+	case "$(head -n 1 "$T/err")" in
+	"hlodiff: bad.golden:$e"*) pass "bad golden: $d: message and line" ;;
+	*) fail "bad golden: $d: message and line"
+	   diag "expected: hlodiff: bad.golden:$e"
+	   diag_file "$T/err" 3 ;;
+	esac
 }
-line_of() { grep -n "$1" goldens/jit_splash.golden | head -n 1 | cut -d: -f1; }
-la=$(line_of '^a	')
-li=$(line_of '^i	')
-lv=$(line_of '^v	')
-lp=$(line_of '^p	')
-bad "unknown line" "${la}s/^a/x/" "$la: unknown line (expected a header line or a record a, f, i, v, r or p)"
-bad "bad number" "${la}s/	512	/	5x2	/" "$la: bad number (expected a whole number)"
-bad "unknown allocation flag" "${la}s/constant/frozen/" "$la: unknown allocation flag"
-bad "fields" "${la}s/	constant//" "$la: wrong number of fields (expected 'a NUMBER SIZE COLOUR FLAGS')"
-bad "bad hash" "${li}s/	=	[^	]*	/	=	xyz	/" "$li: bad hash (expected 11 base64url digits)"
-bad "hash over 64 bits" "${li}s/	=	[^	]*	/	=	QAAAAAAAAAA	/" "$li: bad hash (expected 11 base64url digits)"
-bad "unknown allocation" "${lv}s/	=	0	0	/	=	0	99	/" "$lv: unknown allocation (expected the number of an 'a' line above)"
-bad "prefix reference" "${lv}s/constant.5{}/^99x{}/" "$lv: bad prefix reference (expected '^N' with N at most the length of the field on the line before)"
-bad "'=' name on the first value" "${lv}s/constant.5{}/=/" "$lv: '=' on the first line of its kind (expected the field itself)"
-bad "'=' shape on the first value" "${lv}s/	rd	s8[^	]*\$/	rd	=/" "$lv: shape '=' but the value line before has none (expected the shape)"
-bad "live range" "${lv}s/	0-6	/	6-0	/" "$lv: bad live range"
-bad "flags" "${lv}s/	rd	/	rz	/" "$lv: unknown value flag"
-bad "escape" "${lv}s/constant.5/con\\\\qstant.5/" "$lv: bad escape in field"
-bad "value twice" "${lv}p" "$((lv + 1)): value listed twice"
-bad "peak names no value" "${lp}s/Arg_0.1/Arg_9.9/" "$lp: peak line names no value"
-n=$(wc -l <goldens/jit_splash.golden | tr -d ' ')
-head -c -1 goldens/jit_splash.golden >bad.golden
-run_hlodiff 2 "bad golden: cut in its last line" stat bad.golden
-ok_cmd "bad golden: cut: message" grep -qF "hlodiff: bad.golden:$n: last line has no newline (expected a complete file)" "$T/err"
-printf 'hlodiff-golden 2\nat\t5\tx\n' >bad.golden
-run_hlodiff 2 "bad golden: time out of range" stat bad.golden
-ok_cmd "bad golden: time: message" grep -qF "hlodiff: bad.golden:2: time out of range" "$T/err"
-printf 'hlodiff-golden 2\nlive-max\t999999999\n' >bad.golden
-run_hlodiff 2 "bad golden: schedule too long" stat bad.golden
-ok_cmd "bad golden: schedule: message" grep -qF "hlodiff: bad.golden:2: schedule too long" "$T/err"
-printf 'hlodiff-golden 2\nlines\t9\ni\tx\ty\tAAAAAAAAAAA\tAAAAAAAAAAA\t=\t-\t-\t-\n' >bad.golden
-run_hlodiff 2 "bad golden: shape '=' without a value" stat bad.golden
-ok_cmd "bad golden: shape '=': message" grep -qF "hlodiff: bad.golden:3: shape '=' but no value of that name in an allocation" "$T/err"
-printf 'hlodiff-golden 2\nf\t2\tx.py\n' >bad.golden
-run_hlodiff 2 "bad golden: source files out of order" stat bad.golden
-ok_cmd "bad golden: files: message" grep -qF "hlodiff: bad.golden:2: source files out of order" "$T/err"
-printf 'hlodiff-golden 2\nlines\t9\ni\tx\ty\tAAAAAAAAAAA\tAAAAAAAAAAA\ts32[]\t-\t7\t-\n' >bad.golden
-run_hlodiff 2 "bad golden: unknown source file" stat bad.golden
-ok_cmd "bad golden: unknown source file: message" grep -qF "hlodiff: bad.golden:3: unknown source file" "$T/err"
-printf 'hlodiff-golden 2\npeak\tsometimes\t3\n' >bad.golden
-run_hlodiff 2 "bad golden: peak style" stat bad.golden
-ok_cmd "bad golden: peak style: message" grep -qF "hlodiff: bad.golden:2: unknown peak style" "$T/err"
-printf 'hlodiff-golden 2\nsections\tallocations frobs\n' >bad.golden
-run_hlodiff 2 "bad golden: section" stat bad.golden
-ok_cmd "bad golden: section: message" grep -qF "hlodiff: bad.golden:2: unknown section" "$T/err"
-printf 'hlodiff-golden 2\nv\tx{}\t-\t-\t-\t-\td\t-\n' >bad.golden
-run_hlodiff 2 "bad golden: unknown instruction" stat bad.golden
-ok_cmd "bad golden: unknown instruction: message" grep -qF "hlodiff: bad.golden:2: unknown instruction" "$T/err"
-printf 'hlodiff-golden 10\n' >bad.golden
-run_hlodiff 2 "another version is not a golden (read as a dump)" stat bad.golden
-printf 'hlodiff-golden 1\n' >bad.golden
-run_hlodiff 2 "version 1 is no longer read as a golden" stat bad.golden
-# the field encodings of version 2, by hand: '=' opcode, '^N' op_name
-# prefix, '=' op_name, '\^' a literal '^', '=' size and shape
-printf 'hlodiff-golden 2\nlines\t9\na\t0\t64\t0\ttemp\n' >enc.golden
-printf 'i\tfusion.1\t=\tAAAAAAAAAAB\tAAAAAAAAAAC\t=\tjit(f)/mul\t-\t-\n' >>enc.golden
-printf 'i\tadd.2\t=\tAAAAAAAAAAD\tAAAAAAAAAAE\t=\t^7add\t-\t-\n' >>enc.golden
-printf 'i\tadd.3\t=\tAAAAAAAAAAF\tAAAAAAAAAAG\t=\t=\t-\t-\n' >>enc.golden
-printf 'i\tneg.4\tnegate\tAAAAAAAAAAH\tAAAAAAAAAAI\t=\t\\^x\t-\t-\n' >>enc.golden
-printf 'v\tfusion.1{}\t=\t0\t0\t0-1\td\tf32[16]{0}\n' >>enc.golden
-printf 'v\tadd.2{}\t32\t0\t0\t1-2\td\t=\n' >>enc.golden
-printf 'v\t^3.3{}\t32\t0\t0\t2-3\td\t=\n' >>enc.golden
-printf 'v\tneg.4{}\t32\t0\t0\t3-4\td\t=\n' >>enc.golden
+gerr "unknown line" "2: unknown line (expected a header line or a record a, f, i, v, r or p)" "${G3}x\t1\n"
+gerr "too many fields" "2: too many fields (expected at most 11 TAB-separated fields)" "${G3}a\t1\t2\t3\t4\t5\t6\t7\t8\t9\t10\t11\t12\n"
+gerr "wrong number of fields" "2: wrong number of fields (expected 'a SIZE FLAGS [COLOUR [NUMBER]]')" "${G3}a\t5\n"
+gerr "bad number" "2: bad number (expected a whole number)" "${G3}a\t5x\t-\n"
+gerr "negative size" "2: negative size (expected a size >= 0)" "${G3}a\t-5\t-\n"
+gerr "negative allocation number" "2: negative number (expected a number >= 0)" "${G3}a\t5\t-\t0\t-3\n"
+gerr "allocation twice" "3: allocation listed twice (expected one 'a' line per allocation)" "${G3}a\t5\t-\na\t5\t-\t0\t0\n"
+gerr "unknown allocation flag" "2: unknown allocation flag (expected letters p, o, c, l, m, t or '-')" "${G3}a\t5\tpz\n"
+gerr "negative live-max" "2: negative number (expected a number >= 0)" "${G3}live-max\t-5\n"
+gerr "live-max too long" "2: schedule too long (expected a length below 2^26)" "${G3}live-max\t999999999\n"
+gerr "unknown section" "2: unknown section (expected words such as 'allocations total peak')" "${G3}sections\tallocations frobs\n"
+gerr "unknown peak style" "2: unknown peak style (expected absent, cumulative, plain or undetermined)" "${G3}peak\tsometimes\t3\n"
+gerr "peak header last field" "2: bad last field (expected '=' (the peak lines are derived) or nothing)" "${G3}peak\tplain\t3\tx\n"
+gerr "derived peak without a peak" "2: derived peak lines without a peak (expected a cumulative or plain peak)" "${G3}peak\tabsent\t-\t=\n"
+gerr "derived peak time" "2: time out of range (expected 0 <= TIME < 2^26)" "${G3}peak\tplain\t999999999\t=\n"
+gerr "at: time out of range" "3: time out of range (expected 0 <= TIME < the 'lines' figure and 2^26)" "${G3}lines\t4\nat\t5\tx\n"
+gerr "bad escape" '2: bad escape in field (expected \\, \t, \n, \r, \-, \=, \^, \@, \{ or \xHH)' "${G3}at\t1\tx\\\\q\n"
+gerr "file prefix before any file" "2: bad prefix reference (expected '^N' with N at most the length of the field on the line before)" "${G3}f\t^9x.py\n"
+gerr "bad escape after a prefix" "3: bad escape in field" "${G3}f\t/src/a.py\nf\t^5\\\\q\n"
+gerr "'=' on the first line" "2: '=' on the first line of its kind (expected the field itself)" "${G3}f\t=\n"
+gerr "unknown source file" "2: unknown source file (expected the number of an 'f' line above, or '-')" "${G3}i\tx\t=\tAAAAAAAAAAB\tAAAAAAAAAAC\ts32[]\t-\t7\n"
+gerr "empty instruction name" "2: empty instruction name (expected a name)" "${G3}i\t-\t=\tAAAAAAAAAAB\tAAAAAAAAAAC\ts32[]\n"
+gerr "instruction twice" "3: instruction listed twice (expected one 'i' line per instruction)" "${G3}${I}${I}"
+gerr "bad hash" "2: bad hash (expected 11 base64url digits)" "${G3}i\tx\t=\txyz!!!!!!!!\tAAAAAAAAAAC\ts32[]\n"
+gerr "hash over 64 bits" "2: bad hash (expected 11 base64url digits)" "${G3}i\tx\t=\tQAAAAAAAAAA\tAAAAAAAAAAC\ts32[]\n"
+gerr "bad structural hash" "2: bad hash (expected 11 base64url digits)" "${G3}i\tx\t=\tAAAAAAAAAAB\tAA!AAAAAAAC\ts32[]\n"
+gerr "unknown hash id" "2: unknown hash id (expected 11 base64url digits, or the id of a hash on an 'i' line above)" "${G3}i\tx\t=\tZZ\tAAAAAAAAAAC\ts32[]\n"
+gerr "structural '=' after a new hash" "2: structural hash '=' after a new canonical hash (expected 11 base64url digits)" "${G3}i\tx\t=\tAAAAAAAAAAB\t=\ts32[]\n"
+gerr "unknown opcode letter" "2: unknown opcode letter (expected '=', F, P, C or the opcode)" "${G3}i\tx\tQ\tAAAAAAAAAAB\tAAAAAAAAAAC\ts32[]\n"
+gerr "shape '=' on the first instruction" "2: shape '=' but the 'i' line before has none (expected the shape)" "${G3}i\tx\t=\tAAAAAAAAAAB\tAAAAAAAAAAC\t=\n"
+gerr "unknown shape id" "2: unknown shape id (expected '@ID' of a shape spelled on an 'i' line above)" "${G3}i\tx\t=\tAAAAAAAAAAB\tAAAAAAAAAAC\t@zz\n"
+gerr "unknown shape id in a tuple" "2: unknown shape id" "${G3}i\tx\t=\tAAAAAAAAAAB\tAAAAAAAAAAC\t(s32[], @zz)\n"
+gerr "unknown op_name id" "2: unknown op_name id (expected '@ID' of an op_name on an 'i' line above)" "${G3}i\tx\t=\tAAAAAAAAAAB\tAAAAAAAAAAC\ts32[]\t@zz\n"
+gerr "value: '{INDEX}' first" "2: '{INDEX}' before any instruction (expected NAME{INDEX})" "${G3}v\t{}\t-\t-\n"
+gerr "value: empty name" "2: empty name (expected NAME{INDEX})" "${G3}v\t-\t-\t-\n"
+gerr "value: bad name" "2: bad name (expected NAME{INDEX})" "${G3}v\tx{\t-\t-\n"
+gerr "value without index" "2: value without index (expected NAME{INDEX}, '{}' for an array value)" "${G3}v\tx\t-\t-\n"
+gerr "value twice" "4: value listed twice (expected one 'v' line per value)" "${G3}${I}v\t{}\t-\t-\nv\tx{}\t-\t-\n"
+gerr "unknown value flag" "2: unknown value flag (expected letters t, p, r, d or '-')" "${G3}v\tx{}\t-\t-\trz\n"
+gerr "two defining instructions" "3: two defining instructions (expected flag 'd' or an instruction name, not both)" "${G3}${I}v\t{}\t-\t-\td\t\t\tx\n"
+gerr "unknown instruction" "2: unknown instruction (expected the name of an 'i' line above)" "${G3}v\tx{}\t-\t-\td\n"
+gerr "bad live range" "3: bad live range (expected START-END with 0 <= START <= END, '-END' after a live range, or '-')" "${G3}${I}v\t{}\t-\t6-0\n"
+gerr "'-END' first" "3: bad live range" "${G3}${I}v\t{}\t-\t-4\n"
+gerr "live range too long" "3: schedule too long (expected times below 2^26)" "${G3}${I}v\t{}\t-\t0-999999999\n"
+gerr "allocation left out first" "3: allocation left out but the value line before has none (expected the allocation number)" "${G3}${I}v\t{}\t\t-\n"
+gerr "unknown allocation" "3: unknown allocation (expected the number of an 'a' line above)" "${G3}${I}v\t{}\t99\t-\n"
+gerr "size without allocation" "3: size or shape without allocation (expected an allocation, or no size and shape)" "${G3}${I}v\t{}\t-\t-\t\t32\n"
+gerr "no size" "3: no size (expected the size, as the shape gives none)" "${G3}a\t4\tt\nv\tx{}\t0\t-\tr\n"
+gerr "negative value size" "4: negative size (expected a size >= 0)" "${G3}a\t4\tt\n${I}v\t{}\t0\t-\t\t-4\n"
+gerr "orphan range: bad live range" "2: bad live range (expected 0 <= START <= END)" "${G3}r\tx{}\t5\t4\n"
+gerr "orphan range too long" "2: schedule too long (expected times below 2^26)" "${G3}r\tx{}\t5\t999999999\n"
+gerr "peak line names no value" "2: peak line names no value (expected the name of a 'v' line above, or a last field '-')" "${G3}p\tx{}\t4\n"
+gerr "peak line: negative bytes" "2: negative bytes (expected a number >= 0)" "${G3}p\tx{}\t-4\n"
+gerr "peak line: last field" "2: bad last field (expected '-' (the line names no value) or nothing)" "${G3}p\tx{}\t4\t\tx\n"
+gerr "peak line after derived ones" "3: peak line after 'peak ... =' (expected no peak lines, or no '=' in the peak header)" "${G3}peak\tplain\t3\t=\np\tx{}\t4\n"
+gerr "cut in its last line" "2: last line has no newline (expected a complete file)" "${G3}a\t4\tt"
+gerr "another version" "1: golden file of another version (expected 'hlodiff-golden 3'; write it anew with 'hlodiff golden update')" 'hlodiff-golden 2\n'
+gerr "a far future version" "1: golden file of another version" 'hlodiff-golden 10\n'
+# a real golden, edited: the first value line's allocation
+lv=$(grep -n '^v	' goldens/jit_splash.golden | head -n 1 | cut -d: -f1)
+sed "${lv}s/^\\(v	[^	]*	\\)[0-9]*/\\199/" goldens/jit_splash.golden >bad.golden
+run_hlodiff 2 "bad golden: edited allocation: exit 2" stat bad.golden
+ok_cmd "bad golden: edited allocation: message" grep -qF "hlodiff: bad.golden:$lv: unknown allocation" "$T/err"
+
+# ---- the field encodings of version 3, by hand ------------------------------------------
+# 'F' and '=' opcodes, '^N' and '=' op_name, '\^' a literal '^', '=' shape,
+# '{}' for the name of the 'i' line above, an empty allocation field (the
+# line before's), '-END' (the line before's start), '=' size (the
+# allocation's) and a left-out size (the shape's bytes).
+{
+	printf 'hlodiff-golden 3\na\t64\tt\n'
+	printf 'i\tmul_fusion.1\tF\tAAAAAAAAAAB\tAAAAAAAAAAC\tf32[8]{0}\tjit(f)/mul\n'
+	printf 'v\t{}\t0\t0-1\t\t=\n'
+	printf 'i\tadd.2\t=\tAAAAAAAAAAD\tAAAAAAAAAAE\t=\t^7add\n'
+	printf 'v\t{}\t\t1-2\n'
+	printf 'i\tadd.3\t=\tAAAAAAAAAAF\tAAAAAAAAAAG\t=\t=\n'
+	printf 'v\t{}\t\t2-3\n'
+	printf 'i\tneg.4\tnegate\tAAAAAAAAAAH\tAAAAAAAAAAI\t=\t\\^x\n'
+	printf 'v\t{}\t\t-4\n'
+} >enc.golden
 run_hlodiff 0 "golden encodings: by op_name" --no-rules --by op_name enc.golden enc.golden
 ok_cmd "golden encodings: '^7add' after 'jit(f)/mul' is jit(f)/add, '=' the same" grep -q '^    add  *64  *64 ' "$T/out"
 ok_cmd "golden encodings: '=' size is the allocation's" grep -q '^    mul  *64  *64 ' "$T/out"
 ok_cmd "golden encodings: '\\^x' is ^x" grep -q '^  ^x  *32  *32 ' "$T/out"
 run_hlodiff 0 "golden encodings: by opcode" --no-rules --by opcode enc.golden enc.golden
 ok_cmd "golden encodings: opcode '=' is the name up to its '.'" grep -q '^  add  *64  *64 ' "$T/out"
-ok_cmd "golden encodings: fusion" grep -q '^  fusion  *64  *64 ' "$T/out"
+ok_cmd "golden encodings: 'F' is fusion" grep -q '^  fusion  *64  *64 ' "$T/out"
 ok_cmd "golden encodings: negate" grep -q '^  negate  *32  *32 ' "$T/out"
-printf 'hlodiff-golden 2\n' >empty.golden
+run_hlodiff 0 "golden encodings: stat --json" stat --json enc.golden
+ok_cmd "golden encodings: total derived from the allocations" grep -q '"total_bytes": 64' "$T/out"
+ok_cmd "golden encodings: live-max derived from the live ranges ('-4' after '2-3' is 2-4)" grep -q '"live_max": 4' "$T/out"
+printf 'hlodiff-golden 3\n' >empty.golden
 run_hlodiff 0 "the magic line alone is an empty golden" stat empty.golden
+
+# ---- every message of golden.c is produced by some test -----------------------------
+# As tests/t0620 does for parse.c, input.c and main.c: the first literal
+# of each message call, cut at its printf directives; its longest piece
+# must appear in some tests/t*.t.
+python3 - "$HD_SRCDIR" >"$T/untested" <<'PY'
+import glob, os, re, sys
+
+root = sys.argv[1]
+# "not a golden file": hd_load_dump passes only "hlodiff-golden ..." text
+# to the parser; "too many values": 4 billion value lines.
+UNREACHABLE = {"not a golden file", "too many values"}
+lit = r'"((?:[^"\\]|\\.)*)"'
+calls = [
+    r'\bbad\(\s*[&\w>.-]+,\s*' + lit,
+    r'\bhd_error\([^;"]*?' + lit + r'(?:\s*,\s*' + lit + r')?',
+]
+tests = ""
+for t in glob.glob(os.path.join(root, "tests", "t*.t")):
+    tests += open(t, encoding="utf-8", errors="replace").read()
+text = open(os.path.join(root, "src/golden.c"), encoding="utf-8").read()
+found = 0
+for pat in calls:
+    for m in re.finditer(pat, text, re.S):
+        for s in m.groups():
+            if s is None:
+                continue
+            s = s.encode().decode("unicode_escape")
+            head = s.split(" (")[0]
+            pieces = [p.strip(" :'") for p in re.split(r"%[-+ #0-9.]*[a-z]+", head)]
+            stem = max(pieces, key=len)
+            if len(stem) < 4:
+                continue
+            found += 1
+            if stem not in UNREACHABLE and stem not in tests:
+                print("src/golden.c: " + s)
+if found < 40:
+    print("only %d messages found: the pattern no longer fits golden.c" % found)
+PY
+if [ -s "$T/untested" ]; then
+	fail "every message of golden.c is in some test"
+	diag_file "$T/untested" 40
+else
+	pass "every message of golden.c is in some test"
+fi
 
 done_testing
