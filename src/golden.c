@@ -838,6 +838,23 @@ static void put_spelled_shape(struct writer *w, struct hd_slice shape)
 
 /* A shape field of an "i" line: "=" the shape of the "i" line before,
  * "@ID" a shape spelled before, or the shape spelled (it gets an id). */
+/* The shape field of a "v" line (when not derived): "@ID" or spelled,
+ * as on an "i" line but without "=". */
+static void put_value_shape(struct writer *w, struct hd_slice shape)
+{
+	uint32_t k = shape.n ? hd_table_get(&w->ids.by_shape, shape) : HD_NONE;
+
+	if (!shape.n) {
+		fputc('-', w->out);
+	} else if (k != HD_NONE) {
+		fprintf(w->out, "@%s", HD_VEC_AT(&w->ids.ids, const char *, k));
+	} else {
+		put_spelled_shape(w, shape);
+		k = ids_define(&w->ids, shape);
+		hd_table_put(&w->ids.by_shape, shape, k);
+	}
+}
+
 static void put_shape(struct writer *w, struct hd_slice shape)
 {
 	uint32_t k;
@@ -1110,7 +1127,10 @@ static void write_value(struct writer *w, uint32_t v)
 		if (hd_slice_eq(av->shape, sh))
 			opt_skip(&o);
 		else
-			put_field(opt_next(&o), av->shape);
+		{
+			opt_next(&o);
+			put_value_shape(w, av->shape);
+		}
 	} else {
 		opt_skip(&o);   /* no size */
 		if (val->flags & HD_VALUE_HAS_COLOR)
@@ -1857,6 +1877,30 @@ static int tuple_shape(struct reader *r, struct hd_slice s, struct hd_slice *out
 	return 0;
 }
 
+/* The shape field of a 'v' line (put_value_shape). */
+static int value_shape_field(struct reader *r, struct hd_slice *out)
+{
+	struct hd_slice s = r->f[8];
+	uint32_t at;
+
+	if (s.n && s.p[0] == '@') {
+		at = hd_table_get(&r->ids.by_id, hd_slice_make(s.p + 1, s.n - 1));
+		if (at == HD_NONE)
+			return bad(r, "unknown shape id", "'@ID' of a shape spelled above");
+		*out = HD_VEC_AT(&r->ids.shapes, struct hd_slice, at);
+		return 0;
+	}
+	if (s.n && s.p[0] == '(' && !memchr(s.p, '\\', s.n)) {
+		if (tuple_shape(r, s, out))
+			return -1;
+	} else if (text_field(r, 8, out)) {
+		return -1;
+	}
+	if (out->n)
+		ids_define(&r->ids, *out);
+	return 0;
+}
+
 /* The shape field of an 'i' line (put_shape). */
 static int shape_field(struct reader *r, size_t k, struct hd_slice *out)
 {
@@ -2062,7 +2106,7 @@ static int value_alloc(struct reader *r, struct hd_value *val, uint32_t v)
 	p->alloc = a;
 	p->line = (uint32_t)r->line;
 	if (shape.n) {
-		if (text_field(r, 8, &p->shape))
+		if (value_shape_field(r, &p->shape))
 			return -1;
 	} else {
 		p->shape = default_shape(r->d, val->insn, val->index);

@@ -176,6 +176,7 @@ gerr "shape '=' on the first instruction" "2: shape '=' but the 'i' line before 
 gerr "unknown shape id" "2: unknown shape id (expected '@ID' of a shape spelled on an 'i' line above)" "${G3}i\tx\t=\tAAAAAAAAAAB\tAAAAAAAAAAC\t@zz\n"
 gerr "unknown shape id in a tuple" "2: unknown shape id" "${G3}i\tx\t=\tAAAAAAAAAAB\tAAAAAAAAAAC\t(s32[], @zz)\n"
 gerr "unknown op_name id" "2: unknown op_name id (expected '@ID' of an op_name on an 'i' line above)" "${G3}i\tx\t=\tAAAAAAAAAAB\tAAAAAAAAAAC\ts32[]\t@zz\n"
+gerr "unknown shape id on a value line" "3: unknown shape id (expected '@ID' of a shape spelled above)" "${G3}a\t4\tt\nv\tx{}\t0\t-\t\t\t\t\t@zz\n"
 gerr "value: '{INDEX}' first" "2: '{INDEX}' before any instruction (expected NAME{INDEX})" "${G3}v\t{}\t-\t-\n"
 gerr "value: empty name" "2: empty name (expected NAME{INDEX})" "${G3}v\t-\t-\t-\n"
 gerr "value: bad name" "2: bad name (expected NAME{INDEX})" "${G3}v\tx{\t-\t-\n"
