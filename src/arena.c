@@ -84,11 +84,28 @@ void *hd_arena_alloc(struct hd_arena *a, size_t n)
 	if (n > SIZE_MAX - ARENA_ALIGN)
 		out_of_memory(n);
 	need = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
-	if (!b || b->cap - b->used < need)
+	if (b)
+		b->used = (b->used + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+	if (!b || b->used > b->cap || b->cap - b->used < need)
 		b = arena_grow(a, need);
 	p = b->data + b->used;
 	b->used += need;
 	memset(p, 0, n);
+	return p;
+}
+
+const char *hd_arena_pack(struct hd_arena *a, const char *s, size_t n)
+{
+	struct hd_arena_block *b = a->head;
+	char *p;
+
+	if (n == 0)
+		return "";
+	if (!b || b->cap - b->used < n)
+		b = arena_grow(a, n);
+	p = (char *)b->data + b->used;
+	b->used += n;
+	memcpy(p, s, n);
 	return p;
 }
 

@@ -28,8 +28,6 @@ void hd_dump_init(struct hd_dump *d)
 	d->peak_time = -1;
 	d->stack_total = -1;
 	hd_table_init(&d->value_by_id, &d->arena);
-	hd_table_init(&d->value_by_key, &d->arena);
-	hd_table_init(&d->insn_by_name, &d->arena);
 	hd_table_init(&d->alloc_by_index, &d->arena);
 }
 
@@ -38,8 +36,8 @@ void hd_dump_release(struct hd_dump *d)
 	int i;
 
 	hd_table_release(&d->value_by_id);
-	hd_table_release(&d->value_by_key);
-	hd_table_release(&d->insn_by_name);
+	hd_index_release(&d->value_by_key);
+	hd_index_release(&d->insn_by_name);
 	hd_table_release(&d->alloc_by_index);
 	hd_vec_release(&d->id_slots);
 	hd_vec_release(&d->alloc_slots);
@@ -123,9 +121,34 @@ struct hd_slice hd_value_key(struct hd_slice name_index)
 	return name_index;
 }
 
+static struct hd_slice value_key_of(const void *ctx, uint32_t v)
+{
+	return HD_VALUE((const struct hd_dump *)ctx, v).key;
+}
+
+static struct hd_slice insn_name_of(const void *ctx, uint32_t i)
+{
+	return HD_INSN((const struct hd_dump *)ctx, i).name;
+}
+
 uint32_t hd_dump_value_by_key(const struct hd_dump *d, struct hd_slice name_index)
 {
-	return hd_table_get(&d->value_by_key, hd_value_key(name_index));
+	struct hd_slice key = hd_value_key(name_index);
+
+	return hd_index_find(&d->value_by_key, hd_index_hash(key), key,
+			     value_key_of, d);
+}
+
+uint32_t hd_dump_index_value(struct hd_dump *d, uint32_t v)
+{
+	return hd_index_put(&d->value_by_key, HD_VALUE(d, v).key, v,
+			    value_key_of, d);
+}
+
+uint32_t hd_dump_index_insn(struct hd_dump *d, uint32_t i)
+{
+	return hd_index_put(&d->insn_by_name, HD_INSN(d, i).name, i,
+			    insn_name_of, d);
 }
 
 uint32_t hd_dump_slot_get(const struct hd_vec *slots, const struct hd_table *big,
@@ -162,9 +185,15 @@ uint32_t hd_dump_value_by_id(const struct hd_dump *d, int64_t id)
 	return hd_dump_slot_get(&d->id_slots, &d->value_by_id, d->id_limit, id);
 }
 
+uint32_t hd_dump_insn_by_hash(const struct hd_dump *d, uint32_t hash,
+			      struct hd_slice name)
+{
+	return hd_index_find(&d->insn_by_name, hash, name, insn_name_of, d);
+}
+
 uint32_t hd_dump_insn_by_name(const struct hd_dump *d, struct hd_slice name)
 {
-	return hd_table_get(&d->insn_by_name, name);
+	return hd_dump_insn_by_hash(d, hd_index_hash(name), name);
 }
 
 int64_t hd_value_size(const struct hd_dump *d, uint32_t v)

@@ -1990,8 +1990,7 @@ static int read_insn(struct reader *r)
 	if (text_field(r, 9, &in->operands) || text_field(r, 10, &in->attrs))
 		return -1;
 	in->text = stored_text(&d->arena, canon, structural);
-	if (hd_table_put(&d->insn_by_name, in->name,
-			 (uint32_t)(d->insns.len - 1)) != HD_NONE)
+	if (hd_dump_index_insn(d, (uint32_t)(d->insns.len - 1)) != HD_NONE)
 		return bad(r, "instruction listed twice", "one 'i' line per instruction");
 	return 0;
 }
@@ -2172,7 +2171,7 @@ static int read_value(struct reader *r)
 	val->insn = HD_NONE;
 	val->line = (uint32_t)r->line;
 	hd_dump_slot_put(&d->id_slots, &d->value_by_id, d->id_limit, val->id, v);
-	if (hd_table_put(&d->value_by_key, key, v) != HD_NONE)
+	if (hd_dump_index_value(d, v) != HD_NONE)
 		return bad(r, "value listed twice", "one 'v' line per value");
 	named = hd_dump_insn_by_name(d, name);
 	flags = default_flags(d, named);

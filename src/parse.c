@@ -369,16 +369,26 @@ static int value_for(struct parser *ps, int64_t id, struct hd_slice name,
 		return perr(ps, "too many values");
 	val = hd_vec_push(&d->values);
 	val->id = id;
-	val->name = name;
-	val->index = index;
-	val->key = key;
+	/*
+	 * The name (and printed index) are copied into the arena, packed:
+	 * every later mention of the value compares keys there, in a few
+	 * MiB of memory, instead of in the input far behind the cursor.
+	 */
+	{
+		size_t n = name.n + (indexed ? index.n : 0);
+		const char *c = hd_arena_pack(&d->arena, name.p, n);
+
+		val->name = hd_slice_make(c, name.n);
+		val->index = indexed ? hd_slice_make(c + name.n, index.n) : index;
+		val->key = hd_slice_make(c, key.n);
+	}
 	val->flags = indexed ? HD_VALUE_INDEXED : 0;
 	val->alloc_value = HD_NONE;
 	val->insn = HD_NONE;
 	val->line = (uint32_t)ps->line;
 	hd_dump_slot_put(&d->id_slots, &d->value_by_id, d->id_limit, id, v);
 	{
-		uint32_t other = hd_table_put(&d->value_by_key, key, v);
+		uint32_t other = hd_dump_index_value(d, v);
 		if (other != HD_NONE) {
 			char a[80];
 			hd_quote(a, sizeof(a), key.p, key.n, 60);
@@ -875,7 +885,7 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	struct hd_slice t = text;
 	struct hd_value *val;
 	size_t n;
-	uint32_t i;
+	uint32_t i, hash;
 
 	if (ps->sec != SEC_USED_VALUES || ps->part == REC_NONE || ps->part == REC_DONE)
 		return perr(ps, "'from instruction' outside a value record (expected '<ID NAME>' before it)");
@@ -892,14 +902,16 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	}
 	if (d->insns.len >= HD_NONE - 1)
 		return perr(ps, "too many instructions");
-	i = n ? hd_table_put(&d->insn_by_name, hd_slice_make(t.p, n),
-			     (uint32_t)d->insns.len) : HD_NONE;
+	hash = hd_index_hash(hd_slice_make(t.p, n));
+	i = n ? hd_dump_insn_by_hash(d, hash, hd_slice_make(t.p, n)) : HD_NONE;
 	if (i == HD_NONE) {
 		struct hd_insn *in = hd_vec_push(&d->insns);
 		in->line = (uint32_t)ps->line;
 		if (parse_insn_text(ps, l, text, in))
 			return -1;
 		i = (uint32_t)(d->insns.len - 1);
+		/* parse_insn_text read the same name: file it under hash */
+		hd_index_add(&d->insn_by_name, hash, i);
 	}
 	val->insn = i;
 	ps->last_insn = i;

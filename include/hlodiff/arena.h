@@ -27,6 +27,9 @@ struct hd_arena {
 
 /* Returns zeroed memory of at least n bytes, aligned for any object. */
 void *hd_arena_alloc(struct hd_arena *a, size_t n);
+/* Copies n bytes into the arena, packed: no alignment, no NUL (for
+ * many short strings kept as slices). */
+const char *hd_arena_pack(struct hd_arena *a, const char *s, size_t n);
 /* Copies n bytes into the arena and appends a NUL. */
 char *hd_arena_strndup(struct hd_arena *a, const char *s, size_t n);
 /* printf into the arena. */

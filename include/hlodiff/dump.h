@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "hlodiff/arena.h"
+#include "hlodiff/index.h"
 #include "hlodiff/input.h"
 #include "hlodiff/slice.h"
 #include "hlodiff/table.h"
@@ -216,8 +217,10 @@ struct hd_dump {
 	struct hd_vec id_slots;        /* uint32 values index by id (dense ids) */
 	int64_t id_limit;              /* ids below this use id_slots */
 	struct hd_table value_by_id;   /* id -> values index for ids >= id_limit */
-	struct hd_table value_by_key;  /* key -> values index */
-	struct hd_table insn_by_name;  /* name -> insns index */
+	/* The two lookups done for nearly every line use the flat index
+	 * (index.h), not uthash; fill them with hd_dump_index_value/_insn. */
+	struct hd_index value_by_key;  /* key -> values index */
+	struct hd_index insn_by_name;  /* name -> insns index */
 	struct hd_vec alloc_slots;     /* uint32 allocs index by allocation number */
 	struct hd_table alloc_by_index; /* the same for numbers >= id_limit */
 };
@@ -256,6 +259,17 @@ const char *hd_alloc_kind_name(enum hd_alloc_kind k);
 uint32_t hd_dump_value_by_key(const struct hd_dump *d, struct hd_slice name_index);
 uint32_t hd_dump_value_by_id(const struct hd_dump *d, int64_t id);
 uint32_t hd_dump_insn_by_name(const struct hd_dump *d, struct hd_slice name);
+/* The same with the name's hd_index_hash() already known. */
+uint32_t hd_dump_insn_by_hash(const struct hd_dump *d, uint32_t hash,
+			      struct hd_slice name);
+
+/*
+ * Files value v under its key / instruction i under its name (the
+ * record must be in place).  Returns HD_NONE, or the record already
+ * filed under that key (then nothing changes).
+ */
+uint32_t hd_dump_index_value(struct hd_dump *d, uint32_t v);
+uint32_t hd_dump_index_insn(struct hd_dump *d, uint32_t i);
 
 /*
  * Index maps from a non-negative integer (value id, allocation number) to
