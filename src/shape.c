@@ -61,16 +61,17 @@ static int eat(struct walk *w, char c)
 	return 1;
 }
 
-/* Consumes the literal s if it is next.  Returns 1 if it did. */
-static int eat_str(struct walk *w, const char *s)
+/* Consumes the n bytes s if they are next.  Returns 1 if it did. */
+static int eat_n(struct walk *w, const char *s, size_t n)
 {
-	size_t n = strlen(s);
-
 	if ((size_t)(w->end - w->p) < n || memcmp(w->p, s, n) != 0)
 		return 0;
 	w->p += n;
 	return 1;
 }
+
+/* Consumes the string literal lit if it is next. */
+#define eat_str(w, lit) eat_n((w), (lit), sizeof(lit) - 1)
 
 static int is_digit(int c)
 {
@@ -126,22 +127,26 @@ static int64_t mul_checked(int64_t a, int64_t b)
  */
 static int64_t element_bytes(const char *t, size_t n)
 {
+#define TYPE(s, b) { s, sizeof(s) - 1, b }
 	static const struct {
-		const char *name;
+		char name[7];
+		unsigned char len;
 		int64_t bytes;
 	} types[] = {
-		{ "pred", 1 }, { "s1", 1 }, { "s2", 1 }, { "s4", 1 },
-		{ "s8", 1 }, { "u1", 1 }, { "u2", 1 }, { "u4", 1 },
-		{ "u8", 1 }, { "s16", 2 }, { "u16", 2 }, { "f16", 2 },
-		{ "bf16", 2 }, { "s32", 4 }, { "u32", 4 }, { "f32", 4 },
-		{ "s64", 8 }, { "u64", 8 }, { "f64", 8 }, { "c64", 8 },
-		{ "c128", 16 }, { "token", 0 }, { "opaque", POINTER_SIZE },
+		/* the common ones first */
+		TYPE("f32", 4), TYPE("bf16", 2), TYPE("s32", 4), TYPE("u32", 4),
+		TYPE("pred", 1), TYPE("f16", 2), TYPE("s8", 1), TYPE("u8", 1),
+		TYPE("s1", 1), TYPE("s2", 1), TYPE("s4", 1),
+		TYPE("u1", 1), TYPE("u2", 1), TYPE("u4", 1),
+		TYPE("s16", 2), TYPE("u16", 2),
+		TYPE("s64", 8), TYPE("u64", 8), TYPE("f64", 8), TYPE("c64", 8),
+		TYPE("c128", 16), TYPE("token", 0), TYPE("opaque", POINTER_SIZE),
 	};
+#undef TYPE
 	size_t i;
 
 	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
-		if (strlen(types[i].name) == n &&
-		    memcmp(types[i].name, t, n) == 0)
+		if (types[i].len == n && memcmp(types[i].name, t, n) == 0)
 			return types[i].bytes;
 	/* f8e5m2, f8e4m3fn, ..., f6e2m3fn, f6e3m2fn, f4e2m1fn */
 	if (n > 2 && t[0] == 'f' && (t[1] == '8' || t[1] == '6' ||
