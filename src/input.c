@@ -221,6 +221,28 @@ void hd_input_release(struct hd_input *in)
 	in->len = 0;
 }
 
+void hd_input_release_before(struct hd_input *in, const char *upto)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t end;
+
+	if (!in->mapped || page <= 0 || upto < in->data ||
+	    upto > in->data + in->len)
+		return;
+	/* mmap returned a page-aligned address, so offsets align too */
+	end = (size_t)(upto - in->data) & ~((size_t)page - 1);
+	if (end <= in->released)
+		return;
+#ifdef MADV_DONTNEED
+	/* private read-only mapping of a file: the pages are clean copies
+	 * of the page cache, dropped and refetched without loss */
+	if (madvise((void *)(uintptr_t)(in->data + in->released),
+		    end - in->released, MADV_DONTNEED) != 0)
+		return;
+#endif
+	in->released = end;
+}
+
 int hd_input_exists(const char *path)
 {
 	struct stat st;

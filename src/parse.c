@@ -44,6 +44,9 @@ enum record_part {
 
 struct parser {
 	struct hd_dump *d;
+	struct hd_input *in;    /* the mapped input, NULL for a buffer */
+	const char *data, *end; /* the input */
+	const char *checked;    /* [data, checked) has no NUL byte */
 	const char *file;       /* display name */
 	uint64_t line;          /* current line number, 1-based */
 	unsigned flags;
@@ -65,6 +68,8 @@ struct parser {
 
 /* ---- messages ---------------------------------------------------- */
 
+static int no_nul_left(struct parser *ps);
+
 static int perr(struct parser *ps, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -73,6 +78,8 @@ static int perr(struct parser *ps, const char *fmt, ...)
 	char msg[512];
 	va_list ap;
 
+	if (no_nul_left(ps))
+		return -1;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -119,6 +126,8 @@ static int truncation(struct parser *ps, uint32_t bit, const char *fmt, ...)
 	char msg[512];
 	va_list ap;
 
+	if (no_nul_left(ps))
+		return -1;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -1189,6 +1198,8 @@ static int begin_wrapped(struct parser *ps, struct hd_slice l)
 	ps->wrapped = 1;
 	if (name.n >= 22 && memcmp(name.p + name.n - 22, "-buffer-assignment.txt", 22) == 0) {
 		if (ps->modules_seen++) {
+			if (no_nul_left(ps))
+				return -1;
 			hd_warning(ps->file, ps->line,
 				   "more than one module in this stream; only the first is read");
 			ps->sec = SEC_DONE;
@@ -1345,15 +1356,13 @@ static int parse_line(struct parser *ps, struct hd_slice l)
 	return one_space_line(ps, l);
 }
 
-/* Reports a NUL byte, which no dump contains, at its line and column. */
-static int check_nul(struct parser *ps, const char *data, size_t len)
+/* Reports the NUL byte at nul, which no dump contains, at its line and
+ * column. */
+static int report_nul(struct parser *ps, const char *nul)
 {
-	const char *nul = memchr(data, '\0', len);
-	const char *p = data, *line_start = data;
+	const char *p = ps->data, *line_start = ps->data;
 	uint64_t line = 1;
 
-	if (!nul)
-		return 0;
 	while ((p = memchr(p, '\n', (size_t)(nul - p))) != NULL) {
 		line++;
 		p++;
@@ -1364,17 +1373,62 @@ static int check_nul(struct parser *ps, const char *data, size_t len)
 	return -1;
 }
 
-static int parse_lines(struct parser *ps, const char *data, size_t len)
+/*
+ * Looks for a NUL byte in the input up to upto that was not looked at
+ * yet.  A NUL anywhere in the input is the error reported, whatever else
+ * is wrong with it: the input is checked a chunk ahead of the line being
+ * read, and every other message first checks the rest (no_nul_left).
+ */
+static int check_nul_upto(struct parser *ps, const char *upto)
 {
-	const char *p = data, *end = data + len;
+	const char *nul;
 
-	if (check_nul(ps, data, len))
-		return -1;
+	if (upto <= ps->checked)
+		return 0;
+	nul = memchr(ps->checked, '\0', (size_t)(upto - ps->checked));
+	if (nul)
+		return report_nul(ps, nul);
+	ps->checked = upto;
+	return 0;
+}
+
+static int no_nul_left(struct parser *ps)
+{
+	return check_nul_upto(ps, ps->end);
+}
+
+/*
+ * The input is checked for NUL bytes NUL_CHUNK bytes at a time, just
+ * ahead of the parse, so the line scans that follow find it in cache.
+ * Reading a mapped file gives its pages back every RELEASE_STEP bytes, up
+ * to RELEASE_LAG behind the line being read, so that only a window of the
+ * input stays resident: the model keeps what later phases need (keys are
+ * copied, shapes' sizes worked out), and what they still read of the
+ * input comes back from the page cache.
+ */
+#define NUL_CHUNK ((size_t)256 << 10)
+#define RELEASE_STEP ((size_t)4 << 20)
+#define RELEASE_LAG ((size_t)1 << 20)
+
+static int parse_lines(struct parser *ps)
+{
+	const char *p = ps->data, *end = ps->end;
+	const char *next_release = p + RELEASE_STEP + RELEASE_LAG;
+
 	ps->line = 0;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *line_end = nl ? nl + 1 : end;
 		struct hd_slice l;
 
+		if (line_end > ps->checked &&
+		    check_nul_upto(ps, (size_t)(end - line_end) > NUL_CHUNK ?
+				   line_end + NUL_CHUNK : end))
+			return -1;
+		if (ps->in && p >= next_release) {
+			hd_input_release_before(ps->in, p - RELEASE_LAG);
+			next_release = p + RELEASE_STEP;
+		}
 		ps->line++;
 		if (!nl) {
 			/* the partial last line is not read */
@@ -1391,7 +1445,7 @@ static int parse_lines(struct parser *ps, const char *data, size_t len)
 		p = nl + 1;
 	}
 	ps->d->n_lines += ps->line;
-	return 0;
+	return no_nul_left(ps);
 }
 
 static void parser_init(struct parser *ps, struct hd_dump *d, const char *file,
@@ -1499,12 +1553,13 @@ static int finish(struct parser *ps)
 	return 0;
 }
 
-static int parse_one(struct hd_dump *d, const char *name, const char *data,
-		     size_t len, unsigned flags)
+static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
+		     const char *data, size_t len, unsigned flags)
 {
 	struct parser ps;
 
 	parser_init(&ps, d, name, flags);
+	ps.in = in;
 	ps.file_sections = d->sections;
 	/* Dense numbering: ids stay well below the byte count of the dump. */
 	if (d->values.len == 0 && d->allocs.len == 0 && (int64_t)(len / 16) > d->id_limit)
@@ -1513,7 +1568,9 @@ static int parse_one(struct hd_dump *d, const char *name, const char *data,
 		hd_error(name, 0, "empty file (expected a buffer-assignment dump)");
 		return -1;
 	}
-	if (parse_lines(&ps, data, len))
+	ps.data = ps.checked = data;
+	ps.end = data + len;
+	if (parse_lines(&ps))
 		return -1;
 	return finish(&ps);
 }
@@ -1523,7 +1580,7 @@ int hd_parse_buffer(struct hd_dump *d, const char *name, const char *data,
 {
 	hd_dump_init(d);
 	d->name = name;
-	return parse_one(d, name, data, len, flags);
+	return parse_one(d, NULL, name, data, len, flags);
 }
 
 /* "X-buffer-assignment.txt" -> "X" + suffix, or NULL if not that form. */
@@ -1544,7 +1601,7 @@ static int parse_input_into(struct hd_dump *d, const char *path, unsigned flags)
 	if (hd_input_open(in, path))
 		return -1;
 	d->n_inputs++;
-	return parse_one(d, in->name, in->data, in->len, flags);
+	return parse_one(d, in, in->name, in->data, in->len, flags);
 }
 
 int hd_parse_file(struct hd_dump *d, const char *path, unsigned flags)

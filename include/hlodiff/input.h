@@ -25,6 +25,7 @@ struct hd_input {
 	size_t len;
 	int mapped;          /* 1 if data is an mmap of the file */
 	size_t map_len;
+	size_t released;     /* bytes at the start given back (mapped only) */
 	char *owned;         /* heap buffer when not mapped */
 };
 
@@ -34,6 +35,16 @@ struct hd_input {
  */
 int hd_input_open(struct hd_input *in, const char *path);
 void hd_input_release(struct hd_input *in);
+
+/*
+ * Tells the kernel that the pages of a mapped file before upto are not
+ * needed for now (madvise MADV_DONTNEED on whole pages), so that reading
+ * a dump front to back keeps only a window of it resident.  The bytes
+ * stay readable: a page touched again comes back from the page cache.
+ * Does nothing for a buffer read or inflated into memory (there the
+ * pages would come back zeroed), so it is safe on any input.
+ */
+void hd_input_release_before(struct hd_input *in, const char *upto);
 
 /* Does a file exist and is it a regular file? */
 int hd_input_exists(const char *path);
