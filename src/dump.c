@@ -217,3 +217,44 @@ struct hd_slice hd_value_shape(const struct hd_dump *d, uint32_t v)
 		return sub;
 	return HD_SLICE_NULL;
 }
+
+int64_t hd_value_logical_bytes(const struct hd_dump *d, uint32_t v)
+{
+	const struct hd_value *val = &HD_VALUE(d, v);
+	struct hd_slice shape;
+
+	if (d->shape_facts && val->alloc_value != HD_NONE)
+		return HD_ALLOC_VALUE(d, val->alloc_value).shape_bytes;
+	shape = hd_value_shape(d, v);
+	return shape.n ? hd_shape_logical_bytes(shape) : -1;
+}
+
+int64_t hd_insn_shape_bytes(const struct hd_dump *d, uint32_t i)
+{
+	if (d->shape_facts)
+		return HD_INSN(d, i).shape_bytes;
+	return hd_shape_logical_bytes(HD_INSN(d, i).shape);
+}
+
+/* Is the text `key` an attribute of attrs (at its start or after ' ')? */
+static int has_attr(struct hd_slice attrs, const char *key, size_t n)
+{
+	const char *p = attrs.p, *end = attrs.p + attrs.n;
+
+	while (attrs.n && (size_t)(end - p) >= n &&
+	       (p = memmem(p, (size_t)(end - p), key, n)) != NULL) {
+		if (p == attrs.p || p[-1] == ' ')
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+int hd_attrs_cross_program_prefetch(struct hd_slice attrs)
+{
+	static const char k1[] = "cross_program_prefetch_index=";
+	static const char k2[] = "is_cross_program_prefetch=true";
+
+	return has_attr(attrs, k1, sizeof(k1) - 1) ||
+	       has_attr(attrs, k2, sizeof(k2) - 1);
+}

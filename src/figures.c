@@ -110,9 +110,7 @@ static void stated_peak(struct hd_figures *f, const struct hd_dump *d)
 /* Logical bytes of value v's own (sub)shape, -1 when unknown. */
 static int64_t own_bytes(const struct hd_dump *d, uint32_t v)
 {
-	struct hd_slice shape = hd_value_shape(d, v);
-
-	return shape.n ? hd_shape_logical_bytes(shape) : -1;
+	return hd_value_logical_bytes(d, v);
 }
 
 /*
@@ -153,9 +151,10 @@ static int64_t whole_bytes(const struct hd_dump *d, struct whole_cache *wc,
 	if (insn == HD_NONE)
 		insn = hd_dump_insn_by_name(d, val->name);
 	if (insn != HD_NONE) {
+		if (d->shape_facts)
+			return HD_INSN(d, insn).shape_bytes;
 		if (wc->by_insn[insn] == -2)
-			wc->by_insn[insn] =
-				hd_shape_logical_bytes(HD_INSN(d, insn).shape);
+			wc->by_insn[insn] = hd_insn_shape_bytes(d, insn);
 		return wc->by_insn[insn];
 	}
 	if (!(val->flags & HD_VALUE_INDEXED) || hd_slice_eq_cstr(val->index, "{}"))
@@ -322,23 +321,9 @@ static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d)
 	}
 }
 
-/* Is the text `key` an attribute of attrs (at its start or after ' ')? */
-static int has_attr(struct hd_slice attrs, const char *key)
+static enum hd_copy_class classify(int cross, int64_t src, int64_t dst)
 {
-	size_t n = strlen(key), i;
-
-	for (i = 0; i + n <= attrs.n; i++)
-		if ((i == 0 || attrs.p[i - 1] == ' ') &&
-		    memcmp(attrs.p + i, key, n) == 0)
-			return 1;
-	return 0;
-}
-
-static enum hd_copy_class classify(struct hd_slice attrs, int64_t src,
-				   int64_t dst)
-{
-	if (has_attr(attrs, "cross_program_prefetch_index=") ||
-	    has_attr(attrs, "is_cross_program_prefetch=true"))
+	if (cross)
 		return HD_COPY_CROSS_PROGRAM_PREFETCH;
 	if (dst == 1 && src == 0)
 		return HD_COPY_PREFETCH;
@@ -406,7 +391,10 @@ static void copy_from_insn(struct hd_figures *f, const struct hd_dump *d,
 		c.dst_space = hd_shape_memory_space(dst);
 	if (hd_shape_tuple_element(in->shape, 1, &src) == 0)
 		c.src_space = hd_shape_memory_space(src);
-	c.cls = classify(in->attrs, c.src_space, c.dst_space);
+	c.cls = classify(d->shape_facts ?
+			 (in->flags & HD_INSN_CROSS_PROGRAM_PREFETCH) != 0 :
+			 hd_attrs_cross_program_prefetch(in->attrs),
+			 c.src_space, c.dst_space);
 	c.value = dest_value(d, in->name);
 	c.bytes = c.value != HD_NONE ? hd_value_size(d, c.value) : -1;
 	if (c.bytes < 0 && dst.n)
@@ -460,7 +448,8 @@ static void find_copies(struct hd_figures *f, const struct hd_dump *d)
 		return;
 	}
 	for (i = 0; i < d->insns.len; i++)
-		if (hd_slice_eq_cstr(HD_INSN(d, i).opcode, "copy-start"))
+		if (d->shape_facts ? (HD_INSN(d, i).flags & HD_INSN_COPY_START) != 0 :
+		    hd_slice_eq_cstr(HD_INSN(d, i).opcode, "copy-start"))
 			copy_from_insn(f, d, (uint32_t)i);
 }
 

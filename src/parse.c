@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "hlodiff/diag.h"
+#include "hlodiff/shape.h"
 
 #define PARSE_QUOTE_MAX 60
 
@@ -642,6 +643,7 @@ static int parse_alloc_value(struct parser *ps, struct hd_slice l)
 	av->size = size;
 	av->offset = offset;
 	av->shape = t;
+	av->shape_bytes = hd_shape_logical_bytes(t);
 	av->line = (uint32_t)ps->line;
 	a->value_count++;
 	return 0;
@@ -868,6 +870,9 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 	if (n == 0 || n == t.n || t.p[n] != '(')
 		return bad_line(ps, l, "bad instruction opcode", "'opcode(operands)'");
 	in->opcode = hd_slice_make(t.p, n);
+	if (IS(in->opcode, "copy-start"))
+		in->flags |= HD_INSN_COPY_START;
+	in->shape_bytes = hd_shape_logical_bytes(in->shape);
 	t = tail(t, n);
 	n = balanced_until(t, ',', ',');
 	/* n is where the operand list "(...)" ends at depth 0 */
@@ -884,6 +889,13 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 	else if (t.n)
 		return bad_line(ps, l, "bad text after operands", "', attr=value, ...'");
 	find_metadata(in);
+	if (in->flags & HD_INSN_COPY_START) {
+		/* what the figures read of a copy-start, kept out of the input */
+		if (hd_attrs_cross_program_prefetch(in->attrs))
+			in->flags |= HD_INSN_CROSS_PROGRAM_PREFETCH;
+		in->shape = hd_slice_make(hd_arena_pack(&ps->d->arena, in->shape.p,
+							in->shape.n), in->shape.n);
+	}
 	return 0;
 }
 
@@ -921,6 +933,9 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 		i = (uint32_t)(d->insns.len - 1);
 		/* parse_insn_text read the same name: file it under hash */
 		hd_index_add(&d->insn_by_name, hash, i);
+		/* the value's copy of the name serves, out of the input */
+		if (hd_slice_eq(in->name, val->name))
+			in->name = val->name;
 	}
 	val->insn = i;
 	ps->last_insn = i;
@@ -1558,6 +1573,7 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 {
 	struct parser ps;
 
+	d->shape_facts = 1;
 	parser_init(&ps, d, name, flags);
 	ps.in = in;
 	ps.file_sections = d->sections;

@@ -66,6 +66,7 @@ struct hd_alloc_value {
 	int64_t size, offset;
 	struct hd_slice shape;  /* with layout */
 	uint32_t line;
+	int64_t shape_bytes;    /* hd_shape_logical_bytes(shape), if d->shape_facts */
 };
 
 /* "  value: <...> (color=C)" under " reused by buffers of a different color:" */
@@ -111,6 +112,12 @@ struct hd_use {
 	int64_t operand;
 };
 
+enum hd_insn_flags {
+	HD_INSN_COPY_START = 1u << 0,   /* opcode is "copy-start" */
+	/* attrs say cross_program_prefetch_index= or is_cross_program_prefetch=true */
+	HD_INSN_CROSS_PROGRAM_PREFETCH = 1u << 1,
+};
+
 /* A defining instruction (" from instruction: %name = SHAPE opcode(...), ..."). */
 struct hd_insn {
 	struct hd_slice name;       /* without '%' */
@@ -124,6 +131,8 @@ struct hd_insn {
 	int64_t source_line;        /* -1 when absent */
 	struct hd_slice text;       /* the whole instruction text */
 	uint32_t line;
+	uint32_t flags;             /* enum hd_insn_flags, if d->shape_facts */
+	int64_t shape_bytes;        /* hd_shape_logical_bytes(shape), if d->shape_facts */
 };
 
 /* "    NAME{IDX}:START-END" */
@@ -192,6 +201,15 @@ struct hd_dump {
 	struct hd_vec live_ranges;  /* struct hd_live_range */
 	struct hd_vec peak;         /* struct hd_peak_entry */
 	struct hd_vec stack;        /* struct hd_stack_node, pre-order */
+
+	/*
+	 * The parser fills hd_alloc_value.shape_bytes, hd_insn.shape_bytes
+	 * and hd_insn.flags while it reads each line, so that the figures
+	 * need not walk the shapes' text again (by then the input pages may
+	 * be released, see input.h).  They are the text's digest, not new
+	 * facts; a model built otherwise (golden.c) leaves this 0.
+	 */
+	int shape_facts;
 
 	uint32_t sections;          /* enum hd_sections */
 	int64_t total_bytes;        /* valid with HD_SEC_TOTAL */
@@ -295,5 +313,13 @@ int64_t hd_value_size(const struct hd_dump *d, uint32_t v);
 /* Shape of the value: its value line's shape, else the subshape of the
  * defining instruction at its index; empty when unknown. */
 struct hd_slice hd_value_shape(const struct hd_dump *d, uint32_t v);
+/* hd_shape_logical_bytes(hd_value_shape(d, v)), -1 when unknown; from
+ * shape_bytes when the parser worked it out. */
+int64_t hd_value_logical_bytes(const struct hd_dump *d, uint32_t v);
+/* hd_shape_logical_bytes() of instruction i's shape, likewise. */
+int64_t hd_insn_shape_bytes(const struct hd_dump *d, uint32_t i);
+/* Do an instruction's attributes mark a cross-program prefetch
+ * (cross_program_prefetch_index=, is_cross_program_prefetch=true)? */
+int hd_attrs_cross_program_prefetch(struct hd_slice attrs);
 
 #endif
