@@ -15,7 +15,7 @@ int hd_slice_cmp(struct hd_slice a, struct hd_slice b)
 
 int hd_parse_i64(struct hd_slice s, int64_t *out)
 {
-	size_t i = 0;
+	size_t i = 0, fast;
 	int neg = 0;
 	uint64_t v = 0;
 	uint64_t limit;
@@ -26,6 +26,10 @@ int hd_parse_i64(struct hd_slice s, int64_t *out)
 	}
 	if (i >= s.n || s.p[i] < '0' || s.p[i] > '9')
 		return 0;
+	/* 18 digits fit in int64 whatever they are: no checks until then */
+	fast = s.n - i > 18 ? i + 18 : s.n;
+	for (; i < fast && (unsigned char)(s.p[i] - '0') < 10; i++)
+		v = v * 10 + (unsigned)(s.p[i] - '0');
 	limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
 	for (; i < s.n && s.p[i] >= '0' && s.p[i] <= '9'; i++) {
 		unsigned d = (unsigned)(s.p[i] - '0');
