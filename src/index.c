@@ -5,17 +5,11 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <xxhash.h>
 
 #include "hlodiff/arena.h"
 #include "hlodiff/diag.h"
 
 #define INDEX_MIN_SLOTS 256u
-
-uint32_t hd_index_hash(struct hd_slice key)
-{
-	return (uint32_t)XXH3_64bits(key.n ? key.p : "", key.n);
-}
 
 static void put_slot(struct hd_index_slot *slots, uint32_t mask,
 		     uint32_t hash, uint32_t idx)
