@@ -60,6 +60,7 @@ struct parser {
 	int modules_seen;       /* buffer-assignment files seen in a wrapper */
 	uint32_t file_sections; /* enum hd_sections seen in this file */
 	uint32_t last_insn;     /* instruction of the previous record */
+	uint32_t prefetched;    /* value last prefetched (prefetch_records) */
 	uint64_t stack_lines;
 	/* Running sums the figures add up again: an input whose sums do not
 	 * fit in int64 is rejected here, where the line is known, rather
@@ -704,6 +705,39 @@ static int parse_total(struct parser *ps, struct hd_slice l)
 
 /* ---- Part A': Used values ------------------------------------------ */
 
+/*
+ * Records come in id order, but their values were made in the order of
+ * the allocations, so each record's value (and its key, which the short
+ * form is checked against) is a cache miss.  Start loading the value of
+ * the 4th id with a value after this one, and the key of the next.
+ */
+static void prefetch_records(struct parser *ps, int64_t id)
+{
+	const struct hd_dump *d = ps->d;
+	const uint32_t *slot = d->id_slots.data;
+	size_t i, n = d->id_slots.len, stop;
+	uint32_t next = HD_NONE, later = HD_NONE;
+	int found = 0;
+
+	if (id < 0 || (uint64_t)id >= n)
+		return;
+	stop = n - (size_t)id > 64 ? (size_t)id + 64 : n;
+	for (i = (size_t)id + 1; i < stop && found < 4; i++) {
+		if (slot[i] == HD_NONE)
+			continue;
+		if (++found == 1)
+			next = slot[i];
+		later = slot[i];
+	}
+	if (next != HD_NONE)
+		__builtin_prefetch(HD_VALUE(d, next).key.p);
+	if (found == 4)
+		__builtin_prefetch(&HD_VALUE(d, later));
+	/* an effect, or GCC takes a function that only prefetches for
+	 * pure and drops its calls */
+	ps->prefetched = later;
+}
+
 static int parse_record(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice t = l;
@@ -723,6 +757,7 @@ static int parse_record(struct parser *ps, struct hd_slice l)
 		return perr(ps, "second record for value %lld (first at line %u)",
 			    (long long)val->id, val->record_line);
 	val->flags |= HD_VALUE_RECORD;
+	prefetch_records(ps, val->id);
 	val->record_line = (uint32_t)ps->line;
 	val->pos_first = (uint32_t)ps->d->positions.len;
 	val->use_first = (uint32_t)ps->d->uses.len;
@@ -1434,10 +1469,50 @@ static int no_nul_left(struct parser *ps)
 #define RELEASE_STEP ((size_t)4 << 20)
 #define RELEASE_LAG ((size_t)1 << 20)
 
+/*
+ * Each BufferLiveRange and peak line looks a value up by its key: three
+ * dependent cache misses (index slot, value record, the key's bytes) on
+ * a large dump.  Before such lines are read, the lookups of the next
+ * PREFETCH_LINES of them are started in three rounds, so that their
+ * misses overlap instead of following one another.  Only hints: the
+ * lines are then read as usual.  Returns where the lines looked at end.
+ */
+#define PREFETCH_LINES 16
+
+static const char *prefetch_lookups(const struct parser *ps, const char *p)
+{
+	const struct hd_dump *d = ps->d;
+	uint32_t hash[PREFETCH_LINES], v[PREFETCH_LINES];
+	int k, m;
+
+	for (m = 0; m < PREFETCH_LINES && p < ps->end; m++) {
+		const char *nl = memchr(p, '\n', (size_t)(ps->end - p));
+		const char *colon;
+
+		if (!nl || nl - p < 5 || memcmp(p, "    ", 4) != 0 ||
+		    !(colon = memchr(p + 4, ':', (size_t)(nl - p - 4))))
+			break;
+		hash[m] = hd_index_hash(hd_value_key(
+			hd_slice_make(p + 4, (size_t)(colon - p - 4))));
+		hd_index_prefetch(&d->value_by_key, hash[m]);
+		p = nl + 1;
+	}
+	for (k = 0; k < m; k++) {
+		v[k] = hd_index_first(&d->value_by_key, hash[k]);
+		if (v[k] != HD_NONE)
+			__builtin_prefetch(&HD_VALUE(d, v[k]));
+	}
+	for (k = 0; k < m; k++)
+		if (v[k] != HD_NONE)
+			__builtin_prefetch(HD_VALUE(d, v[k]).key.p);
+	return p;
+}
+
 static int parse_lines(struct parser *ps)
 {
 	const char *p = ps->data, *end = ps->end;
 	const char *next_release = p + RELEASE_STEP + RELEASE_LAG;
+	const char *prefetched = p;
 
 	ps->line = 0;
 	while (p < end) {
@@ -1453,6 +1528,9 @@ static int parse_lines(struct parser *ps)
 			hd_input_release_before(ps->in, p - RELEASE_LAG);
 			next_release = p + RELEASE_STEP;
 		}
+		if ((ps->sec == SEC_BUFFER_LIVE || ps->sec == SEC_PEAK) &&
+		    p >= prefetched)
+			prefetched = prefetch_lookups(ps, p);
 		ps->line++;
 		if (!nl) {
 			/* the partial last line is not read */

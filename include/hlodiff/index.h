@@ -116,6 +116,26 @@ static inline uint32_t hd_index_find(const struct hd_index *x, uint32_t hash,
 	}
 }
 
+/* The first record filed under hash (the likely one), or HD_NONE; for
+ * prefetching, it reads no key. */
+static inline uint32_t hd_index_first(const struct hd_index *x, uint32_t hash)
+{
+	uint32_t i;
+
+	if (!x->slots)
+		return HD_NONE;
+	for (i = hash & x->mask;; i = (i + 1) & x->mask)
+		if (x->slots[i].idx == HD_NONE || x->slots[i].hash == hash)
+			return x->slots[i].idx;
+}
+
+/* Starts loading the slots a lookup of hash reads first. */
+static inline void hd_index_prefetch(const struct hd_index *x, uint32_t hash)
+{
+	if (x->slots)
+		__builtin_prefetch(&x->slots[hash & x->mask]);
+}
+
 /*
  * Files idx under hash without looking for the key: the caller knows it
  * is absent (hd_index_find said so).  idx must not be HD_NONE.
