@@ -35,6 +35,22 @@ enum section {
 	SEC_DONE,          /* a second module in a stdout stream */
 };
 
+/*
+ * The logical sizes of shape texts seen recently.  A dump repeats a few
+ * hundred shapes over and over (f32[]{:T(128)}, ...), and walking each
+ * one again was an eighth of the parse.  Direct-mapped by hash, shapes
+ * of up to SHAPE_MEMO_TEXT bytes; the text is kept to compare with.
+ */
+#define SHAPE_MEMO_SLOTS 1024
+#define SHAPE_MEMO_TEXT 48
+
+struct shape_memo {
+	uint32_t hash;
+	uint32_t len;           /* 0: empty */
+	int64_t bytes;
+	char text[SHAPE_MEMO_TEXT];
+};
+
 enum record_part {
 	REC_NONE,
 	REC_HEADER,        /* "<...>" read */
@@ -61,6 +77,7 @@ struct parser {
 	uint32_t file_sections; /* enum hd_sections seen in this file */
 	uint32_t last_insn;     /* instruction of the previous record */
 	uint32_t prefetched;    /* value last prefetched (prefetch_records) */
+	struct shape_memo *memo; /* SHAPE_MEMO_SLOTS of them */
 	uint64_t stack_lines;
 	/* Running sums the figures add up again: an input whose sums do not
 	 * fit in int64 is rejected here, where the line is known, rather
@@ -353,6 +370,26 @@ static int64_t sat_add(int64_t a, int64_t b)
 }
 
 /* ---- model helpers ---------------------------------------------- */
+
+/* hd_shape_logical_bytes(shape), through the memo. */
+static int64_t shape_bytes(struct parser *ps, struct hd_slice shape)
+{
+	struct shape_memo *m;
+	uint32_t h;
+
+	if (shape.n == 0 || shape.n > SHAPE_MEMO_TEXT)
+		return hd_shape_logical_bytes(shape);
+	h = hd_index_hash(shape);
+	m = &ps->memo[h & (SHAPE_MEMO_SLOTS - 1)];
+	if (m->len == shape.n && m->hash == h &&
+	    memcmp(m->text, shape.p, shape.n) == 0)
+		return m->bytes;
+	m->hash = h;
+	m->len = (uint32_t)shape.n;
+	memcpy(m->text, shape.p, shape.n);
+	m->bytes = hd_shape_logical_bytes(shape);
+	return m->bytes;
+}
 
 static struct hd_slice default_index(void)
 {
@@ -653,7 +690,7 @@ static int parse_alloc_value(struct parser *ps, struct hd_slice l)
 	av->size = size;
 	av->offset = offset;
 	av->shape = t;
-	av->shape_bytes = hd_shape_logical_bytes(t);
+	av->shape_bytes = shape_bytes(ps, t);
 	av->line = (uint32_t)ps->line;
 	a->value_count++;
 	return 0;
@@ -916,7 +953,7 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 	in->opcode = hd_slice_make(t.p, n);
 	if (IS(in->opcode, "copy-start"))
 		in->flags |= HD_INSN_COPY_START;
-	in->shape_bytes = hd_shape_logical_bytes(in->shape);
+	in->shape_bytes = shape_bytes(ps, in->shape);
 	t = tail(t, n);
 	n = balanced_until(t, ',', ',');
 	/* n is where the operand list "(...)" ends at depth 0 */
@@ -1659,6 +1696,7 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 		     const char *data, size_t len, unsigned flags)
 {
 	struct parser ps;
+	int rc;
 
 	d->shape_facts = 1;
 	parser_init(&ps, d, name, flags);
@@ -1673,9 +1711,10 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 	}
 	ps.data = ps.checked = data;
 	ps.end = data + len;
-	if (parse_lines(&ps))
-		return -1;
-	return finish(&ps);
+	ps.memo = hd_xcalloc(SHAPE_MEMO_SLOTS, sizeof(*ps.memo));
+	rc = parse_lines(&ps) ? -1 : finish(&ps);
+	free(ps.memo);
+	return rc;
 }
 
 int hd_parse_buffer(struct hd_dump *d, const char *name, const char *data,
