@@ -18,6 +18,10 @@
 #include "hlodiff/diag.h"
 #include "hlodiff/shape.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define PARSE_QUOTE_MAX 60
 
 enum section {
@@ -1545,6 +1549,28 @@ static const char *prefetch_lookups(const struct parser *ps, const char *p)
 	return p;
 }
 
+/*
+ * The end of the line at p: memchr, but most lines are short and the
+ * call costs more than the search, so the first 64 bytes are looked at
+ * inline (16 at a time with SSE2; only whole blocks inside the input).
+ */
+static const char *find_newline(const char *p, const char *end)
+{
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n');
+	const char *stop = end - p > 64 ? p + 64 : end;
+
+	for (; stop - p >= 16; p += 16) {
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)p);
+		unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, nl));
+
+		if (mask)
+			return p + __builtin_ctz(mask);
+	}
+#endif
+	return memchr(p, '\n', (size_t)(end - p));
+}
+
 static int parse_lines(struct parser *ps)
 {
 	const char *p = ps->data, *end = ps->end;
@@ -1553,7 +1579,7 @@ static int parse_lines(struct parser *ps)
 
 	ps->line = 0;
 	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *nl = find_newline(p, end);
 		const char *line_end = nl ? nl + 1 : end;
 		struct hd_slice l;
 
