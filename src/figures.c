@@ -116,21 +116,25 @@ static int64_t own_bytes(const struct hd_dump *d, uint32_t v)
 /*
  * Whole-shape sizes already worked out, so that the N+1 values of an
  * N-element tuple read the tuple's shape once, not N+1 times (-2 = not
- * yet known).
+ * yet known).  Made on first use: a parsed dump has the instructions'
+ * sizes at hand (d->shape_facts) and values without an instruction are
+ * rare.
  */
 struct whole_cache {
-	int64_t *by_insn;       /* d->insns.len entries */
-	int64_t *by_value;      /* d->values.len entries */
+	int64_t *by_insn;       /* d->insns.len entries, or NULL */
+	int64_t *by_value;      /* d->values.len entries, or NULL */
 };
 
-static int64_t *cache_new(size_t n)
+static int64_t *cache_at(int64_t **c, size_t n, size_t i)
 {
-	int64_t *c = hd_xmalloc((n ? n : 1) * sizeof(*c));
-	size_t i;
+	size_t k;
 
-	for (i = 0; i < n; i++)
-		c[i] = -2;
-	return c;
+	if (!*c) {
+		*c = hd_xmalloc((n ? n : 1) * sizeof(**c));
+		for (k = 0; k < n; k++)
+			(*c)[k] = -2;
+	}
+	return &(*c)[i];
 }
 
 /*
@@ -147,24 +151,27 @@ static int64_t whole_bytes(const struct hd_dump *d, struct whole_cache *wc,
 	const struct hd_value *val = &HD_VALUE(d, v);
 	uint32_t insn = val->insn;
 	uint32_t table;
+	int64_t *c;
 
 	if (insn == HD_NONE)
 		insn = hd_dump_insn_by_name(d, val->name);
 	if (insn != HD_NONE) {
 		if (d->shape_facts)
 			return HD_INSN(d, insn).shape_bytes;
-		if (wc->by_insn[insn] == -2)
-			wc->by_insn[insn] = hd_insn_shape_bytes(d, insn);
-		return wc->by_insn[insn];
+		c = cache_at(&wc->by_insn, d->insns.len, insn);
+		if (*c == -2)
+			*c = hd_insn_shape_bytes(d, insn);
+		return *c;
 	}
 	if (!(val->flags & HD_VALUE_INDEXED) || hd_slice_eq_cstr(val->index, "{}"))
 		return own;
 	table = hd_dump_value_by_key(d, val->name);
 	if (table == HD_NONE)
 		return -1;
-	if (wc->by_value[table] == -2)
-		wc->by_value[table] = own_bytes(d, table);
-	return wc->by_value[table];
+	c = cache_at(&wc->by_value, d->values.len, table);
+	if (*c == -2)
+		*c = own_bytes(d, table);
+	return *c;
 }
 
 /* Sizes of one live range's value (-1 = unknown). */
@@ -172,31 +179,24 @@ struct range_size {
 	int64_t own, whole;
 };
 
-/* Fills sizes[i] for every live range; returns the number whose own
- * size is unknown. */
-static uint32_t size_ranges(const struct hd_dump *d, struct range_size *sizes)
+/*
+ * The sizes of live range i's value.  Worked out again each time they
+ * are needed rather than kept for every range (16 bytes a range, which
+ * on a dump of a million small values was a tenth of the peak memory):
+ * the peak time needs them all once, the bytes at a time only those of
+ * the ranges live then.
+ */
+static struct range_size range_size(const struct hd_dump *d,
+				    struct whole_cache *wc, size_t i)
 {
-	struct whole_cache wc;
-	uint32_t unsized = 0;
-	size_t i;
+	uint32_t v = HD_LIVE_RANGE(d, i).value;
+	struct range_size s = { -1, -1 };
 
-	wc.by_insn = cache_new(d->insns.len);
-	wc.by_value = cache_new(d->values.len);
-	for (i = 0; i < d->live_ranges.len; i++) {
-		uint32_t v = HD_LIVE_RANGE(d, i).value;
-		struct range_size *s = &sizes[i];
-
-		s->own = s->whole = -1;
-		if (v != HD_NONE) {
-			s->own = own_bytes(d, v);
-			s->whole = whole_bytes(d, &wc, v, s->own);
-		}
-		if (s->own < 0)
-			unsized++;
+	if (v != HD_NONE) {
+		s.own = own_bytes(d, v);
+		s.whole = whole_bytes(d, wc, v, s.own);
 	}
-	free(wc.by_insn);
-	free(wc.by_value);
-	return unsized;
+	return s;
 }
 
 /* Clamps a range to [0, T]; returns 0 if nothing is left of it. */
@@ -228,8 +228,8 @@ static int clamp_range(const struct hd_live_range *lr, int64_t max,
  * Returns -1 when the sizes add up beyond int64 (only hostile shapes
  * do), so the caller leaves the figure absent rather than wrong.
  */
-static int64_t xla_peak_time(const struct hd_dump *d,
-			     const struct range_size *sizes)
+static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
+			     uint32_t *unsized)
 {
 	int64_t max = d->live_max, t, run = 0, best = -1, best_t = 0;
 	int64_t *diff;
@@ -239,7 +239,11 @@ static int64_t xla_peak_time(const struct hd_dump *d,
 	diff = hd_xcalloc((size_t)max + 3, sizeof(*diff));
 	for (i = 0; i < d->live_ranges.len; i++) {
 		int64_t start, end;
-		int64_t w = sizes[i].whole >= 0 ? sizes[i].whole : sizes[i].own;
+		struct range_size sz = range_size(d, wc, i);
+		int64_t w = sz.whole >= 0 ? sz.whole : sz.own;
+
+		if (sz.own < 0)
+			(*unsized)++;
 
 		if (w <= 0 || !clamp_range(&HD_LIVE_RANGE(d, i), max, &start, &end))
 			continue;
@@ -265,8 +269,8 @@ static int64_t xla_peak_time(const struct hd_dump *d,
  * time in 55 of 55 cumulative and 49 of 49 plain dumps.  Returns -1 when
  * the sum does not fit in int64.
  */
-static int64_t live_bytes_at(const struct hd_dump *d,
-			     const struct range_size *sizes, int64_t t)
+static int64_t live_bytes_at(const struct hd_dump *d, struct whole_cache *wc,
+			     int64_t t)
 {
 	int plain = d->peak_style == HD_PEAK_PLAIN;
 	int64_t sum = 0;
@@ -274,11 +278,13 @@ static int64_t live_bytes_at(const struct hd_dump *d,
 
 	for (i = 0; i < d->live_ranges.len; i++) {
 		int64_t start, end, b;
+		struct range_size sz;
 
 		if (!clamp_range(&HD_LIVE_RANGE(d, i), d->live_max, &start, &end) ||
 		    t < start || t > end)
 			continue;
-		b = plain && sizes[i].whole >= 0 ? sizes[i].whole : sizes[i].own;
+		sz = range_size(d, wc, i);
+		b = plain && sz.whole >= 0 ? sz.whole : sz.own;
 		if (b > 0 && __builtin_add_overflow(sum, b, &sum))
 			return -1;
 	}
@@ -293,20 +299,19 @@ static int64_t live_bytes_at(const struct hd_dump *d,
  */
 static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d)
 {
-	struct range_size *sizes;
+	struct whole_cache wc = { NULL, NULL };
 	int64_t at_stated = 0;
 
 	if (d->live_max < 0 || d->live_ranges.len == 0 ||
 	    (uint64_t)d->live_max > d->n_lines)
 		return;
-	sizes = hd_xmalloc(d->live_ranges.len * sizeof(*sizes));
-	f->recomputed_unsized = size_ranges(d, sizes);
-	f->recomputed_time = xla_peak_time(d, sizes);
+	f->recomputed_time = xla_peak_time(d, &wc, &f->recomputed_unsized);
 	f->recomputed_bytes = f->recomputed_time < 0 ? -1 :
-		live_bytes_at(d, sizes, f->recomputed_time);
+		live_bytes_at(d, &wc, f->recomputed_time);
 	if (f->has_peak)
-		at_stated = live_bytes_at(d, sizes, f->peak_time);
-	free(sizes);
+		at_stated = live_bytes_at(d, &wc, f->peak_time);
+	free(wc.by_insn);
+	free(wc.by_value);
 	if (f->recomputed_bytes < 0 || at_stated < 0) {
 		f->recomputed_time = -1;
 		f->recomputed_bytes = 0;
