@@ -150,8 +150,8 @@ static uint32_t value_changes(const struct hd_dump *o, uint32_t a,
 static struct hd_slice vd_key(const struct hd_diff *df, const struct hd_value_diff *x)
 {
 	if (x->old_v != HD_NONE)
-		return HD_VALUE(df->old, x->old_v).key;
-	return HD_VALUE(df->new_dump, x->new_v).key;
+		return hd_value_key_of(&HD_VALUE(df->old, x->old_v));
+	return hd_value_key_of(&HD_VALUE(df->new_dump, x->new_v));
 }
 
 static int differs(const struct hd_value_diff *x)

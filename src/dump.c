@@ -113,17 +113,9 @@ const char *hd_alloc_kind_name(enum hd_alloc_kind k)
 	return (unsigned)k < HD_KIND_COUNT ? names[k] : "?";
 }
 
-struct hd_slice hd_value_key(struct hd_slice name_index)
-{
-	if (name_index.n >= 2 && name_index.p[name_index.n - 2] == '{' &&
-	    name_index.p[name_index.n - 1] == '}')
-		name_index.n -= 2;
-	return name_index;
-}
-
 static struct hd_slice value_key_of(const void *ctx, uint32_t v)
 {
-	return HD_VALUE((const struct hd_dump *)ctx, v).key;
+	return hd_value_key_of(&HD_VALUE((const struct hd_dump *)ctx, v));
 }
 
 static struct hd_slice insn_name_of(const void *ctx, uint32_t i)
@@ -141,8 +133,8 @@ uint32_t hd_dump_value_by_key(const struct hd_dump *d, struct hd_slice name_inde
 
 uint32_t hd_dump_index_value(struct hd_dump *d, uint32_t v)
 {
-	return hd_index_put(&d->value_by_key, HD_VALUE(d, v).key, v,
-			    value_key_of, d);
+	return hd_index_put(&d->value_by_key, hd_value_key_of(&HD_VALUE(d, v)),
+			    v, value_key_of, d);
 }
 
 uint32_t hd_dump_index_insn(struct hd_dump *d, uint32_t i)

@@ -2051,7 +2051,6 @@ static int value_live(struct reader *r, struct hd_value *val, uint32_t v)
 	lr = hd_vec_push(&r->d->live_ranges);
 	lr->name = val->name;
 	lr->index = val->index;
-	lr->key = val->key;
 	lr->start = a;
 	lr->end = b;
 	lr->value = v;
@@ -2166,7 +2165,6 @@ static int read_value(struct reader *r)
 	val->id = (int64_t)v;   /* dump order is file order */
 	val->name = name;
 	val->index = index;
-	val->key = key;
 	val->alloc_value = HD_NONE;
 	val->insn = HD_NONE;
 	val->line = (uint32_t)r->line;
@@ -2199,7 +2197,7 @@ static int read_value(struct reader *r)
 static int read_orphan_range(struct reader *r)
 {
 	struct hd_live_range *lr;
-	struct hd_slice text;
+	struct hd_slice text, key;
 
 	if (want_fields(r, 4, 4, "'r NAME{INDEX} START END'"))
 		return -1;
@@ -2207,7 +2205,7 @@ static int read_orphan_range(struct reader *r)
 	lr->value = HD_NONE;
 	lr->line = (uint32_t)r->line;
 	if (text_field(r, 1, &text) ||
-	    split_key(r, text, &lr->name, &lr->index, &lr->key) ||
+	    split_key(r, text, &lr->name, &lr->index, &key) ||
 	    num_field(r, 2, &lr->start, NULL) || num_field(r, 3, &lr->end, NULL))
 		return -1;
 	if (lr->start < 0 || lr->end < lr->start)
@@ -2220,7 +2218,7 @@ static int read_orphan_range(struct reader *r)
 static int read_peak_entry(struct reader *r)
 {
 	struct hd_peak_entry *e;
-	struct hd_slice text;
+	struct hd_slice text, key;
 	int has;
 
 	if (want_fields(r, 3, 5, "'p NAME{INDEX} BYTES [CUMULATIVE [-]]'"))
@@ -2230,7 +2228,7 @@ static int read_peak_entry(struct reader *r)
 	e = hd_vec_push(&r->d->peak);
 	e->line = (uint32_t)r->line;
 	if (prefixed_field(r, 1, r->prev_peak, &text) ||
-	    split_key(r, text, &e->name, &e->index, &e->key) ||
+	    split_key(r, text, &e->name, &e->index, &key) ||
 	    num_field(r, 2, &e->bytes, NULL))
 		return -1;
 	r->prev_peak = text;
@@ -2251,7 +2249,7 @@ static int read_peak_entry(struct reader *r)
 		e->value = HD_NONE;
 		return 0;
 	}
-	e->value = hd_dump_value_by_key(r->d, e->key);
+	e->value = hd_dump_value_by_key(r->d, key);
 	if (e->value == HD_NONE)
 		return bad(r, "peak line names no value", "the name of a 'v' line above, or a last field '-'");
 	return 0;
@@ -2349,13 +2347,10 @@ static void derive_peak(struct reader *r)
 		e->cumulative = -1;
 		val = &HD_VALUE(d, i);
 		e->name = val->name;
-		e->key = val->name;
 		if (v == HD_NONE)
 			continue;
-		if (d->peak_style != HD_PEAK_PLAIN) {
+		if (d->peak_style != HD_PEAK_PLAIN)
 			e->index = val->index;
-			e->key = val->key;
-		}
 		e->bytes = peak_bytes_of(d, v);
 		sum = add_sat(sum, e->bytes);
 		if (d->peak_style == HD_PEAK_CUMULATIVE)

@@ -394,12 +394,13 @@ static void pass_align(struct mctx *x, const uint64_t *okey,
 /* The new value with the same name{index} as old value o, or HD_NONE. */
 static uint32_t same_name(const struct mctx *x, uint32_t o)
 {
-	return hd_dump_value_by_key(x->n.d, HD_VALUE(x->o.d, o).key);
+	return hd_dump_value_by_key(x->n.d, hd_value_key_of(&HD_VALUE(x->o.d, o)));
 }
 
 static int same_key(const struct mctx *x, uint32_t o, uint32_t n)
 {
-	return hd_slice_eq(HD_VALUE(x->o.d, o).key, HD_VALUE(x->n.d, n).key);
+	return hd_slice_eq(hd_value_key_of(&HD_VALUE(x->o.d, o)),
+			   hd_value_key_of(&HD_VALUE(x->n.d, n)));
 }
 
 /*

@@ -415,9 +415,11 @@ static int value_for(struct parser *ps, int64_t id, struct hd_slice name,
 
 	if (v != HD_NONE) {
 		val = &HD_VALUE(d, v);
-		if (!hd_slice_eq(val->key, key)) {
+		struct hd_slice had = hd_value_key_of(val);
+
+		if (!hd_slice_eq(had, key)) {
 			char a[80], b[80];
-			hd_quote(a, sizeof(a), val->key.p, val->key.n, 60);
+			hd_quote(a, sizeof(a), had.p, had.n, 60);
 			hd_quote(b, sizeof(b), key.p, key.n, 60);
 			return perr(ps, "value %lld is named '%s' here but '%s' at line %u",
 				    (long long)id, b, a, val->line);
@@ -441,7 +443,6 @@ static int value_for(struct parser *ps, int64_t id, struct hd_slice name,
 
 		val->name = hd_slice_make(c, name.n);
 		val->index = indexed ? hd_slice_make(c + name.n, index.n) : index;
-		val->key = hd_slice_make(c, key.n);
 	}
 	val->flags = indexed ? HD_VALUE_INDEXED : 0;
 	val->alloc_value = HD_NONE;
@@ -771,7 +772,7 @@ static void prefetch_records(struct parser *ps, int64_t id)
 		later = slot[i];
 	}
 	if (next != HD_NONE)
-		__builtin_prefetch(HD_VALUE(d, next).key.p);
+		__builtin_prefetch(HD_VALUE(d, next).name.p);
 	if (found == 4)
 		__builtin_prefetch(&HD_VALUE(d, later));
 	/* an effect, or GCC takes a function that only prefetches for
@@ -1104,7 +1105,7 @@ static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 	struct hd_slice t = tail(l, 4);
 	struct hd_live_range *r;
 	const char *colon = memchr(t.p, ':', t.n);
-	struct hd_slice nums;
+	struct hd_slice nums, key;
 	int64_t start, end;
 	uint32_t v;
 
@@ -1118,12 +1119,12 @@ static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 		return bad_line(ps, l, "live range ends before it starts", "START <= END");
 	r = hd_vec_push(&ps->d->live_ranges);
 	if (split_key(hd_slice_make(t.p, (size_t)(colon - t.p)), &r->name,
-		      &r->index, &r->key))
+		      &r->index, &key))
 		return bad_line(ps, l, "bad live range name", "'NAME{IDX}'");
 	r->start = start;
 	r->end = end;
 	r->line = (uint32_t)ps->line;
-	v = hd_dump_value_by_key(ps->d, r->key);
+	v = hd_dump_value_by_key(ps->d, key);
 	r->value = v;
 	if (v != HD_NONE && (HD_VALUE(ps->d, v).flags & HD_VALUE_LIVE))
 		return second_live_range(ps, r);
@@ -1159,7 +1160,7 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 	struct hd_slice t = tail(l, 4);
 	struct hd_peak_entry *e;
 	const char *colon = memchr(t.p, ':', t.n);
-	struct hd_slice rest;
+	struct hd_slice rest, key;
 
 	if (!colon)
 		return bad_line(ps, l, "bad peak line", "'    NAME{IDX}: B bytes (cumulative: S bytes)'");
@@ -1167,7 +1168,7 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 	e->line = (uint32_t)ps->line;
 	e->cumulative = -1;
 	if (split_key(hd_slice_make(t.p, (size_t)(colon - t.p)), &e->name,
-		      &e->index, &e->key))
+		      &e->index, &key))
 		return bad_line(ps, l, "bad peak value name", "'NAME{IDX}'");
 	rest = tail(t, (size_t)(colon - t.p) + 1);
 	if (take_lit(&rest, " ") || take_i64(&rest, &e->bytes) ||
@@ -1188,7 +1189,7 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 	} else if (d->peak_style == HD_PEAK_CUMULATIVE) {
 		return perr(ps, "peak lines mix the cumulative and plain styles");
 	}
-	e->value = hd_dump_value_by_key(d, e->key);
+	e->value = hd_dump_value_by_key(d, key);
 	return 0;
 }
 
@@ -1545,7 +1546,7 @@ static const char *prefetch_lookups(const struct parser *ps, const char *p)
 	}
 	for (k = 0; k < m; k++)
 		if (v[k] != HD_NONE)
-			__builtin_prefetch(HD_VALUE(d, v[k]).key.p);
+			__builtin_prefetch(HD_VALUE(d, v[k]).name.p);
 	return p;
 }
 

@@ -68,8 +68,8 @@ struct peak_sort {
 static struct hd_slice peak_key(const struct peak_sort *ps, const struct hd_peak_value *e)
 {
 	if (e->new_v != HD_NONE)
-		return HD_VALUE(ps->new_dump, e->new_v).key;
-	return HD_VALUE(ps->old, e->old_v).key;
+		return hd_value_key_of(&HD_VALUE(ps->new_dump, e->new_v));
+	return hd_value_key_of(&HD_VALUE(ps->old, e->old_v));
 }
 
 /* By |delta| descending, then role, then name. */

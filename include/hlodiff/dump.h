@@ -88,8 +88,9 @@ enum hd_value_flags {
 struct hd_value {
 	int64_t id;
 	struct hd_slice name;   /* defining instruction name */
-	struct hd_slice index;  /* "{}" or "{0,1}" (always with braces) */
-	struct hd_slice key;    /* normalised lookup key (see top of file) */
+	struct hd_slice index;  /* "{}" or "{0,1}" (always with braces); any
+				   other than "{}" follows name in memory, so
+				   hd_value_key_of() is name + index */
 	int64_t color;
 	uint32_t flags;         /* enum hd_value_flags */
 	uint32_t alloc_value;   /* first entry in dump->alloc_values, or HD_NONE */
@@ -137,7 +138,7 @@ struct hd_insn {
 
 /* "    NAME{IDX}:START-END" */
 struct hd_live_range {
-	struct hd_slice name, index, key;
+	struct hd_slice name, index;    /* key: hd_value_key(name + index) */
 	int64_t start, end;
 	uint32_t value;             /* HD_NONE when no value has this key */
 	uint32_t line;
@@ -151,7 +152,7 @@ enum hd_peak_style {
 };
 
 struct hd_peak_entry {
-	struct hd_slice name, index, key;  /* index empty in the plain style */
+	struct hd_slice name, index;  /* index empty in the plain style */
 	int64_t bytes;
 	int64_t cumulative;         /* -1 in the plain style */
 	uint32_t value;             /* HD_NONE when unresolved */
@@ -303,7 +304,21 @@ uint32_t hd_dump_slot_put(struct hd_vec *slots, struct hd_table *big,
 
 /* The normalised lookup key for name + index ("{}" -> name alone); the
  * result is a sub-slice of name_index. */
-struct hd_slice hd_value_key(struct hd_slice name_index);
+static inline struct hd_slice hd_value_key(struct hd_slice name_index)
+{
+	if (name_index.n >= 2 && name_index.p[name_index.n - 2] == '{' &&
+	    name_index.p[name_index.n - 1] == '}')
+		name_index.n -= 2;
+	return name_index;
+}
+
+/* A value's normalised lookup key (see the top of this file). */
+static inline struct hd_slice hd_value_key_of(const struct hd_value *v)
+{
+	if (v->index.n == 2 && v->index.p[0] == '{' && v->index.p[1] == '}')
+		return v->name;
+	return hd_value_key(hd_slice_make(v->name.p, v->name.n + v->index.n));
+}
 
 /*
  * Bytes the value occupies in its allocation (size= of its value line),

@@ -193,7 +193,7 @@ static void test_golden_escapes(void)
 	hd_canon_compute(&cg, &g);
 	is_int(cd.n_values, cg.n_values, "as many values");
 	for (i = 0; i < cd.n_values && i < cg.n_values; i++) {
-		uint32_t k = hd_dump_value_by_key(&g, HD_VALUE(&d, i).key);
+		uint32_t k = hd_dump_value_by_key(&g, hd_value_key_of(&HD_VALUE(&d, i)));
 
 		ok(k != HD_NONE && cd.value_canon[i] == cg.value_canon[k] &&
 		   cd.value_struct[i] == cg.value_struct[k],
