@@ -830,28 +830,28 @@ static int parse_position(struct parser *ps, struct hd_slice l)
 }
 
 /* "NAME, operand K" [" {IDX}"] */
+/* "NAME, operand K" [" {IDX}"]; kept only with HD_PARSE_KEEP_USES */
 static int parse_use(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice t = tail(l, 2);
-	struct hd_use *u;
+	struct hd_use u = { HD_SLICE_NULL, HD_SLICE_NULL, 0 };
 	size_t n = name_span(t);
-	int64_t k;
 
 	if (IS(t, "(none)"))
 		return 0;
 	if (n == 0)
 		return bad_line(ps, l, "bad use", "'  NAME, operand K'");
-	u = hd_vec_push(&ps->d->uses);
-	u->name = hd_slice_make(t.p, n);
+	u.name = hd_slice_make(t.p, n);
 	t = tail(t, n);
-	if (take_lit(&t, ", operand ") || take_i64(&t, &k))
+	if (take_lit(&t, ", operand ") || take_i64(&t, &u.operand))
 		return bad_line(ps, l, "bad use", "'  NAME, operand K'");
-	u->operand = k;
 	if (t.n) {
 		if (take_lit(&t, " ") || index_span(t) != t.n)
 			return bad_line(ps, l, "bad use", "'  NAME, operand K {IDX}'");
-		u->index = t;
+		u.index = t;
 	}
+	if (ps->flags & HD_PARSE_KEEP_USES)
+		*(struct hd_use *)hd_vec_push(&ps->d->uses) = u;
 	HD_VALUE(ps->d, ps->record).use_count++;
 	return 0;
 }

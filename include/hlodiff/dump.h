@@ -96,7 +96,8 @@ struct hd_value {
 	uint32_t alloc_value;   /* first entry in dump->alloc_values, or HD_NONE */
 	uint32_t insn;          /* defining instruction, or HD_NONE */
 	uint32_t pos_first, pos_count;  /* into dump->positions */
-	uint32_t use_first, use_count;  /* into dump->uses */
+	uint32_t use_first, use_count;  /* use lines; entries of dump->uses
+					   only with HD_PARSE_KEEP_USES */
 	int64_t live_start, live_end;   /* valid with HD_VALUE_LIVE */
 	uint32_t line;          /* first line that named this value */
 	uint32_t record_line;   /* line of its "<...>" record, 0 if none */
@@ -196,7 +197,7 @@ struct hd_dump {
 	struct hd_vec reuses;       /* struct hd_alloc_reuse */
 	struct hd_vec values;       /* struct hd_value, in order of first mention */
 	struct hd_vec positions;    /* struct hd_position */
-	struct hd_vec uses;         /* struct hd_use */
+	struct hd_vec uses;         /* struct hd_use, with HD_PARSE_KEEP_USES */
 	struct hd_vec insns;        /* struct hd_insn, unique by name */
 	struct hd_vec sequence;     /* struct hd_slice: instruction names, time order */
 	struct hd_vec live_ranges;  /* struct hd_live_range */

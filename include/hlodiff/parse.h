@@ -23,7 +23,12 @@ enum hd_parse_flags {
 	/* A dump that breaks off (truncated) is read as far as it goes, with
 	 * a warning, and marked in dump->incomplete; without this flag it is
 	 * an input error. */
-	HD_PARSE_ALLOW_INCOMPLETE = 1u << 2
+	HD_PARSE_ALLOW_INCOMPLETE = 1u << 2,
+	/* Keep the use lines of each value in dump->uses.  They are read
+	 * and checked either way, but nothing in hlodiff needs them, and
+	 * on a dump of many small values they were a twelfth of its
+	 * memory; without this flag only each value's use_count is kept. */
+	HD_PARSE_KEEP_USES = 1u << 3
 };
 
 /*

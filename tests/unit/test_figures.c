@@ -529,6 +529,43 @@ static void test_names(void)
 	is_string("other", hd_copy_class_name(HD_COPY_OTHER), "name other");
 }
 
+/* Use lines are counted always and kept only with HD_PARSE_KEEP_USES
+ * (seed 000: value 319 has the one use "select_multiply_fusion,
+ * operand 0"). */
+static void test_uses(void)
+{
+	static const unsigned flags[2] = { 0, HD_PARSE_KEEP_USES };
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		struct hd_dump d;
+		uint32_t v;
+
+		if (hd_parse_file(&d, seed_path(0), HD_PARSE_NO_SIBLINGS | flags[k]) < 0)
+			bail("cannot parse %s", seed_path(0));
+		v = hd_dump_value_by_id(&d, 319);
+		ok(v != HD_NONE, "uses %d: value 319", k);
+		if (v != HD_NONE) {
+			const struct hd_value *val = &HD_VALUE(&d, v);
+
+			is_int(1, val->use_count, "uses %d: value 319 has one use", k);
+			if (!k) {
+				is_int(0, (long long)d.uses.len, "uses not kept by default");
+			} else if (val->use_first < d.uses.len) {
+				const struct hd_use *u = &HD_USE(&d, val->use_first);
+
+				ok(hd_slice_eq_cstr(u->name, "select_multiply_fusion"),
+				   "kept use: name");
+				is_int(0, u->operand, "kept use: operand");
+				is_int(0, (long long)u->index.n, "kept use: no index");
+			} else {
+				ok(0, "kept use: in dump->uses");
+			}
+		}
+		hd_dump_release(&d);
+	}
+}
+
 int main(void)
 {
 	plan_lazy();
@@ -542,5 +579,6 @@ int main(void)
 	test_plain_peak();
 	test_undetermined();
 	test_names();
+	test_uses();
 	return 0;
 }
