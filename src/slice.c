@@ -13,7 +13,7 @@ int hd_slice_cmp(struct hd_slice a, struct hd_slice b)
 	return (a.n > b.n) - (a.n < b.n);
 }
 
-int hd_parse_i64(struct hd_slice s, int64_t *out)
+int hd_parse_i64_slow(struct hd_slice s, int64_t *out)
 {
 	size_t i = 0, fast;
 	int neg = 0;

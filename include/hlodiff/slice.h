@@ -49,11 +49,26 @@ static inline int hd_slice_starts(struct hd_slice a, const char *prefix)
 /* Byte-order comparison, shorter first on a common prefix. */
 int hd_slice_cmp(struct hd_slice a, struct hd_slice b);
 
+/* hd_parse_i64 for what its inline part leaves: a sign, 18 digits or more. */
+int hd_parse_i64_slow(struct hd_slice s, int64_t *out);
+
 /*
  * Parses a decimal int64 (optional '-') at the start of s.  On success
  * stores the value, returns the number of bytes used (> 0).  Returns 0 if
  * s does not start with a digit (after the sign), -1 on overflow.
+ * Inline for the common case, a number of fewer than 18 digits.
  */
-int hd_parse_i64(struct hd_slice s, int64_t *out);
+static inline int hd_parse_i64(struct hd_slice s, int64_t *out)
+{
+	size_t i = 0;
+	uint64_t v = 0;
+
+	while (i < s.n && i < 17 && (unsigned char)(s.p[i] - '0') < 10)
+		v = v * 10 + (unsigned)(s.p[i++] - '0');
+	if (i == 0 || (i < s.n && (unsigned char)(s.p[i] - '0') < 10))
+		return hd_parse_i64_slow(s, out);
+	*out = (int64_t)v;
+	return (int)i;
+}
 
 #endif
