@@ -81,6 +81,7 @@ struct parser {
 	uint32_t file_sections; /* enum hd_sections seen in this file */
 	uint32_t last_insn;     /* instruction of the previous record */
 	uint32_t prefetched;    /* value last prefetched (prefetch_records) */
+	uint32_t record_hash;   /* hd_index_hash of the record's value name */
 	struct shape_memo *memo; /* SHAPE_MEMO_SLOTS of them */
 	uint64_t stack_lines;
 	/* Running sums the figures add up again: an input whose sums do not
@@ -800,6 +801,10 @@ static int parse_record(struct parser *ps, struct hd_slice l)
 			    (long long)val->id, val->record_line);
 	val->flags |= HD_VALUE_RECORD;
 	prefetch_records(ps, val->id);
+	/* The instruction is most likely the value's namesake: start
+	 * loading its index slot for the " from instruction:" line. */
+	ps->record_hash = hd_index_hash(val->name);
+	hd_index_prefetch(&ps->d->insn_by_name, ps->record_hash);
 	val->record_line = (uint32_t)ps->line;
 	val->pos_first = (uint32_t)ps->d->positions.len;
 	val->use_first = (uint32_t)ps->d->uses.len;
@@ -1009,7 +1014,8 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	}
 	if (d->insns.len >= HD_NONE - 1)
 		return perr(ps, "too many instructions");
-	hash = hd_index_hash(hd_slice_make(t.p, n));
+	hash = hd_slice_eq(val->name, hd_slice_make(t.p, n)) ? ps->record_hash :
+		hd_index_hash(hd_slice_make(t.p, n));
 	i = n ? hd_dump_insn_by_hash(d, hash, hd_slice_make(t.p, n)) : HD_NONE;
 	if (i == HD_NONE) {
 		struct hd_insn *in = hd_vec_push(&d->insns);
