@@ -337,7 +337,14 @@ static const unsigned char stop_comma[256] = { BALANCED_BASE, [','] = 1 };
 static const unsigned char stop_space[256] = { BALANCED_BASE, [' '] = 1 };
 static const unsigned char stop_eq_space[256] = { BALANCED_BASE, ['='] = 1, [' '] = 1 };
 
-static size_t balanced_until(struct hd_slice s, char stop1, char stop2)
+static int is_closer(char c)
+{
+	return c == ')' || c == ']' || c == '}';
+}
+
+/* With at_close, a closing bracket at depth 0 stops the scan too. */
+static inline size_t balanced_scan(struct hd_slice s, char stop1, char stop2,
+				   int at_close)
 {
 	const unsigned char *special = stop1 == ',' ? stop_comma :
 				       stop1 == '=' ? stop_eq_space : stop_space;
@@ -359,10 +366,17 @@ static size_t balanced_until(struct hd_slice s, char stop1, char stop2)
 		}
 		if (c == '(' || c == '[' || c == '{')
 			depth++;
-		else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+		else if (is_closer(c) && depth > 0)
 			depth--;
+		else if (at_close && is_closer(c))
+			return i;
 		i++;
 	}
+}
+
+static size_t balanced_until(struct hd_slice s, char stop1, char stop2)
+{
+	return balanced_scan(s, stop1, stop2, 0);
 }
 
 static int64_t sat_add(int64_t a, int64_t b)
@@ -870,6 +884,20 @@ static int parse_record_body(struct parser *ps, struct hd_slice l)
 	return unknown_line(ps, l);
 }
 
+/* One "key=value" item of metadata={...}. */
+static void metadata_item(struct hd_insn *in, struct hd_slice key,
+			  struct hd_slice val)
+{
+	if (val.n >= 2 && val.p[0] == '"' && val.p[val.n - 1] == '"')
+		val = hd_slice_make(val.p + 1, val.n - 2);
+	if (IS(key, "op_name"))
+		in->op_name = val;
+	else if (IS(key, "source_file"))
+		in->source_file = val;
+	else if (IS(key, "source_line"))
+		hd_parse_i64(val, &in->source_line);
+}
+
 /* Splits "key=value" attributes of metadata={...} (space separated). */
 static void read_metadata(struct hd_insn *in)
 {
@@ -891,14 +919,52 @@ static void read_metadata(struct hd_insn *in)
 		end = balanced_until(m, ' ', ' ');
 		val = hd_slice_make(m.p, end);
 		m = tail(m, end);
-		if (val.n >= 2 && val.p[0] == '"' && val.p[val.n - 1] == '"')
-			val = hd_slice_make(val.p + 1, val.n - 2);
-		if (IS(key, "op_name"))
-			in->op_name = val;
-		else if (IS(key, "source_file"))
-			in->source_file = val;
-		else if (IS(key, "source_line"))
-			hd_parse_i64(val, &in->source_line);
+		metadata_item(in, key, val);
+	}
+}
+
+/*
+ * find_metadata's two passes (the end of "{...}", then its items) in
+ * one, for the usual text: the items are read as read_metadata reads
+ * them, and the closing '}' is the first closing bracket met between
+ * items or inside one at depth 0, followed by ',' or the end.  There
+ * find_metadata's first pass (depth 1 inside the braces, the same
+ * strings skipped) ends too, so the result is the same.  Anything else
+ * (a ')' or ']' there, a '}' followed by other text, no end) returns
+ * -1, and the caller does the two passes.  m starts at the '{'.
+ */
+static int read_metadata_fast(struct hd_insn *in, struct hd_slice m)
+{
+	struct hd_slice r = tail(m, 1);
+
+	for (;;) {
+		size_t eq, end;
+		struct hd_slice key;
+
+		while (r.n && r.p[0] == ' ')
+			r = tail(r, 1);
+		if (!r.n)
+			return -1;
+		if (is_closer(r.p[0])) {
+			if (r.p[0] != '}' || (r.n > 1 && r.p[1] != ','))
+				return -1;
+			in->metadata = hd_slice_make(m.p + 1, (size_t)(r.p - m.p) - 1);
+			return 0;
+		}
+		eq = balanced_scan(r, '=', ' ', 1);
+		if (eq >= r.n)
+			return -1;
+		if (r.p[eq] != '=') {
+			r = tail(r, eq);
+			continue;
+		}
+		key = hd_slice_make(r.p, eq);
+		r = tail(r, eq + 1);
+		end = balanced_scan(r, ' ', ' ', 1);
+		if (end >= r.n)
+			return -1;
+		metadata_item(in, key, hd_slice_make(r.p, end));
+		r = tail(r, end);
 	}
 }
 
@@ -925,6 +991,10 @@ static void find_metadata(struct hd_insn *in)
 	if (!at)
 		return;
 	m = tail(a, (size_t)(at - a.p) + sizeof(key) - 2); /* from '{' */
+	if (read_metadata_fast(in, m) == 0)
+		return;
+	in->op_name = in->source_file = HD_SLICE_NULL;
+	in->source_line = -1;
 	end = balanced_until(m, ',', ',');
 	if (end < 2 || m.p[end - 1] != '}')
 		return;
