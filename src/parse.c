@@ -211,7 +211,8 @@ static struct hd_slice tail(struct hd_slice l, size_t from)
 }
 
 /* Reads an int64 at *s and advances past it; -1 if none or overflow. */
-static int take_i64(struct hd_slice *s, int64_t *out)
+static inline __attribute__((always_inline)) int
+take_i64(struct hd_slice *s, int64_t *out)
 {
 	int used = hd_parse_i64(*s, out);
 
@@ -481,7 +482,8 @@ static int value_for(struct parser *ps, int64_t id, struct hd_slice name,
  * Parses the short form "<ID NAME[{IDX}][ (phi)][ @C]>" at the start of
  * *s, advances past it, and returns the value index in *out.
  */
-static int take_short_form(struct parser *ps, struct hd_slice line,
+static inline __attribute__((always_inline)) int
+take_short_form(struct parser *ps, struct hd_slice line,
 			   struct hd_slice *s, uint32_t *out)
 {
 	struct hd_slice t = *s;
