@@ -202,29 +202,42 @@ static struct range_size range_size(const struct hd_dump *d,
 /*
  * The passes over the live ranges read, for each, its value record and
  * then the value's allocation entry and instruction: cache misses in
- * random order on a large dump.  They are started ahead: the value
- * record RANGE_AHEAD ranges ahead, the two records it names half as far.
+ * random order on a large dump.  They go in blocks of RANGE_BLOCK
+ * ranges: first the block's value records are loaded, then the entries
+ * and instructions they name, then the sizes are read, so that the
+ * misses of a block overlap.  keep[] (or NULL for all) says which.
+ * (Prefetch instructions instead of loads gained nothing here.)
  */
-#define RANGE_AHEAD 32
+#define RANGE_BLOCK 64
 
-static void prefetch_range(const struct hd_dump *d, size_t i, int deep)
+/* where prefetch_block's loads go, so that they are not optimised away */
+static volatile uint64_t prefetch_sink;
+
+static void prefetch_block(const struct hd_dump *d, size_t from, size_t n,
+			   const unsigned char *keep)
 {
-	uint32_t v;
+	uint32_t av[RANGE_BLOCK], in[RANGE_BLOCK];
+	uint64_t acc = 0;
+	size_t k;
 
-	if (i >= d->live_ranges.len)
-		return;
-	v = HD_LIVE_RANGE(d, i).value;
-	if (v == HD_NONE)
-		return;
-	/* records span cache lines: fetch the ones with the fields read */
-	if (!deep) {
-		__builtin_prefetch(&HD_VALUE(d, v).alloc_value);
-		return;
+	/* plain loads, not prefetches: independent, so they overlap, and
+	 * unlike a prefetch they are not dropped on a TLB miss */
+	for (k = 0; k < n; k++) {
+		uint32_t v = HD_LIVE_RANGE(d, from + k).value;
+
+		av[k] = in[k] = HD_NONE;
+		if (v != HD_NONE && (!keep || keep[k])) {
+			av[k] = HD_VALUE(d, v).alloc_value;
+			in[k] = HD_VALUE(d, v).insn;
+		}
 	}
-	if (HD_VALUE(d, v).alloc_value != HD_NONE)
-		__builtin_prefetch(&HD_ALLOC_VALUE(d, HD_VALUE(d, v).alloc_value).shape_bytes);
-	if (HD_VALUE(d, v).insn != HD_NONE)
-		__builtin_prefetch(&HD_INSN(d, HD_VALUE(d, v).insn).shape_bytes);
+	for (k = 0; k < n; k++) {
+		if (av[k] != HD_NONE)
+			acc += (uint64_t)HD_ALLOC_VALUE(d, av[k]).shape_bytes;
+		if (in[k] != HD_NONE)
+			acc += (uint64_t)HD_INSN(d, in[k]).shape_bytes;
+	}
+	prefetch_sink = acc;
 }
 
 /* Clamps a range to [0, T]; returns 0 if nothing is left of it. */
@@ -269,8 +282,9 @@ static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
 		int64_t start, end, w;
 		struct range_size sz;
 
-		prefetch_range(d, i + RANGE_AHEAD, 0);
-		prefetch_range(d, i + RANGE_AHEAD / 2, 1);
+		if (i % RANGE_BLOCK == 0)
+			prefetch_block(d, i, d->live_ranges.len - i < RANGE_BLOCK ?
+				       d->live_ranges.len - i : RANGE_BLOCK, NULL);
 		sz = range_size(d, wc, i);
 		w = sz.whole >= 0 ? sz.whole : sz.own;
 
@@ -302,18 +316,6 @@ static int live_at(const struct hd_dump *d, size_t i, int64_t t)
 		t >= start && t <= end;
 }
 
-/* Prefetches for the first range from i on that is live at t or u. */
-static size_t prefetch_live(const struct hd_dump *d, size_t i, int64_t t,
-			    int64_t u, int deep)
-{
-	for (; i < d->live_ranges.len; i++)
-		if (live_at(d, i, t) || live_at(d, i, u)) {
-			prefetch_range(d, i, deep);
-			return i + 1;
-		}
-	return i;
-}
-
 /*
  * Bytes live at time t (start <= t <= end): the values' own logical
  * sizes, except in the plain peak style where XLA printed (and summed)
@@ -322,34 +324,40 @@ static size_t prefetch_live(const struct hd_dump *d, size_t i, int64_t t,
  * time in 55 of 55 cumulative and 49 of 49 plain dumps.
  *
  * Worked out at two times in one pass (sum[0] at t[0], sum[1] at t[1]),
- * the ranges live at either prefetched a few ahead.  Returns -1 when a
+ * the ranges live at either prefetched a block at a time.  Returns -1 when a
  * sum does not fit in int64.
  */
 static int live_bytes_at2(const struct hd_dump *d, struct whole_cache *wc,
 			  const int64_t t[2], int64_t sum[2])
 {
 	int plain = d->peak_style == HD_PEAK_PLAIN;
-	size_t i, near = 0, far = 0;
+	unsigned char live[2][RANGE_BLOCK], any[RANGE_BLOCK];
+	size_t i, n = d->live_ranges.len;
 	int k;
 
 	sum[0] = sum[1] = 0;
-	for (k = 0; k < RANGE_AHEAD; k++)
-		far = prefetch_live(d, far, t[0], t[1], 0);
-	for (k = 0; k < RANGE_AHEAD / 2; k++)
-		near = prefetch_live(d, near, t[0], t[1], 1);
-	for (i = 0; i < d->live_ranges.len; i++) {
-		int live[2] = { live_at(d, i, t[0]), live_at(d, i, t[1]) };
+	for (i = 0; i < n; i++) {
+		size_t j = i % RANGE_BLOCK;
 		struct range_size sz;
 		int64_t b;
 
-		if (!live[0] && !live[1])
+		if (j == 0) {
+			size_t m = n - i < RANGE_BLOCK ? n - i : RANGE_BLOCK, q;
+
+			for (q = 0; q < m; q++) {
+				live[0][q] = (unsigned char)live_at(d, i + q, t[0]);
+				live[1][q] = (unsigned char)live_at(d, i + q, t[1]);
+				any[q] = live[0][q] | live[1][q];
+			}
+			prefetch_block(d, i, m, any);
+		}
+		if (!any[j])
 			continue;
-		far = prefetch_live(d, far, t[0], t[1], 0);
-		near = prefetch_live(d, near, t[0], t[1], 1);
 		sz = range_size(d, wc, i);
 		b = plain && sz.whole >= 0 ? sz.whole : sz.own;
 		for (k = 0; k < 2; k++)
-			if (live[k] && b > 0 && __builtin_add_overflow(sum[k], b, &sum[k]))
+			if (live[k][j] && b > 0 &&
+			    __builtin_add_overflow(sum[k], b, &sum[k]))
 				return -1;
 	}
 	return 0;
