@@ -1,16 +1,21 @@
 /*
  * dump.h - the model of one buffer-assignment dump: what the dump says,
- * nothing derived (derived numbers live in figures.h).
+ * nothing derived (derived numbers live in figures.h; the few sizes the
+ * parser works out while a line is in cache are marked "shape_facts").
  *
  * Layout: flat arrays (struct hd_vec) of records; records refer to each
  * other by uint32 index (HD_NONE = no such record), never by pointer.
  * Strings are slices into the input buffers (or the dump's arena) and stay
- * valid until hd_dump_release().
+ * valid until hd_dump_release().  A value's name and index are copies in
+ * the arena, so that lookups by key never touch the input; the input's
+ * pages may have been given back after the parse (input.h) and come back
+ * from the page cache when a slice into them is read.
  *
  * Values are keyed "name{index}" everywhere, the way BufferLiveRange lines
  * print them.  For lookups the key is normalised to the name alone when
  * the index is "{}" (instruction names are unique in a module, so this is
- * unambiguous) which keeps every key a contiguous slice of the input.
+ * unambiguous), which keeps every key a contiguous slice: see
+ * hd_value_key_of().
  */
 #ifndef HLODIFF_DUMP_H
 #define HLODIFF_DUMP_H
