@@ -20,6 +20,11 @@
 #include <stdint.h>
 #include <string.h>
 
+#ifndef XXH_INLINE_ALL
+#define XXH_INLINE_ALL
+#endif
+#include <xxhash.h>
+
 #include "hlodiff/slice.h"
 #include "hlodiff/table.h"
 
@@ -39,62 +44,14 @@ struct hd_index {
 /* The key of record idx (a slice that stays valid while the index lives). */
 typedef struct hd_slice (*hd_index_key_fn)(const void *ctx, uint32_t idx);
 
-static inline uint64_t hd_index_mix(uint64_t a, uint64_t b)
-{
-#ifdef __SIZEOF_INT128__
-	__uint128_t r = (__uint128_t)(a ^ 0xa0761d6478bd642full) *
-			(b ^ 0xe7037ed1a0b428dbull);
-
-	return (uint64_t)r ^ (uint64_t)(r >> 64);
-#else
-	uint64_t r = (a ^ 0xa0761d6478bd642full) * 0x9e3779b97f4a7c15ull;
-
-	r ^= (b ^ 0xe7037ed1a0b428dbull) + (r >> 29);
-	r *= 0xbf58476d1ce4e5b9ull;
-	return r ^ (r >> 32);
-#endif
-}
-
 /*
- * The hash the index files key under: a small multiply-mix hash in the
- * manner of wyhash, inline because it runs for most lines of a dump
- * (keys are short names; reads stay within the key).
+ * The hash the index files key under: the low 32 bits of XXH3-64, the
+ * project's hash, compiled inline here because it runs for most lines of
+ * a dump (keys are short names).
  */
 static inline uint32_t hd_index_hash(struct hd_slice key)
 {
-	const unsigned char *p = (const unsigned char *)key.p;
-	size_t n = key.n, i;
-	uint64_t a, b, h = 0x8ebc6af09c88c6e3ull ^ n;
-
-	if (n <= 16) {
-		if (n >= 4) {
-			uint32_t w[4];
-			size_t q = (n >> 3) << 2;
-
-			memcpy(&w[0], p, 4);
-			memcpy(&w[1], p + q, 4);
-			memcpy(&w[2], p + n - 4, 4);
-			memcpy(&w[3], p + n - 4 - q, 4);
-			a = (uint64_t)w[0] << 32 | w[1];
-			b = (uint64_t)w[2] << 32 | w[3];
-		} else if (n) {
-			a = (uint64_t)p[0] << 16 | (uint64_t)p[n >> 1] << 8 | p[n - 1];
-			b = 0;
-		} else {
-			a = b = 0;
-		}
-	} else {
-		for (i = 0; i + 16 < n; i += 16) {
-			memcpy(&a, p + i, 8);
-			memcpy(&b, p + i + 8, 8);
-			h = hd_index_mix(a ^ 0x589965cc75374cc3ull, b ^ h);
-		}
-		memcpy(&a, p + n - 16, 8);
-		memcpy(&b, p + n - 8, 8);
-	}
-	h = hd_index_mix(0x1d8e4e27c47d124full ^ n,
-			 hd_index_mix(a ^ 0xa0761d6478bd642full, b ^ h));
-	return (uint32_t)(h ^ (h >> 32));
+	return (uint32_t)XXH3_64bits(key.n ? key.p : "", key.n);
 }
 
 /* Record with this key (hash = hd_index_hash(key)), or HD_NONE. */
