@@ -3,6 +3,7 @@
  */
 #include "hlodiff/diff.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,9 +211,51 @@ static void add_value(struct hd_diff *df, uint32_t a, uint32_t b)
 		df->n_listed++;
 }
 
+void hd_diff_side_prepare(struct hd_diff_side *s, const struct hd_dump *d)
+{
+	s->d = d;
+	hd_figures_compute(&s->f, d);
+	s->ms = hd_match_side_new(d);
+}
+
+void hd_diff_side_release(struct hd_diff_side *s)
+{
+	if (s->ms) {
+		hd_figures_release(&s->f);
+		hd_match_side_free(s->ms);
+	}
+	memset(s, 0, sizeof(*s));
+}
+
+static void *side_prepare_thread(void *arg)
+{
+	struct hd_diff_side *s = arg;
+
+	hd_diff_side_prepare(s, s->d);
+	return NULL;
+}
+
 int hd_diff_compute(struct hd_diff *df, const struct hd_dump *old,
 		    const struct hd_dump *new_dump, unsigned match_flags)
 {
+	struct hd_diff_side os, ns;
+	pthread_t th;
+	int threaded;
+
+	ns.d = new_dump;
+	threaded = pthread_create(&th, NULL, side_prepare_thread, &ns) == 0;
+	hd_diff_side_prepare(&os, old);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		hd_diff_side_prepare(&ns, new_dump);
+	return hd_diff_compute_sides(df, &os, &ns, match_flags);
+}
+
+int hd_diff_compute_sides(struct hd_diff *df, struct hd_diff_side *os,
+			  struct hd_diff_side *ns, unsigned match_flags)
+{
+	const struct hd_dump *old = os->d, *new_dump = ns->d;
 	uint32_t i;
 
 	memset(df, 0, sizeof(*df));
@@ -220,10 +263,14 @@ int hd_diff_compute(struct hd_diff *df, const struct hd_dump *old,
 	df->new_dump = new_dump;
 	df->rows.elem = sizeof(struct hd_figure_row);
 	df->values.elem = sizeof(struct hd_value_diff);
-	hd_figures_compute(&df->fold, old);
-	hd_figures_compute(&df->fnew, new_dump);
+	df->fold = os->f;
+	df->fnew = ns->f;
 	hd_figure_rows(&df->rows, &df->arena, &df->fold, &df->fnew);
-	hd_match_values(&df->match, old, new_dump, match_flags);
+	hd_match_values_sides(&df->match, os->ms, ns->ms, match_flags);
+	hd_match_side_free(os->ms);
+	hd_match_side_free(ns->ms);
+	memset(os, 0, sizeof(*os));
+	memset(ns, 0, sizeof(*ns));
 	hd_vec_reserve(&df->values, old->values.len + new_dump->values.len);
 	for (i = 0; i < old->values.len; i++)
 		add_value(df, i, df->match.old_to_new[i]);

@@ -52,6 +52,11 @@ struct side {
 	uint64_t *loose[HD_LOOSE_COUNT]; /* looser keys of unpaired values */
 };
 
+/* What hd_match_side_new prepares: one side before the match. */
+struct hd_match_side {
+	struct side s;
+};
+
 struct group {
 	uint32_t n_old, n_new;
 	uint32_t first_old, first_new;  /* lowest-ranked members */
@@ -501,9 +506,9 @@ static void pass_by_name_only(struct mctx *x)
 	}
 }
 
-static void side_init(struct side *s, const struct hd_dump *d,
-		      uint32_t *partner)
+static void side_init(struct side *s, const struct hd_dump *d)
 {
+	memset(s, 0, sizeof(*s));
 	s->d = d;
 	s->n = (uint32_t)d->values.len;
 	hd_canon_compute(&s->c, d);
@@ -511,41 +516,23 @@ static void side_init(struct side *s, const struct hd_dump *d,
 	s->rank = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
 	s->group = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
 	s->free_list = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
-	s->partner = partner;
 	side_order(s);
 }
 
-struct side_job {
-	struct side *s;
-	const struct hd_dump *d;
-	uint32_t *partner;
-};
-
-static void *side_init_thread(void *arg)
+struct hd_match_side *hd_match_side_new(const struct hd_dump *d)
 {
-	struct side_job *j = arg;
+	struct hd_match_side *ms = hd_xmalloc(sizeof(*ms));
 
-	side_init(j->s, j->d, j->partner);
-	return NULL;
+	side_init(&ms->s, d);
+	return ms;
 }
 
-/*
- * Canonicalises both dumps at once: the new side on a second thread
- * (the two are independent and read-only), the old one here.  Without a
- * thread, one after the other.  The result does not depend on which.
- */
-static void sides_init(struct mctx *x, const struct hd_dump *old,
-		       const struct hd_dump *new_dump)
+static void *side_new_thread(void *arg)
 {
-	struct side_job job = { &x->n, new_dump, x->m->new_to_old };
-	pthread_t th;
-	int threaded = pthread_create(&th, NULL, side_init_thread, &job) == 0;
+	struct hd_match_side **slot = arg;
 
-	side_init(&x->o, old, x->m->old_to_new);
-	if (threaded)
-		pthread_join(th, NULL);
-	else
-		side_init(&x->n, new_dump, x->m->new_to_old);
+	*slot = hd_match_side_new((*slot)->s.d);
+	return NULL;
 }
 
 /*
@@ -604,16 +591,24 @@ static void cascade(struct mctx *x)
 	pass_name(x);
 }
 
-int hd_match_values(struct hd_match *m, const struct hd_dump *old,
-		    const struct hd_dump *new_dump, unsigned flags)
+void hd_match_side_free(struct hd_match_side *ms)
+{
+	if (!ms)
+		return;
+	side_release(&ms->s);
+	free(ms);
+}
+
+int hd_match_values_sides(struct hd_match *m, struct hd_match_side *old,
+			  struct hd_match_side *new_side, unsigned flags)
 {
 	struct mctx x;
 	uint32_t i;
 
 	memset(m, 0, sizeof(*m));
 	memset(&x, 0, sizeof(x));
-	m->n_old = (uint32_t)old->values.len;
-	m->n_new = (uint32_t)new_dump->values.len;
+	m->n_old = old->s.n;
+	m->n_new = new_side->s.n;
 	m->old_to_new = hd_xmalloc((m->n_old + 1) * sizeof(uint32_t));
 	m->new_to_old = hd_xmalloc((m->n_new + 1) * sizeof(uint32_t));
 	m->how = hd_xcalloc(m->n_old + 1, 1);
@@ -623,9 +618,12 @@ int hd_match_values(struct hd_match *m, const struct hd_dump *old,
 		m->new_to_old[i] = HD_NONE;
 
 	x.m = m;
+	x.o = old->s;
+	x.n = new_side->s;
+	x.o.partner = m->old_to_new;
+	x.n.partner = m->new_to_old;
 	keymap_init(&x.map, m->n_old);
 	x.groups = (struct hd_vec)HD_VEC_INIT(struct group);
-	sides_init(&x, old, new_dump);
 	x.olist = hd_xmalloc((x.o.n + 1) * sizeof(uint32_t));
 	x.nlist = hd_xmalloc((x.n.n + 1) * sizeof(uint32_t));
 
@@ -642,13 +640,41 @@ int hd_match_values(struct hd_match *m, const struct hd_dump *old,
 			m->n_added++;
 	m->count[HD_MATCH_NONE] = m->n_removed;
 
+	/* The sides are used up: their arrays go with x. */
 	side_release(&x.o);
 	side_release(&x.n);
+	memset(&old->s, 0, sizeof(old->s));
+	memset(&new_side->s, 0, sizeof(new_side->s));
 	free(x.olist);
 	free(x.nlist);
 	hd_vec_release(&x.groups);
 	keymap_release(&x.map);
 	return 0;
+}
+
+/*
+ * Canonicalises both dumps at once: the new side on a second thread
+ * (the two are independent and read-only), the old one here.  Without a
+ * thread, one after the other.  The result does not depend on which.
+ */
+int hd_match_values(struct hd_match *m, const struct hd_dump *old,
+		    const struct hd_dump *new_dump, unsigned flags)
+{
+	struct hd_match_side stub, *ns = &stub, *os;
+	pthread_t th;
+	int threaded, rc;
+
+	stub.s.d = new_dump;
+	threaded = pthread_create(&th, NULL, side_new_thread, &ns) == 0;
+	os = hd_match_side_new(old);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		ns = hd_match_side_new(new_dump);
+	rc = hd_match_values_sides(m, os, ns, flags);
+	hd_match_side_free(os);
+	hd_match_side_free(ns);
+	return rc;
 }
 
 void hd_match_release(struct hd_match *m)
