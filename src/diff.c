@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "hlodiff/format.h"
+#include "hlodiff/keysort.h"
 #include "hlodiff/shape.h"
 
 const char *hd_status_name(enum hd_value_status s)
@@ -183,6 +184,45 @@ static int cmp_value_diff(const void *pa, const void *pb, void *ctx)
 	return (a->old_v > b->old_v) - (a->old_v < b->old_v);
 }
 
+static int full_value_cmp(void *ctx, uint32_t a, uint32_t b)
+{
+	const struct hd_diff *df = ctx;
+	const struct hd_value_diff *v = df->values.data;
+
+	return cmp_value_diff(&v[a], &v[b], ctx);
+}
+
+/*
+ * Sorts df->values by cmp_value_diff, stably (keysort.h): the
+ * differing values (all before the others) by |delta| descending, then
+ * status, then key; the others by key.
+ */
+static void sort_values(struct hd_diff *df)
+{
+	const struct hd_value_diff *v = df->values.data;
+	size_t n = df->values.len, i, nd = 0, a = 0, b;
+	struct hd_key_item *items;
+
+	if (n < 2)
+		return;
+	items = hd_xmalloc(n * sizeof(*items));
+	for (i = 0; i < n; i++)
+		nd += differs(&v[i]) != 0;
+	b = nd;
+	for (i = 0; i < n; i++) {
+		const struct hd_value_diff *x = &v[i];
+		uint64_t mag = x->delta < 0 ? 0 - (uint64_t)x->delta :
+					      (uint64_t)x->delta;
+
+		hd_key_item_set(&items[differs(x) ? a++ : b++], ~mag, x->status,
+				vd_key(df, x), (uint32_t)i);
+	}
+	hd_key_sort(items, nd, full_value_cmp, df);
+	hd_key_sort(items + nd, n - nd, full_value_cmp, df);
+	hd_key_apply(df->values.data, sizeof(struct hd_value_diff), items, n);
+	free(items);
+}
+
 static void add_value(struct hd_diff *df, uint32_t a, uint32_t b)
 {
 	struct hd_value_diff *x = hd_vec_push(&df->values);
@@ -278,9 +318,7 @@ int hd_diff_compute_sides(struct hd_diff *df, struct hd_diff_side *os,
 		if (df->match.new_to_old[i] == HD_NONE)
 			add_value(df, HD_NONE, i);
 	hd_peak_diff_compute(&df->peak, old, &df->fold, new_dump, &df->fnew, &df->match);
-	if (df->values.len > 1)
-		qsort_r(df->values.data, df->values.len, sizeof(struct hd_value_diff),
-		cmp_value_diff, df);
+	sort_values(df);
 	return 0;
 }
 
