@@ -609,10 +609,14 @@ struct name_map {
 /*
  * Targets in the names table: an instruction, or a value (this bit).
  * An operand reference (struct work's refs) is one of these, or an
- * unresolved name: REF_LEAF | the index of its hash in the leaf table.
+ * unresolved name: REF_LEAF | the index of its hash in the leaf table;
+ * or REF_REPEAT | N: the code before it N more times (an instruction
+ * with millions of operands of one name costs a few codes).
  */
 #define REF_VALUE 0x80000000u
 #define REF_LEAF 0x40000000u
+#define REF_REPEAT 0xc0000000u
+#define REF_TAG 0xc0000000u
 #define REF_INDEX 0x3fffffffu
 
 static void name_map_init(struct name_map *m, size_t max_entries)
@@ -696,7 +700,9 @@ struct work {
 	struct name_map names;       /* operand name -> REF_* target */
 	struct cbuf buf;             /* scratch for values without insn */
 	struct cbuf name;            /* scratch for leaf names */
-	struct hd_vec refs;          /* uint32_t: REF_* code per operand */
+	struct hd_vec refs;          /* uint32_t: REF_* codes of the operands */
+	size_t cur_first;            /* first code of the instruction hashed */
+	uint32_t last_code;          /* its last code other than a repeat */
 	struct leaves leaves;
 	uint32_t *ref_first;         /* n_insns + 1 */
 	uint64_t *index_hash;        /* per value */
@@ -793,18 +799,38 @@ static uint32_t leaf_of(struct leaves *l, uint64_t h)
 }
 
 /* Resolves one operand name of instruction i (see canon.h). */
+/* Appends the code of one operand, as a repeat when it is the last one
+ * again. */
+static void push_ref(struct work *w, uint32_t code)
+{
+	uint32_t *refs = w->refs.data;
+	size_t n = w->refs.len;
+
+	if (n > w->cur_first && w->last_code == code) {
+		if ((refs[n - 1] & REF_TAG) == REF_REPEAT &&
+		    (refs[n - 1] & REF_INDEX) < REF_INDEX) {
+			refs[n - 1]++;
+			return;
+		}
+		if ((refs[n - 1] & REF_TAG) != REF_REPEAT) {
+			*(uint32_t *)hd_vec_push(&w->refs) = REF_REPEAT | 1;
+			return;
+		}
+	}
+	*(uint32_t *)hd_vec_push(&w->refs) = code;
+	w->last_code = code;
+}
+
 static void add_ref(struct work *w, struct hd_slice name)
 {
 	uint32_t t = name_map_get(&w->names, name);
-	uint32_t *r = hd_vec_push(&w->refs);
 
-	if (t != HD_NONE) {
-		*r = t;
-		return;
+	if (t == HD_NONE) {
+		w->name.n = 0;
+		add_name(&w->name, name);
+		t = REF_LEAF | leaf_of(&w->leaves, hash_buf(&w->name));
 	}
-	w->name.n = 0;
-	add_name(&w->name, name);
-	*r = REF_LEAF | leaf_of(&w->leaves, hash_buf(&w->name));
+	push_ref(w, t);
 }
 
 /* The instruction reference code r depends on, or HD_NONE (a leaf). */
@@ -844,23 +870,35 @@ static uint64_t fold_insn(struct work *w, uint32_t i, const uint8_t *done)
 {
 	const struct hd_canon *c = w->c;
 	const uint32_t *refs = w->refs.data;
-	uint32_t a = w->ref_first[i], b = w->ref_first[i + 1], k, m;
+	uint32_t a = w->ref_first[i], b = w->ref_first[i + 1], k;
+	uint64_t h = 0;
+	size_t m = 0;
+	int streaming = 0;
 
-	if (b - a <= FOLD_CHUNK) {
-		for (k = a; k < b; k++)
-			w->words[k - a] = ref_word(w, i, refs[k], done);
-		return XXH3_64bits_withSeed(w->words, (b - a) * sizeof(uint64_t),
+	for (k = a; k < b; k++) {
+		uint32_t r = refs[k], times = 1;
+
+		if ((r & REF_TAG) == REF_REPEAT)
+			times = r & REF_INDEX;  /* h is the code before */
+		else
+			h = ref_word(w, i, r, done);
+		while (times--) {
+			if (m == FOLD_CHUNK) {
+				if (!streaming)
+					XXH3_64bits_reset_withSeed(&w->st,
+								   c->insn_canon[i]);
+				streaming = 1;
+				XXH3_64bits_update(&w->st, w->words,
+						   m * sizeof(uint64_t));
+				m = 0;
+			}
+			w->words[m++] = h;
+		}
+	}
+	if (!streaming)
+		return XXH3_64bits_withSeed(w->words, m * sizeof(uint64_t),
 					    c->insn_canon[i]);
-	}
-	XXH3_64bits_reset_withSeed(&w->st, c->insn_canon[i]);
-	for (k = a; k < b; k += m) {
-		uint32_t j;
-
-		m = b - k < FOLD_CHUNK ? b - k : FOLD_CHUNK;
-		for (j = 0; j < m; j++)
-			w->words[j] = ref_word(w, i, refs[k + j], done);
-		XXH3_64bits_update(&w->st, w->words, m * sizeof(uint64_t));
-	}
+	XXH3_64bits_update(&w->st, w->words, m * sizeof(uint64_t));
 	return XXH3_64bits_digest(&w->st);
 }
 
@@ -876,7 +914,13 @@ struct users {
  * itself). */
 static uint32_t dep_of(const struct work *w, uint32_t i, uint32_t k)
 {
-	uint32_t dep = ref_insn(w, HD_VEC_AT(&w->refs, uint32_t, k));
+	uint32_t r = HD_VEC_AT(&w->refs, uint32_t, k), dep;
+
+	/* A repeat adds no dependency: the code before it has it
+	 * (indegree and users count it once, which is consistent). */
+	if ((r & REF_TAG) == REF_REPEAT)
+		return HD_NONE;
+	dep = ref_insn(w, r);
 
 	return dep == i ? HD_NONE : dep;
 }
@@ -1132,6 +1176,7 @@ static void hash_insns(struct work *w)
 	build_names(w);
 	for (i = 0; i < c->n_insns; i++) {
 		w->ref_first[i] = (uint32_t)w->refs.len;
+		w->cur_first = w->refs.len;
 		sink_begin(&w->sink);
 		insn_text(&w->sink, &HD_INSN(d, i), w);
 		c->insn_canon[i] = sink_hash(&w->sink);
