@@ -125,26 +125,37 @@ static int value_kind(const struct hd_dump *d, uint32_t v)
 	return (int)hd_alloc_kind_of(HD_ALLOC(d, HD_ALLOC_VALUE(d, val->alloc_value).alloc).flags);
 }
 
-/* What differs between old value a and new value b. */
+/*
+ * What differs between old value a and new value b, whose sizes are
+ * sa_size and sb_size.  Byte-identical shapes differ in nothing a shape
+ * can (most matched values): their layouts are not stripped to compare,
+ * nor their memory spaces parsed twice.
+ */
 static uint32_t value_changes(const struct hd_dump *o, uint32_t a,
-			      const struct hd_dump *n, uint32_t b)
+			      int64_t a_size, const struct hd_dump *n,
+			      uint32_t b, int64_t b_size)
 {
 	struct hd_slice sa = hd_value_shape(o, a), sb = hd_value_shape(n, b);
+	const struct hd_value *va = &HD_VALUE(o, a), *vb = &HD_VALUE(n, b);
+	int same = hd_slice_eq(sa, sb);
 	uint32_t c = 0;
 
-	if (hd_value_size(o, a) != hd_value_size(n, b))
+	if (a_size != b_size)
 		c |= HD_CHANGE_SIZE;
-	if (!hd_slice_eq(hd_shape_strip_layout(sa), hd_shape_strip_layout(sb)))
+	if (same)
+		;
+	else if (!hd_slice_eq(hd_shape_strip_layout(sa), hd_shape_strip_layout(sb)))
 		c |= HD_CHANGE_SHAPE;
-	else if (!hd_slice_eq(sa, sb))
+	else
 		c |= HD_CHANGE_LAYOUT;
-	if (value_space(o, a) != value_space(n, b)) {
+	if ((!same || ((va->flags | vb->flags) & HD_VALUE_HAS_COLOR)) &&
+	    value_space(o, a) != value_space(n, b)) {
 		c |= HD_CHANGE_SPACE;
 		c &= ~(uint32_t)HD_CHANGE_LAYOUT;
 	}
 	if (value_kind(o, a) != value_kind(n, b))
 		c |= HD_CHANGE_KIND;
-	if (live_length(&HD_VALUE(o, a)) != live_length(&HD_VALUE(n, b)))
+	if (live_length(va) != live_length(vb))
 		c |= HD_CHANGE_LIVE;
 	return c;
 }
@@ -236,7 +247,8 @@ static void add_value(struct hd_diff *df, uint32_t a, uint32_t b)
 	if (a != HD_NONE && b != HD_NONE) {
 		x->status = HD_STATUS_MATCHED;
 		x->how = df->match.how[a];
-		x->changes = value_changes(df->old, a, df->new_dump, b);
+		x->changes = value_changes(df->old, a, x->old_bytes,
+					   df->new_dump, b, x->new_bytes);
 		df->n_matched++;
 		if (x->changes)
 			df->n_changed++;
