@@ -575,6 +575,26 @@ static void side_loose(struct side *s)
 	}
 }
 
+static void *side_loose_thread(void *arg)
+{
+	side_loose(arg);
+	return NULL;
+}
+
+/* The loose keys of both sides, the new side's on a second thread (each
+ * reads its own dump and writes its own arrays). */
+static void sides_loose(struct mctx *x)
+{
+	pthread_t th;
+	int threaded = pthread_create(&th, NULL, side_loose_thread, &x->n) == 0;
+
+	side_loose(&x->o);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		side_loose(&x->n);
+}
+
 static void side_release(struct side *s)
 {
 	int k;
@@ -596,8 +616,7 @@ static void cascade(struct mctx *x)
 
 	pass_exact_structural(x);
 	pass_unique(x, oc->value_canon, nc->value_canon, HD_MATCH_CANONICAL);
-	side_loose(&x->o);
-	side_loose(&x->n);
+	sides_loose(x);
 	for (k = 0; k < HD_LOOSE_COUNT; k++)
 		pass_unique(x, x->o.loose[k], x->n.loose[k], HD_MATCH_LOOSE);
 	pass_align(x, oc->value_struct, nc->value_struct);
