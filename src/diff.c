@@ -304,11 +304,22 @@ int hd_diff_compute(struct hd_diff *df, const struct hd_dump *old,
 	return hd_diff_compute_sides(df, &os, &ns, match_flags);
 }
 
+static void *peak_thread(void *arg)
+{
+	struct hd_diff *df = arg;
+
+	hd_peak_diff_compute(&df->peak, df->old, &df->fold, df->new_dump,
+			     &df->fnew, &df->match);
+	return NULL;
+}
+
 int hd_diff_compute_sides(struct hd_diff *df, struct hd_diff_side *os,
 			  struct hd_diff_side *ns, unsigned match_flags)
 {
 	const struct hd_dump *old = os->d, *new_dump = ns->d;
 	uint32_t i;
+	pthread_t th;
+	int threaded;
 
 	memset(df, 0, sizeof(*df));
 	df->old = old;
@@ -323,14 +334,20 @@ int hd_diff_compute_sides(struct hd_diff *df, struct hd_diff_side *os,
 	hd_match_side_free(ns->ms);
 	memset(os, 0, sizeof(*os));
 	memset(ns, 0, sizeof(*ns));
+	/* The peak on a second thread: it reads only the dumps, their
+	 * figures and the match, and writes only df->peak. */
+	threaded = pthread_create(&th, NULL, peak_thread, df) == 0;
 	hd_vec_reserve(&df->values, old->values.len + new_dump->values.len);
 	for (i = 0; i < old->values.len; i++)
 		add_value(df, i, df->match.old_to_new[i]);
 	for (i = 0; i < new_dump->values.len; i++)
 		if (df->match.new_to_old[i] == HD_NONE)
 			add_value(df, HD_NONE, i);
-	hd_peak_diff_compute(&df->peak, old, &df->fold, new_dump, &df->fnew, &df->match);
 	sort_values(df);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		peak_thread(df);
 	return 0;
 }
 
