@@ -234,10 +234,16 @@ static void sort_values(struct hd_diff *df)
 	free(items);
 }
 
-static void add_value(struct hd_diff *df, uint32_t a, uint32_t b)
-{
-	struct hd_value_diff *x = hd_vec_push(&df->values);
+/* What the listing counts (struct hd_diff's n_*). */
+struct value_counts {
+	uint32_t matched, changed, removed, added, listed;
+};
 
+/* Fills x for old value a and new value b (HD_NONE on a missing side). */
+static void fill_value(const struct hd_diff *df, struct hd_value_diff *x,
+		       uint32_t a, uint32_t b, struct value_counts *n)
+{
+	memset(x, 0, sizeof(*x));
 	x->old_v = a;
 	x->new_v = b;
 	x->old_bytes = a != HD_NONE ? hd_value_size(df->old, a) : -1;
@@ -249,18 +255,80 @@ static void add_value(struct hd_diff *df, uint32_t a, uint32_t b)
 		x->how = df->match.how[a];
 		x->changes = value_changes(df->old, a, x->old_bytes,
 					   df->new_dump, b, x->new_bytes);
-		df->n_matched++;
+		n->matched++;
 		if (x->changes)
-			df->n_changed++;
+			n->changed++;
 	} else if (a != HD_NONE) {
 		x->status = HD_STATUS_REMOVED;
-		df->n_removed++;
+		n->removed++;
 	} else {
 		x->status = HD_STATUS_ADDED;
-		df->n_added++;
+		n->added++;
 	}
 	if (differs(x))
-		df->n_listed++;
+		n->listed++;
+}
+
+/* The entries of old values [from, to), at their index in out. */
+struct fill_job {
+	const struct hd_diff *df;
+	struct hd_value_diff *out;
+	uint32_t from, to;
+	struct value_counts n;
+};
+
+static void *fill_old(void *arg)
+{
+	struct fill_job *j = arg;
+	uint32_t i;
+
+	for (i = j->from; i < j->to; i++)
+		fill_value(j->df, &j->out[i], i, j->df->match.old_to_new[i],
+			   &j->n);
+	return NULL;
+}
+
+/*
+ * Lists every value: one entry per old value in dump order (its two
+ * halves on two threads: each entry compares shapes in both inputs, a
+ * cache miss or two), then the added new values.
+ */
+static void list_values(struct hd_diff *df)
+{
+	uint32_t n_old = (uint32_t)df->old->values.len, i;
+	struct fill_job j[2];
+	struct value_counts *c;
+	pthread_t th;
+	int threaded = 0, k;
+
+	hd_vec_reserve(&df->values, n_old + df->new_dump->values.len);
+	memset(j, 0, sizeof(j));
+	for (k = 0; k < 2; k++) {
+		j[k].df = df;
+		j[k].out = df->values.data;
+	}
+	j[0].to = j[1].from = n_old / 2;
+	j[1].to = n_old;
+	if (n_old >= 4096)
+		threaded = pthread_create(&th, NULL, fill_old, &j[1]) == 0;
+	fill_old(&j[0]);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		fill_old(&j[1]);
+	df->values.len = n_old;
+	for (i = 0; i < df->new_dump->values.len; i++)
+		if (df->match.new_to_old[i] == HD_NONE)
+			fill_value(df, hd_vec_push(&df->values), HD_NONE, i,
+				   &j[0].n);
+	for (k = 0; k < 2; k++) {
+		c = &j[k].n;
+		df->n_matched += c->matched;
+		df->n_changed += c->changed;
+		df->n_removed += c->removed;
+		df->n_added += c->added;
+		df->n_listed += c->listed;
+	}
 }
 
 void hd_diff_side_prepare(struct hd_diff_side *s, const struct hd_dump *d)
@@ -317,7 +385,6 @@ int hd_diff_compute_sides(struct hd_diff *df, struct hd_diff_side *os,
 			  struct hd_diff_side *ns, unsigned match_flags)
 {
 	const struct hd_dump *old = os->d, *new_dump = ns->d;
-	uint32_t i;
 	pthread_t th;
 	int threaded;
 
@@ -337,12 +404,7 @@ int hd_diff_compute_sides(struct hd_diff *df, struct hd_diff_side *os,
 	/* The peak on a second thread: it reads only the dumps, their
 	 * figures and the match, and writes only df->peak. */
 	threaded = pthread_create(&th, NULL, peak_thread, df) == 0;
-	hd_vec_reserve(&df->values, old->values.len + new_dump->values.len);
-	for (i = 0; i < old->values.len; i++)
-		add_value(df, i, df->match.old_to_new[i]);
-	for (i = 0; i < new_dump->values.len; i++)
-		if (df->match.new_to_old[i] == HD_NONE)
-			add_value(df, HD_NONE, i);
+	list_values(df);
 	sort_values(df);
 	if (threaded)
 		pthread_join(th, NULL);
