@@ -630,6 +630,11 @@ static void name_map_init(struct name_map *m, size_t max_entries)
 	memset(m->slots, 0xff, n * sizeof(*m->slots)); /* target = HD_NONE */
 }
 
+static size_t name_map_home(const struct name_map *m, uint64_t h)
+{
+	return (size_t)(h ^ (h >> 32)) & m->mask;
+}
+
 /*
  * The slot of the name with hash h and length len, or the empty slot
  * where it would go.  Names are told apart by XXH3-64 and length, not by
@@ -640,7 +645,7 @@ static void name_map_init(struct name_map *m, size_t max_entries)
 static struct name_slot *name_map_find(const struct name_map *m,
 				       uint64_t h, size_t len)
 {
-	size_t i = (size_t)(h ^ (h >> 32)) & m->mask;
+	size_t i = name_map_home(m, h);
 
 	for (;; i = (i + 1) & m->mask) {
 		struct name_slot *s = &m->slots[i];
@@ -656,10 +661,9 @@ static struct name_slot *name_map_find(const struct name_map *m,
  * order of the values in the dump.
  */
 static void name_map_put(struct name_map *m, const struct hd_dump *d,
-			 struct hd_slice name, uint32_t target)
+			 uint64_t h, size_t len, uint32_t target)
 {
-	uint64_t h = hash_slice(name);
-	struct name_slot *s = name_map_find(m, h, name.n);
+	struct name_slot *s = name_map_find(m, h, len);
 
 	if (s->target != HD_NONE) {
 		if (!(s->target & REF_VALUE) || !(target & REF_VALUE) ||
@@ -668,14 +672,10 @@ static void name_map_put(struct name_map *m, const struct hd_dump *d,
 			return;
 	}
 	s->h = h;
-	s->len = (uint32_t)name.n;
+	s->len = (uint32_t)len;
 	s->target = target;
 }
 
-static uint32_t name_map_get(const struct name_map *m, struct hd_slice name)
-{
-	return name_map_find(m, hash_slice(name), name.n)->target;
-}
 
 /*
  * The hashes of the unresolved operand names, each once: a name that
@@ -689,6 +689,20 @@ struct leaves {
 	size_t mask;
 };
 
+/*
+ * Operand names are resolved after their instruction's text is written:
+ * add_ref hashes the name and fetches its table slot ahead, and the
+ * lookups run when the text is done (or PEND_MAX names wait), by when
+ * the slots have come in from memory.  The order of the references is
+ * that of the operands.
+ */
+#define PEND_MAX 16
+
+struct pending {
+	uint64_t h;
+	struct hd_slice name;
+};
+
 /* Folding a long operand list: words hashed this many at a time. */
 #ifndef FOLD_CHUNK
 #define FOLD_CHUNK 256
@@ -700,6 +714,9 @@ struct work {
 	struct name_map names;       /* operand name -> REF_* target */
 	struct cbuf buf;             /* scratch for values without insn */
 	struct cbuf name;            /* scratch for leaf names */
+	struct pending pend[PEND_MAX]; /* operands of the instruction being
+					* hashed, not yet resolved */
+	uint32_t n_pend;
 	struct hd_vec refs;          /* uint32_t: REF_* codes of the operands */
 	size_t cur_first;            /* first code of the instruction hashed */
 	uint32_t last_code;          /* its last code other than a repeat */
@@ -730,6 +747,39 @@ static uint64_t mix(uint64_t h, uint64_t x)
  * id when several have it).  A value's first position is its defining
  * instruction, already in, so it is skipped.
  */
+/*
+ * Puts n names in order: the instructions' (pos NULL; target = index),
+ * or positions pos[i] -> value val[i].  Hashes a batch ahead and fetches
+ * its slots before the inserts, which then mostly hit the cache.
+ */
+#define PUT_BATCH 16
+
+static void put_names(struct work *w, size_t n, const uint32_t *pos,
+		      const uint32_t *val)
+{
+	const struct hd_dump *d = w->d;
+	uint64_t h[PUT_BATCH];
+	size_t len[PUT_BATCH], i, k, m;
+
+	for (i = 0; i < n; i += m) {
+		m = n - i < PUT_BATCH ? n - i : PUT_BATCH;
+		for (k = 0; k < m; k++) {
+			struct hd_slice name = pos ?
+				HD_POSITION(d, pos[i + k]).name :
+				HD_INSN(d, i + k).name;
+
+			h[k] = hash_slice(name);
+			len[k] = name.n;
+			__builtin_prefetch(&w->names.slots[name_map_home(&w->names,
+									 h[k])], 1);
+		}
+		for (k = 0; k < m; k++)
+			name_map_put(&w->names, d, h[k], len[k],
+				     pos ? val[i + k] | REF_VALUE :
+					   (uint32_t)(i + k));
+	}
+}
+
 static void build_names(struct work *w)
 {
 	const struct hd_dump *d = w->d;
@@ -756,11 +806,8 @@ static void build_names(struct work *w)
 		}
 	}
 	name_map_init(&w->names, d->insns.len + np);
-	for (i = 0; i < d->insns.len; i++)
-		name_map_put(&w->names, d, HD_INSN(d, i).name, i);
-	for (i = 0; i < np; i++)
-		name_map_put(&w->names, d, HD_POSITION(d, pos[i]).name,
-			     val[i] | REF_VALUE);
+	put_names(w, d->insns.len, NULL, NULL);
+	put_names(w, np, pos, val);
 	free(pos);
 	free(val);
 }
@@ -821,16 +868,35 @@ static void push_ref(struct work *w, uint32_t code)
 	w->last_code = code;
 }
 
+/* Resolves the pending operand names, in order. */
+static void resolve_refs(struct work *w)
+{
+	uint32_t k;
+
+	for (k = 0; k < w->n_pend; k++) {
+		const struct pending *p = &w->pend[k];
+		uint32_t t = name_map_find(&w->names, p->h, p->name.n)->target;
+
+		if (t == HD_NONE) {
+			w->name.n = 0;
+			add_name(&w->name, p->name);
+			t = REF_LEAF | leaf_of(&w->leaves, hash_buf(&w->name));
+		}
+		push_ref(w, t);
+	}
+	w->n_pend = 0;
+}
+
 static void add_ref(struct work *w, struct hd_slice name)
 {
-	uint32_t t = name_map_get(&w->names, name);
+	struct pending *p;
 
-	if (t == HD_NONE) {
-		w->name.n = 0;
-		add_name(&w->name, name);
-		t = REF_LEAF | leaf_of(&w->leaves, hash_buf(&w->name));
-	}
-	push_ref(w, t);
+	if (w->n_pend == PEND_MAX)
+		resolve_refs(w);
+	p = &w->pend[w->n_pend++];
+	p->h = hash_slice(name);
+	p->name = name;
+	__builtin_prefetch(&w->names.slots[name_map_home(&w->names, p->h)]);
 }
 
 /* The instruction reference code r depends on, or HD_NONE (a leaf). */
@@ -1179,6 +1245,7 @@ static void hash_insns(struct work *w)
 		w->cur_first = w->refs.len;
 		sink_begin(&w->sink);
 		insn_text(&w->sink, &HD_INSN(d, i), w);
+		resolve_refs(w);
 		c->insn_canon[i] = sink_hash(&w->sink);
 	}
 	w->ref_first[c->n_insns] = (uint32_t)w->refs.len;
