@@ -3,6 +3,7 @@
  */
 #include "hlodiff/keysort.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,11 +65,27 @@ static inline int before(const struct ksort *k, const struct hd_key_item *a,
 	return a->idx < b->idx;
 }
 
+/* Merges the sorted runs a[0, h) and a[h, n) with tmp[0, h) as scratch. */
+static void merge(const struct ksort *k, struct hd_key_item *a,
+		  struct hd_key_item *tmp, size_t h, size_t n)
+{
+	size_t i = 0, j = h, o = 0;
+
+	if (h == 0 || h == n || !before(k, &a[h], &a[h - 1]))
+		return;         /* already in order */
+	/* The left run moves out; the merge writes behind both reads. */
+	memcpy(tmp, a, h * sizeof(*a));
+	while (i < h && j < n)
+		a[o++] = before(k, &a[j], &tmp[i]) ? a[j++] : tmp[i++];
+	while (i < h)
+		a[o++] = tmp[i++];
+}
+
 /* Sorts a[0, n) with tmp[0, n / 2) as scratch. */
 static void msort(const struct ksort *k, struct hd_key_item *a,
 		  struct hd_key_item *tmp, size_t n)
 {
-	size_t h = n / 2, i = 0, j = h, o = 0;
+	size_t h = n / 2;
 
 	if (n <= 12) {
 		size_t x, y;
@@ -84,26 +101,56 @@ static void msort(const struct ksort *k, struct hd_key_item *a,
 	}
 	msort(k, a, tmp, h);
 	msort(k, a + h, tmp, n - h);
-	if (!before(k, &a[h], &a[h - 1]))
-		return;         /* already in order */
-	/* The left half moves out; the merge writes behind both reads. */
-	memcpy(tmp, a, h * sizeof(*a));
-	while (i < h && j < n)
-		a[o++] = before(k, &a[j], &tmp[i]) ? a[j++] : tmp[i++];
-	while (i < h)
-		a[o++] = tmp[i++];
+	merge(k, a, tmp, h, n);
 }
+
+/* One half of a sort on two threads. */
+struct half {
+	const struct ksort *k;
+	struct hd_key_item *a, *tmp;
+	size_t n;
+};
+
+static void *sort_half(void *arg)
+{
+	struct half *h = arg;
+
+	msort(h->k, h->a, h->tmp, h->n);
+	return NULL;
+}
+
+/* Below this many items one thread sorts alone. */
+#define PARALLEL_MIN 65536
 
 void hd_key_sort(struct hd_key_item *items, size_t n,
 		 int (*full)(void *ctx, uint32_t a, uint32_t b), void *ctx)
 {
 	struct ksort k = { full, ctx };
 	struct hd_key_item *tmp;
+	size_t h = n / 2;
+	struct half hv[2];
+	pthread_t th;
+	int threaded = 0;
 
 	if (n < 2)
 		return;
-	tmp = hd_xmalloc((n / 2 + 1) * sizeof(*tmp));
-	msort(&k, items, tmp, n);
+	tmp = hd_xmalloc((n / 2 + 2) * sizeof(*tmp));
+	if (n < PARALLEL_MIN) {
+		msort(&k, items, tmp, n);
+		free(tmp);
+		return;
+	}
+	/* The halves on two threads (each with its own part of tmp: the
+	 * sort of m items needs m / 2), then one merge. */
+	hv[0] = (struct half){ &k, items, tmp, h };
+	hv[1] = (struct half){ &k, items + h, tmp + h / 2 + 1, n - h };
+	threaded = pthread_create(&th, NULL, sort_half, &hv[1]) == 0;
+	sort_half(&hv[0]);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		sort_half(&hv[1]);
+	merge(&k, items, tmp, h, n);
 	free(tmp);
 }
 
