@@ -35,7 +35,9 @@ struct side {
 	uint32_t *free_list; /* unpaired values in schedule order */
 	uint32_t n_free;
 	uint32_t *partner;   /* the match's old_to_new or new_to_old */
-	uint64_t *loose[HD_LOOSE_COUNT]; /* looser keys of unpaired values */
+	uint64_t *loose;     /* looser keys of the values unpaired when they
+			      * were made: HD_LOOSE_COUNT per row */
+	uint32_t *loose_row; /* value -> its row in loose */
 };
 
 /* What hd_match_side_new prepares: one side before the match. */
@@ -287,13 +289,45 @@ static void side_compact(struct side *s)
 }
 
 /*
+ * Where a pass finds the key of a value: an array by value (the canon
+ * hashes), or key k of the value's row of loose keys.
+ */
+struct keysrc {
+	const uint64_t *by_value;
+	const uint64_t *rows;
+	const uint32_t *row_of;
+	int k;
+};
+
+static struct keysrc by_value(const uint64_t *keys)
+{
+	struct keysrc ks = { keys, NULL, NULL, 0 };
+
+	return ks;
+}
+
+static struct keysrc loose_key(const struct side *s, int k)
+{
+	struct keysrc ks = { NULL, s->loose, s->loose_row, k };
+
+	return ks;
+}
+
+static inline uint64_t key_of(const struct keysrc *ks, uint32_t v)
+{
+	if (ks->by_value)
+		return ks->by_value[v];
+	return ks->rows[(size_t)ks->row_of[v] * HD_LOOSE_COUNT + ks->k];
+}
+
+/*
  * Groups the unpaired values of both sides by key (okey per old value,
  * nkey per new value) and fills the member lists in schedule order.
  * Groups exist for keys that have at least one old member; new values
  * with no such key get HD_NONE.
  */
-static void group_by(struct mctx *x, const uint64_t *okey,
-		     const uint64_t *nkey)
+static void group_by(struct mctx *x, const struct keysrc *okey,
+		     const struct keysrc *nkey)
 {
 	uint32_t r, g, at_o = 0, at_n = 0;
 
@@ -304,7 +338,7 @@ static void group_by(struct mctx *x, const uint64_t *okey,
 	for (r = 0; r < x->o.n_free; r++) {
 		uint32_t v = x->o.free_list[r];
 
-		g = keymap_put(&x->map, okey[v], (uint32_t)x->groups.len);
+		g = keymap_put(&x->map, key_of(okey, v), (uint32_t)x->groups.len);
 		if (g == HD_NONE) {
 			struct group *ng = hd_vec_push(&x->groups);
 
@@ -318,7 +352,7 @@ static void group_by(struct mctx *x, const uint64_t *okey,
 	for (r = 0; r < x->n.n_free; r++) {
 		uint32_t v = x->n.free_list[r];
 
-		g = keymap_get(&x->map, nkey[v]);
+		g = keymap_get(&x->map, key_of(nkey, v));
 		x->n.group[v] = g;
 		if (g != HD_NONE && grp(x, g)->n_new++ == 0)
 			grp(x, g)->first_new = v;
@@ -349,12 +383,12 @@ static void group_by(struct mctx *x, const uint64_t *okey,
 }
 
 /* Pairs every group that has exactly one member on each side. */
-static void pass_unique(struct mctx *x, const uint64_t *okey,
-			const uint64_t *nkey, enum hd_match_how how)
+static void pass_unique(struct mctx *x, struct keysrc okey,
+			struct keysrc nkey, enum hd_match_how how)
 {
 	uint32_t g;
 
-	group_by(x, okey, nkey);
+	group_by(x, &okey, &nkey);
 	for (g = 0; g < x->groups.len; g++) {
 		const struct group *p = grp(x, g);
 
@@ -400,12 +434,12 @@ static void align_group(struct mctx *x, const struct group *p,
 	}
 }
 
-static void pass_align(struct mctx *x, const uint64_t *okey,
-		       const uint64_t *nkey)
+static void pass_align(struct mctx *x, struct keysrc okey,
+		       struct keysrc nkey)
 {
 	uint32_t g;
 
-	group_by(x, okey, nkey);
+	group_by(x, &okey, &nkey);
 	for (g = 0; g < x->groups.len; g++) {
 		const struct group *p = grp(x, g);
 
@@ -464,7 +498,10 @@ static void pass_exact_structural(struct mctx *x)
 {
 	uint32_t g, k;
 
-	group_by(x, x->o.c.value_struct, x->n.c.value_struct);
+	struct keysrc ok = by_value(x->o.c.value_struct);
+	struct keysrc nk = by_value(x->n.c.value_struct);
+
+	group_by(x, &ok, &nk);
 	for (g = 0; g < x->groups.len; g++) {
 		const struct group *p = grp(x, g);
 
@@ -530,6 +567,11 @@ static void side_init(struct side *s, const struct hd_dump *d)
 	s->d = d;
 	s->n = (uint32_t)d->values.len;
 	hd_canon_compute(&s->c, d);
+	/* The matcher needs the value hashes and the per-instruction parts
+	 * of the loose keys, not the instructions' own hashes. */
+	free(s->c.insn_canon);
+	free(s->c.insn_struct);
+	s->c.insn_canon = s->c.insn_struct = NULL;
 	s->order = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
 	s->rank = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
 	s->group = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
@@ -560,18 +602,19 @@ static void *side_new_thread(void *arg)
  */
 static void side_loose(struct side *s)
 {
-	uint64_t keys[HD_LOOSE_COUNT];
-	uint32_t v;
-	int k;
+	uint32_t v, rows = 0;
 
-	for (k = 0; k < HD_LOOSE_COUNT; k++)
-		s->loose[k] = hd_xmalloc((s->n + 1) * sizeof(uint64_t));
-	for (v = 0; v < s->n; v++) {
+	for (v = 0; v < s->n; v++)
+		rows += s->partner[v] == HD_NONE;
+	s->loose = hd_xmalloc(((size_t)rows + 1) * HD_LOOSE_COUNT *
+			      sizeof(uint64_t));
+	s->loose_row = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
+	for (v = 0, rows = 0; v < s->n; v++) {
 		if (s->partner[v] != HD_NONE)
 			continue;
-		hd_canon_loose(&s->c, s->d, v, keys);
-		for (k = 0; k < HD_LOOSE_COUNT; k++)
-			s->loose[k][v] = keys[k];
+		s->loose_row[v] = rows;
+		hd_canon_loose(&s->c, s->d, v,
+			       &s->loose[(size_t)rows++ * HD_LOOSE_COUNT]);
 	}
 }
 
@@ -597,10 +640,8 @@ static void sides_loose(struct mctx *x)
 
 static void side_release(struct side *s)
 {
-	int k;
-
-	for (k = 0; k < HD_LOOSE_COUNT; k++)
-		free(s->loose[k]);
+	free(s->loose);
+	free(s->loose_row);
 	hd_canon_release(&s->c);
 	free(s->order);
 	free(s->rank);
@@ -615,16 +656,18 @@ static void cascade(struct mctx *x)
 	int k;
 
 	pass_exact_structural(x);
-	pass_unique(x, oc->value_canon, nc->value_canon, HD_MATCH_CANONICAL);
+	pass_unique(x, by_value(oc->value_canon), by_value(nc->value_canon),
+		    HD_MATCH_CANONICAL);
 	sides_loose(x);
 	for (k = 0; k < HD_LOOSE_COUNT; k++)
-		pass_unique(x, x->o.loose[k], x->n.loose[k], HD_MATCH_LOOSE);
-	pass_align(x, oc->value_struct, nc->value_struct);
-	pass_align(x, oc->value_canon, nc->value_canon);
+		pass_unique(x, loose_key(&x->o, k), loose_key(&x->n, k),
+			    HD_MATCH_LOOSE);
+	pass_align(x, by_value(oc->value_struct), by_value(nc->value_struct));
+	pass_align(x, by_value(oc->value_canon), by_value(nc->value_canon));
 	/* The stem key pairs only when unique: aligning ops of one stem whose
 	 * shapes differ by schedule order alone would be a guess. */
 	for (k = 0; k < HD_LOOSE_STEM; k++)
-		pass_align(x, x->o.loose[k], x->n.loose[k]);
+		pass_align(x, loose_key(&x->o, k), loose_key(&x->n, k));
 	pass_name(x);
 }
 
