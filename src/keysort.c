@@ -154,17 +154,30 @@ void hd_key_sort(struct hd_key_item *items, size_t n,
 	free(tmp);
 }
 
-void hd_key_apply(void *data, size_t elem, const struct hd_key_item *items,
+void hd_key_apply(void *data, size_t elem, struct hd_key_item *items,
 		  size_t n)
 {
-	char *out, *in = data;
-	size_t i;
+	char *d = data, *saved;
+	size_t i, j, k;
 
 	if (n < 2)
 		return;
-	out = hd_xmalloc(n * elem);
-	for (i = 0; i < n; i++)
-		memcpy(out + i * elem, in + (size_t)items[i].idx * elem, elem);
-	memcpy(data, out, n * elem);
-	free(out);
+	/* In place, cycle by cycle: place j takes the record at items[j].idx;
+	 * a place is marked done by pointing items[j].idx at itself. */
+	saved = hd_xmalloc(elem);
+	for (i = 0; i < n; i++) {
+		if (items[i].idx == i)
+			continue;
+		memcpy(saved, d + i * elem, elem);
+		for (j = i;; j = k) {
+			k = items[j].idx;
+			items[j].idx = (uint32_t)j;
+			if (k == i) {
+				memcpy(d + j * elem, saved, elem);
+				break;
+			}
+			memcpy(d + j * elem, d + k * elem, elem);
+		}
+	}
+	free(saved);
 }

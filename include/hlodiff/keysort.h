@@ -38,10 +38,11 @@ void hd_key_sort(struct hd_key_item *items, size_t n,
 		 int (*full)(void *ctx, uint32_t a, uint32_t b), void *ctx);
 
 /*
- * Reorders the n records of elem bytes at data as the sorted items say
- * (record items[i].idx goes to place i).
+ * Reorders the n records of elem bytes at data, in place, as the sorted
+ * items say (record items[i].idx goes to place i).  The items' idx are
+ * used up (each becomes its own place).
  */
-void hd_key_apply(void *data, size_t elem, const struct hd_key_item *items,
+void hd_key_apply(void *data, size_t elem, struct hd_key_item *items,
 		  size_t n);
 
 #endif
