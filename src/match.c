@@ -31,7 +31,8 @@ struct side {
 	uint32_t n;
 	uint32_t *order;     /* values in schedule order */
 	uint32_t *rank;      /* value -> position in order */
-	uint32_t *group;     /* value -> group of the current pass, HD_NONE */
+	uint32_t *gpos;      /* free_list[r] -> its group in the current
+			      * pass (HD_NONE: none), by place r */
 	uint32_t *free_list; /* unpaired values in schedule order */
 	uint32_t n_free;
 	uint32_t *partner;   /* the match's old_to_new or new_to_old */
@@ -347,13 +348,13 @@ static void group_by(struct mctx *x, const struct keysrc *okey,
 			ng->first_new = HD_NONE;
 		}
 		grp(x, g)->n_old++;
-		x->o.group[v] = g;
+		x->o.gpos[r] = g;
 	}
 	for (r = 0; r < x->n.n_free; r++) {
 		uint32_t v = x->n.free_list[r];
 
 		g = keymap_get(&x->map, key_of(nkey, v));
-		x->n.group[v] = g;
+		x->n.gpos[r] = g;
 		if (g != HD_NONE && grp(x, g)->n_new++ == 0)
 			grp(x, g)->first_new = v;
 	}
@@ -368,17 +369,12 @@ static void group_by(struct mctx *x, const struct keysrc *okey,
 		at_o += p->n_old;
 		at_n += p->n_new;
 	}
-	for (r = 0; r < x->o.n_free; r++) {
-		uint32_t v = x->o.free_list[r];
-
-		x->olist[grp(x, x->o.group[v])->fill_old++] = v;
-	}
+	for (r = 0; r < x->o.n_free; r++)
+		x->olist[grp(x, x->o.gpos[r])->fill_old++] = x->o.free_list[r];
 	for (r = 0; r < x->n.n_free; r++) {
-		uint32_t v = x->n.free_list[r];
-
-		g = x->n.group[v];
+		g = x->n.gpos[r];
 		if (g != HD_NONE)
-			x->nlist[grp(x, g)->fill_new++] = v;
+			x->nlist[grp(x, g)->fill_new++] = x->n.free_list[r];
 	}
 }
 
@@ -520,8 +516,11 @@ static void pass_exact_structural(struct mctx *x)
 				uint32_t o = x->olist[p->at_old + k];
 				uint32_t n = same_name(x, o);
 
+				/* n free now was free at group_by: it is
+				 * in this group iff it has the key */
 				if (n != HD_NONE && free_new(x, n) &&
-				    x->n.group[n] == g)
+				    x->n.c.value_struct[n] ==
+					    x->o.c.value_struct[o])
 					pair(x, o, n, HD_MATCH_EXACT);
 			}
 		}
@@ -574,7 +573,7 @@ static void side_init(struct side *s, const struct hd_dump *d)
 	s->c.insn_canon = s->c.insn_struct = NULL;
 	s->order = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
 	s->rank = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
-	s->group = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
+	s->gpos = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
 	s->free_list = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
 	side_order(s);
 }
@@ -645,7 +644,7 @@ static void side_release(struct side *s)
 	hd_canon_release(&s->c);
 	free(s->order);
 	free(s->rank);
-	free(s->group);
+	free(s->gpos);
 	free(s->free_list);
 }
 
