@@ -1165,11 +1165,8 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 	uint32_t ins = c->value_insn[v];
 	struct hd_slice shape = hd_value_shape(d, v);
 	uint64_t idx = hash_slice(val->index), h;
-	/* The instruction's parts are hashed here, for the few values the
-	 * strict passes leave, not kept for every instruction. */
-	uint64_t opcode = ins == HD_NONE ? 1 : hash_slice(HD_INSN(d, ins).opcode);
-	uint64_t op_name = ins == HD_NONE ? 1 :
-		mix(opcode, hash_slice(HD_INSN(d, ins).op_name));
+	uint64_t opcode = ins == HD_NONE ? 1 : c->insn_opcode[ins];
+	uint64_t op_name = ins == HD_NONE ? 1 : c->insn_op_name[ins];
 	char small[256];
 	size_t n;
 
@@ -1280,6 +1277,8 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	c->value_canon = alloc_array(c->n_values, sizeof(uint64_t));
 	c->value_struct = alloc_array(c->n_values, sizeof(uint64_t));
 	c->value_insn = alloc_array(c->n_values, sizeof(uint32_t));
+	c->insn_opcode = alloc_array(c->n_insns, sizeof(uint64_t));
+	c->insn_op_name = alloc_array(c->n_insns, sizeof(uint64_t));
 	w->index_hash = alloc_array(c->n_values, sizeof(uint64_t));
 	w->ref_first = alloc_array(c->n_insns + 1, sizeof(uint32_t));
 
@@ -1288,6 +1287,11 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 		stored_hashes(c, d);
 	else
 		hash_insns(w);
+	for (i = 0; i < c->n_insns; i++) {
+		c->insn_opcode[i] = hash_slice(HD_INSN(d, i).opcode);
+		c->insn_op_name[i] = mix(c->insn_opcode[i],
+					 hash_slice(HD_INSN(d, i).op_name));
+	}
 	for (i = 0; i < c->n_values; i++)
 		value_keys(w, i);
 
@@ -1310,5 +1314,7 @@ void hd_canon_release(struct hd_canon *c)
 	free(c->value_canon);
 	free(c->value_struct);
 	free(c->value_insn);
+	free(c->insn_opcode);
+	free(c->insn_op_name);
 	memset(c, 0, sizeof(*c));
 }

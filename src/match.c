@@ -566,7 +566,8 @@ static void side_init(struct side *s, const struct hd_dump *d)
 	s->d = d;
 	s->n = (uint32_t)d->values.len;
 	hd_canon_compute(&s->c, d);
-	/* The matcher needs the value hashes, not the instructions'. */
+	/* The matcher needs the value hashes and the per-instruction parts
+	 * of the loose keys, not the instructions' own hashes. */
 	free(s->c.insn_canon);
 	free(s->c.insn_struct);
 	s->c.insn_canon = s->c.insn_struct = NULL;
