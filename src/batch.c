@@ -439,26 +439,78 @@ static void compare_absent(const struct hd_batch_opts *o, const struct hd_job *j
 	hd_dump_release(&d);
 }
 
+/* One dump of a pair: loaded, then prepared for the diff (diff.h). */
+struct pair_side {
+	const char *path;
+	unsigned parse_flags;
+	struct hd_dump d;
+	struct hd_diff_side prep;
+	int bad;
+	struct hd_diag_held held;   /* messages of the second thread */
+};
+
+static void load_side(struct pair_side *ps)
+{
+	ps->bad = hd_load_dump(&ps->d, ps->path, ps->parse_flags) < 0;
+	if (!ps->bad)
+		hd_diff_side_prepare(&ps->prep, &ps->d);
+}
+
+static void *load_side_thread(void *arg)
+{
+	struct pair_side *ps = arg;
+
+	hd_diag_hold(&ps->held);
+	load_side(ps);
+	hd_diag_unhold(&ps->held);
+	return NULL;
+}
+
+/*
+ * Loads and prepares OLD here and NEW on a second thread at once (they
+ * are independent).  NEW's messages are held back and printed after
+ * OLD's, as a run one after the other prints them.  Returns nonzero
+ * when either failed to load.
+ */
+static int load_pair(struct pair_side *os, struct pair_side *ns)
+{
+	pthread_t th;
+	int threaded;
+
+	memset(&ns->prep, 0, sizeof(ns->prep));
+	memset(&os->prep, 0, sizeof(os->prep));
+	threaded = pthread_create(&th, NULL, load_side_thread, ns) == 0;
+	load_side(os);
+	if (threaded) {
+		pthread_join(th, NULL);
+		hd_diag_flush(&ns->held);
+	} else {
+		load_side(ns);
+	}
+	return os->bad || ns->bad;
+}
+
 static void compare_pair(const struct hd_batch_opts *o, const struct hd_job *j,
 			 struct hd_module_report *m)
 {
-	struct hd_dump old, new_dump;
+	struct pair_side os = { .path = j->old_path, .parse_flags = o->parse_flags },
+			 ns = { .path = j->new_path, .parse_flags = o->parse_flags };
+	struct hd_dump *old = &os.d, *new_dump = &ns.d;
 	struct hd_diff df;
 	struct hd_report_opts ro = o->report;
 	struct hd_verdicts *v = NULL;
 	struct hd_breakdown *b = NULL;
-	int bad;
 
-	bad = hd_load_dump(&old, j->old_path, o->parse_flags) < 0;
-	bad |= hd_load_dump(&new_dump, j->new_path, o->parse_flags) < 0;
-	if (bad) {
+	if (load_pair(&os, &ns)) {
 		m->state = HD_MODULE_FAILED;
 		m->status = 2;
-		hd_dump_release(&old);
-		hd_dump_release(&new_dump);
+		hd_diff_side_release(&os.prep);
+		hd_diff_side_release(&ns.prep);
+		hd_dump_release(old);
+		hd_dump_release(new_dump);
 		return;
 	}
-	hd_diff_compute(&df, &old, &new_dump, o->match_flags);
+	hd_diff_compute_sides(&df, &os.prep, &ns.prep, o->match_flags);
 	if (o->rules)
 		v = hd_rules_eval(o->rules, &df, j->module);
 	if (o->by_nkeys)
@@ -485,8 +537,8 @@ static void compare_pair(const struct hd_batch_opts *o, const struct hd_job *j,
 	hd_breakdown_free(b);
 	hd_verdicts_free(v);
 	hd_diff_release(&df);
-	hd_dump_release(&old);
-	hd_dump_release(&new_dump);
+	hd_dump_release(old);
+	hd_dump_release(new_dump);
 }
 
 static void compare_one(void *arg, size_t i)

@@ -178,11 +178,145 @@ static size_t name_span(const char *s, size_t n)
 }
 
 /*
- * The canonical text is written with raw pointers into a buffer reserved
- * once per instruction: no part of it is longer than the text it comes
- * from (names and values only lose bytes, ", " becomes one NUL), so
- * insn_text reserves the input length plus a few separators.
+ * The canonical text is never built whole: it is written in pieces to a
+ * sink, a small buffer that is hashed with XXH3's streaming state each
+ * time it fills (or, for hd_canon_insn_text, appended to a text).  An
+ * instruction whose text fits the buffer, nearly all of them, is hashed
+ * in one call, which gives the same hash as the streaming state.  So
+ * hashing costs no memory in the size of the instruction (a 256 MiB
+ * instruction line needs 8 KiB, not a 256 MiB copy).
  */
+#ifndef CANON_SINK_CAP
+#define CANON_SINK_CAP 8192
+#endif
+
+struct sink {
+	char *o, *end;          /* write position, end of buf */
+	int flushed;            /* the buffer was hashed (or appended) before */
+	struct cbuf *text;      /* text mode: the text goes here */
+	XXH3_state_t *st;       /* hash mode: the streaming state */
+	char buf[CANON_SINK_CAP];
+};
+
+static void sink_begin(struct sink *k)
+{
+	k->o = k->buf;
+	k->end = k->buf + CANON_SINK_CAP;
+	k->flushed = 0;
+}
+
+static __attribute__((noinline)) void sink_flush(struct sink *k)
+{
+	size_t n = (size_t)(k->o - k->buf);
+
+	if (k->text) {
+		cbuf_add(k->text, k->buf, n);
+	} else {
+		if (!k->flushed)
+			XXH3_64bits_reset(k->st);
+		XXH3_64bits_update(k->st, k->buf, n);
+	}
+	k->flushed = 1;
+	k->o = k->buf;
+}
+
+/* The hash of everything written since sink_begin (hash mode). */
+static uint64_t sink_hash(struct sink *k)
+{
+	size_t n = (size_t)(k->o - k->buf);
+
+	if (!k->flushed)
+		return XXH3_64bits(k->buf, n);
+	XXH3_64bits_update(k->st, k->buf, n);
+	return XXH3_64bits_digest(k->st);
+}
+
+/* The fast paths are inlined: they run for every piece of every text. */
+#define SINK_INLINE static inline __attribute__((always_inline))
+
+SINK_INLINE void sink_byte(struct sink *k, char c)
+{
+	if (k->o == k->end)
+		sink_flush(k);
+	*k->o++ = c;
+}
+
+static __attribute__((noinline)) void sink_bytes_long(struct sink *k,
+							  const char *s,
+							  size_t n)
+{
+	while (n) {
+		size_t room = (size_t)(k->end - k->o), c = n < room ? n : room;
+
+		if (room == 0) {
+			sink_flush(k);
+			continue;
+		}
+		memcpy(k->o, s, c);
+		k->o += c;
+		s += c;
+		n -= c;
+	}
+}
+
+SINK_INLINE void sink_bytes(struct sink *k, const char *s, size_t n)
+{
+	if (n <= (size_t)(k->end - k->o)) {
+		if (n)
+			memcpy(k->o, s, n);
+		k->o += n;
+		return;
+	}
+	sink_bytes_long(k, s, n);
+}
+
+/* hd_canon_name piece by piece, for a name longer than the buffer. */
+static void sink_name_long(struct sink *k, struct hd_slice name)
+{
+	const char *p = name.p;
+	size_t n = name.n, i, part = constant_prefix(p, n);
+
+	if (part) {
+		sink_bytes(k, "constant", 8);
+		i = part;
+	} else {
+		const char *dot = memchr(p, '.', n);
+
+		i = dot ? (size_t)(dot - p) : n;
+		sink_bytes(k, p, i);
+	}
+	while (i < n) {
+		size_t start = i + 1, j = start, e;
+
+		while (j < n && is_digit(p[j]))
+			j++;
+		if (j > start && (j == n || p[j] == '.')) {
+			i = j;
+			continue;
+		}
+		sink_byte(k, '.');
+		if (j > start && p[j] == '_')
+			start = j;
+		for (e = start; e < n && p[e] != '.'; e++)
+			;
+		sink_bytes(k, p + start, e - start);
+		i = e;
+	}
+}
+
+/* Writes the stripped form of name (hd_canon_name). */
+static void sink_name(struct sink *k, struct hd_slice name)
+{
+	if (name.n > (size_t)(k->end - k->o)) {
+		if (name.n > CANON_SINK_CAP) {
+			sink_name_long(k, name);
+			return;
+		}
+		sink_flush(k);
+	}
+	if (name.n)
+		k->o += hd_canon_name(k->o, name);
+}
 
 /* Bytes that start something put_operands must look at. */
 static const unsigned char special[256] = {
@@ -192,19 +326,12 @@ static const unsigned char special[256] = {
 struct work;
 static void add_ref(struct work *w, struct hd_slice name);
 
-static char *put_bytes(char *o, const char *s, size_t n)
-{
-	if (n)
-		memcpy(o, s, n);
-	return o + n;
-}
-
 /*
  * Writes text with every %name stripped (hd_canon_name), string
  * literals copied as they are and comments ("/ *index=5* /") dropped.
  * With w, every %name is also resolved as an operand (add_ref).
  */
-static char *put_operands(char *o, struct hd_slice t, struct work *w)
+static void put_operands(struct sink *k, struct hd_slice t, struct work *w)
 {
 	const char *s = t.p;
 	size_t n = t.n, i = 0, j;
@@ -212,7 +339,7 @@ static char *put_operands(char *o, struct hd_slice t, struct work *w)
 	while (i < n) {
 		if (s[i] == '"') {
 			j = skip_string(s, n, i);
-			o = put_bytes(o, s + i, j - i);
+			sink_bytes(k, s + i, j - i);
 			i = j;
 		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
 			const char *end = memmem(s + i + 2, n - i - 2, "*/", 2);
@@ -223,8 +350,8 @@ static char *put_operands(char *o, struct hd_slice t, struct work *w)
 
 			j = name_span(s + i + 1, n - i - 1);
 			name = hd_slice_make(s + i + 1, j);
-			*o++ = '%';
-			o += hd_canon_name(o, name);
+			sink_byte(k, '%');
+			sink_name(k, name);
 			if (w)
 				add_ref(w, name);
 			i += 1 + j;
@@ -232,11 +359,10 @@ static char *put_operands(char *o, struct hd_slice t, struct work *w)
 			j = i + 1;
 			while (j < n && !special[(unsigned char)s[j]])
 				j++;
-			o = put_bytes(o, s + i, j - i);
+			sink_bytes(k, s + i, j - i);
 			i = j;
 		}
 	}
-	return o;
 }
 
 /* JSON keys of backend_config whose values are ids (see canon.h). */
@@ -314,13 +440,12 @@ static enum attr_mode attr_mode_of(struct hd_slice key)
 
 /*
  * Walks one attribute value from s[i] to the ", " that ends it at
- * bracket depth 0 (or the end), writing it at *op as mode says.
+ * bracket depth 0 (or the end), writing it to k as mode says.
  * Returns the index of the end.
  */
-static size_t walk_attr(char **op, const char *s, size_t n, size_t i,
+static size_t walk_attr(struct sink *k, const char *s, size_t n, size_t i,
 			enum attr_mode mode)
 {
-	char *o = *op;
 	int depth = 0, keep = mode != ATTR_DROP;
 
 	while (i < n) {
@@ -330,7 +455,7 @@ static size_t walk_attr(char **op, const char *s, size_t n, size_t i,
 		while (j < n && !attr_special[(unsigned char)s[j]])
 			j++;
 		if (keep)
-			o = put_bytes(o, s + i, j - i);
+			sink_bytes(k, s + i, j - i);
 		i = j;
 		if (i >= n)
 			break;
@@ -338,10 +463,10 @@ static size_t walk_attr(char **op, const char *s, size_t n, size_t i,
 		if (c == '"') {
 			j = skip_string(s, n, i);
 			if (keep)
-				o = put_bytes(o, s + i, j - i);
+				sink_bytes(k, s + i, j - i);
 			if (mode == ATTR_BACKEND && j < n && s[j] == ':' &&
 			    is_id_key(s + i, j - i)) {
-				*o++ = ':';
+				sink_byte(k, ':');
 				j = skip_json_value(s, n, j + 1);
 			}
 			i = j;
@@ -351,8 +476,8 @@ static size_t walk_attr(char **op, const char *s, size_t n, size_t i,
 			break;
 		if (c == '%' && mode == ATTR_COPY) {
 			j = name_span(s + i + 1, n - i - 1);
-			*o++ = '%';
-			o += hd_canon_name(o, hd_slice_make(s + i + 1, j));
+			sink_byte(k, '%');
+			sink_name(k, hd_slice_make(s + i + 1, j));
 			i += 1 + j;
 			continue;
 		}
@@ -361,10 +486,9 @@ static size_t walk_attr(char **op, const char *s, size_t n, size_t i,
 		else if ((c == ')' || c == ']' || c == '}') && depth > 0)
 			depth--;
 		if (keep)
-			*o++ = c;
+			sink_byte(k, c);
 		i++;
 	}
-	*op = o;
 	return i < n ? i : n;
 }
 
@@ -388,7 +512,7 @@ static size_t metadata_end(const struct hd_insn *insn, const char *s,
 }
 
 /* Writes the attributes that define the computation (canon.h). */
-static char *put_attrs(char *o, const struct hd_insn *insn)
+static void put_attrs(struct sink *o, const struct hd_insn *insn)
 {
 	const char *s = insn->attrs.p;
 	size_t n = insn->attrs.n, i = 0;
@@ -406,49 +530,48 @@ static char *put_attrs(char *o, const struct hd_insn *insn)
 			continue;
 		}
 		if (mode != ATTR_DROP) {
-			o = put_bytes(o, s + i, k - i);
-			*o++ = '=';
+			sink_bytes(o, s + i, k - i);
+			sink_byte(o, '=');
 		}
-		i = walk_attr(&o, s, n, k < n ? k + 1 : n,
+		i = walk_attr(o, s, n, k < n ? k + 1 : n,
 			      mode == ATTR_KEY ? ATTR_DROP : mode);
 		if (mode != ATTR_DROP)
-			*o++ = '\0';
+			sink_byte(o, '\0');
 		if (i < n)
 			i += 2;
 	}
-	return o;
 }
 
 /*
- * Builds the canonical text of insn into b (from b->n on); with w, also
- * resolves its operands.
+ * Writes the canonical text of insn to k; with w, also resolves its
+ * operands.
  */
-static void insn_text(struct cbuf *b, const struct hd_insn *insn,
+static void insn_text(struct sink *k, const struct hd_insn *insn,
 		      struct work *w)
 {
-	char *o;
-
-	cbuf_reserve(b, insn->name.n + insn->opcode.n + insn->shape.n +
-			insn->operands.n + insn->attrs.n + 8);
-	o = b->p + b->n;
-	o += hd_canon_name(o, insn->name);
-	*o++ = '\0';
-	o = put_bytes(o, insn->opcode.p, insn->opcode.n);
-	*o++ = '\0';
-	o = put_bytes(o, insn->shape.p, insn->shape.n);
-	*o++ = '\0';
-	o = put_operands(o, insn->operands, w);
-	*o++ = '\0';
-	o = put_attrs(o, insn);
-	b->n = (size_t)(o - b->p);
+	sink_name(k, insn->name);
+	sink_byte(k, '\0');
+	sink_bytes(k, insn->opcode.p, insn->opcode.n);
+	sink_byte(k, '\0');
+	sink_bytes(k, insn->shape.p, insn->shape.n);
+	sink_byte(k, '\0');
+	put_operands(k, insn->operands, w);
+	sink_byte(k, '\0');
+	put_attrs(k, insn);
 }
 
 size_t hd_canon_insn_text(const struct hd_insn *insn, char **buf,
 			  size_t *cap)
 {
 	struct cbuf b = { *buf, 0, *cap };
+	struct sink *k = hd_xmalloc(sizeof(*k));
 
-	insn_text(&b, insn, NULL);
+	k->text = &b;
+	k->st = NULL;
+	sink_begin(k);
+	insn_text(k, insn, NULL);
+	sink_flush(k);
+	free(k);
 	*buf = b.p;
 	*cap = b.cap;
 	return b.n;
@@ -483,8 +606,18 @@ struct name_map {
 	size_t mask;
 };
 
-/* Targets in the names table: an instruction, or a value (this bit). */
+/*
+ * Targets in the names table: an instruction, or a value (this bit).
+ * An operand reference (struct work's refs) is one of these, or an
+ * unresolved name: REF_LEAF | the index of its hash in the leaf table;
+ * or REF_REPEAT | N: the code before it N more times (an instruction
+ * with millions of operands of one name costs a few codes).
+ */
 #define REF_VALUE 0x80000000u
+#define REF_LEAF 0x40000000u
+#define REF_REPEAT 0xc0000000u
+#define REF_TAG 0xc0000000u
+#define REF_INDEX 0x3fffffffu
 
 static void name_map_init(struct name_map *m, size_t max_entries)
 {
@@ -497,6 +630,11 @@ static void name_map_init(struct name_map *m, size_t max_entries)
 	memset(m->slots, 0xff, n * sizeof(*m->slots)); /* target = HD_NONE */
 }
 
+static size_t name_map_home(const struct name_map *m, uint64_t h)
+{
+	return (size_t)(h ^ (h >> 32)) & m->mask;
+}
+
 /*
  * The slot of the name with hash h and length len, or the empty slot
  * where it would go.  Names are told apart by XXH3-64 and length, not by
@@ -507,7 +645,7 @@ static void name_map_init(struct name_map *m, size_t max_entries)
 static struct name_slot *name_map_find(const struct name_map *m,
 				       uint64_t h, size_t len)
 {
-	size_t i = (size_t)(h ^ (h >> 32)) & m->mask;
+	size_t i = name_map_home(m, h);
 
 	for (;; i = (i + 1) & m->mask) {
 		struct name_slot *s = &m->slots[i];
@@ -523,10 +661,9 @@ static struct name_slot *name_map_find(const struct name_map *m,
  * order of the values in the dump.
  */
 static void name_map_put(struct name_map *m, const struct hd_dump *d,
-			 struct hd_slice name, uint32_t target)
+			 uint64_t h, size_t len, uint32_t target)
 {
-	uint64_t h = hash_slice(name);
-	struct name_slot *s = name_map_find(m, h, name.n);
+	struct name_slot *s = name_map_find(m, h, len);
 
 	if (s->target != HD_NONE) {
 		if (!(s->target & REF_VALUE) || !(target & REF_VALUE) ||
@@ -535,33 +672,60 @@ static void name_map_put(struct name_map *m, const struct hd_dump *d,
 			return;
 	}
 	s->h = h;
-	s->len = (uint32_t)name.n;
+	s->len = (uint32_t)len;
 	s->target = target;
 }
 
-static uint32_t name_map_get(const struct name_map *m, struct hd_slice name)
-{
-	return name_map_find(m, hash_slice(name), name.n)->target;
-}
 
-/* One resolved operand of an instruction. */
-struct ref {
-	uint32_t insn;     /* instruction the operand depends on, or HD_NONE */
-	uint32_t value;    /* value (through a position), or HD_NONE */
-	uint64_t leaf;     /* hash of the stripped name when unresolved */
+/*
+ * The hashes of the unresolved operand names, each once: a name that
+ * resolves to nothing ("p" of every %p.N of a huge concatenate) costs a
+ * 4-byte reference, not a hash per operand.
+ */
+struct leaves {
+	uint64_t *h;            /* by leaf index */
+	uint32_t n, cap;
+	uint32_t *slots;        /* open addressing: leaf index + 1, 0 = empty */
+	size_t mask;
 };
+
+/*
+ * Operand names are resolved after their instruction's text is written:
+ * add_ref hashes the name and fetches its table slot ahead, and the
+ * lookups run when the text is done (or PEND_MAX names wait), by when
+ * the slots have come in from memory.  The order of the references is
+ * that of the operands.
+ */
+#define PEND_MAX 16
+
+struct pending {
+	uint64_t h;
+	struct hd_slice name;
+};
+
+/* Folding a long operand list: words hashed this many at a time. */
+#ifndef FOLD_CHUNK
+#define FOLD_CHUNK 256
+#endif
 
 struct work {
 	const struct hd_dump *d;
 	struct hd_canon *c;
 	struct name_map names;       /* operand name -> REF_* target */
-	struct cbuf buf;             /* canonical text */
+	struct cbuf buf;             /* scratch for values without insn */
 	struct cbuf name;            /* scratch for leaf names */
-	struct hd_vec refs;          /* struct ref */
+	struct pending pend[PEND_MAX]; /* operands of the instruction being
+					* hashed, not yet resolved */
+	uint32_t n_pend;
+	struct hd_vec refs;          /* uint32_t: REF_* codes of the operands */
+	size_t cur_first;            /* first code of the instruction hashed */
+	uint32_t last_code;          /* its last code other than a repeat */
+	struct leaves leaves;
 	uint32_t *ref_first;         /* n_insns + 1 */
 	uint64_t *index_hash;        /* per value */
-	uint64_t *words;             /* scratch for folding */
-	size_t words_cap;
+	XXH3_state_t st;             /* streaming hash of long texts */
+	uint64_t words[FOLD_CHUNK];  /* scratch for folding */
+	struct sink sink;            /* canonical text */
 };
 
 /* Combines two 64-bit hashes (xorshift-multiply finaliser). */
@@ -583,15 +747,49 @@ static uint64_t mix(uint64_t h, uint64_t x)
  * id when several have it).  A value's first position is its defining
  * instruction, already in, so it is skipped.
  */
+/*
+ * Puts n names in order: the instructions' (pos NULL; target = index),
+ * or positions pos[i] -> value val[i].  Hashes a batch ahead and fetches
+ * its slots before the inserts, which then mostly hit the cache.
+ */
+#define PUT_BATCH 16
+
+static void put_names(struct work *w, size_t n, const uint32_t *pos,
+		      const uint32_t *val)
+{
+	const struct hd_dump *d = w->d;
+	uint64_t h[PUT_BATCH];
+	size_t len[PUT_BATCH], i, k, m;
+
+	for (i = 0; i < n; i += m) {
+		m = n - i < PUT_BATCH ? n - i : PUT_BATCH;
+		for (k = 0; k < m; k++) {
+			struct hd_slice name = pos ?
+				HD_POSITION(d, pos[i + k]).name :
+				HD_INSN(d, i + k).name;
+
+			h[k] = hash_slice(name);
+			len[k] = name.n;
+			__builtin_prefetch(&w->names.slots[name_map_home(&w->names,
+									 h[k])], 1);
+		}
+		for (k = 0; k < m; k++)
+			name_map_put(&w->names, d, h[k], len[k],
+				     pos ? val[i + k] | REF_VALUE :
+					   (uint32_t)(i + k));
+	}
+}
+
 static void build_names(struct work *w)
 {
 	const struct hd_dump *d = w->d;
 	uint32_t n = (uint32_t)d->values.len, i, k, np = 0;
-	uint32_t *pos = hd_xmalloc((d->positions.len + 1) * sizeof(uint32_t));
-	uint32_t *val = hd_xmalloc((d->positions.len + 1) * sizeof(uint32_t));
+	uint32_t *pos, *val;
 
-	if (n >= REF_VALUE || d->insns.len >= REF_VALUE)
+	if (d->values.len >= REF_LEAF || d->insns.len >= REF_LEAF)
 		HD_BUG("too many values to match");
+	pos = hd_xmalloc((d->positions.len + 1) * sizeof(uint32_t));
+	val = hd_xmalloc((d->positions.len + 1) * sizeof(uint32_t));
 	for (i = 0; i < n; i++) {
 		const struct hd_value *v = &HD_VALUE(d, i);
 
@@ -608,72 +806,166 @@ static void build_names(struct work *w)
 		}
 	}
 	name_map_init(&w->names, d->insns.len + np);
-	for (i = 0; i < d->insns.len; i++)
-		name_map_put(&w->names, d, HD_INSN(d, i).name, i);
-	for (i = 0; i < np; i++)
-		name_map_put(&w->names, d, HD_POSITION(d, pos[i]).name,
-			     val[i] | REF_VALUE);
+	put_names(w, d->insns.len, NULL, NULL);
+	put_names(w, np, pos, val);
 	free(pos);
 	free(val);
 }
 
+/* The leaf index of hash h, added when new. */
+static uint32_t leaf_of(struct leaves *l, uint64_t h)
+{
+	size_t i;
+
+	if (2 * (size_t)(l->n + 1) > l->mask) {
+		size_t n = l->mask ? 2 * (l->mask + 1) : 64, k;
+
+		free(l->slots);
+		l->slots = hd_xcalloc(n, sizeof(uint32_t));
+		l->mask = n - 1;
+		for (k = 0; k < l->n; k++) {
+			i = (size_t)(l->h[k] ^ (l->h[k] >> 32)) & l->mask;
+			while (l->slots[i])
+				i = (i + 1) & l->mask;
+			l->slots[i] = (uint32_t)k + 1;
+		}
+	}
+	i = (size_t)(h ^ (h >> 32)) & l->mask;
+	for (; l->slots[i]; i = (i + 1) & l->mask)
+		if (l->h[l->slots[i] - 1] == h)
+			return l->slots[i] - 1;
+	if (l->n == REF_INDEX)
+		hd_die("too many distinct operand names");
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 64;
+		l->h = hd_xrealloc(l->h, l->cap * sizeof(uint64_t));
+	}
+	l->h[l->n] = h;
+	l->slots[i] = ++l->n;
+	return l->n - 1;
+}
+
 /* Resolves one operand name of instruction i (see canon.h). */
+/* Appends the code of one operand, as a repeat when it is the last one
+ * again. */
+static void push_ref(struct work *w, uint32_t code)
+{
+	uint32_t *refs = w->refs.data;
+	size_t n = w->refs.len;
+
+	if (n > w->cur_first && w->last_code == code) {
+		if ((refs[n - 1] & REF_TAG) == REF_REPEAT &&
+		    (refs[n - 1] & REF_INDEX) < REF_INDEX) {
+			refs[n - 1]++;
+			return;
+		}
+		if ((refs[n - 1] & REF_TAG) != REF_REPEAT) {
+			*(uint32_t *)hd_vec_push(&w->refs) = REF_REPEAT | 1;
+			return;
+		}
+	}
+	*(uint32_t *)hd_vec_push(&w->refs) = code;
+	w->last_code = code;
+}
+
+/* Resolves the pending operand names, in order. */
+static void resolve_refs(struct work *w)
+{
+	uint32_t k;
+
+	for (k = 0; k < w->n_pend; k++) {
+		const struct pending *p = &w->pend[k];
+		uint32_t t = name_map_find(&w->names, p->h, p->name.n)->target;
+
+		if (t == HD_NONE) {
+			w->name.n = 0;
+			add_name(&w->name, p->name);
+			t = REF_LEAF | leaf_of(&w->leaves, hash_buf(&w->name));
+		}
+		push_ref(w, t);
+	}
+	w->n_pend = 0;
+}
+
 static void add_ref(struct work *w, struct hd_slice name)
 {
-	struct ref *r = hd_vec_push(&w->refs);
-	uint32_t t = name_map_get(&w->names, name);
+	struct pending *p;
 
-	r->insn = HD_NONE;
-	r->value = HD_NONE;
-	r->leaf = 0;
-	if (t != HD_NONE && !(t & REF_VALUE)) {
-		r->insn = t;
-		return;
-	}
-	if (t != HD_NONE) {
-		r->value = t & ~REF_VALUE;
-		r->insn = w->c->value_insn[r->value];
-		return;
-	}
-	w->name.n = 0;
-	add_name(&w->name, name);
-	r->leaf = hash_buf(&w->name);
+	if (w->n_pend == PEND_MAX)
+		resolve_refs(w);
+	p = &w->pend[w->n_pend++];
+	p->h = hash_slice(name);
+	p->name = name;
+	__builtin_prefetch(&w->names.slots[name_map_home(&w->names, p->h)]);
+}
+
+/* The instruction reference code r depends on, or HD_NONE (a leaf). */
+static uint32_t ref_insn(const struct work *w, uint32_t r)
+{
+	if (r & REF_VALUE)
+		return w->c->value_insn[r & ~REF_VALUE];
+	return (r & REF_LEAF) ? HD_NONE : r;
+}
+
+/* The hash operand reference r contributes (fold_insn). */
+static uint64_t ref_word(const struct work *w, uint32_t i, uint32_t r,
+			 const uint8_t *done)
+{
+	const struct hd_canon *c = w->c;
+	uint32_t ins = ref_insn(w, r);
+	uint64_t h;
+
+	if (ins == HD_NONE)
+		h = w->leaves.h[r & REF_INDEX];
+	else if (done[ins] && ins != i)
+		h = c->insn_struct[ins];
+	else
+		h = c->insn_canon[ins];
+	if (r & REF_VALUE)
+		h = mix(h, w->index_hash[r & ~REF_VALUE]);
+	return h;
 }
 
 /*
  * Structural hash of instruction i from the hashes of its operands:
  * finished operands give their structural hash, unfinished ones (cycle)
- * their canonical hash.
+ * their canonical hash.  A long operand list is hashed in chunks with
+ * the streaming state (the same hash as in one call).
  */
 static uint64_t fold_insn(struct work *w, uint32_t i, const uint8_t *done)
 {
 	const struct hd_canon *c = w->c;
+	const uint32_t *refs = w->refs.data;
 	uint32_t a = w->ref_first[i], b = w->ref_first[i + 1], k;
-	size_t n = b - a;
+	uint64_t h = 0;
+	size_t m = 0;
+	int streaming = 0;
 
-	if (n == 0)
-		return XXH3_64bits_withSeed("", 0, c->insn_canon[i]);
-	if (n > w->words_cap) {
-		w->words_cap = n * 2;
-		w->words = hd_xrealloc(w->words,
-				       w->words_cap * sizeof(uint64_t));
-	}
 	for (k = a; k < b; k++) {
-		const struct ref *r = &HD_VEC_AT(&w->refs, struct ref, k);
-		uint64_t h;
+		uint32_t r = refs[k], times = 1;
 
-		if (r->insn == HD_NONE)
-			h = r->leaf;
-		else if (done[r->insn] && r->insn != i)
-			h = c->insn_struct[r->insn];
+		if ((r & REF_TAG) == REF_REPEAT)
+			times = r & REF_INDEX;  /* h is the code before */
 		else
-			h = c->insn_canon[r->insn];
-		if (r->value != HD_NONE)
-			h = mix(h, w->index_hash[r->value]);
-		w->words[k - a] = h;
+			h = ref_word(w, i, r, done);
+		while (times--) {
+			if (m == FOLD_CHUNK) {
+				if (!streaming)
+					XXH3_64bits_reset_withSeed(&w->st,
+								   c->insn_canon[i]);
+				streaming = 1;
+				XXH3_64bits_update(&w->st, w->words,
+						   m * sizeof(uint64_t));
+				m = 0;
+			}
+			w->words[m++] = h;
+		}
 	}
-	return XXH3_64bits_withSeed(w->words, n * sizeof(uint64_t),
-				    c->insn_canon[i]);
+	if (!streaming)
+		return XXH3_64bits_withSeed(w->words, m * sizeof(uint64_t),
+					    c->insn_canon[i]);
+	XXH3_64bits_update(&w->st, w->words, m * sizeof(uint64_t));
+	return XXH3_64bits_digest(&w->st);
 }
 
 /* The operand graph as CSR: users of instruction i are
@@ -688,7 +980,13 @@ struct users {
  * itself). */
 static uint32_t dep_of(const struct work *w, uint32_t i, uint32_t k)
 {
-	uint32_t dep = HD_VEC_AT(&w->refs, struct ref, k).insn;
+	uint32_t r = HD_VEC_AT(&w->refs, uint32_t, k), dep;
+
+	/* A repeat adds no dependency: the code before it has it
+	 * (indegree and users count it once, which is consistent). */
+	if ((r & REF_TAG) == REF_REPEAT)
+		return HD_NONE;
+	dep = ref_insn(w, r);
 
 	return dep == i ? HD_NONE : dep;
 }
@@ -944,9 +1242,11 @@ static void hash_insns(struct work *w)
 	build_names(w);
 	for (i = 0; i < c->n_insns; i++) {
 		w->ref_first[i] = (uint32_t)w->refs.len;
-		w->buf.n = 0;
-		insn_text(&w->buf, &HD_INSN(d, i), w);
-		c->insn_canon[i] = hash_buf(&w->buf);
+		w->cur_first = w->refs.len;
+		sink_begin(&w->sink);
+		insn_text(&w->sink, &HD_INSN(d, i), w);
+		resolve_refs(w);
+		c->insn_canon[i] = sink_hash(&w->sink);
 	}
 	w->ref_first[c->n_insns] = (uint32_t)w->refs.len;
 	structural(w);
@@ -959,15 +1259,17 @@ static void *alloc_array(size_t n, size_t size)
 
 int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 {
-	struct work w;
+	/* On the heap: struct work holds the sink's buffer and the
+	 * streaming state, too big for the stack of a thread. */
+	struct work *w = hd_xcalloc(1, sizeof(*w));
 	uint32_t i;
 
 	memset(c, 0, sizeof(*c));
-	memset(&w, 0, sizeof(w));
-	w.d = d;
-	w.c = c;
-	w.refs = (struct hd_vec)HD_VEC_INIT(struct ref);
-	hd_vec_reserve(&w.refs, 2 * (size_t)d->insns.len + 16);
+	w->d = d;
+	w->c = c;
+	w->sink.st = &w->st;
+	w->refs = (struct hd_vec)HD_VEC_INIT(uint32_t);
+	hd_vec_reserve(&w->refs, 2 * (size_t)d->insns.len + 16);
 	c->n_insns = (uint32_t)d->insns.len;
 	c->n_values = (uint32_t)d->values.len;
 	c->insn_canon = alloc_array(c->n_insns, sizeof(uint64_t));
@@ -977,29 +1279,31 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	c->value_insn = alloc_array(c->n_values, sizeof(uint32_t));
 	c->insn_opcode = alloc_array(c->n_insns, sizeof(uint64_t));
 	c->insn_op_name = alloc_array(c->n_insns, sizeof(uint64_t));
-	w.index_hash = alloc_array(c->n_values, sizeof(uint64_t));
-	w.ref_first = alloc_array(c->n_insns + 1, sizeof(uint32_t));
+	w->index_hash = alloc_array(c->n_values, sizeof(uint64_t));
+	w->ref_first = alloc_array(c->n_insns + 1, sizeof(uint32_t));
 
-	value_basics(&w);
+	value_basics(w);
 	if (c->n_insns && is_stored(&HD_INSN(d, 0)))
 		stored_hashes(c, d);
 	else
-		hash_insns(&w);
+		hash_insns(w);
 	for (i = 0; i < c->n_insns; i++) {
 		c->insn_opcode[i] = hash_slice(HD_INSN(d, i).opcode);
 		c->insn_op_name[i] = mix(c->insn_opcode[i],
 					 hash_slice(HD_INSN(d, i).op_name));
 	}
 	for (i = 0; i < c->n_values; i++)
-		value_keys(&w, i);
+		value_keys(w, i);
 
-	free(w.names.slots);
-	hd_vec_release(&w.refs);
-	free(w.buf.p);
-	free(w.name.p);
-	free(w.index_hash);
-	free(w.ref_first);
-	free(w.words);
+	free(w->names.slots);
+	hd_vec_release(&w->refs);
+	free(w->buf.p);
+	free(w->name.p);
+	free(w->index_hash);
+	free(w->ref_first);
+	free(w->leaves.h);
+	free(w->leaves.slots);
+	free(w);
 	return 0;
 }
 

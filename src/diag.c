@@ -8,26 +8,62 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The messages this thread holds back (hd_diag_hold), or NULL. */
+static _Thread_local struct hd_diag_held *held;
+
 /* One message, written whole: stderr is locked for its pieces, so
  * messages of several threads (batch.h) never mix within a line. */
 static void vreport(const char *kind, const char *file, uint64_t line,
 		    uint64_t col, const char *fmt, va_list ap)
 {
-	flockfile(stderr);
-	fputs("hlodiff: ", stderr);
+	FILE *out = held ? held->f : stderr;
+
+	flockfile(out);
+	fputs("hlodiff: ", out);
 	if (file) {
-		fputs(hd_display_name(file), stderr);
+		fputs(hd_display_name(file), out);
 		if (line)
-			fprintf(stderr, ":%llu", (unsigned long long)line);
+			fprintf(out, ":%llu", (unsigned long long)line);
 		if (line && col)
-			fprintf(stderr, ":%llu", (unsigned long long)col);
-		fputs(": ", stderr);
+			fprintf(out, ":%llu", (unsigned long long)col);
+		fputs(": ", out);
 	}
 	if (kind)
-		fputs(kind, stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	funlockfile(stderr);
+		fputs(kind, out);
+	vfprintf(out, fmt, ap);
+	fputc('\n', out);
+	funlockfile(out);
+}
+
+void hd_diag_hold(struct hd_diag_held *h)
+{
+	h->buf = NULL;
+	h->len = 0;
+	h->f = open_memstream(&h->buf, &h->len);
+	if (!h->f)
+		hd_die("out of memory");
+	held = h;
+}
+
+void hd_diag_unhold(struct hd_diag_held *h)
+{
+	if (held == h)
+		held = NULL;
+	if (h->f && fclose(h->f) != 0)
+		hd_die("out of memory");
+	h->f = NULL;
+}
+
+void hd_diag_flush(struct hd_diag_held *h)
+{
+	if (h->len) {
+		flockfile(stderr);
+		fwrite(h->buf, 1, h->len, stderr);
+		funlockfile(stderr);
+	}
+	free(h->buf);
+	h->buf = NULL;
+	h->len = 0;
 }
 
 void hd_error(const char *file, uint64_t line, const char *fmt, ...)
@@ -61,7 +97,14 @@ void hd_warning(const char *file, uint64_t line, const char *fmt, ...)
 void hd_die(const char *fmt, ...)
 {
 	va_list ap;
+	struct hd_diag_held *h = held;
 
+	/* What this thread held back comes first, then the reason. */
+	if (h) {
+		held = NULL;
+		hd_diag_unhold(h);
+		hd_diag_flush(h);
+	}
 	va_start(ap, fmt);
 	vreport(NULL, NULL, 0, 0, fmt, ap);
 	va_end(ap);

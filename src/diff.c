@@ -3,10 +3,12 @@
  */
 #include "hlodiff/diff.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hlodiff/format.h"
+#include "hlodiff/keysort.h"
 #include "hlodiff/shape.h"
 
 const char *hd_status_name(enum hd_value_status s)
@@ -123,26 +125,37 @@ static int value_kind(const struct hd_dump *d, uint32_t v)
 	return (int)hd_alloc_kind_of(HD_ALLOC(d, HD_ALLOC_VALUE(d, val->alloc_value).alloc).flags);
 }
 
-/* What differs between old value a and new value b. */
+/*
+ * What differs between old value a and new value b, whose sizes are
+ * sa_size and sb_size.  Byte-identical shapes differ in nothing a shape
+ * can (most matched values): their layouts are not stripped to compare,
+ * nor their memory spaces parsed twice.
+ */
 static uint32_t value_changes(const struct hd_dump *o, uint32_t a,
-			      const struct hd_dump *n, uint32_t b)
+			      int64_t a_size, const struct hd_dump *n,
+			      uint32_t b, int64_t b_size)
 {
 	struct hd_slice sa = hd_value_shape(o, a), sb = hd_value_shape(n, b);
+	const struct hd_value *va = &HD_VALUE(o, a), *vb = &HD_VALUE(n, b);
+	int same = hd_slice_eq(sa, sb);
 	uint32_t c = 0;
 
-	if (hd_value_size(o, a) != hd_value_size(n, b))
+	if (a_size != b_size)
 		c |= HD_CHANGE_SIZE;
-	if (!hd_slice_eq(hd_shape_strip_layout(sa), hd_shape_strip_layout(sb)))
+	if (same)
+		;
+	else if (!hd_slice_eq(hd_shape_strip_layout(sa), hd_shape_strip_layout(sb)))
 		c |= HD_CHANGE_SHAPE;
-	else if (!hd_slice_eq(sa, sb))
+	else
 		c |= HD_CHANGE_LAYOUT;
-	if (value_space(o, a) != value_space(n, b)) {
+	if ((!same || ((va->flags | vb->flags) & HD_VALUE_HAS_COLOR)) &&
+	    value_space(o, a) != value_space(n, b)) {
 		c |= HD_CHANGE_SPACE;
 		c &= ~(uint32_t)HD_CHANGE_LAYOUT;
 	}
 	if (value_kind(o, a) != value_kind(n, b))
 		c |= HD_CHANGE_KIND;
-	if (live_length(&HD_VALUE(o, a)) != live_length(&HD_VALUE(n, b)))
+	if (live_length(va) != live_length(vb))
 		c |= HD_CHANGE_LIVE;
 	return c;
 }
@@ -182,10 +195,55 @@ static int cmp_value_diff(const void *pa, const void *pb, void *ctx)
 	return (a->old_v > b->old_v) - (a->old_v < b->old_v);
 }
 
-static void add_value(struct hd_diff *df, uint32_t a, uint32_t b)
+static int full_value_cmp(void *ctx, uint32_t a, uint32_t b)
 {
-	struct hd_value_diff *x = hd_vec_push(&df->values);
+	const struct hd_diff *df = ctx;
+	const struct hd_value_diff *v = df->values.data;
 
+	return cmp_value_diff(&v[a], &v[b], ctx);
+}
+
+/*
+ * Sorts df->values by cmp_value_diff, stably (keysort.h): the
+ * differing values (all before the others) by |delta| descending, then
+ * status, then key; the others by key.
+ */
+static void sort_values(struct hd_diff *df)
+{
+	const struct hd_value_diff *v = df->values.data;
+	size_t n = df->values.len, i, nd = 0, a = 0, b;
+	struct hd_key_item *items;
+
+	if (n < 2)
+		return;
+	items = hd_xmalloc(n * sizeof(*items));
+	for (i = 0; i < n; i++)
+		nd += differs(&v[i]) != 0;
+	b = nd;
+	for (i = 0; i < n; i++) {
+		const struct hd_value_diff *x = &v[i];
+		uint64_t mag = x->delta < 0 ? 0 - (uint64_t)x->delta :
+					      (uint64_t)x->delta;
+
+		hd_key_item_set(&items[differs(x) ? a++ : b++], ~mag, x->status,
+				vd_key(df, x), (uint32_t)i);
+	}
+	hd_key_sort(items, nd, full_value_cmp, df);
+	hd_key_sort(items + nd, n - nd, full_value_cmp, df);
+	hd_key_apply(df->values.data, sizeof(struct hd_value_diff), items, n);
+	free(items);
+}
+
+/* What the listing counts (struct hd_diff's n_*). */
+struct value_counts {
+	uint32_t matched, changed, removed, added, listed;
+};
+
+/* Fills x for old value a and new value b (HD_NONE on a missing side). */
+static void fill_value(const struct hd_diff *df, struct hd_value_diff *x,
+		       uint32_t a, uint32_t b, struct value_counts *n)
+{
+	memset(x, 0, sizeof(*x));
 	x->old_v = a;
 	x->new_v = b;
 	x->old_bytes = a != HD_NONE ? hd_value_size(df->old, a) : -1;
@@ -195,45 +253,163 @@ static void add_value(struct hd_diff *df, uint32_t a, uint32_t b)
 	if (a != HD_NONE && b != HD_NONE) {
 		x->status = HD_STATUS_MATCHED;
 		x->how = df->match.how[a];
-		x->changes = value_changes(df->old, a, df->new_dump, b);
-		df->n_matched++;
+		x->changes = value_changes(df->old, a, x->old_bytes,
+					   df->new_dump, b, x->new_bytes);
+		n->matched++;
 		if (x->changes)
-			df->n_changed++;
+			n->changed++;
 	} else if (a != HD_NONE) {
 		x->status = HD_STATUS_REMOVED;
-		df->n_removed++;
+		n->removed++;
 	} else {
 		x->status = HD_STATUS_ADDED;
-		df->n_added++;
+		n->added++;
 	}
 	if (differs(x))
-		df->n_listed++;
+		n->listed++;
+}
+
+/* The entries of old values [from, to), at their index in out. */
+struct fill_job {
+	const struct hd_diff *df;
+	struct hd_value_diff *out;
+	uint32_t from, to;
+	struct value_counts n;
+};
+
+static void *fill_old(void *arg)
+{
+	struct fill_job *j = arg;
+	uint32_t i;
+
+	for (i = j->from; i < j->to; i++)
+		fill_value(j->df, &j->out[i], i, j->df->match.old_to_new[i],
+			   &j->n);
+	return NULL;
+}
+
+/*
+ * Lists every value: one entry per old value in dump order (its two
+ * halves on two threads: each entry compares shapes in both inputs, a
+ * cache miss or two), then the added new values.
+ */
+static void list_values(struct hd_diff *df)
+{
+	uint32_t n_old = (uint32_t)df->old->values.len, i;
+	struct fill_job j[2];
+	struct value_counts *c;
+	pthread_t th;
+	int threaded = 0, k;
+
+	hd_vec_reserve(&df->values, n_old + df->new_dump->values.len);
+	memset(j, 0, sizeof(j));
+	for (k = 0; k < 2; k++) {
+		j[k].df = df;
+		j[k].out = df->values.data;
+	}
+	j[0].to = j[1].from = n_old / 2;
+	j[1].to = n_old;
+	if (n_old >= 4096)
+		threaded = pthread_create(&th, NULL, fill_old, &j[1]) == 0;
+	fill_old(&j[0]);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		fill_old(&j[1]);
+	df->values.len = n_old;
+	for (i = 0; i < df->new_dump->values.len; i++)
+		if (df->match.new_to_old[i] == HD_NONE)
+			fill_value(df, hd_vec_push(&df->values), HD_NONE, i,
+				   &j[0].n);
+	for (k = 0; k < 2; k++) {
+		c = &j[k].n;
+		df->n_matched += c->matched;
+		df->n_changed += c->changed;
+		df->n_removed += c->removed;
+		df->n_added += c->added;
+		df->n_listed += c->listed;
+	}
+}
+
+void hd_diff_side_prepare(struct hd_diff_side *s, const struct hd_dump *d)
+{
+	s->d = d;
+	hd_figures_compute(&s->f, d);
+	s->ms = hd_match_side_new(d);
+}
+
+void hd_diff_side_release(struct hd_diff_side *s)
+{
+	if (s->ms) {
+		hd_figures_release(&s->f);
+		hd_match_side_free(s->ms);
+	}
+	memset(s, 0, sizeof(*s));
+}
+
+static void *side_prepare_thread(void *arg)
+{
+	struct hd_diff_side *s = arg;
+
+	hd_diff_side_prepare(s, s->d);
+	return NULL;
 }
 
 int hd_diff_compute(struct hd_diff *df, const struct hd_dump *old,
 		    const struct hd_dump *new_dump, unsigned match_flags)
 {
-	uint32_t i;
+	struct hd_diff_side os, ns;
+	pthread_t th;
+	int threaded;
+
+	ns.d = new_dump;
+	threaded = pthread_create(&th, NULL, side_prepare_thread, &ns) == 0;
+	hd_diff_side_prepare(&os, old);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		hd_diff_side_prepare(&ns, new_dump);
+	return hd_diff_compute_sides(df, &os, &ns, match_flags);
+}
+
+static void *peak_thread(void *arg)
+{
+	struct hd_diff *df = arg;
+
+	hd_peak_diff_compute(&df->peak, df->old, &df->fold, df->new_dump,
+			     &df->fnew, &df->match);
+	return NULL;
+}
+
+int hd_diff_compute_sides(struct hd_diff *df, struct hd_diff_side *os,
+			  struct hd_diff_side *ns, unsigned match_flags)
+{
+	const struct hd_dump *old = os->d, *new_dump = ns->d;
+	pthread_t th;
+	int threaded;
 
 	memset(df, 0, sizeof(*df));
 	df->old = old;
 	df->new_dump = new_dump;
 	df->rows.elem = sizeof(struct hd_figure_row);
 	df->values.elem = sizeof(struct hd_value_diff);
-	hd_figures_compute(&df->fold, old);
-	hd_figures_compute(&df->fnew, new_dump);
+	df->fold = os->f;
+	df->fnew = ns->f;
 	hd_figure_rows(&df->rows, &df->arena, &df->fold, &df->fnew);
-	hd_match_values(&df->match, old, new_dump, match_flags);
-	hd_vec_reserve(&df->values, old->values.len + new_dump->values.len);
-	for (i = 0; i < old->values.len; i++)
-		add_value(df, i, df->match.old_to_new[i]);
-	for (i = 0; i < new_dump->values.len; i++)
-		if (df->match.new_to_old[i] == HD_NONE)
-			add_value(df, HD_NONE, i);
-	hd_peak_diff_compute(&df->peak, old, &df->fold, new_dump, &df->fnew, &df->match);
-	if (df->values.len > 1)
-		qsort_r(df->values.data, df->values.len, sizeof(struct hd_value_diff),
-		cmp_value_diff, df);
+	hd_match_values_sides(&df->match, os->ms, ns->ms, match_flags);
+	hd_match_side_free(os->ms);
+	hd_match_side_free(ns->ms);
+	memset(os, 0, sizeof(*os));
+	memset(ns, 0, sizeof(*ns));
+	/* The peak on a second thread: it reads only the dumps, their
+	 * figures and the match, and writes only df->peak. */
+	threaded = pthread_create(&th, NULL, peak_thread, df) == 0;
+	list_values(df);
+	sort_values(df);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		peak_thread(df);
 	return 0;
 }
 

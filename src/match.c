@@ -2,8 +2,8 @@
  * match.c - pairs the values of two dumps (see match.h).
  *
  * Every pass looks only at values that earlier passes left unpaired.
- * Grouping by a key uses a uthash table from the 64-bit key to the group
- * (nodes from one array, cleared between passes); groups are numbered in
+ * Grouping by a key uses a flat table from the 64-bit key to the group
+ * (one array for all passes, see struct keymap); groups are numbered in
  * the order of their first old member in schedule order, so the result
  * never depends on hash order.  The two dumps are canonicalised on two
  * threads at once.
@@ -23,20 +23,6 @@
 #include "hlodiff/arena.h"
 #include "hlodiff/canon.h"
 #include "hlodiff/diag.h"
-#include "hlodiff/table.h"
-
-/* Keys are 64-bit hashes already: fold them, do not hash them again. */
-#undef HASH_FUNCTION
-#define HASH_FUNCTION(keyptr, keylen, hashv) do { \
-		uint64_t k_; \
-		memcpy(&k_, (keyptr), sizeof(k_)); \
-		(void)(keylen); \
-		(hashv) = (unsigned)(k_ ^ (k_ >> 32)); \
-	} while (0)
-#define HASH_BKT_CAPACITY_THRESH 4U
-#define HASH_INITIAL_NUM_BUCKETS_LOG2 17U
-#define HASH_INITIAL_NUM_BUCKETS (1U << HASH_INITIAL_NUM_BUCKETS_LOG2)
-#include <uthash.h>
 
 /* One side (old or new) of the match. */
 struct side {
@@ -45,11 +31,19 @@ struct side {
 	uint32_t n;
 	uint32_t *order;     /* values in schedule order */
 	uint32_t *rank;      /* value -> position in order */
-	uint32_t *group;     /* value -> group of the current pass, HD_NONE */
+	uint32_t *gpos;      /* free_list[r] -> its group in the current
+			      * pass (HD_NONE: none), by place r */
 	uint32_t *free_list; /* unpaired values in schedule order */
 	uint32_t n_free;
 	uint32_t *partner;   /* the match's old_to_new or new_to_old */
-	uint64_t *loose[HD_LOOSE_COUNT]; /* looser keys of unpaired values */
+	uint64_t *loose;     /* looser keys of the values unpaired when they
+			      * were made: HD_LOOSE_COUNT per row */
+	uint32_t *loose_row; /* value -> its row in loose */
+};
+
+/* What hd_match_side_new prepares: one side before the match. */
+struct hd_match_side {
+	struct side s;
 };
 
 struct group {
@@ -60,21 +54,25 @@ struct group {
 };
 
 /*
- * Key -> group table of a pass: uthash, with its nodes taken from one
- * array sized for the most values a pass groups (no allocation per
- * entry; uthash allocates only its bucket array).  Cleared between
- * passes.
+ * Key -> group table of a pass: flat open addressing over 64-bit keys
+ * (hashes already, so they are only folded), one array allocated once
+ * for the most values a pass groups.  A slot belongs to the current pass
+ * when its stamp is the pass's, so a pass starts without clearing the
+ * array; each pass uses the smallest power-of-two prefix of the array
+ * that keeps it at most half full.
  */
-struct keynode {
-	UT_hash_handle hh;
+struct keyslot {
 	uint64_t key;
 	uint32_t val;
+	uint32_t stamp;
 };
 
 struct keymap {
-	struct keynode *head;
-	struct keynode *nodes;
-	size_t used, cap;
+	struct keyslot *slots;
+	size_t cap;             /* slots allocated (a power of two) */
+	size_t mask;            /* this pass's table: slots[0, mask] */
+	uint32_t stamp;         /* this pass's stamp; slots of other passes
+				 * are empty */
 };
 
 struct mctx {
@@ -196,55 +194,83 @@ static int free_new(const struct mctx *x, uint32_t n)
 	return x->n.partner[n] == HD_NONE;
 }
 
+static size_t keymap_size(size_t entries)
+{
+	size_t n = 16;
+
+	while (n < 2 * entries)
+		n *= 2;
+	return n;
+}
+
 static void keymap_init(struct keymap *km, size_t max_entries)
 {
-	km->head = NULL;
-	km->used = 0;
-	km->cap = max_entries + 1;
-	km->nodes = hd_xmalloc(km->cap * sizeof(struct keynode));
+	km->cap = keymap_size(max_entries);
+	km->slots = hd_xcalloc(km->cap, sizeof(struct keyslot)); /* stamp 0 */
+	km->mask = km->cap - 1;
+	km->stamp = 0;
 }
 
 /* Empties the table for a pass of at most n entries. */
 static void keymap_reset(struct keymap *km, size_t n)
 {
-	HASH_CLEAR(hh, km->head);
-	km->used = 0;
-	if (n + 1 > km->cap) {
-		km->cap = n + 1;
-		km->nodes = hd_xrealloc(km->nodes, km->cap * sizeof(struct keynode));
+	size_t want = keymap_size(n);
+
+	if (want > km->cap) {
+		free(km->slots);
+		km->cap = want;
+		km->slots = hd_xcalloc(km->cap, sizeof(struct keyslot));
+		km->stamp = 0;
 	}
+	if (++km->stamp == 0) {
+		memset(km->slots, 0, km->cap * sizeof(struct keyslot));
+		km->stamp = 1;
+	}
+	km->mask = want - 1;
+}
+
+static size_t keymap_home(const struct keymap *km, uint64_t key)
+{
+	return (size_t)(key ^ (key >> 29) ^ (key >> 47)) & km->mask;
 }
 
 /* Inserts key -> val unless present; returns the value stored before, or
  * HD_NONE when it inserted. */
 static uint32_t keymap_put(struct keymap *km, uint64_t key, uint32_t val)
 {
-	struct keynode *found = NULL, *node;
+	size_t i = keymap_home(km, key);
 
-	HASH_FIND(hh, km->head, &key, sizeof(key), found);
-	if (found)
-		return found->val;
-	if (km->used == km->cap)
-		HD_BUG("keymap overflow");
-	node = &km->nodes[km->used++];
-	node->key = key;
-	node->val = val;
-	HASH_ADD(hh, km->head, key, sizeof(node->key), node);
-	return HD_NONE;
+	for (;; i = (i + 1) & km->mask) {
+		struct keyslot *s = &km->slots[i];
+
+		if (s->stamp != km->stamp) {
+			s->key = key;
+			s->val = val;
+			s->stamp = km->stamp;
+			return HD_NONE;
+		}
+		if (s->key == key)
+			return s->val;
+	}
 }
 
 static uint32_t keymap_get(const struct keymap *km, uint64_t key)
 {
-	struct keynode *found = NULL;
+	size_t i = keymap_home(km, key);
 
-	HASH_FIND(hh, km->head, &key, sizeof(key), found);
-	return found ? found->val : HD_NONE;
+	for (;; i = (i + 1) & km->mask) {
+		const struct keyslot *s = &km->slots[i];
+
+		if (s->stamp != km->stamp)
+			return HD_NONE;
+		if (s->key == key)
+			return s->val;
+	}
 }
 
 static void keymap_release(struct keymap *km)
 {
-	HASH_CLEAR(hh, km->head);
-	free(km->nodes);
+	free(km->slots);
 }
 
 static struct group *grp(struct mctx *x, uint32_t g)
@@ -264,13 +290,45 @@ static void side_compact(struct side *s)
 }
 
 /*
+ * Where a pass finds the key of a value: an array by value (the canon
+ * hashes), or key k of the value's row of loose keys.
+ */
+struct keysrc {
+	const uint64_t *by_value;
+	const uint64_t *rows;
+	const uint32_t *row_of;
+	int k;
+};
+
+static struct keysrc by_value(const uint64_t *keys)
+{
+	struct keysrc ks = { keys, NULL, NULL, 0 };
+
+	return ks;
+}
+
+static struct keysrc loose_key(const struct side *s, int k)
+{
+	struct keysrc ks = { NULL, s->loose, s->loose_row, k };
+
+	return ks;
+}
+
+static inline uint64_t key_of(const struct keysrc *ks, uint32_t v)
+{
+	if (ks->by_value)
+		return ks->by_value[v];
+	return ks->rows[(size_t)ks->row_of[v] * HD_LOOSE_COUNT + ks->k];
+}
+
+/*
  * Groups the unpaired values of both sides by key (okey per old value,
  * nkey per new value) and fills the member lists in schedule order.
  * Groups exist for keys that have at least one old member; new values
  * with no such key get HD_NONE.
  */
-static void group_by(struct mctx *x, const uint64_t *okey,
-		     const uint64_t *nkey)
+static void group_by(struct mctx *x, const struct keysrc *okey,
+		     const struct keysrc *nkey)
 {
 	uint32_t r, g, at_o = 0, at_n = 0;
 
@@ -281,7 +339,7 @@ static void group_by(struct mctx *x, const uint64_t *okey,
 	for (r = 0; r < x->o.n_free; r++) {
 		uint32_t v = x->o.free_list[r];
 
-		g = keymap_put(&x->map, okey[v], (uint32_t)x->groups.len);
+		g = keymap_put(&x->map, key_of(okey, v), (uint32_t)x->groups.len);
 		if (g == HD_NONE) {
 			struct group *ng = hd_vec_push(&x->groups);
 
@@ -290,13 +348,13 @@ static void group_by(struct mctx *x, const uint64_t *okey,
 			ng->first_new = HD_NONE;
 		}
 		grp(x, g)->n_old++;
-		x->o.group[v] = g;
+		x->o.gpos[r] = g;
 	}
 	for (r = 0; r < x->n.n_free; r++) {
 		uint32_t v = x->n.free_list[r];
 
-		g = keymap_get(&x->map, nkey[v]);
-		x->n.group[v] = g;
+		g = keymap_get(&x->map, key_of(nkey, v));
+		x->n.gpos[r] = g;
 		if (g != HD_NONE && grp(x, g)->n_new++ == 0)
 			grp(x, g)->first_new = v;
 	}
@@ -311,27 +369,22 @@ static void group_by(struct mctx *x, const uint64_t *okey,
 		at_o += p->n_old;
 		at_n += p->n_new;
 	}
-	for (r = 0; r < x->o.n_free; r++) {
-		uint32_t v = x->o.free_list[r];
-
-		x->olist[grp(x, x->o.group[v])->fill_old++] = v;
-	}
+	for (r = 0; r < x->o.n_free; r++)
+		x->olist[grp(x, x->o.gpos[r])->fill_old++] = x->o.free_list[r];
 	for (r = 0; r < x->n.n_free; r++) {
-		uint32_t v = x->n.free_list[r];
-
-		g = x->n.group[v];
+		g = x->n.gpos[r];
 		if (g != HD_NONE)
-			x->nlist[grp(x, g)->fill_new++] = v;
+			x->nlist[grp(x, g)->fill_new++] = x->n.free_list[r];
 	}
 }
 
 /* Pairs every group that has exactly one member on each side. */
-static void pass_unique(struct mctx *x, const uint64_t *okey,
-			const uint64_t *nkey, enum hd_match_how how)
+static void pass_unique(struct mctx *x, struct keysrc okey,
+			struct keysrc nkey, enum hd_match_how how)
 {
 	uint32_t g;
 
-	group_by(x, okey, nkey);
+	group_by(x, &okey, &nkey);
 	for (g = 0; g < x->groups.len; g++) {
 		const struct group *p = grp(x, g);
 
@@ -377,12 +430,12 @@ static void align_group(struct mctx *x, const struct group *p,
 	}
 }
 
-static void pass_align(struct mctx *x, const uint64_t *okey,
-		       const uint64_t *nkey)
+static void pass_align(struct mctx *x, struct keysrc okey,
+		       struct keysrc nkey)
 {
 	uint32_t g;
 
-	group_by(x, okey, nkey);
+	group_by(x, &okey, &nkey);
 	for (g = 0; g < x->groups.len; g++) {
 		const struct group *p = grp(x, g);
 
@@ -442,7 +495,10 @@ static void pass_exact_structural(struct mctx *x)
 {
 	uint32_t g, k;
 
-	group_by(x, x->o.c.value_struct, x->n.c.value_struct);
+	struct keysrc ok = by_value(x->o.c.value_struct);
+	struct keysrc nk = by_value(x->n.c.value_struct);
+
+	group_by(x, &ok, &nk);
 	for (g = 0; g < x->groups.len; g++) {
 		const struct group *p = grp(x, g);
 
@@ -461,8 +517,11 @@ static void pass_exact_structural(struct mctx *x)
 				uint32_t o = x->olist[p->at_old + k];
 				uint32_t n = same_name(x, o);
 
+				/* n free now was free at group_by: it is
+				 * in this group iff it has the key */
 				if (n != HD_NONE && free_new(x, n) &&
-				    x->n.group[n] == g)
+				    x->n.c.value_struct[n] ==
+					    x->o.c.value_struct[o])
 					pair(x, o, n, HD_MATCH_EXACT);
 			}
 		}
@@ -502,51 +561,38 @@ static void pass_by_name_only(struct mctx *x)
 	}
 }
 
-static void side_init(struct side *s, const struct hd_dump *d,
-		      uint32_t *partner)
+static void side_init(struct side *s, const struct hd_dump *d)
 {
+	memset(s, 0, sizeof(*s));
 	s->d = d;
 	s->n = (uint32_t)d->values.len;
 	hd_canon_compute(&s->c, d);
+	/* The matcher needs the value hashes and the per-instruction parts
+	 * of the loose keys, not the instructions' own hashes. */
+	free(s->c.insn_canon);
+	free(s->c.insn_struct);
+	s->c.insn_canon = s->c.insn_struct = NULL;
 	s->order = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
 	s->rank = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
-	s->group = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
+	s->gpos = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
 	s->free_list = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
-	s->partner = partner;
 	side_order(s);
 }
 
-struct side_job {
-	struct side *s;
-	const struct hd_dump *d;
-	uint32_t *partner;
-};
-
-static void *side_init_thread(void *arg)
+struct hd_match_side *hd_match_side_new(const struct hd_dump *d)
 {
-	struct side_job *j = arg;
+	struct hd_match_side *ms = hd_xmalloc(sizeof(*ms));
 
-	side_init(j->s, j->d, j->partner);
-	return NULL;
+	side_init(&ms->s, d);
+	return ms;
 }
 
-/*
- * Canonicalises both dumps at once: the new side on a second thread
- * (the two are independent and read-only), the old one here.  Without a
- * thread, one after the other.  The result does not depend on which.
- */
-static void sides_init(struct mctx *x, const struct hd_dump *old,
-		       const struct hd_dump *new_dump)
+static void *side_new_thread(void *arg)
 {
-	struct side_job job = { &x->n, new_dump, x->m->new_to_old };
-	pthread_t th;
-	int threaded = pthread_create(&th, NULL, side_init_thread, &job) == 0;
+	struct hd_match_side **slot = arg;
 
-	side_init(&x->o, old, x->m->old_to_new);
-	if (threaded)
-		pthread_join(th, NULL);
-	else
-		side_init(&x->n, new_dump, x->m->new_to_old);
+	*slot = hd_match_side_new((*slot)->s.d);
+	return NULL;
 }
 
 /*
@@ -556,31 +602,50 @@ static void sides_init(struct mctx *x, const struct hd_dump *old,
  */
 static void side_loose(struct side *s)
 {
-	uint64_t keys[HD_LOOSE_COUNT];
-	uint32_t v;
-	int k;
+	uint32_t v, rows = 0;
 
-	for (k = 0; k < HD_LOOSE_COUNT; k++)
-		s->loose[k] = hd_xmalloc((s->n + 1) * sizeof(uint64_t));
-	for (v = 0; v < s->n; v++) {
+	for (v = 0; v < s->n; v++)
+		rows += s->partner[v] == HD_NONE;
+	s->loose = hd_xmalloc(((size_t)rows + 1) * HD_LOOSE_COUNT *
+			      sizeof(uint64_t));
+	s->loose_row = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
+	for (v = 0, rows = 0; v < s->n; v++) {
 		if (s->partner[v] != HD_NONE)
 			continue;
-		hd_canon_loose(&s->c, s->d, v, keys);
-		for (k = 0; k < HD_LOOSE_COUNT; k++)
-			s->loose[k][v] = keys[k];
+		s->loose_row[v] = rows;
+		hd_canon_loose(&s->c, s->d, v,
+			       &s->loose[(size_t)rows++ * HD_LOOSE_COUNT]);
 	}
+}
+
+static void *side_loose_thread(void *arg)
+{
+	side_loose(arg);
+	return NULL;
+}
+
+/* The loose keys of both sides, the new side's on a second thread (each
+ * reads its own dump and writes its own arrays). */
+static void sides_loose(struct mctx *x)
+{
+	pthread_t th;
+	int threaded = pthread_create(&th, NULL, side_loose_thread, &x->n) == 0;
+
+	side_loose(&x->o);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		side_loose(&x->n);
 }
 
 static void side_release(struct side *s)
 {
-	int k;
-
-	for (k = 0; k < HD_LOOSE_COUNT; k++)
-		free(s->loose[k]);
+	free(s->loose);
+	free(s->loose_row);
 	hd_canon_release(&s->c);
 	free(s->order);
 	free(s->rank);
-	free(s->group);
+	free(s->gpos);
 	free(s->free_list);
 }
 
@@ -591,30 +656,39 @@ static void cascade(struct mctx *x)
 	int k;
 
 	pass_exact_structural(x);
-	pass_unique(x, oc->value_canon, nc->value_canon, HD_MATCH_CANONICAL);
-	side_loose(&x->o);
-	side_loose(&x->n);
+	pass_unique(x, by_value(oc->value_canon), by_value(nc->value_canon),
+		    HD_MATCH_CANONICAL);
+	sides_loose(x);
 	for (k = 0; k < HD_LOOSE_COUNT; k++)
-		pass_unique(x, x->o.loose[k], x->n.loose[k], HD_MATCH_LOOSE);
-	pass_align(x, oc->value_struct, nc->value_struct);
-	pass_align(x, oc->value_canon, nc->value_canon);
+		pass_unique(x, loose_key(&x->o, k), loose_key(&x->n, k),
+			    HD_MATCH_LOOSE);
+	pass_align(x, by_value(oc->value_struct), by_value(nc->value_struct));
+	pass_align(x, by_value(oc->value_canon), by_value(nc->value_canon));
 	/* The stem key pairs only when unique: aligning ops of one stem whose
 	 * shapes differ by schedule order alone would be a guess. */
 	for (k = 0; k < HD_LOOSE_STEM; k++)
-		pass_align(x, x->o.loose[k], x->n.loose[k]);
+		pass_align(x, loose_key(&x->o, k), loose_key(&x->n, k));
 	pass_name(x);
 }
 
-int hd_match_values(struct hd_match *m, const struct hd_dump *old,
-		    const struct hd_dump *new_dump, unsigned flags)
+void hd_match_side_free(struct hd_match_side *ms)
+{
+	if (!ms)
+		return;
+	side_release(&ms->s);
+	free(ms);
+}
+
+int hd_match_values_sides(struct hd_match *m, struct hd_match_side *old,
+			  struct hd_match_side *new_side, unsigned flags)
 {
 	struct mctx x;
 	uint32_t i;
 
 	memset(m, 0, sizeof(*m));
 	memset(&x, 0, sizeof(x));
-	m->n_old = (uint32_t)old->values.len;
-	m->n_new = (uint32_t)new_dump->values.len;
+	m->n_old = old->s.n;
+	m->n_new = new_side->s.n;
 	m->old_to_new = hd_xmalloc((m->n_old + 1) * sizeof(uint32_t));
 	m->new_to_old = hd_xmalloc((m->n_new + 1) * sizeof(uint32_t));
 	m->how = hd_xcalloc(m->n_old + 1, 1);
@@ -624,9 +698,12 @@ int hd_match_values(struct hd_match *m, const struct hd_dump *old,
 		m->new_to_old[i] = HD_NONE;
 
 	x.m = m;
+	x.o = old->s;
+	x.n = new_side->s;
+	x.o.partner = m->old_to_new;
+	x.n.partner = m->new_to_old;
 	keymap_init(&x.map, m->n_old);
 	x.groups = (struct hd_vec)HD_VEC_INIT(struct group);
-	sides_init(&x, old, new_dump);
 	x.olist = hd_xmalloc((x.o.n + 1) * sizeof(uint32_t));
 	x.nlist = hd_xmalloc((x.n.n + 1) * sizeof(uint32_t));
 
@@ -643,13 +720,41 @@ int hd_match_values(struct hd_match *m, const struct hd_dump *old,
 			m->n_added++;
 	m->count[HD_MATCH_NONE] = m->n_removed;
 
+	/* The sides are used up: their arrays go with x. */
 	side_release(&x.o);
 	side_release(&x.n);
+	memset(&old->s, 0, sizeof(old->s));
+	memset(&new_side->s, 0, sizeof(new_side->s));
 	free(x.olist);
 	free(x.nlist);
 	hd_vec_release(&x.groups);
 	keymap_release(&x.map);
 	return 0;
+}
+
+/*
+ * Canonicalises both dumps at once: the new side on a second thread
+ * (the two are independent and read-only), the old one here.  Without a
+ * thread, one after the other.  The result does not depend on which.
+ */
+int hd_match_values(struct hd_match *m, const struct hd_dump *old,
+		    const struct hd_dump *new_dump, unsigned flags)
+{
+	struct hd_match_side stub, *ns = &stub, *os;
+	pthread_t th;
+	int threaded, rc;
+
+	stub.s.d = new_dump;
+	threaded = pthread_create(&th, NULL, side_new_thread, &ns) == 0;
+	os = hd_match_side_new(old);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		ns = hd_match_side_new(new_dump);
+	rc = hd_match_values_sides(m, os, ns, flags);
+	hd_match_side_free(os);
+	hd_match_side_free(ns);
+	return rc;
 }
 
 void hd_match_release(struct hd_match *m)

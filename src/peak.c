@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hlodiff/arena.h"
 #include "hlodiff/format.h"
+#include "hlodiff/keysort.h"
 #include "hlodiff/shape.h"
 
 const char *hd_peak_role_name(enum hd_peak_role r)
@@ -92,6 +94,42 @@ static int cmp_peak_value(const void *pa, const void *pb, void *ctx)
 	return (a->new_v > b->new_v) - (a->new_v < b->new_v);
 }
 
+struct peak_full {
+	struct peak_sort ps;
+	const struct hd_peak_value *v;
+};
+
+static int full_peak_cmp(void *ctx, uint32_t a, uint32_t b)
+{
+	struct peak_full *f = ctx;
+
+	return cmp_peak_value(&f->v[a], &f->v[b], &f->ps);
+}
+
+/* Sorts p->values by cmp_peak_value, stably (keysort.h). */
+static void sort_peak(struct hd_peak_diff *p, const struct hd_dump *old,
+		      const struct hd_dump *new_dump)
+{
+	struct peak_full f = { { old, new_dump }, p->values.data };
+	size_t n = p->values.len, i;
+	struct hd_key_item *items;
+
+	if (n < 2)
+		return;
+	items = hd_xmalloc(n * sizeof(*items));
+	for (i = 0; i < n; i++) {
+		const struct hd_peak_value *e = &f.v[i];
+		uint64_t mag = e->delta < 0 ? 0 - (uint64_t)e->delta :
+					      (uint64_t)e->delta;
+
+		hd_key_item_set(&items[i], ~mag, e->role, peak_key(&f.ps, e),
+				(uint32_t)i);
+	}
+	hd_key_sort(items, n, full_peak_cmp, &f);
+	hd_key_apply(p->values.data, sizeof(struct hd_peak_value), items, n);
+	free(items);
+}
+
 static void add_entry(struct hd_peak_diff *p, uint32_t ov, uint32_t nv,
 		      int64_t ob, int64_t nb)
 {
@@ -141,11 +179,7 @@ void hd_peak_diff_compute(struct hd_peak_diff *p, const struct hd_dump *old,
 	for (i = 0; i < new_dump->values.len; i++)
 		if (nb[i] > 0 && m->new_to_old[i] == HD_NONE)
 			add_entry(p, HD_NONE, i, 0, nb[i]);
-	if (p->values.len > 1) {
-		struct peak_sort ps = { old, new_dump };
-		qsort_r(p->values.data, p->values.len, sizeof(struct hd_peak_value),
-			cmp_peak_value, &ps);
-	}
+	sort_peak(p, old, new_dump);
 	free(ob);
 	free(nb);
 }

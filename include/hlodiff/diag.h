@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum hd_exit {
 	HD_EXIT_OK = 0,
@@ -33,6 +34,24 @@ void hd_warning(const char *file, uint64_t line, const char *fmt, ...)
 /* Prints "hlodiff: <msg>" and exits 2. */
 void hd_die(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
+
+/*
+ * Holding messages back: between hd_diag_hold(h) and hd_diag_unhold(h),
+ * the messages of the calling thread go to h instead of stderr, and
+ * hd_diag_flush(h) (any thread, after the unhold) writes them to stderr
+ * and frees them.  So work run on a second thread (the NEW dump of a
+ * pair, loaded while OLD is) prints its messages in the order a
+ * sequential run would.  hd_die on a holding thread writes what it held
+ * first.
+ */
+struct hd_diag_held {
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+void hd_diag_hold(struct hd_diag_held *h);
+void hd_diag_unhold(struct hd_diag_held *h);
+void hd_diag_flush(struct hd_diag_held *h);
 
 /*
  * Writes at most max bytes of s to buf (size bufsz) with control and

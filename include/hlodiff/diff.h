@@ -63,6 +63,25 @@ struct hd_diff {
 int hd_diff_compute(struct hd_diff *df, const struct hd_dump *old,
 		    const struct hd_dump *new_dump, unsigned match_flags);
 void hd_diff_release(struct hd_diff *df);
+
+/*
+ * The same in two steps, for callers that prepare each dump on a thread
+ * of its own (each right after loading it): hd_diff_side_prepare
+ * computes one dump's figures and match side (match.h), reading nothing
+ * but d; hd_diff_compute_sides compares two prepared sides and takes
+ * them over (they are left empty).  hd_diff_side_release frees a side
+ * that was prepared but not compared.  hd_diff_compute is these with the
+ * new side on a second thread.
+ */
+struct hd_diff_side {
+	const struct hd_dump *d;
+	struct hd_figures f;
+	struct hd_match_side *ms;
+};
+void hd_diff_side_prepare(struct hd_diff_side *s, const struct hd_dump *d);
+void hd_diff_side_release(struct hd_diff_side *s);
+int hd_diff_compute_sides(struct hd_diff *df, struct hd_diff_side *old,
+			  struct hd_diff_side *new_side, unsigned match_flags);
 /* The row named name, or NULL. */
 const struct hd_figure_row *hd_diff_row(const struct hd_diff *df, const char *name);
 /* "matched", "added", "removed". */

@@ -73,6 +73,21 @@ struct hd_match {
 int hd_match_values(struct hd_match *m, const struct hd_dump *old,
 		    const struct hd_dump *new_dump, unsigned flags);
 void hd_match_release(struct hd_match *m);
+
+/*
+ * The same in two steps, for callers that prepare each dump on a thread
+ * of its own: hd_match_side_new canonicalises one dump (canon.h) and
+ * sorts its values into schedule order, reading nothing but d;
+ * hd_match_values_sides pairs two prepared sides (old first) and uses
+ * them up (each must still be freed with hd_match_side_free, which
+ * accepts NULL).  hd_match_values is these with the new side on a
+ * second thread.
+ */
+struct hd_match_side;
+struct hd_match_side *hd_match_side_new(const struct hd_dump *d);
+int hd_match_values_sides(struct hd_match *m, struct hd_match_side *old,
+			  struct hd_match_side *new_side, unsigned flags);
+void hd_match_side_free(struct hd_match_side *ms);
 /* "exact", "structural", ... (the word used in reports and JSON). */
 const char *hd_match_how_name(enum hd_match_how how);
 

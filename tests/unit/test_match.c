@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <xxhash.h>
+
 #include "hlodiff/canon.h"
 #include "hlodiff/match.h"
 #include "hlodiff/parse.h"
@@ -331,6 +333,59 @@ static void test_cycle(void)
 	hd_dump_release(&b);
 }
 
+/*
+ * An instruction longer than canon.c's buffers: a name of 12000 bytes,
+ * 5000 unresolved operands of one stripped name, then 3 of another.  The
+ * hashes must be those of the whole text and of the whole operand list,
+ * computed here independently.
+ */
+static void test_long_insn(void)
+{
+	enum { N_P = 5000, N_Q = 3, NAME_N = 12000 };
+	size_t cap = 256 * 1024, o = 0, tn, k;
+	char *name = malloc(NAME_N + 16), *insn = malloc(cap / 2);
+	char *buf = malloc(cap), *text = NULL, *stripped = malloc(NAME_N + 16);
+	uint64_t words[N_P + N_Q], hp, hq;
+	struct hd_dump d;
+	struct hd_canon c;
+	size_t tcap = 0, sn;
+
+	if (!name || !insn || !buf || !stripped)
+		bail("out of memory");
+	for (k = 0; k < NAME_N - 8; k++)
+		name[k] = k % 7 == 6 ? '_' : (char)('a' + k % 26);
+	memcpy(name + k, ".12.x.3", 8);         /* -> ".x" */
+	o = (size_t)snprintf(insn, cap / 2, "%%%s = f32[4]{0} concatenate(", name);
+	for (k = 0; k < N_P + N_Q; k++)
+		o += (size_t)snprintf(insn + o, cap / 2 - o, "%s%%%s.%zu",
+				      k ? ", " : "", k < N_P ? "p" : "q", k);
+	snprintf(insn + o, cap / 2 - o, "), dimensions={0}");
+	if (parse_one_insn(&d, name, insn, buf, cap) != 0 || d.insns.len != 1)
+		bail("cannot parse the long instruction");
+	hd_canon_compute(&c, &d);
+	tn = hd_canon_insn_text(&HD_INSN(&d, 0), &text, &tcap);
+	sn = hd_canon_name(stripped, hd_slice_cstr(name));
+	ok(tn > sn && memcmp(text, stripped, sn) == 0 && text[sn] == '\0',
+	   "long instruction: the text starts with the stripped name");
+	is_int(NAME_N - 8 + 2, sn, "long name: .12 and .3 dropped");
+	ok(c.insn_canon[0] == XXH3_64bits(text, tn),
+	   "long instruction: canonical hash = XXH3 of the whole text");
+	hp = XXH3_64bits("p", 1);
+	hq = XXH3_64bits("q", 1);
+	for (k = 0; k < N_P + N_Q; k++)
+		words[k] = k < N_P ? hp : hq;
+	ok(c.insn_struct[0] ==
+	   XXH3_64bits_withSeed(words, sizeof(words), c.insn_canon[0]),
+	   "long instruction: structural hash folds all %d operands", N_P + N_Q);
+	hd_canon_release(&c);
+	hd_dump_release(&d);
+	free(text);
+	free(name);
+	free(insn);
+	free(buf);
+	free(stripped);
+}
+
 /* ------------------------------------------------------------------ */
 /* Seeds: against themselves and against their recompile twin           */
 
@@ -634,6 +689,7 @@ int main(void)
 	test_canonical();
 	test_structural();
 	test_cycle();
+	test_long_insn();
 	test_self();
 	test_twins();
 	test_corpus();

@@ -1,0 +1,48 @@
+/*
+ * keysort.h - a stable sort of records by a key made of two numbers and
+ * a string, for the big sorts of a diff (changed values, peak values).
+ *
+ * Sorting the records themselves with qsort_r costs a comparison
+ * function call and, for the string, two or three cache misses (record,
+ * value, input text) per comparison.  Here each record gets a compact
+ * item (two numbers, the first 24 bytes of its string, its index) that
+ * is sorted by merge sort with the comparison inlined; only items equal
+ * in all of that go to the caller's full comparison.  The result is the
+ * order of a stable sort by the full comparison.
+ */
+#ifndef HLODIFF_KEYSORT_H
+#define HLODIFF_KEYSORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hlodiff/slice.h"
+
+struct hd_key_item {
+	uint64_t w0;        /* compared first, ascending */
+	uint64_t p[3];      /* then the string's first 24 bytes (hd_key_item_set) */
+	uint32_t w1;        /* compared between w0 and the string */
+	uint32_t idx;       /* the record's index: the last tie-break */
+};
+
+/* Fills an item; s is the record's string (compared as hd_slice_cmp). */
+void hd_key_item_set(struct hd_key_item *it, uint64_t w0, uint32_t w1,
+		     struct hd_slice s, uint32_t idx);
+
+/*
+ * Sorts items[0, n) stably.  Items equal in w0, w1 and the 24 bytes are
+ * ordered by full(ctx, idx_a, idx_b) (the caller's complete comparison
+ * of the two records, < 0, 0, > 0), then by idx.
+ */
+void hd_key_sort(struct hd_key_item *items, size_t n,
+		 int (*full)(void *ctx, uint32_t a, uint32_t b), void *ctx);
+
+/*
+ * Reorders the n records of elem bytes at data, in place, as the sorted
+ * items say (record items[i].idx goes to place i).  The items' idx are
+ * used up (each becomes its own place).
+ */
+void hd_key_apply(void *data, size_t elem, struct hd_key_item *items,
+		  size_t n);
+
+#endif

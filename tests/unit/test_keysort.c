@@ -1,0 +1,139 @@
+/*
+ * test_keysort.c - the sort of a diff's value and peak lists
+ * (keysort.h) against a plain qsort by the same full order.
+ *
+ * Records have a number, a small number and a string; the strings are
+ * made to tie often (equal, one a prefix of the other, the same first
+ * 24 bytes, NUL bytes inside) so that every step of the comparison
+ * decides some pairs.  Sizes go past the two-thread threshold.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hlodiff/keysort.h"
+#include "tap/tap.h"
+
+struct rec {
+	uint64_t w0;
+	uint32_t w1;
+	char key[40];
+	size_t klen;
+	int tie;            /* the full order's last word */
+};
+
+static struct rec *recs;
+
+static uint64_t rng = 88172645463325252ULL;
+
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static int full_cmp(const struct rec *a, const struct rec *b)
+{
+	size_t n = a->klen < b->klen ? a->klen : b->klen;
+	int c;
+
+	if (a->w0 != b->w0)
+		return a->w0 < b->w0 ? -1 : 1;
+	if (a->w1 != b->w1)
+		return a->w1 < b->w1 ? -1 : 1;
+	c = n ? memcmp(a->key, b->key, n) : 0;
+	if (c)
+		return c;
+	if (a->klen != b->klen)
+		return a->klen < b->klen ? -1 : 1;
+	return (a->tie > b->tie) - (a->tie < b->tie);
+}
+
+/* keysort's callback: the records' full order (ties left to idx). */
+static int full(void *ctx, uint32_t a, uint32_t b)
+{
+	(void)ctx;
+	return full_cmp(&recs[a], &recs[b]);
+}
+
+/* The reference: full order, then index (so the result is unique). */
+static int ref_cmp(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	int c = full_cmp(&recs[a], &recs[b]);
+
+	return c ? c : (a > b) - (a < b);
+}
+
+static void make(size_t n)
+{
+	static const char *const stems[] = {
+		"", "a", "fusion.", "convolution_fusion.123456", "convolution_fusion.123457",
+		"get-tuple-element.", "x\0y", "x", "broadcast_multiply_fusion",
+	};
+	size_t i;
+
+	recs = realloc(recs, (n + 1) * sizeof(*recs));
+	if (!recs)
+		bail("out of memory");
+	for (i = 0; i < n; i++) {
+		struct rec *r = &recs[i];
+		size_t s = next() % (sizeof(stems) / sizeof(stems[0]));
+		size_t sl = s == 6 ? 3 : strlen(stems[s]);
+		size_t extra = next() % 4;
+
+		memset(r, 0, sizeof(*r));
+		r->w0 = next() % 3 == 0 ? ~(next() % 5) : next() % 4;
+		r->w1 = (uint32_t)(next() % 2);
+		memcpy(r->key, stems[s], sl);
+		while (extra-- && sl < sizeof(r->key))
+			r->key[sl++] = (char)('0' + next() % 3);
+		r->klen = sl;
+		r->tie = (int)(next() % 3);
+	}
+}
+
+static void check(size_t n)
+{
+	struct hd_key_item *items = malloc((n + 1) * sizeof(*items));
+	uint32_t *ref = malloc((n + 1) * sizeof(*ref));
+	struct rec *copy = malloc((n + 1) * sizeof(*copy));
+	size_t i, bad = 0;
+
+	if (!items || !ref || !copy)
+		bail("out of memory");
+	make(n);
+	for (i = 0; i < n; i++) {
+		hd_key_item_set(&items[i], recs[i].w0, recs[i].w1,
+				hd_slice_make(recs[i].key, recs[i].klen),
+				(uint32_t)i);
+		ref[i] = (uint32_t)i;
+	}
+	hd_key_sort(items, n, full, NULL);
+	qsort(ref, n, sizeof(*ref), ref_cmp);
+	for (i = 0; i < n; i++)
+		bad += items[i].idx != ref[i];
+	is_int(0, (long long)bad, "%zu records: the order of a stable sort", n);
+
+	memcpy(copy, recs, n * sizeof(*copy));
+	hd_key_apply(copy, sizeof(*copy), items, n);
+	for (i = 0, bad = 0; i < n; i++)
+		bad += memcmp(&copy[i], &recs[ref[i]], sizeof(*copy)) != 0;
+	is_int(0, (long long)bad, "%zu records: hd_key_apply moves them there", n);
+	free(items);
+	free(ref);
+	free(copy);
+}
+
+int main(void)
+{
+	static const size_t sizes[] = { 0, 1, 2, 12, 13, 1000, 65535, 65536, 200001 };
+	size_t i;
+
+	plan(2 * (int)(sizeof(sizes) / sizeof(sizes[0])));
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		check(sizes[i]);
+	free(recs);
+	return 0;
+}
