@@ -2,8 +2,8 @@
  * match.c - pairs the values of two dumps (see match.h).
  *
  * Every pass looks only at values that earlier passes left unpaired.
- * Grouping by a key uses a flat table from the 64-bit key to the group
- * (one array for all passes, see struct keymap); groups are numbered in
+ * Grouping by a key uses a uthash table from the 64-bit key to the group
+ * (nodes from one array, cleared between passes); groups are numbered in
  * the order of their first old member in schedule order, so the result
  * never depends on hash order.  The two dumps are canonicalised on two
  * threads at once.
@@ -23,6 +23,19 @@
 #include "hlodiff/arena.h"
 #include "hlodiff/canon.h"
 #include "hlodiff/diag.h"
+
+/* Keys are 64-bit hashes already: fold them, do not hash them again. */
+#undef HASH_FUNCTION
+#define HASH_FUNCTION(keyptr, keylen, hashv) do { \
+		uint64_t k_; \
+		memcpy(&k_, (keyptr), sizeof(k_)); \
+		(void)(keylen); \
+		(hashv) = (unsigned)(k_ ^ (k_ >> 32)); \
+	} while (0)
+#define HASH_BKT_CAPACITY_THRESH 4U
+#define HASH_INITIAL_NUM_BUCKETS_LOG2 17U
+#define HASH_INITIAL_NUM_BUCKETS (1U << HASH_INITIAL_NUM_BUCKETS_LOG2)
+#include <uthash.h>
 
 /* One side (old or new) of the match. */
 struct side {
@@ -54,25 +67,21 @@ struct group {
 };
 
 /*
- * Key -> group table of a pass: flat open addressing over 64-bit keys
- * (hashes already, so they are only folded), one array allocated once
- * for the most values a pass groups.  A slot belongs to the current pass
- * when its stamp is the pass's, so a pass starts without clearing the
- * array; each pass uses the smallest power-of-two prefix of the array
- * that keeps it at most half full.
+ * Key -> group table of a pass: uthash, with its nodes taken from one
+ * array sized for the most values a pass groups (no allocation per
+ * entry; uthash allocates only its bucket array).  Cleared between
+ * passes.
  */
-struct keyslot {
+struct keynode {
+	UT_hash_handle hh;
 	uint64_t key;
 	uint32_t val;
-	uint32_t stamp;
 };
 
 struct keymap {
-	struct keyslot *slots;
-	size_t cap;             /* slots allocated (a power of two) */
-	size_t mask;            /* this pass's table: slots[0, mask] */
-	uint32_t stamp;         /* this pass's stamp; slots of other passes
-				 * are empty */
+	struct keynode *head;
+	struct keynode *nodes;
+	size_t used, cap;
 };
 
 struct mctx {
@@ -194,83 +203,55 @@ static int free_new(const struct mctx *x, uint32_t n)
 	return x->n.partner[n] == HD_NONE;
 }
 
-static size_t keymap_size(size_t entries)
-{
-	size_t n = 16;
-
-	while (n < 2 * entries)
-		n *= 2;
-	return n;
-}
-
 static void keymap_init(struct keymap *km, size_t max_entries)
 {
-	km->cap = keymap_size(max_entries);
-	km->slots = hd_xcalloc(km->cap, sizeof(struct keyslot)); /* stamp 0 */
-	km->mask = km->cap - 1;
-	km->stamp = 0;
+	km->head = NULL;
+	km->used = 0;
+	km->cap = max_entries + 1;
+	km->nodes = hd_xmalloc(km->cap * sizeof(struct keynode));
 }
 
 /* Empties the table for a pass of at most n entries. */
 static void keymap_reset(struct keymap *km, size_t n)
 {
-	size_t want = keymap_size(n);
-
-	if (want > km->cap) {
-		free(km->slots);
-		km->cap = want;
-		km->slots = hd_xcalloc(km->cap, sizeof(struct keyslot));
-		km->stamp = 0;
+	HASH_CLEAR(hh, km->head);
+	km->used = 0;
+	if (n + 1 > km->cap) {
+		km->cap = n + 1;
+		km->nodes = hd_xrealloc(km->nodes, km->cap * sizeof(struct keynode));
 	}
-	if (++km->stamp == 0) {
-		memset(km->slots, 0, km->cap * sizeof(struct keyslot));
-		km->stamp = 1;
-	}
-	km->mask = want - 1;
-}
-
-static size_t keymap_home(const struct keymap *km, uint64_t key)
-{
-	return (size_t)(key ^ (key >> 29) ^ (key >> 47)) & km->mask;
 }
 
 /* Inserts key -> val unless present; returns the value stored before, or
  * HD_NONE when it inserted. */
 static uint32_t keymap_put(struct keymap *km, uint64_t key, uint32_t val)
 {
-	size_t i = keymap_home(km, key);
+	struct keynode *found = NULL, *node;
 
-	for (;; i = (i + 1) & km->mask) {
-		struct keyslot *s = &km->slots[i];
-
-		if (s->stamp != km->stamp) {
-			s->key = key;
-			s->val = val;
-			s->stamp = km->stamp;
-			return HD_NONE;
-		}
-		if (s->key == key)
-			return s->val;
-	}
+	HASH_FIND(hh, km->head, &key, sizeof(key), found);
+	if (found)
+		return found->val;
+	if (km->used == km->cap)
+		HD_BUG("keymap overflow");
+	node = &km->nodes[km->used++];
+	node->key = key;
+	node->val = val;
+	HASH_ADD(hh, km->head, key, sizeof(node->key), node);
+	return HD_NONE;
 }
 
 static uint32_t keymap_get(const struct keymap *km, uint64_t key)
 {
-	size_t i = keymap_home(km, key);
+	struct keynode *found = NULL;
 
-	for (;; i = (i + 1) & km->mask) {
-		const struct keyslot *s = &km->slots[i];
-
-		if (s->stamp != km->stamp)
-			return HD_NONE;
-		if (s->key == key)
-			return s->val;
-	}
+	HASH_FIND(hh, km->head, &key, sizeof(key), found);
+	return found ? found->val : HD_NONE;
 }
 
 static void keymap_release(struct keymap *km)
 {
-	free(km->slots);
+	HASH_CLEAR(hh, km->head);
+	free(km->nodes);
 }
 
 static struct group *grp(struct mctx *x, uint32_t g)
