@@ -231,9 +231,13 @@ int64_t hd_insn_shape_bytes(const struct hd_dump *d, uint32_t i)
 /* Is the text `key` an attribute of attrs (at its start or after ' ')? */
 static int has_attr(struct hd_slice attrs, const char *key, size_t n)
 {
-	const char *p = attrs.p, *end = attrs.p + attrs.n;
+	const char *p, *end;
 
-	while (attrs.n && (size_t)(end - p) >= n &&
+	if (!attrs.n)   /* attrs.p may be NULL: no arithmetic on it */
+		return 0;
+	p = attrs.p;
+	end = attrs.p + attrs.n;
+	while ((size_t)(end - p) >= n &&
 	       (p = memmem(p, (size_t)(end - p), key, n)) != NULL) {
 		if (p == attrs.p || p[-1] == ' ')
 			return 1;

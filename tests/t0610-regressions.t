@@ -24,6 +24,7 @@ cat >"$T/table" <<'EOF'
 diff-empty-shape.txt 0 value whose shape is unknown: shape.c hd_shape_strip_layout computed NULL + 0
 diff-no-values.txt 0 dumps without values: peak.c and diff.c passed NULL to qsort_r
 diff-empty-operand-name.txt 0 operand '%' without a name: canon.c add_name computes NULL + 0 (clang only; open)
+parse-attrs-null.txt 0 a copy-start instruction without attributes: dump.c has_attr computed NULL + 0 (fuzz_parse, clang)
 rules-many-decimals.rules 2 an amount with 71 decimals: rules.c parse_amount overflowed 10^71 and divided by 0 (SIGFPE)
 EOF
 
