@@ -726,6 +726,7 @@ struct work {
 	XXH3_state_t st;             /* streaming hash of long texts */
 	uint64_t words[FOLD_CHUNK];  /* scratch for folding */
 	struct sink sink;            /* canonical text */
+	uintptr_t given[3];          /* per input: pages before this given back */
 };
 
 /* Combines two 64-bit hashes (xorshift-multiply finaliser). */
@@ -738,6 +739,39 @@ static uint64_t mix(uint64_t h, uint64_t x)
 	h *= 0xc4ceb9fe1a85ec53ULL;
 	h ^= h >> 33;
 	return h;
+}
+
+/*
+ * Canonical hashing reads the records and instruction lines a second
+ * time, front to back; the pages it has passed are given back (see
+ * hd_input_give_back) every GIVE_BACK_STEP bytes, keeping GIVE_BACK_LAG
+ * behind, so that a diff does not hold both dumps' text resident again
+ * after the parser gave it back.
+ */
+#define GIVE_BACK_STEP ((uintptr_t)4 << 20)
+#define GIVE_BACK_LAG ((uintptr_t)1 << 20)
+
+static void give_back_behind(struct work *w, const char *at)
+{
+	const struct hd_dump *d = w->d;
+	uintptr_t p = (uintptr_t)at;
+	int k;
+
+	for (k = 0; k < d->n_inputs && k < 3; k++) {
+		const struct hd_input *in = &d->inputs[k];
+		uintptr_t lo = (uintptr_t)in->data;
+
+		if (!in->mapped || p < lo || p >= lo + in->len)
+			continue;
+		if (w->given[k] < lo || w->given[k] > p)
+			w->given[k] = lo;
+		if (p - w->given[k] >= GIVE_BACK_STEP + GIVE_BACK_LAG) {
+			hd_input_give_back(in, (const char *)w->given[k],
+					   (const char *)(p - GIVE_BACK_LAG));
+			w->given[k] = p - GIVE_BACK_LAG;
+		}
+		return;
+	}
 }
 
 /*
@@ -777,6 +811,8 @@ static void put_names(struct work *w, size_t n, const uint32_t *pos,
 			name_map_put(&w->names, d, h[k], len[k],
 				     pos ? val[i + k] | REF_VALUE :
 					   (uint32_t)(i + k));
+		give_back_behind(w, pos ? HD_POSITION(d, pos[i + m - 1]).name.p :
+					  HD_INSN(d, i + m - 1).name.p);
 	}
 }
 
@@ -784,29 +820,40 @@ static void build_names(struct work *w)
 {
 	const struct hd_dump *d = w->d;
 	uint32_t n = (uint32_t)d->values.len, i, k, np = 0;
-	uint32_t *pos, *val;
+	size_t npos = d->positions.len, q;
+	uint32_t *owner, *pos, *val;
 
 	if (d->values.len >= REF_LEAF || d->insns.len >= REF_LEAF)
 		HD_BUG("too many values to match");
-	pos = hd_xmalloc((d->positions.len + 1) * sizeof(uint32_t));
-	val = hd_xmalloc((d->positions.len + 1) * sizeof(uint32_t));
+	/* The positions to file, visited in position order, which is the
+	 * dump's text order (the result does not depend on the order, see
+	 * name_map_put). */
+	owner = hd_xmalloc((npos + 1) * sizeof(uint32_t));
+	memset(owner, 0xff, (npos + 1) * sizeof(uint32_t));
 	for (i = 0; i < n; i++) {
 		const struct hd_value *v = &HD_VALUE(d, i);
 
 		if (w->c->value_insn[i] == HD_NONE)
 			continue;
-		for (k = v->insn != HD_NONE; k < v->pos_count; k++) {
-			const struct hd_position *p =
-				&HD_POSITION(d, v->pos_first + k);
-
-			if (p->index.n && !hd_slice_eq_cstr(p->index, "{}"))
-				continue;
-			pos[np] = v->pos_first + k;
-			val[np++] = i;
-		}
+		for (k = v->insn != HD_NONE; k < v->pos_count; k++)
+			owner[v->pos_first + k] = i;
 	}
+	pos = hd_xmalloc((npos + 1) * sizeof(uint32_t));
+	val = hd_xmalloc((npos + 1) * sizeof(uint32_t));
+	for (q = 0; q < npos; q++) {
+		const struct hd_position *p = &HD_POSITION(d, q);
+
+		if (owner[q] == HD_NONE)
+			continue;
+		if (p->index.n && !hd_slice_eq_cstr(p->index, "{}"))
+			continue;
+		pos[np] = (uint32_t)q;
+		val[np++] = owner[q];
+	}
+	free(owner);
 	name_map_init(&w->names, d->insns.len + np);
 	put_names(w, d->insns.len, NULL, NULL);
+	memset(w->given, 0, sizeof(w->given));
 	put_names(w, np, pos, val);
 	free(pos);
 	free(val);
@@ -1233,6 +1280,15 @@ static void stored_hashes(struct hd_canon *c, const struct hd_dump *d)
 }
 
 /* Canonical texts, operand references and structural hashes. */
+/* The opcode and op_name hashes of instruction i (for the loose keys). */
+static void opcode_hashes(struct hd_canon *c, const struct hd_dump *d,
+			  uint32_t i)
+{
+	c->insn_opcode[i] = hash_slice(HD_INSN(d, i).opcode);
+	c->insn_op_name[i] = mix(c->insn_opcode[i],
+				 hash_slice(HD_INSN(d, i).op_name));
+}
+
 static void hash_insns(struct work *w)
 {
 	const struct hd_dump *d = w->d;
@@ -1240,6 +1296,7 @@ static void hash_insns(struct work *w)
 	uint32_t i;
 
 	build_names(w);
+	memset(w->given, 0, sizeof(w->given));
 	for (i = 0; i < c->n_insns; i++) {
 		w->ref_first[i] = (uint32_t)w->refs.len;
 		w->cur_first = w->refs.len;
@@ -1247,6 +1304,8 @@ static void hash_insns(struct work *w)
 		insn_text(&w->sink, &HD_INSN(d, i), w);
 		resolve_refs(w);
 		c->insn_canon[i] = sink_hash(&w->sink);
+		opcode_hashes(c, d, i);
+		give_back_behind(w, HD_INSN(d, i).text.p);
 	}
 	w->ref_first[c->n_insns] = (uint32_t)w->refs.len;
 	structural(w);
@@ -1283,14 +1342,12 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	w->ref_first = alloc_array(c->n_insns + 1, sizeof(uint32_t));
 
 	value_basics(w);
-	if (c->n_insns && is_stored(&HD_INSN(d, 0)))
+	if (c->n_insns && is_stored(&HD_INSN(d, 0))) {
 		stored_hashes(c, d);
-	else
+		for (i = 0; i < c->n_insns; i++)
+			opcode_hashes(c, d, i);
+	} else {
 		hash_insns(w);
-	for (i = 0; i < c->n_insns; i++) {
-		c->insn_opcode[i] = hash_slice(HD_INSN(d, i).opcode);
-		c->insn_op_name[i] = mix(c->insn_opcode[i],
-					 hash_slice(HD_INSN(d, i).op_name));
 	}
 	for (i = 0; i < c->n_values; i++)
 		value_keys(w, i);

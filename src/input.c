@@ -243,6 +243,24 @@ void hd_input_release_before(struct hd_input *in, const char *upto)
 	in->released = end;
 }
 
+void hd_input_give_back(const struct hd_input *in, const char *from,
+			const char *to)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t lo, hi;
+
+	if (!in->mapped || page <= 0 || !in->data || from < in->data ||
+	    to > in->data + in->len || from >= to)
+		return;
+	lo = ((size_t)(from - in->data) + (size_t)page - 1) & ~((size_t)page - 1);
+	hi = (size_t)(to - in->data) & ~((size_t)page - 1);
+	if (hi <= lo)
+		return;
+#ifdef MADV_DONTNEED
+	(void)madvise((void *)(uintptr_t)(in->data + lo), hi - lo, MADV_DONTNEED);
+#endif
+}
+
 int hd_input_exists(const char *path)
 {
 	struct stat st;

@@ -46,6 +46,15 @@ void hd_input_release(struct hd_input *in);
  */
 void hd_input_release_before(struct hd_input *in, const char *upto);
 
+/*
+ * The same for the whole pages inside [from, to), for a later pass that
+ * reads the dump front to back again (canonical hashing).  Does not
+ * change in->released; does nothing for inputs that are not mapped files
+ * or pointers outside in.
+ */
+void hd_input_give_back(const struct hd_input *in, const char *from,
+			const char *to);
+
 /* Does a file exist and is it a regular file? */
 int hd_input_exists(const char *path);
 
