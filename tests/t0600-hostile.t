@@ -181,9 +181,9 @@ ok_cmd "$NVALUES values: all read" grep -Eq "^  values +$NVALUES  in allocations
 ok_cmd "$NVALUES values: total exact" grep -Eq "^  total bytes +$((NVALUES * 16)) " "$T/out"
 # One value per 240 bytes of input: the model's records (about 690
 # bytes per value) outweigh the text; see docs/robustness.md.
-rss_within "$NVALUES values, stat" "$n" 4.5
+rss_within "$NVALUES values, stat" "$n" 2.2
 measure 0 "$NVALUES values: diff with itself" "$T/values.txt" "$T/values.txt"
-rss_within "$NVALUES values, diff" "$((2 * n))" 4.5
+rss_within "$NVALUES values, diff" "$((2 * n))" 2.8
 rm -f "$T/values.txt"
 
 # A realistic dump (tools/gen-dump) stays within twice its size.
@@ -192,9 +192,9 @@ if [ -x "$HD_BUILD/gen-dump" ]; then
 	"$HD_BUILD/gen-dump" --size "${MB}M" --seed 1 --variant 1 -o "$T/gen1.txt"
 	n=$(size_of "$T/gen.txt")
 	measure 0 "generated ${MB} MiB dump: stat" stat "$T/gen.txt"
-	rss_within "generated ${MB} MiB dump, stat" "$n" 2.2
+	rss_within "generated ${MB} MiB dump, stat" "$n" 1
 	measure 0 "generated ${MB} MiB dumps: diff" "$T/gen.txt" "$T/gen1.txt"
-	rss_within "generated ${MB} MiB dumps, diff" "$((2 * n))" 2.4
+	rss_within "generated ${MB} MiB dumps, diff" "$((2 * n))" 1.5
 	rm -f "$T/gen.txt" "$T/gen1.txt"
 else
 	skip "no $HD_BUILD/gen-dump (make tests)"
