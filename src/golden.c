@@ -1877,23 +1877,27 @@ static int tuple_shape(struct reader *r, struct hd_slice s, struct hd_slice *out
 	return 0;
 }
 
-/* The shape field of a 'v' line (put_value_shape). */
-static int value_shape_field(struct reader *r, struct hd_slice *out)
+/*
+ * A shape field spelled out (a tuple of ids or text, which then gets an
+ * id) or written '@ID'; expected says where an ID should come from.
+ */
+static int spelled_shape(struct reader *r, size_t k, const char *expected,
+			 struct hd_slice *out)
 {
-	struct hd_slice s = r->f[8];
+	struct hd_slice s = r->f[k];
 	uint32_t at;
 
 	if (s.n && s.p[0] == '@') {
 		at = hd_table_get(&r->ids.by_id, hd_slice_make(s.p + 1, s.n - 1));
 		if (at == HD_NONE)
-			return bad(r, "unknown shape id", "'@ID' of a shape spelled above");
+			return bad(r, "unknown shape id", expected);
 		*out = HD_VEC_AT(&r->ids.shapes, struct hd_slice, at);
 		return 0;
 	}
 	if (s.n && s.p[0] == '(' && !memchr(s.p, '\\', s.n)) {
 		if (tuple_shape(r, s, out))
 			return -1;
-	} else if (text_field(r, 8, out)) {
+	} else if (text_field(r, k, out)) {
 		return -1;
 	}
 	if (out->n)
@@ -1901,30 +1905,22 @@ static int value_shape_field(struct reader *r, struct hd_slice *out)
 	return 0;
 }
 
+/* The shape field of a 'v' line (put_value_shape). */
+static int value_shape_field(struct reader *r, struct hd_slice *out)
+{
+	return spelled_shape(r, 8, "'@ID' of a shape spelled above", out);
+}
+
 /* The shape field of an 'i' line (put_shape). */
 static int shape_field(struct reader *r, size_t k, struct hd_slice *out)
 {
-	struct hd_slice s = r->f[k];
-	uint32_t at;
-
-	if (hd_slice_eq_cstr(s, "=")) {
+	if (hd_slice_eq_cstr(r->f[k], "=")) {
 		if (!r->prev_shape.n)
 			return bad(r, "shape '=' but the 'i' line before has none", "the shape");
 		*out = r->prev_shape;
-	} else if (s.n && s.p[0] == '@') {
-		at = hd_table_get(&r->ids.by_id, hd_slice_make(s.p + 1, s.n - 1));
-		if (at == HD_NONE)
-			return bad(r, "unknown shape id", "'@ID' of a shape spelled on an 'i' line above");
-		*out = HD_VEC_AT(&r->ids.shapes, struct hd_slice, at);
-	} else if (s.n && s.p[0] == '(' && !memchr(s.p, '\\', s.n)) {
-		if (tuple_shape(r, s, out))
-			return -1;
-		ids_define(&r->ids, *out);
-	} else {
-		if (text_field(r, k, out))
-			return -1;
-		if (out->n)
-			ids_define(&r->ids, *out);
+	} else if (spelled_shape(r, k,
+				 "'@ID' of a shape spelled on an 'i' line above", out)) {
+		return -1;
 	}
 	r->prev_shape = *out;
 	return 0;
