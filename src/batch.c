@@ -16,6 +16,7 @@
 
 #include "hlodiff/diag.h"
 #include "hlodiff/diff.h"
+#include "hlodiff/parallel.h"
 #include "hlodiff/golden.h"
 #include "hlodiff/html.h"
 #include "hlodiff/match.h"
@@ -456,6 +457,13 @@ static void load_side(struct pair_side *ps)
 		hd_diff_side_prepare(&ps->prep, &ps->d);
 }
 
+static void *load_side_here(void *arg)
+{
+	load_side(arg);
+	return NULL;
+}
+
+/* The same with the messages held (see load_pair). */
 static void *load_side_thread(void *arg)
 {
 	struct pair_side *ps = arg;
@@ -474,19 +482,10 @@ static void *load_side_thread(void *arg)
  */
 static int load_pair(struct pair_side *os, struct pair_side *ns)
 {
-	pthread_t th;
-	int threaded;
-
 	memset(&ns->prep, 0, sizeof(ns->prep));
 	memset(&os->prep, 0, sizeof(os->prep));
-	threaded = pthread_create(&th, NULL, load_side_thread, ns) == 0;
-	load_side(os);
-	if (threaded) {
-		pthread_join(th, NULL);
-		hd_diag_flush(&ns->held);
-	} else {
-		load_side(ns);
-	}
+	hd_run_two(load_side_here, os, load_side_thread, ns, 1);
+	hd_diag_flush(&ns->held);
 	return os->bad || ns->bad;
 }
 

@@ -3,12 +3,12 @@
  */
 #include "hlodiff/diff.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hlodiff/format.h"
 #include "hlodiff/keysort.h"
+#include "hlodiff/parallel.h"
 #include "hlodiff/shape.h"
 
 const char *hd_status_name(enum hd_value_status s)
@@ -298,8 +298,7 @@ static void list_values(struct hd_diff *df)
 	uint32_t n_old = (uint32_t)df->old->values.len, i;
 	struct fill_job j[2];
 	struct value_counts *c;
-	pthread_t th;
-	int threaded = 0, k;
+	int k;
 
 	hd_vec_reserve(&df->values, n_old + df->new_dump->values.len);
 	memset(j, 0, sizeof(j));
@@ -309,13 +308,7 @@ static void list_values(struct hd_diff *df)
 	}
 	j[0].to = j[1].from = n_old / 2;
 	j[1].to = n_old;
-	if (n_old >= 4096)
-		threaded = pthread_create(&th, NULL, fill_old, &j[1]) == 0;
-	fill_old(&j[0]);
-	if (threaded)
-		pthread_join(th, NULL);
-	else
-		fill_old(&j[1]);
+	hd_run_two(fill_old, &j[0], fill_old, &j[1], n_old >= 4096);
 	df->values.len = n_old;
 	for (i = 0; i < df->new_dump->values.len; i++)
 		if (df->match.new_to_old[i] == HD_NONE)
@@ -359,16 +352,10 @@ int hd_diff_compute(struct hd_diff *df, const struct hd_dump *old,
 		    const struct hd_dump *new_dump, unsigned match_flags)
 {
 	struct hd_diff_side os, ns;
-	pthread_t th;
-	int threaded;
 
+	os.d = old;
 	ns.d = new_dump;
-	threaded = pthread_create(&th, NULL, side_prepare_thread, &ns) == 0;
-	hd_diff_side_prepare(&os, old);
-	if (threaded)
-		pthread_join(th, NULL);
-	else
-		hd_diff_side_prepare(&ns, new_dump);
+	hd_run_two(side_prepare_thread, &os, side_prepare_thread, &ns, 1);
 	return hd_diff_compute_sides(df, &os, &ns, match_flags);
 }
 
@@ -381,12 +368,17 @@ static void *peak_thread(void *arg)
 	return NULL;
 }
 
+static void *list_and_sort(void *arg)
+{
+	list_values(arg);
+	sort_values(arg);
+	return NULL;
+}
+
 int hd_diff_compute_sides(struct hd_diff *df, struct hd_diff_side *os,
 			  struct hd_diff_side *ns, unsigned match_flags)
 {
 	const struct hd_dump *old = os->d, *new_dump = ns->d;
-	pthread_t th;
-	int threaded;
 
 	memset(df, 0, sizeof(*df));
 	df->old = old;
@@ -403,13 +395,7 @@ int hd_diff_compute_sides(struct hd_diff *df, struct hd_diff_side *os,
 	memset(ns, 0, sizeof(*ns));
 	/* The peak on a second thread: it reads only the dumps, their
 	 * figures and the match, and writes only df->peak. */
-	threaded = pthread_create(&th, NULL, peak_thread, df) == 0;
-	list_values(df);
-	sort_values(df);
-	if (threaded)
-		pthread_join(th, NULL);
-	else
-		peak_thread(df);
+	hd_run_two(list_and_sort, df, peak_thread, df, 1);
 	return 0;
 }
 

@@ -3,11 +3,11 @@
  */
 #include "hlodiff/keysort.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hlodiff/arena.h"
+#include "hlodiff/parallel.h"
 
 /* Up to 8 bytes of s from byte at, big-endian, zero-padded. */
 static uint64_t be_word(struct hd_slice s, size_t at)
@@ -129,8 +129,6 @@ void hd_key_sort(struct hd_key_item *items, size_t n,
 	struct hd_key_item *tmp;
 	size_t h = n / 2;
 	struct half hv[2];
-	pthread_t th;
-	int threaded = 0;
 
 	if (n < 2)
 		return;
@@ -144,12 +142,7 @@ void hd_key_sort(struct hd_key_item *items, size_t n,
 	 * sort of m items needs m / 2), then one merge. */
 	hv[0] = (struct half){ &k, items, tmp, h };
 	hv[1] = (struct half){ &k, items + h, tmp + h / 2 + 1, n - h };
-	threaded = pthread_create(&th, NULL, sort_half, &hv[1]) == 0;
-	sort_half(&hv[0]);
-	if (threaded)
-		pthread_join(th, NULL);
-	else
-		sort_half(&hv[1]);
+	hd_run_two(sort_half, &hv[0], sort_half, &hv[1], 1);
 	merge(&k, items, tmp, h, n);
 	free(tmp);
 }

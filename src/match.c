@@ -16,12 +16,12 @@
  */
 #include "hlodiff/match.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hlodiff/arena.h"
 #include "hlodiff/canon.h"
+#include "hlodiff/parallel.h"
 #include "hlodiff/diag.h"
 
 /* Keys are 64-bit hashes already: fold them, do not hash them again. */
@@ -609,14 +609,7 @@ static void *side_loose_thread(void *arg)
  * reads its own dump and writes its own arrays). */
 static void sides_loose(struct mctx *x)
 {
-	pthread_t th;
-	int threaded = pthread_create(&th, NULL, side_loose_thread, &x->n) == 0;
-
-	side_loose(&x->o);
-	if (threaded)
-		pthread_join(th, NULL);
-	else
-		side_loose(&x->n);
+	hd_run_two(side_loose_thread, &x->o, side_loose_thread, &x->n, 1);
 }
 
 static void side_release(struct side *s)
@@ -721,17 +714,12 @@ int hd_match_values_sides(struct hd_match *m, struct hd_match_side *old,
 int hd_match_values(struct hd_match *m, const struct hd_dump *old,
 		    const struct hd_dump *new_dump, unsigned flags)
 {
-	struct hd_match_side stub, *ns = &stub, *os;
-	pthread_t th;
-	int threaded, rc;
+	struct hd_match_side ostub, nstub, *os = &ostub, *ns = &nstub;
+	int rc;
 
-	stub.s.d = new_dump;
-	threaded = pthread_create(&th, NULL, side_new_thread, &ns) == 0;
-	os = hd_match_side_new(old);
-	if (threaded)
-		pthread_join(th, NULL);
-	else
-		ns = hd_match_side_new(new_dump);
+	ostub.s.d = old;
+	nstub.s.d = new_dump;
+	hd_run_two(side_new_thread, &os, side_new_thread, &ns, 1);
 	rc = hd_match_values_sides(m, os, ns, flags);
 	hd_match_side_free(os);
 	hd_match_side_free(ns);
