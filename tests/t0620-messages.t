@@ -245,10 +245,13 @@ run_hlodiff 0 "two modules in one stdout stream: exit 0" stat "$F"
 ok_cmd "two modules: warning at the second" grep -q "^hlodiff: $F:666: warning: more than one module in this stream; only the first is read" "$T/err"
 
 # ---- every message is tested somewhere ---------------------------------
-# The first literal of each message call in the three sources, cut into
+# The first literal of each message call in the four sources, cut into
 # the pieces between printf directives; its longest piece must appear in
 # some tests/t*.t.  Messages that need more than 4 billion records or a
-# failing zlib/fstat are listed in UNREACHABLE (docs/robustness.md).
+# failing zlib/fstat are listed in UNREACHABLE (docs/robustness.md), and
+# "not a golden file" too: hd_load_dump passes only text starting
+# "hlodiff-golden " to golden.c.  golden.c's messages are produced in
+# tests/t0920-golden.t.
 python3 - "$HD_SRCDIR" >"$T/untested" <<'EOF'
 import glob, os, re, sys
 
@@ -256,6 +259,7 @@ root = sys.argv[1]
 UNREACHABLE = {
     "too many values", "too many allocations", "too many instructions",
     "cannot start zlib", "input too large", "cannot stat",
+    "not a golden file",
 }
 lit = r'"((?:[^"\\]|\\.)*)"'
 calls = [
@@ -265,12 +269,14 @@ calls = [
     r'\bhd_warning\([^;"]*?' + lit,
     r'\busage_error\(\s*' + lit + r'(?:\s*,\s*' + lit + r')?',
     r'\bfail_errno\(\s*in,\s*' + lit,
+    r'\bbad\(\s*[&\w>.-]+,\s*' + lit,
 ]
 tests = ""
 for t in glob.glob(os.path.join(root, "tests", "t*.t")):
     tests += open(t, encoding="utf-8", errors="replace").read()
 missing = []
-for src in ("src/parse.c", "src/input.c", "src/main.c"):
+found = {}
+for src in ("src/parse.c", "src/input.c", "src/main.c", "src/golden.c"):
     text = open(os.path.join(root, src), encoding="utf-8").read()
     for pat in calls:
         for m in re.finditer(pat, text, re.S):
@@ -282,16 +288,23 @@ for src in ("src/parse.c", "src/input.c", "src/main.c"):
                 head = s.split(" (")[0] if not s.startswith("(") else s
                 pieces = [p.strip(" :'") for p in re.split(r"%[-+ #0-9.]*[a-z]+", head)]
                 stem = max(pieces, key=len)
-                if len(stem) < 4 or stem in UNREACHABLE:
+                if len(stem) < 4:
+                    continue
+                found[src] = found.get(src, 0) + 1
+                if stem in UNREACHABLE:
                     continue
                 if stem not in tests:
                     missing.append("%s: %s" % (src, s))
+if found.get("src/golden.c", 0) < 40:
+    missing.append("src/golden.c: only %d messages found: the patterns no longer fit"
+                   % found.get("src/golden.c", 0))
 for m in sorted(set(missing)):
     print(m)
 EOF
 st=$?
-grep -v '^src/main.c: ' "$T/untested" >"$T/untested.core"
+grep -v -e '^src/main.c: ' -e '^src/golden.c: ' "$T/untested" >"$T/untested.core"
 grep '^src/main.c: ' "$T/untested" >"$T/untested.main"
+grep '^src/golden.c: ' "$T/untested" >"$T/untested.golden"
 if [ "$st" -eq 0 ] && [ ! -s "$T/untested.core" ]; then
 	pass "every message of parse.c and input.c is in some test"
 else
@@ -305,6 +318,13 @@ else
 	fail "every message of main.c is in some test"
 	diag "not in any tests/t*.t:"
 	diag_file "$T/untested.main" 40
+fi
+if [ "$st" -eq 0 ] && [ ! -s "$T/untested.golden" ]; then
+	pass "every message of golden.c is in some test"
+else
+	fail "every message of golden.c is in some test"
+	diag "not in any tests/t*.t:"
+	diag_file "$T/untested.golden" 40
 fi
 
 done_testing

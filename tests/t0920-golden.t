@@ -238,49 +238,7 @@ ok_cmd "golden encodings: live-max derived from the live ranges ('-4' after '2-3
 printf 'hlodiff-golden 3\n' >empty.golden
 run_hlodiff 0 "the magic line alone is an empty golden" stat empty.golden
 
-# ---- every message of golden.c is produced by some test -----------------------------
-# As tests/t0620 does for parse.c, input.c and main.c: the first literal
-# of each message call, cut at its printf directives; its longest piece
-# must appear in some tests/t*.t.
-python3 - "$HD_SRCDIR" >"$T/untested" <<'PY'
-import glob, os, re, sys
-
-root = sys.argv[1]
-# "not a golden file": hd_load_dump passes only "hlodiff-golden ..." text
-# to the parser; "too many values": 4 billion value lines.
-UNREACHABLE = {"not a golden file", "too many values"}
-lit = r'"((?:[^"\\]|\\.)*)"'
-calls = [
-    r'\bbad\(\s*[&\w>.-]+,\s*' + lit,
-    r'\bhd_error\([^;"]*?' + lit + r'(?:\s*,\s*' + lit + r')?',
-]
-tests = ""
-for t in glob.glob(os.path.join(root, "tests", "t*.t")):
-    tests += open(t, encoding="utf-8", errors="replace").read()
-text = open(os.path.join(root, "src/golden.c"), encoding="utf-8").read()
-found = 0
-for pat in calls:
-    for m in re.finditer(pat, text, re.S):
-        for s in m.groups():
-            if s is None:
-                continue
-            s = s.encode().decode("unicode_escape")
-            head = s.split(" (")[0]
-            pieces = [p.strip(" :'") for p in re.split(r"%[-+ #0-9.]*[a-z]+", head)]
-            stem = max(pieces, key=len)
-            if len(stem) < 4:
-                continue
-            found += 1
-            if stem not in UNREACHABLE and stem not in tests:
-                print("src/golden.c: " + s)
-if found < 40:
-    print("only %d messages found: the pattern no longer fits golden.c" % found)
-PY
-if [ -s "$T/untested" ]; then
-	fail "every message of golden.c is in some test"
-	diag_file "$T/untested" 40
-else
-	pass "every message of golden.c is in some test"
-fi
+# Every message of golden.c appearing in some test is checked in
+# tests/t0620-messages.t.
 
 done_testing
