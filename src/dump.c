@@ -127,8 +127,13 @@ uint32_t hd_dump_value_by_key(const struct hd_dump *d, struct hd_slice name_inde
 {
 	struct hd_slice key = hd_value_key(name_index);
 
-	return hd_index_find(&d->value_by_key, hd_index_hash(key), key,
-			     value_key_of, d);
+	return hd_dump_value_by_hash(d, hd_index_hash(key), key);
+}
+
+uint32_t hd_dump_value_by_hash(const struct hd_dump *d, uint32_t hash,
+			       struct hd_slice key)
+{
+	return hd_index_find(&d->value_by_key, hash, key, value_key_of, d);
 }
 
 uint32_t hd_dump_index_value(struct hd_dump *d, uint32_t v)

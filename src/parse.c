@@ -63,6 +63,16 @@ enum record_part {
 	REC_DONE,          /* " from instruction:" read */
 };
 
+/* Live-range lines whose lookups are started ahead (prefetch_lookups). */
+#define PREFETCH_LINES 16
+
+/* A key hashed ahead of its line, so that the line does not hash it again. */
+struct hashed_key {
+	const char *p;
+	size_t n;
+	uint32_t hash;
+};
+
 struct parser {
 	struct hd_dump *d;
 	struct hd_input *in;    /* the mapped input, NULL for a buffer */
@@ -82,6 +92,8 @@ struct parser {
 	uint32_t last_insn;     /* instruction of the previous record */
 	uint32_t prefetched;    /* value last prefetched (prefetch_records) */
 	uint32_t record_hash;   /* hd_index_hash of the record's value name */
+	struct hashed_key ahead[PREFETCH_LINES]; /* keys of the lines ahead */
+	int n_ahead, next_ahead; /* entries; the first not yet used */
 	struct shape_memo *memo; /* SHAPE_MEMO_SLOTS of them */
 	uint64_t stack_lines;
 	/* Running sums the figures add up again: an input whose sums do not
@@ -1178,6 +1190,23 @@ static int second_live_range(struct parser *ps, const struct hd_live_range *r)
 	return perr(ps, "second live range for '%s' (first at line %u)", q, first);
 }
 
+/* The value whose key is name_index, with the hash worked out ahead
+ * (prefetch_lookups) when this is the line it was worked out for. */
+static uint32_t value_by_key_ahead(struct parser *ps, struct hd_slice name_index)
+{
+	struct hd_slice key = hd_value_key(name_index);
+
+	if (ps->next_ahead < ps->n_ahead) {
+		const struct hashed_key *a = &ps->ahead[ps->next_ahead];
+
+		if (a->p == key.p && a->n == key.n) {
+			ps->next_ahead++;
+			return hd_dump_value_by_hash(ps->d, a->hash, key);
+		}
+	}
+	return hd_dump_value_by_key(ps->d, name_index);
+}
+
 static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice t = tail(l, 4);
@@ -1202,7 +1231,7 @@ static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 	r->start = start;
 	r->end = end;
 	r->line = (uint32_t)ps->line;
-	v = hd_dump_value_by_key(ps->d, key);
+	v = value_by_key_ahead(ps, key);
 	r->value = v;
 	if (v != HD_NONE && (HD_VALUE(ps->d, v).flags & HD_VALUE_LIVE))
 		return second_live_range(ps, r);
@@ -1597,12 +1626,11 @@ static int no_nul_left(struct parser *ps)
  * misses overlap instead of following one another.  Only hints: the
  * lines are then read as usual.  Returns where the lines looked at end.
  */
-#define PREFETCH_LINES 16
 
-static const char *prefetch_lookups(const struct parser *ps, const char *p)
+static const char *prefetch_lookups(struct parser *ps, const char *p)
 {
 	const struct hd_dump *d = ps->d;
-	uint32_t hash[PREFETCH_LINES], v[PREFETCH_LINES];
+	uint32_t v[PREFETCH_LINES];
 	int k, m;
 
 	for (m = 0; m < PREFETCH_LINES && p < ps->end; m++) {
@@ -1612,13 +1640,17 @@ static const char *prefetch_lookups(const struct parser *ps, const char *p)
 		if (!nl || nl - p < 5 || memcmp(p, "    ", 4) != 0 ||
 		    !(colon = memchr(p + 4, ':', (size_t)(nl - p - 4))))
 			break;
-		hash[m] = hd_index_hash(hd_value_key(
-			hd_slice_make(p + 4, (size_t)(colon - p - 4))));
-		hd_index_prefetch(&d->value_by_key, hash[m]);
+		struct hd_slice key = hd_value_key(
+			hd_slice_make(p + 4, (size_t)(colon - p - 4)));
+
+		ps->ahead[m] = (struct hashed_key){ key.p, key.n, hd_index_hash(key) };
+		hd_index_prefetch(&d->value_by_key, ps->ahead[m].hash);
 		p = nl + 1;
 	}
+	ps->n_ahead = m;
+	ps->next_ahead = 0;
 	for (k = 0; k < m; k++) {
-		v[k] = hd_index_first(&d->value_by_key, hash[k]);
+		v[k] = hd_index_first(&d->value_by_key, ps->ahead[k].hash);
 		if (v[k] != HD_NONE)
 			__builtin_prefetch(&HD_VALUE(d, v[k]));
 	}

@@ -284,9 +284,12 @@ const char *hd_alloc_kind_name(enum hd_alloc_kind k);
 uint32_t hd_dump_value_by_key(const struct hd_dump *d, struct hd_slice name_index);
 uint32_t hd_dump_value_by_id(const struct hd_dump *d, int64_t id);
 uint32_t hd_dump_insn_by_name(const struct hd_dump *d, struct hd_slice name);
-/* The same with the name's hd_index_hash() already known. */
+/* The same with the hd_index_hash() of the name, or of the key
+ * (hd_value_key of name_index), already known. */
 uint32_t hd_dump_insn_by_hash(const struct hd_dump *d, uint32_t hash,
 			      struct hd_slice name);
+uint32_t hd_dump_value_by_hash(const struct hd_dump *d, uint32_t hash,
+			       struct hd_slice key);
 
 /*
  * Files value v under its key / instruction i under its name (the
