@@ -744,13 +744,10 @@ static uint64_t mix(uint64_t h, uint64_t x)
 /*
  * Canonical hashing reads the records and instruction lines a second
  * time, front to back; the pages it has passed are given back (see
- * hd_input_give_back) every GIVE_BACK_STEP bytes, keeping GIVE_BACK_LAG
+ * hd_input_give_back) every HD_GIVE_BACK_STEP bytes, keeping HD_GIVE_BACK_LAG
  * behind, so that a diff does not hold both dumps' text resident again
  * after the parser gave it back.
  */
-#define GIVE_BACK_STEP ((uintptr_t)4 << 20)
-#define GIVE_BACK_LAG ((uintptr_t)1 << 20)
-
 static void give_back_behind(struct work *w, const char *at)
 {
 	const struct hd_dump *d = w->d;
@@ -765,10 +762,10 @@ static void give_back_behind(struct work *w, const char *at)
 			continue;
 		if (w->given[k] < lo || w->given[k] > p)
 			w->given[k] = lo;
-		if (p - w->given[k] >= GIVE_BACK_STEP + GIVE_BACK_LAG) {
+		if (p - w->given[k] >= HD_GIVE_BACK_STEP + HD_GIVE_BACK_LAG) {
 			hd_input_give_back(in, (const char *)w->given[k],
-					   (const char *)(p - GIVE_BACK_LAG));
-			w->given[k] = p - GIVE_BACK_LAG;
+					   (const char *)(p - HD_GIVE_BACK_LAG));
+			w->given[k] = p - HD_GIVE_BACK_LAG;
 		}
 		return;
 	}

@@ -221,44 +221,48 @@ void hd_input_release(struct hd_input *in)
 	in->len = 0;
 }
 
-void hd_input_release_before(struct hd_input *in, const char *upto)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	size_t end;
-
-	if (!in->mapped || page <= 0 || upto < in->data ||
-	    upto > in->data + in->len)
-		return;
-	/* mmap returned a page-aligned address, so offsets align too */
-	end = (size_t)(upto - in->data) & ~((size_t)page - 1);
-	if (end <= in->released)
-		return;
-#ifdef MADV_DONTNEED
-	/* private read-only mapping of a file: the pages are clean copies
-	 * of the page cache, dropped and refetched without loss */
-	if (madvise((void *)(uintptr_t)(in->data + in->released),
-		    end - in->released, MADV_DONTNEED) != 0)
-		return;
-#endif
-	in->released = end;
-}
-
-void hd_input_give_back(const struct hd_input *in, const char *from,
-			const char *to)
+/*
+ * Gives back the whole pages of [from, to) of a mapped input (from
+ * rounded up, to down); 0 when done or there was nothing to do.  A
+ * private read-only mapping of a file holds clean copies of the page
+ * cache, dropped and refetched without loss.
+ */
+static int give_back_pages(const struct hd_input *in, const char *from,
+			   const char *to, size_t *end)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	size_t lo, hi;
 
 	if (!in->mapped || page <= 0 || !in->data || from < in->data ||
 	    to > in->data + in->len || from >= to)
-		return;
+		return -1;
+	/* mmap returned a page-aligned address, so offsets align too */
 	lo = ((size_t)(from - in->data) + (size_t)page - 1) & ~((size_t)page - 1);
 	hi = (size_t)(to - in->data) & ~((size_t)page - 1);
 	if (hi <= lo)
-		return;
+		return -1;
 #ifdef MADV_DONTNEED
-	(void)madvise((void *)(uintptr_t)(in->data + lo), hi - lo, MADV_DONTNEED);
+	if (madvise((void *)(uintptr_t)(in->data + lo), hi - lo, MADV_DONTNEED) != 0)
+		return -1;
 #endif
+	*end = hi;
+	return 0;
+}
+
+void hd_input_release_before(struct hd_input *in, const char *upto)
+{
+	size_t end;
+
+	if (in->data && give_back_pages(in, in->data + in->released, upto, &end) == 0)
+		in->released = end;
+}
+
+void hd_input_give_back(const struct hd_input *in, const char *from,
+			const char *to)
+{
+	size_t end;
+
+	(void)give_back_pages(in, from, to, &end);
 }
 
 int hd_input_exists(const char *path)

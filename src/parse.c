@@ -1608,15 +1608,13 @@ static int no_nul_left(struct parser *ps)
 /*
  * The input is checked for NUL bytes NUL_CHUNK bytes at a time, just
  * ahead of the parse, so the line scans that follow find it in cache.
- * Reading a mapped file gives its pages back every RELEASE_STEP bytes, up
- * to RELEASE_LAG behind the line being read, so that only a window of the
+ * Reading a mapped file gives its pages back every HD_GIVE_BACK_STEP bytes, up
+ * to HD_GIVE_BACK_LAG behind the line being read, so that only a window of the
  * input stays resident: the model keeps what later phases need (keys are
  * copied, shapes' sizes worked out), and what they still read of the
  * input comes back from the page cache.
  */
 #define NUL_CHUNK ((size_t)256 << 10)
-#define RELEASE_STEP ((size_t)4 << 20)
-#define RELEASE_LAG ((size_t)1 << 20)
 
 /*
  * Each BufferLiveRange and peak line looks a value up by its key: three
@@ -1685,7 +1683,7 @@ static const char *find_newline(const char *p, const char *end)
 static int parse_lines(struct parser *ps)
 {
 	const char *p = ps->data, *end = ps->end;
-	const char *next_release = p + RELEASE_STEP + RELEASE_LAG;
+	const char *next_release = p + HD_GIVE_BACK_STEP + HD_GIVE_BACK_LAG;
 	const char *prefetched = p;
 
 	ps->line = 0;
@@ -1699,8 +1697,8 @@ static int parse_lines(struct parser *ps)
 				   line_end + NUL_CHUNK : end))
 			return -1;
 		if (ps->in && p >= next_release) {
-			hd_input_release_before(ps->in, p - RELEASE_LAG);
-			next_release = p + RELEASE_STEP;
+			hd_input_release_before(ps->in, p - HD_GIVE_BACK_LAG);
+			next_release = p + HD_GIVE_BACK_STEP;
 		}
 		if ((ps->sec == SEC_BUFFER_LIVE || ps->sec == SEC_PEAK) &&
 		    p >= prefetched)

@@ -46,6 +46,12 @@ void hd_input_release(struct hd_input *in);
  */
 void hd_input_release_before(struct hd_input *in, const char *upto);
 
+/* A front-to-back pass gives pages back every HD_GIVE_BACK_STEP bytes,
+ * up to HD_GIVE_BACK_LAG behind where it is (the parser, canonical
+ * hashing). */
+#define HD_GIVE_BACK_STEP ((size_t)4 << 20)
+#define HD_GIVE_BACK_LAG ((size_t)1 << 20)
+
 /*
  * The same for the whole pages inside [from, to), for a later pass that
  * reads the dump front to back again (canonical hashing).  Does not
