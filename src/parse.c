@@ -109,17 +109,35 @@ static int no_nul_left(struct parser *ps);
 static int perr(struct parser *ps, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * A message about the current line into msg: -1 instead when a NUL byte
+ * is left in the input, which no_nul_left has reported (a NUL explains
+ * any later error better than the error itself).
+ */
+static int line_message(struct parser *ps, char *msg, size_t n,
+			const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+
+static int line_message(struct parser *ps, char *msg, size_t n,
+			const char *fmt, va_list ap)
+{
+	if (no_nul_left(ps))
+		return -1;
+	vsnprintf(msg, n, fmt, ap);
+	return 0;
+}
+
 static int perr(struct parser *ps, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
+	int rc;
 
-	if (no_nul_left(ps))
-		return -1;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rc = line_message(ps, msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	hd_error(ps->file, ps->line, "%s", msg);
+	if (rc == 0)
+		hd_error(ps->file, ps->line, "%s", msg);
 	return -1;
 }
 
@@ -161,12 +179,13 @@ static int truncation(struct parser *ps, uint32_t bit, const char *fmt, ...)
 	struct hd_dump *d = ps->d;
 	char msg[512];
 	va_list ap;
+	int rc;
 
-	if (no_nul_left(ps))
-		return -1;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rc = line_message(ps, msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (rc)
+		return -1;
 	if (!(ps->flags & HD_PARSE_ALLOW_INCOMPLETE)) {
 		hd_error(ps->file, ps->line, "%s", msg);
 		return -1;
