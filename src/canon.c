@@ -365,11 +365,16 @@ static void put_operands(struct sink *k, struct hd_slice t, struct work *w)
 	}
 }
 
-/* JSON keys of backend_config whose values are ids (see canon.h). */
-static const char *const id_keys[] = {
-	"\"operation_queue_id\"",
-	"\"wait_on_operation_queues\"",
-	"\"fusion_id\"",
+/* JSON keys of backend_config whose values are ids (see canon.h), with
+ * their lengths: every key of a backend_config is checked. */
+#define ID_KEY(lit) { lit, sizeof(lit) - 1 }
+static const struct {
+	const char *text;
+	size_t n;
+} id_keys[] = {
+	ID_KEY("\"operation_queue_id\""),
+	ID_KEY("\"wait_on_operation_queues\""),
+	ID_KEY("\"fusion_id\""),
 };
 
 static int is_id_key(const char *s, size_t n)
@@ -377,7 +382,7 @@ static int is_id_key(const char *s, size_t n)
 	size_t k;
 
 	for (k = 0; k < sizeof(id_keys) / sizeof(id_keys[0]); k++)
-		if (strlen(id_keys[k]) == n && memcmp(id_keys[k], s, n) == 0)
+		if (id_keys[k].n == n && memcmp(id_keys[k].text, s, n) == 0)
 			return 1;
 	return 0;
 }
@@ -426,14 +431,18 @@ enum attr_mode {
 	ATTR_BACKEND,  /* copied without the values of id keys */
 };
 
+/* Is key the literal lit?  The length is compared first (no strlen):
+ * most keys are none of the few looked for. */
+#define KEY_IS(key, lit) ((key).n == sizeof(lit) - 1 && \
+			  memcmp((key).p, (lit), sizeof(lit) - 1) == 0)
+
 static enum attr_mode attr_mode_of(struct hd_slice key)
 {
-	if (hd_slice_eq_cstr(key, "metadata") ||
-	    hd_slice_eq_cstr(key, "control-predecessors"))
+	if (KEY_IS(key, "metadata") || KEY_IS(key, "control-predecessors"))
 		return ATTR_DROP;
-	if (hd_slice_eq_cstr(key, "channel_id"))
+	if (KEY_IS(key, "channel_id"))
 		return ATTR_KEY;
-	if (hd_slice_eq_cstr(key, "backend_config"))
+	if (KEY_IS(key, "backend_config"))
 		return ATTR_BACKEND;
 	return ATTR_COPY;
 }
