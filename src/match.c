@@ -24,18 +24,35 @@
 #include "hlodiff/parallel.h"
 #include "hlodiff/diag.h"
 
-/* Keys are 64-bit hashes already: fold them, do not hash them again. */
+/* Keys are 64-bit hashes already: fold them, do not hash them again
+ * (keymap_put and keymap_get pass key_hash; this is what HASH_CLEAR
+ * and the other macros would use). */
 #undef HASH_FUNCTION
 #define HASH_FUNCTION(keyptr, keylen, hashv) do { \
 		uint64_t k_; \
 		memcpy(&k_, (keyptr), sizeof(k_)); \
 		(void)(keylen); \
-		(hashv) = (unsigned)(k_ ^ (k_ >> 32)); \
+		(hashv) = key_hash(k_); \
 	} while (0)
-#define HASH_BKT_CAPACITY_THRESH 4U
-#define HASH_INITIAL_NUM_BUCKETS_LOG2 17U
-#define HASH_INITIAL_NUM_BUCKETS (1U << HASH_INITIAL_NUM_BUCKETS_LOG2)
 #include <uthash.h>
+/*
+ * uthash.h defines its table sizing unconditionally (a definition made
+ * before the include is silently replaced: the header is a system
+ * header, so no redefinition warning), so they are replaced here, after
+ * it; the macros are expanded where HASH_ADD is used.  A new table gets
+ * as many buckets as keymap_reset planned for the pass (km->log2 in the
+ * scope of keymap_put), so it never doubles while it fills, each
+ * doubling rehashing every node (from 32 buckets, a dozen times for a
+ * big dump).  With at most two keys a bucket on average, a chain of 16
+ * is as good as impossible for 64-bit hashes, so the threshold only
+ * guards against a degenerate key set.
+ */
+#undef HASH_INITIAL_NUM_BUCKETS
+#undef HASH_INITIAL_NUM_BUCKETS_LOG2
+#undef HASH_BKT_CAPACITY_THRESH
+#define HASH_INITIAL_NUM_BUCKETS (1U << HASH_INITIAL_NUM_BUCKETS_LOG2)
+#define HASH_INITIAL_NUM_BUCKETS_LOG2 (km->log2)
+#define HASH_BKT_CAPACITY_THRESH 16U
 
 /* One side (old or new) of the match. */
 struct side {
@@ -82,7 +99,14 @@ struct keymap {
 	struct keynode *head;
 	struct keynode *nodes;
 	size_t used, cap;
+	unsigned log2;          /* buckets of the next table, log2 */
 };
+
+/* Keys are well-mixed 64-bit hashes: the bucket hash is their fold. */
+static unsigned key_hash(uint64_t key)
+{
+	return (unsigned)(key ^ (key >> 32));
+}
 
 struct mctx {
 	struct hd_match *m;
@@ -208,14 +232,19 @@ static void keymap_init(struct keymap *km, size_t max_entries)
 	km->head = NULL;
 	km->used = 0;
 	km->cap = max_entries + 1;
+	km->log2 = 5;
 	km->nodes = hd_xmalloc(km->cap * sizeof(struct keynode));
 }
 
-/* Empties the table for a pass of at most n entries. */
+/* Empties the table for a pass of at most n entries, and sizes the
+ * next one for them: about n / 2 buckets, at least 32. */
 static void keymap_reset(struct keymap *km, size_t n)
 {
 	HASH_CLEAR(hh, km->head);
 	km->used = 0;
+	km->log2 = 5;
+	while (km->log2 < 30 && ((size_t)2 << km->log2) < n)
+		km->log2++;
 	if (n + 1 > km->cap) {
 		km->cap = n + 1;
 		km->nodes = hd_xrealloc(km->nodes, km->cap * sizeof(struct keynode));
@@ -227,8 +256,9 @@ static void keymap_reset(struct keymap *km, size_t n)
 static uint32_t keymap_put(struct keymap *km, uint64_t key, uint32_t val)
 {
 	struct keynode *found = NULL, *node;
+	unsigned h = key_hash(key);
 
-	HASH_FIND(hh, km->head, &key, sizeof(key), found);
+	HASH_FIND_BYHASHVALUE(hh, km->head, &key, sizeof(key), h, found);
 	if (found)
 		return found->val;
 	if (km->used == km->cap)
@@ -236,7 +266,7 @@ static uint32_t keymap_put(struct keymap *km, uint64_t key, uint32_t val)
 	node = &km->nodes[km->used++];
 	node->key = key;
 	node->val = val;
-	HASH_ADD(hh, km->head, key, sizeof(node->key), node);
+	HASH_ADD_BYHASHVALUE(hh, km->head, key, sizeof(node->key), h, node);
 	return HD_NONE;
 }
 
@@ -244,7 +274,8 @@ static uint32_t keymap_get(const struct keymap *km, uint64_t key)
 {
 	struct keynode *found = NULL;
 
-	HASH_FIND(hh, km->head, &key, sizeof(key), found);
+	HASH_FIND_BYHASHVALUE(hh, km->head, &key, sizeof(key), key_hash(key),
+			      found);
 	return found ? found->val : HD_NONE;
 }
 
