@@ -333,16 +333,42 @@ static inline uint64_t key_of(const struct keysrc *ks, uint32_t v)
 	return ks->rows[(size_t)ks->row_of[v] * HD_LOOSE_COUNT + ks->k];
 }
 
-/*
- * Groups the unpaired values of both sides by key (okey per old value,
- * nkey per new value) and fills the member lists in schedule order.
- * Groups exist for keys that have at least one old member; new values
- * with no such key get HD_NONE.
- */
-static void group_by(struct mctx *x, const struct keysrc *okey,
-		     const struct keysrc *nkey)
+/* The member lists of the groups group_by made (from the gpos it
+ * left), in schedule order. */
+static void fill_lists(struct mctx *x)
 {
 	uint32_t r, g, at_o = 0, at_n = 0;
+
+	/* Member lists: offsets, then filled in schedule order. */
+	for (g = 0; g < x->groups.len; g++) {
+		struct group *p = grp(x, g);
+
+		p->at_old = at_o;
+		p->at_new = at_n;
+		p->fill_old = at_o;
+		p->fill_new = at_n;
+		at_o += p->n_old;
+		at_n += p->n_new;
+	}
+	for (r = 0; r < x->o.n_free; r++)
+		x->olist[grp(x, x->o.gpos[r])->fill_old++] = x->o.free_list[r];
+	for (r = 0; r < x->n.n_free; r++) {
+		g = x->n.gpos[r];
+		if (g != HD_NONE)
+			x->nlist[grp(x, g)->fill_new++] = x->n.free_list[r];
+	}
+}
+
+/*
+ * Groups the unpaired values of both sides by key (okey per old value,
+ * nkey per new value): counts and first members, and with lists the
+ * member lists in schedule order.  Groups exist for keys that have at
+ * least one old member; new values with no such key get HD_NONE.
+ */
+static void group_by(struct mctx *x, const struct keysrc *okey,
+		     const struct keysrc *nkey, int lists)
+{
+	uint32_t r, g;
 
 	side_compact(&x->o);
 	side_compact(&x->n);
@@ -370,33 +396,18 @@ static void group_by(struct mctx *x, const struct keysrc *okey,
 		if (g != HD_NONE && grp(x, g)->n_new++ == 0)
 			grp(x, g)->first_new = v;
 	}
-	/* Member lists: offsets, then filled in schedule order. */
-	for (g = 0; g < x->groups.len; g++) {
-		struct group *p = grp(x, g);
-
-		p->at_old = at_o;
-		p->at_new = at_n;
-		p->fill_old = at_o;
-		p->fill_new = at_n;
-		at_o += p->n_old;
-		at_n += p->n_new;
-	}
-	for (r = 0; r < x->o.n_free; r++)
-		x->olist[grp(x, x->o.gpos[r])->fill_old++] = x->o.free_list[r];
-	for (r = 0; r < x->n.n_free; r++) {
-		g = x->n.gpos[r];
-		if (g != HD_NONE)
-			x->nlist[grp(x, g)->fill_new++] = x->n.free_list[r];
-	}
+	if (lists)
+		fill_lists(x);
 }
 
-/* Pairs every group that has exactly one member on each side. */
+/* Pairs every group that has exactly one member on each side (its
+ * first ones: no member lists needed). */
 static void pass_unique(struct mctx *x, struct keysrc okey,
 			struct keysrc nkey, enum hd_match_how how)
 {
 	uint32_t g;
 
-	group_by(x, &okey, &nkey);
+	group_by(x, &okey, &nkey, 0);
 	for (g = 0; g < x->groups.len; g++) {
 		const struct group *p = grp(x, g);
 
@@ -447,7 +458,7 @@ static void pass_align(struct mctx *x, struct keysrc okey,
 {
 	uint32_t g;
 
-	group_by(x, &okey, &nkey);
+	group_by(x, &okey, &nkey, 1);
 	for (g = 0; g < x->groups.len; g++) {
 		const struct group *p = grp(x, g);
 
@@ -510,7 +521,7 @@ static void pass_exact_structural(struct mctx *x)
 	struct keysrc ok = by_value(x->o.c.value_struct);
 	struct keysrc nk = by_value(x->n.c.value_struct);
 
-	group_by(x, &ok, &nk);
+	group_by(x, &ok, &nk, 1);
 	for (g = 0; g < x->groups.len; g++) {
 		const struct group *p = grp(x, g);
 
