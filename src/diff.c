@@ -203,35 +203,39 @@ static int full_value_cmp(void *ctx, uint32_t a, uint32_t b)
 	return cmp_value_diff(&v[a], &v[b], ctx);
 }
 
+/* The sort item of entry i (keysort.h): |delta| descending, status,
+ * key; differs() splits the entries before the sort. */
+static void value_item(const struct hd_diff *df, struct hd_key_item *it,
+		       const struct hd_value_diff *x, uint32_t i)
+{
+	uint64_t mag = x->delta < 0 ? 0 - (uint64_t)x->delta :
+				      (uint64_t)x->delta;
+
+	hd_key_item_set(it, ~mag, x->status, vd_key(df, x), i);
+}
+
 /*
  * Sorts df->values by cmp_value_diff, stably (keysort.h): the
  * differing values (all before the others) by |delta| descending, then
- * status, then key; the others by key.
+ * status, then key; the others by key.  items[i] is the item of entry
+ * i (made by list_values while the entry was at hand); they are split
+ * into the two runs in order, which keeps the sort stable.
  */
-static void sort_values(struct hd_diff *df)
+static void sort_values(struct hd_diff *df, const struct hd_key_item *items)
 {
 	const struct hd_value_diff *v = df->values.data;
-	size_t n = df->values.len, i, nd = 0, a = 0, b;
-	struct hd_key_item *items;
+	size_t n = df->values.len, i, a = 0, b = df->n_listed;
+	struct hd_key_item *runs;
 
 	if (n < 2)
 		return;
-	items = hd_xmalloc(n * sizeof(*items));
+	runs = hd_xmalloc(n * sizeof(*runs));
 	for (i = 0; i < n; i++)
-		nd += differs(&v[i]) != 0;
-	b = nd;
-	for (i = 0; i < n; i++) {
-		const struct hd_value_diff *x = &v[i];
-		uint64_t mag = x->delta < 0 ? 0 - (uint64_t)x->delta :
-					      (uint64_t)x->delta;
-
-		hd_key_item_set(&items[differs(x) ? a++ : b++], ~mag, x->status,
-				vd_key(df, x), (uint32_t)i);
-	}
-	hd_key_sort(items, nd, full_value_cmp, df);
-	hd_key_sort(items + nd, n - nd, full_value_cmp, df);
-	hd_key_apply(df->values.data, sizeof(struct hd_value_diff), items, n);
-	free(items);
+		runs[differs(&v[i]) ? a++ : b++] = items[i];
+	hd_key_sort(runs, a, full_value_cmp, df);
+	hd_key_sort(runs + a, n - a, full_value_cmp, df);
+	hd_key_apply(df->values.data, sizeof(struct hd_value_diff), runs, n);
+	free(runs);
 }
 
 /* What the listing counts (struct hd_diff's n_*). */
@@ -269,10 +273,12 @@ static void fill_value(const struct hd_diff *df, struct hd_value_diff *x,
 		n->listed++;
 }
 
-/* The entries of old values [from, to), at their index in out. */
+/* The entries of old values [from, to), at their index in out, and
+ * their sort items. */
 struct fill_job {
 	const struct hd_diff *df;
 	struct hd_value_diff *out;
+	struct hd_key_item *items;
 	uint32_t from, to;
 	struct value_counts n;
 };
@@ -282,18 +288,21 @@ static void *fill_old(void *arg)
 	struct fill_job *j = arg;
 	uint32_t i;
 
-	for (i = j->from; i < j->to; i++)
+	for (i = j->from; i < j->to; i++) {
 		fill_value(j->df, &j->out[i], i, j->df->match.old_to_new[i],
 			   &j->n);
+		value_item(j->df, &j->items[i], &j->out[i], i);
+	}
 	return NULL;
 }
 
 /*
  * Lists every value: one entry per old value in dump order (its two
  * halves on two threads: each entry compares shapes in both inputs, a
- * cache miss or two), then the added new values.
+ * cache miss or two), then the added new values; and the sort item of
+ * each entry into items (room for every value of both dumps).
  */
-static void list_values(struct hd_diff *df)
+static void list_values(struct hd_diff *df, struct hd_key_item *items)
 {
 	uint32_t n_old = (uint32_t)df->old->values.len, i;
 	struct fill_job j[2];
@@ -305,15 +314,22 @@ static void list_values(struct hd_diff *df)
 	for (k = 0; k < 2; k++) {
 		j[k].df = df;
 		j[k].out = df->values.data;
+		j[k].items = items;
 	}
 	j[0].to = j[1].from = n_old / 2;
 	j[1].to = n_old;
 	hd_run_two(fill_old, &j[0], fill_old, &j[1], n_old >= 4096);
 	df->values.len = n_old;
-	for (i = 0; i < df->new_dump->values.len; i++)
-		if (df->match.new_to_old[i] == HD_NONE)
-			fill_value(df, hd_vec_push(&df->values), HD_NONE, i,
-				   &j[0].n);
+	for (i = 0; i < df->new_dump->values.len; i++) {
+		struct hd_value_diff *x;
+
+		if (df->match.new_to_old[i] != HD_NONE)
+			continue;
+		x = hd_vec_push(&df->values);
+		fill_value(df, x, HD_NONE, i, &j[0].n);
+		value_item(df, &items[df->values.len - 1], x,
+			   (uint32_t)(df->values.len - 1));
+	}
 	for (k = 0; k < 2; k++) {
 		c = &j[k].n;
 		df->n_matched += c->matched;
@@ -370,8 +386,14 @@ static void *peak_thread(void *arg)
 
 static void *list_and_sort(void *arg)
 {
-	list_values(arg);
-	sort_values(arg);
+	struct hd_diff *df = arg;
+	struct hd_key_item *items = hd_xmalloc(
+		(df->old->values.len + df->new_dump->values.len + 1) *
+		sizeof(*items));
+
+	list_values(df, items);
+	sort_values(df, items);
+	free(items);
 	return NULL;
 }
 

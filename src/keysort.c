@@ -9,28 +9,38 @@
 #include "hlodiff/arena.h"
 #include "hlodiff/parallel.h"
 
-/* Up to 8 bytes of s from byte at, big-endian, zero-padded. */
-static uint64_t be_word(struct hd_slice s, size_t at)
+/* The 8 bytes at p as a big-endian number (one load, not 8). */
+static uint64_t be_load(const unsigned char *p)
 {
-	uint64_t w = 0;
-	size_t i;
+	uint64_t w;
 
-	for (i = 0; i < 8; i++) {
-		unsigned char c = at + i < s.n ? (unsigned char)s.p[at + i] : 0;
-
-		w = w << 8 | c;
-	}
+	memcpy(&w, p, sizeof(w));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	w = __builtin_bswap64(w);
+#elif !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_BIG_ENDIAN__
+#error "byte order unknown"
+#endif
 	return w;
 }
 
 void hd_key_item_set(struct hd_key_item *it, uint64_t w0, uint32_t w1,
 		     struct hd_slice s, uint32_t idx)
 {
+	unsigned char pad[24] = { 0 };
+	const unsigned char *b = (const unsigned char *)s.p;
+
+	/* Keys are mostly shorter than 24 bytes: copy them to a zeroed
+	 * buffer (reading past a slice's end could leave its mapping). */
+	if (s.n < sizeof(pad)) {
+		if (s.n)
+			memcpy(pad, s.p, s.n);
+		b = pad;
+	}
 	it->w0 = w0;
 	it->w1 = w1;
-	it->p[0] = be_word(s, 0);
-	it->p[1] = be_word(s, 8);
-	it->p[2] = be_word(s, 16);
+	it->p[0] = be_load(b);
+	it->p[1] = be_load(b + 8);
+	it->p[2] = be_load(b + 16);
 	it->idx = idx;
 }
 
@@ -104,19 +114,66 @@ static void msort(const struct ksort *k, struct hd_key_item *a,
 	merge(k, a, tmp, h, n);
 }
 
-/* One half of a sort on two threads. */
+/*
+ * One half of a sort on two threads: sorts a[0, n) with scratch and
+ * leaves a copy of the sorted run in out; then merges its half of the
+ * two runs (l, r) into dst.
+ */
 struct half {
 	const struct ksort *k;
-	struct hd_key_item *a, *tmp;
+	struct hd_key_item *a, *scratch, *out;
 	size_t n;
+	const struct hd_key_item *l, *r;
+	size_t nl, nr;
+	struct hd_key_item *dst;
 };
 
 static void *sort_half(void *arg)
 {
 	struct half *h = arg;
 
-	msort(h->k, h->a, h->tmp, h->n);
+	msort(h->k, h->a, h->scratch, h->n);
+	memcpy(h->out, h->a, h->n * sizeof(*h->a));
 	return NULL;
+}
+
+/* Merges l[0, nl) and r[0, nr) into dst, ties from l (stable). */
+static void *merge_half(void *arg)
+{
+	struct half *h = arg;
+	const struct hd_key_item *l = h->l, *r = h->r;
+	const struct hd_key_item *le = l + h->nl, *re = r + h->nr;
+	struct hd_key_item *o = h->dst;
+
+	while (l < le && r < re)
+		*o++ = before(h->k, r, l) ? *r++ : *l++;
+	memcpy(o, l, (size_t)(le - l) * sizeof(*l));
+	o += le - l;
+	memcpy(o, r, (size_t)(re - r) * sizeof(*r));
+	return NULL;
+}
+
+/*
+ * How many of the first k items of the stable merge of l[0, nl) and
+ * r[0, nr) come from l: the smallest i for which l[i] does not have to
+ * precede r[k - i - 1] (ties go to l).  Binary search: that is false
+ * for small i and true from some i on.
+ */
+static size_t merge_split(const struct ksort *k, const struct hd_key_item *l,
+			  size_t nl, const struct hd_key_item *r, size_t nr,
+			  size_t at)
+{
+	size_t lo = at > nr ? at - nr : 0, hi = at < nl ? at : nl;
+
+	while (lo < hi) {
+		size_t i = lo + (hi - lo) / 2, j = at - i;
+
+		if (j > 0 && !before(k, &r[j - 1], &l[i]))
+			lo = i + 1;
+		else
+			hi = i;
+	}
+	return lo;
 }
 
 /* Below this many items one thread sorts alone. */
@@ -127,50 +184,86 @@ void hd_key_sort(struct hd_key_item *items, size_t n,
 {
 	struct ksort k = { full, ctx };
 	struct hd_key_item *tmp;
-	size_t h = n / 2;
+	size_t h = n / 2, i;
 	struct half hv[2];
 
 	if (n < 2)
 		return;
-	tmp = hd_xmalloc((n / 2 + 2) * sizeof(*tmp));
 	if (n < PARALLEL_MIN) {
+		tmp = hd_xmalloc((n / 2 + 2) * sizeof(*tmp));
 		msort(&k, items, tmp, n);
 		free(tmp);
 		return;
 	}
-	/* The halves on two threads (each with its own part of tmp: the
-	 * sort of m items needs m / 2), then one merge. */
-	hv[0] = (struct half){ &k, items, tmp, h };
-	hv[1] = (struct half){ &k, items + h, tmp + h / 2 + 1, n - h };
+	/*
+	 * The halves on two threads, each with the scratch it needs (the
+	 * sort of m items needs m / 2) inside the place where it then
+	 * leaves a copy of its run.  Then the two merge from the copies,
+	 * one the first n / 2 items of the result, the other the rest:
+	 * the split is where the stable merge of the whole would be after
+	 * n / 2 items, so the result is that merge.
+	 */
+	tmp = hd_xmalloc(n * sizeof(*tmp));
+	hv[0] = (struct half){ &k, items, tmp, tmp, h, NULL, NULL, 0, 0, NULL };
+	hv[1] = (struct half){ &k, items + h, tmp + h, tmp + h, n - h,
+			       NULL, NULL, 0, 0, NULL };
 	hd_run_two(sort_half, &hv[0], sort_half, &hv[1], 1);
-	merge(&k, items, tmp, h, n);
+	i = merge_split(&k, tmp, h, tmp + h, n - h, n / 2);
+	hv[0].l = tmp;
+	hv[0].nl = i;
+	hv[0].r = tmp + h;
+	hv[0].nr = n / 2 - i;
+	hv[0].dst = items;
+	hv[1].l = tmp + i;
+	hv[1].nl = h - i;
+	hv[1].r = tmp + h + (n / 2 - i);
+	hv[1].nr = (n - h) - (n / 2 - i);
+	hv[1].dst = items + n / 2;
+	hd_run_two(merge_half, &hv[0], merge_half, &hv[1], 1);
 	free(tmp);
+}
+
+/* Places [from, to) of a reordering: copy[i] = data[items[i].idx]. */
+struct gather {
+	const char *data;
+	char *copy;
+	size_t elem;
+	struct hd_key_item *items;
+	size_t from, to;
+};
+
+static void *gather_run(void *arg)
+{
+	struct gather *g = arg;
+	size_t i;
+
+	for (i = g->from; i < g->to; i++) {
+		memcpy(g->copy + i * g->elem,
+		       g->data + (size_t)g->items[i].idx * g->elem, g->elem);
+		g->items[i].idx = (uint32_t)i;
+	}
+	return NULL;
 }
 
 void hd_key_apply(void *data, size_t elem, struct hd_key_item *items,
 		  size_t n)
 {
-	char *d = data, *saved;
-	size_t i, j, k;
+	struct gather g[2];
+	char *copy;
+	size_t h = n / 2;
 
 	if (n < 2)
 		return;
-	/* In place, cycle by cycle: place j takes the record at items[j].idx;
-	 * a place is marked done by pointing items[j].idx at itself. */
-	saved = hd_xmalloc(elem);
-	for (i = 0; i < n; i++) {
-		if (items[i].idx == i)
-			continue;
-		memcpy(saved, d + i * elem, elem);
-		for (j = i;; j = k) {
-			k = items[j].idx;
-			items[j].idx = (uint32_t)j;
-			if (k == i) {
-				memcpy(d + j * elem, saved, elem);
-				break;
-			}
-			memcpy(d + j * elem, d + k * elem, elem);
-		}
-	}
-	free(saved);
+	/*
+	 * Not in place cycle by cycle: there each step waits for the read
+	 * before (one cache miss after another).  The records are gathered
+	 * into a copy, whose reads do not wait on each other, by two
+	 * threads when there are many, and copied back.
+	 */
+	copy = hd_xmalloc(n * elem);
+	g[0] = (struct gather){ data, copy, elem, items, 0, h };
+	g[1] = (struct gather){ data, copy, elem, items, h, n };
+	hd_run_two(gather_run, &g[0], gather_run, &g[1], n >= PARALLEL_MIN);
+	memcpy(data, copy, n * elem);
+	free(copy);
 }

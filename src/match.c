@@ -3,10 +3,16 @@
  *
  * Every pass looks only at values that earlier passes left unpaired.
  * Grouping by a key uses a uthash table from the 64-bit key to the group
- * (nodes from one array, cleared between passes); groups are numbered in
- * the order of their first old member in schedule order, so the result
- * never depends on hash order.  The two dumps are canonicalised on two
- * threads at once.
+ * (the groups are the nodes, from one array per pass); groups are
+ * numbered in the order of their first old member in schedule order, so
+ * the result never depends on hash order.  The two dumps are
+ * canonicalised on two threads at once.
+ *
+ * Every pass pairs values only inside a group, and a group's pairs
+ * depend on nothing but its own members.  So a big pass runs as two
+ * "parts" on two threads, each with the groups of half the keys (split
+ * by a bit of the mixed key, not by thread timing): the pairs are the
+ * same as with one part.
  *
  * Schedule order of a value: live-range start (XLA derives it from the
  * sequence position of the defining instruction; values without a live
@@ -24,18 +30,35 @@
 #include "hlodiff/parallel.h"
 #include "hlodiff/diag.h"
 
-/* Keys are 64-bit hashes already: fold them, do not hash them again. */
+/* Keys are 64-bit hashes already: fold them, do not hash them again
+ * (group_old and group_new pass key_hash; this is what the other
+ * macros would use). */
 #undef HASH_FUNCTION
 #define HASH_FUNCTION(keyptr, keylen, hashv) do { \
 		uint64_t k_; \
 		memcpy(&k_, (keyptr), sizeof(k_)); \
 		(void)(keylen); \
-		(hashv) = (unsigned)(k_ ^ (k_ >> 32)); \
+		(hashv) = key_hash(k_); \
 	} while (0)
-#define HASH_BKT_CAPACITY_THRESH 4U
-#define HASH_INITIAL_NUM_BUCKETS_LOG2 17U
-#define HASH_INITIAL_NUM_BUCKETS (1U << HASH_INITIAL_NUM_BUCKETS_LOG2)
 #include <uthash.h>
+/*
+ * uthash.h defines its table sizing unconditionally (a definition made
+ * before the include is silently replaced: the header is a system
+ * header, so no redefinition warning), so they are replaced here, after
+ * it; the macros are expanded where HASH_ADD is used.  A new table gets
+ * as many buckets as part_reset planned for the pass (p->log2 in the
+ * scope of group_old), so it never doubles while it fills, each
+ * doubling rehashing every node (from 32 buckets, a dozen times for a
+ * big dump).  With at most two keys a bucket on average, a chain of 16
+ * is as good as impossible for 64-bit hashes, so the threshold only
+ * guards against a degenerate key set.
+ */
+#undef HASH_INITIAL_NUM_BUCKETS
+#undef HASH_INITIAL_NUM_BUCKETS_LOG2
+#undef HASH_BKT_CAPACITY_THRESH
+#define HASH_INITIAL_NUM_BUCKETS (1U << HASH_INITIAL_NUM_BUCKETS_LOG2)
+#define HASH_INITIAL_NUM_BUCKETS_LOG2 (p->log2)
+#define HASH_BKT_CAPACITY_THRESH 16U
 
 /* One side (old or new) of the match. */
 struct side {
@@ -44,9 +67,8 @@ struct side {
 	uint32_t n;
 	uint32_t *order;     /* values in schedule order */
 	uint32_t *rank;      /* value -> position in order */
-	uint32_t *gpos;      /* free_list[r] -> its group in the current
-			      * pass (HD_NONE: none), by place r */
 	uint32_t *free_list; /* unpaired values in schedule order */
+	uint64_t *keys;      /* the current pass's key of free_list[r] */
 	uint32_t n_free;
 	uint32_t *partner;   /* the match's old_to_new or new_to_old */
 	uint64_t *loose;     /* looser keys of the values unpaired when they
@@ -59,38 +81,79 @@ struct hd_match_side {
 	struct side s;
 };
 
+/*
+ * The values of both sides with one key in a pass.  It is its own
+ * uthash node, so that looking a key up gives the group itself.
+ */
 struct group {
+	UT_hash_handle hh;
+	uint64_t key;
 	uint32_t n_old, n_new;
 	uint32_t first_old, first_new;  /* lowest-ranked members */
 	uint32_t at_old, at_new;        /* offsets of the member lists */
 	uint32_t fill_old, fill_new;    /* next free place while filling */
 };
 
+struct mctx;
+
 /*
- * Key -> group table of a pass: uthash, with its nodes taken from one
- * array sized for the most values a pass groups (no allocation per
- * entry; uthash allocates only its bucket array).  Cleared between
- * passes.
+ * The groups of one part of a pass (see top): the unpaired values whose
+ * key is in the part, by their place r in the side's free list, and the
+ * table from key to group.  Arrays are sized for all values of a side
+ * at the start, so a pass allocates only uthash's bucket array.
  */
-struct keynode {
-	UT_hash_handle hh;
-	uint64_t key;
-	uint32_t val;
+struct part {
+	struct mctx *x;
+	unsigned id, n_parts;           /* keys with key_part(key) == id */
+	struct group *head;             /* uthash table of the pass */
+	unsigned log2;                  /* its buckets, log2 */
+	struct group *groups;           /* in order of first old member */
+	uint32_t n_groups;
+	uint32_t *o_at, *n_at;          /* own places r, ascending */
+	uint32_t *o_grp, *n_grp;        /* their groups (HD_NONE: none) */
+	uint32_t n_o, n_n;
+	uint32_t *olist, *nlist;        /* members, by group, rank order */
+	uint32_t count[HD_MATCH_HOW_COUNT]; /* pairs made by this part */
 };
 
-struct keymap {
-	struct keynode *head;
-	struct keynode *nodes;
-	size_t used, cap;
+/*
+ * Where a pass finds the key of a value: an array by value (the canon
+ * hashes), or key k of the value's row of loose keys.
+ */
+struct keysrc {
+	const uint64_t *by_value;
+	const uint64_t *rows;
+	const uint32_t *row_of;
+	int k;
+};
+
+/* One pass over the groups of a key: what it needs and what it does. */
+struct pass {
+	struct keysrc okey, nkey;
+	int lists;                      /* needs the member lists */
+	enum hd_match_how how;
+	void (*body)(struct part *p, const struct pass *ps);
 };
 
 struct mctx {
 	struct hd_match *m;
 	struct side o, n;
-	struct keymap map;
-	struct hd_vec groups;           /* struct group */
-	uint32_t *olist, *nlist;        /* members, by group, rank order */
+	struct part part[2];
+	const struct pass *pass;        /* the one running */
 };
+
+/* Keys are well-mixed 64-bit hashes: the bucket hash is their fold. */
+static unsigned key_hash(uint64_t key)
+{
+	return (unsigned)(key ^ (key >> 32));
+}
+
+/* The part (0 or 1) of a key when a pass has two: its top bit once
+ * more mixed, so that it does not follow the bucket bits. */
+static unsigned key_part(uint64_t key)
+{
+	return (unsigned)((key * 0x9e3779b97f4a7c15u) >> 63);
+}
 
 const char *hd_match_how_name(enum hd_match_how how)
 {
@@ -184,13 +247,17 @@ static double place(const struct side *s, uint32_t v)
 /* ------------------------------------------------------------------ */
 /* Pairing and grouping                                                */
 
-static void pair(struct mctx *x, uint32_t o, uint32_t n,
+/* Pairs o and n; p counts it (each part writes only its own members'
+ * entries). */
+static void pair(struct part *p, uint32_t o, uint32_t n,
 		 enum hd_match_how how)
 {
+	struct mctx *x = p->x;
+
 	x->o.partner[o] = n;
 	x->n.partner[n] = o;
 	x->m->how[o] = (uint8_t)how;
-	x->m->count[how]++;
+	p->count[how]++;
 }
 
 static int free_old(const struct mctx *x, uint32_t o)
@@ -203,62 +270,6 @@ static int free_new(const struct mctx *x, uint32_t n)
 	return x->n.partner[n] == HD_NONE;
 }
 
-static void keymap_init(struct keymap *km, size_t max_entries)
-{
-	km->head = NULL;
-	km->used = 0;
-	km->cap = max_entries + 1;
-	km->nodes = hd_xmalloc(km->cap * sizeof(struct keynode));
-}
-
-/* Empties the table for a pass of at most n entries. */
-static void keymap_reset(struct keymap *km, size_t n)
-{
-	HASH_CLEAR(hh, km->head);
-	km->used = 0;
-	if (n + 1 > km->cap) {
-		km->cap = n + 1;
-		km->nodes = hd_xrealloc(km->nodes, km->cap * sizeof(struct keynode));
-	}
-}
-
-/* Inserts key -> val unless present; returns the value stored before, or
- * HD_NONE when it inserted. */
-static uint32_t keymap_put(struct keymap *km, uint64_t key, uint32_t val)
-{
-	struct keynode *found = NULL, *node;
-
-	HASH_FIND(hh, km->head, &key, sizeof(key), found);
-	if (found)
-		return found->val;
-	if (km->used == km->cap)
-		HD_BUG("keymap overflow");
-	node = &km->nodes[km->used++];
-	node->key = key;
-	node->val = val;
-	HASH_ADD(hh, km->head, key, sizeof(node->key), node);
-	return HD_NONE;
-}
-
-static uint32_t keymap_get(const struct keymap *km, uint64_t key)
-{
-	struct keynode *found = NULL;
-
-	HASH_FIND(hh, km->head, &key, sizeof(key), found);
-	return found ? found->val : HD_NONE;
-}
-
-static void keymap_release(struct keymap *km)
-{
-	HASH_CLEAR(hh, km->head);
-	free(km->nodes);
-}
-
-static struct group *grp(struct mctx *x, uint32_t g)
-{
-	return &HD_VEC_AT(&x->groups, struct group, g);
-}
-
 /* Drops the values paired since the last call from the free list. */
 static void side_compact(struct side *s)
 {
@@ -269,17 +280,6 @@ static void side_compact(struct side *s)
 			s->free_list[k++] = s->free_list[i];
 	s->n_free = k;
 }
-
-/*
- * Where a pass finds the key of a value: an array by value (the canon
- * hashes), or key k of the value's row of loose keys.
- */
-struct keysrc {
-	const uint64_t *by_value;
-	const uint64_t *rows;
-	const uint32_t *row_of;
-	int k;
-};
 
 static struct keysrc by_value(const uint64_t *keys)
 {
@@ -302,76 +302,227 @@ static inline uint64_t key_of(const struct keysrc *ks, uint32_t v)
 	return ks->rows[(size_t)ks->row_of[v] * HD_LOOSE_COUNT + ks->k];
 }
 
-/*
- * Groups the unpaired values of both sides by key (okey per old value,
- * nkey per new value) and fills the member lists in schedule order.
- * Groups exist for keys that have at least one old member; new values
- * with no such key get HD_NONE.
- */
-static void group_by(struct mctx *x, const struct keysrc *okey,
-		     const struct keysrc *nkey)
+/* The key of every free value of s, by place: one pass of scattered
+ * reads with nothing waiting on them, instead of one inside each hash
+ * step of each part. */
+static void side_keys(struct side *s, const struct keysrc *ks)
 {
-	uint32_t r, g, at_o = 0, at_n = 0;
+	uint32_t r;
 
-	side_compact(&x->o);
-	side_compact(&x->n);
-	keymap_reset(&x->map, x->o.n_free);
-	x->groups.len = 0;
-	for (r = 0; r < x->o.n_free; r++) {
-		uint32_t v = x->o.free_list[r];
+	for (r = 0; r < s->n_free; r++)
+		s->keys[r] = key_of(ks, s->free_list[r]);
+}
 
-		g = keymap_put(&x->map, key_of(okey, v), (uint32_t)x->groups.len);
-		if (g == HD_NONE) {
-			struct group *ng = hd_vec_push(&x->groups);
+static void *old_keys_thread(void *arg)
+{
+	struct mctx *x = arg;
 
-			g = (uint32_t)x->groups.len - 1;
-			ng->first_old = v;
-			ng->first_new = HD_NONE;
+	side_keys(&x->o, &x->pass->okey);
+	return NULL;
+}
+
+static void *new_keys_thread(void *arg)
+{
+	struct mctx *x = arg;
+
+	side_keys(&x->n, &x->pass->nkey);
+	return NULL;
+}
+
+static void part_init(struct part *p, struct mctx *x, unsigned id)
+{
+	memset(p, 0, sizeof(*p));
+	p->x = x;
+	p->id = id;
+	p->groups = hd_xmalloc((x->o.n + 1) * sizeof(*p->groups));
+	p->o_at = hd_xmalloc((x->o.n + 1) * sizeof(uint32_t));
+	p->o_grp = hd_xmalloc((x->o.n + 1) * sizeof(uint32_t));
+	p->olist = hd_xmalloc((x->o.n + 1) * sizeof(uint32_t));
+	p->n_at = hd_xmalloc((x->n.n + 1) * sizeof(uint32_t));
+	p->n_grp = hd_xmalloc((x->n.n + 1) * sizeof(uint32_t));
+	p->nlist = hd_xmalloc((x->n.n + 1) * sizeof(uint32_t));
+}
+
+static void part_release(struct part *p)
+{
+	HASH_CLEAR(hh, p->head);
+	free(p->groups);
+	free(p->o_at);
+	free(p->o_grp);
+	free(p->olist);
+	free(p->n_at);
+	free(p->n_grp);
+	free(p->nlist);
+}
+
+/* The places r (ascending) of the n free values whose key is in the
+ * part; returns how many.  Branch-free: the write is always made. */
+static uint32_t own_places(const struct part *p, const uint64_t *keys,
+			   uint32_t n, uint32_t *at)
+{
+	uint32_t r, k = 0;
+
+	if (p->n_parts == 1) {
+		for (r = 0; r < n; r++)
+			at[r] = r;
+		return n;
+	}
+	for (r = 0; r < n; r++) {
+		at[k] = r;
+		k += key_part(keys[r]) == p->id;
+	}
+	return k;
+}
+
+/*
+ * Empties the table for a pass of at most n keys and sizes the next
+ * one for them: about n / 2 buckets, at least 32.
+ */
+static void part_reset(struct part *p, uint32_t n)
+{
+	HASH_CLEAR(hh, p->head);
+	p->n_groups = 0;
+	p->log2 = 5;
+	while (p->log2 < 30 && ((size_t)2 << p->log2) < n)
+		p->log2++;
+}
+
+/* Groups the part's old values: a group for each key, counts, first
+ * members; o_grp[i] the group of the i-th. */
+static void group_old(struct part *p)
+{
+	const struct side *s = &p->x->o;
+	uint32_t i;
+
+	for (i = 0; i < p->n_o; i++) {
+		uint32_t r = p->o_at[i];
+		uint64_t key = s->keys[r];
+		unsigned h = key_hash(key);
+		struct group *g;
+
+		HASH_FIND_BYHASHVALUE(hh, p->head, &key, sizeof(key), h, g);
+		if (!g) {
+			g = &p->groups[p->n_groups++];
+			memset(g, 0, sizeof(*g));
+			g->key = key;
+			g->first_old = s->free_list[r];
+			g->first_new = HD_NONE;
+			HASH_ADD_BYHASHVALUE(hh, p->head, key, sizeof(key), h, g);
 		}
-		grp(x, g)->n_old++;
-		x->o.gpos[r] = g;
-	}
-	for (r = 0; r < x->n.n_free; r++) {
-		uint32_t v = x->n.free_list[r];
-
-		g = keymap_get(&x->map, key_of(nkey, v));
-		x->n.gpos[r] = g;
-		if (g != HD_NONE && grp(x, g)->n_new++ == 0)
-			grp(x, g)->first_new = v;
-	}
-	/* Member lists: offsets, then filled in schedule order. */
-	for (g = 0; g < x->groups.len; g++) {
-		struct group *p = grp(x, g);
-
-		p->at_old = at_o;
-		p->at_new = at_n;
-		p->fill_old = at_o;
-		p->fill_new = at_n;
-		at_o += p->n_old;
-		at_n += p->n_new;
-	}
-	for (r = 0; r < x->o.n_free; r++)
-		x->olist[grp(x, x->o.gpos[r])->fill_old++] = x->o.free_list[r];
-	for (r = 0; r < x->n.n_free; r++) {
-		g = x->n.gpos[r];
-		if (g != HD_NONE)
-			x->nlist[grp(x, g)->fill_new++] = x->n.free_list[r];
+		g->n_old++;
+		p->o_grp[i] = (uint32_t)(g - p->groups);
 	}
 }
 
-/* Pairs every group that has exactly one member on each side. */
-static void pass_unique(struct mctx *x, struct keysrc okey,
-			struct keysrc nkey, enum hd_match_how how)
+/* Finds the group of each of the part's new values (HD_NONE: no old
+ * value has its key). */
+static void group_new(struct part *p)
+{
+	const struct side *s = &p->x->n;
+	uint32_t i;
+
+	for (i = 0; i < p->n_n; i++) {
+		uint32_t r = p->n_at[i];
+		uint64_t key = s->keys[r];
+		struct group *g;
+
+		HASH_FIND_BYHASHVALUE(hh, p->head, &key, sizeof(key),
+				      key_hash(key), g);
+		p->n_grp[i] = g ? (uint32_t)(g - p->groups) : HD_NONE;
+		if (g && g->n_new++ == 0)
+			g->first_new = s->free_list[r];
+	}
+}
+
+/* The member lists of the part's groups, in schedule order. */
+static void fill_lists(struct part *p)
+{
+	const uint32_t *ofree = p->x->o.free_list, *nfree = p->x->n.free_list;
+	uint32_t i, g, at_o = 0, at_n = 0;
+
+	for (g = 0; g < p->n_groups; g++) {
+		struct group *q = &p->groups[g];
+
+		q->at_old = at_o;
+		q->at_new = at_n;
+		q->fill_old = at_o;
+		q->fill_new = at_n;
+		at_o += q->n_old;
+		at_n += q->n_new;
+	}
+	for (i = 0; i < p->n_o; i++)
+		p->olist[p->groups[p->o_grp[i]].fill_old++] = ofree[p->o_at[i]];
+	for (i = 0; i < p->n_n; i++) {
+		g = p->n_grp[i];
+		if (g != HD_NONE)
+			p->nlist[p->groups[g].fill_new++] = nfree[p->n_at[i]];
+	}
+}
+
+/*
+ * One part of the running pass: groups its share of the unpaired values
+ * of both sides by key (okey per old value, nkey per new value; groups
+ * exist for keys that have at least one old member), with the member
+ * lists if the pass needs them, then runs the pass on its groups.
+ */
+static void *part_run(void *arg)
+{
+	struct part *p = arg;
+	const struct mctx *x = p->x;
+
+	p->n_o = own_places(p, x->o.keys, x->o.n_free, p->o_at);
+	p->n_n = own_places(p, x->n.keys, x->n.n_free, p->n_at);
+	part_reset(p, p->n_o);
+	group_old(p);
+	group_new(p);
+	if (x->pass->lists)
+		fill_lists(p);
+	x->pass->body(p, x->pass);
+	return NULL;
+}
+
+/* Below this many unpaired old values a pass runs as one part. */
+#define TWO_PARTS_MIN 8192
+
+/* Runs pass ps over the values still unpaired. */
+static void run_pass(struct mctx *x, const struct pass *ps)
+{
+	int two;
+
+	side_compact(&x->o);
+	side_compact(&x->n);
+	two = x->o.n_free >= TWO_PARTS_MIN;
+	x->pass = ps;
+	hd_run_two(old_keys_thread, x, new_keys_thread, x, two);
+	x->part[0].n_parts = two ? 2 : 1;
+	x->part[1].n_parts = 2;
+	if (two)
+		hd_run_two(part_run, &x->part[0], part_run, &x->part[1], 1);
+	else
+		part_run(&x->part[0]);
+	x->pass = NULL;
+}
+
+/* Pairs every group that has exactly one member on each side (its
+ * first ones: no member lists needed). */
+static void unique_body(struct part *p, const struct pass *ps)
 {
 	uint32_t g;
 
-	group_by(x, &okey, &nkey);
-	for (g = 0; g < x->groups.len; g++) {
-		const struct group *p = grp(x, g);
+	for (g = 0; g < p->n_groups; g++) {
+		const struct group *q = &p->groups[g];
 
-		if (p->n_old == 1 && p->n_new == 1)
-			pair(x, p->first_old, p->first_new, how);
+		if (q->n_old == 1 && q->n_new == 1)
+			pair(p, q->first_old, q->first_new, ps->how);
 	}
+}
+
+static void pass_unique(struct mctx *x, struct keysrc okey,
+			struct keysrc nkey, enum hd_match_how how)
+{
+	struct pass ps = { okey, nkey, 0, how, unique_body };
+
+	run_pass(x, &ps);
 }
 
 static double dist(double a, double b)
@@ -385,12 +536,13 @@ static double dist(double a, double b)
  * member whose successor is closer in place to the other side's
  * current member.  Linear in the group size.
  */
-static void align_group(struct mctx *x, const struct group *p,
+static void align_group(struct part *p, const struct group *q,
 			enum hd_match_how how)
 {
-	const uint32_t *ol = x->olist + p->at_old;
-	const uint32_t *nl = x->nlist + p->at_new;
-	uint32_t i = 0, j = 0, m = p->n_old, n = p->n_new;
+	const struct mctx *x = p->x;
+	const uint32_t *ol = p->olist + q->at_old;
+	const uint32_t *nl = p->nlist + q->at_new;
+	uint32_t i = 0, j = 0, m = q->n_old, n = q->n_new;
 
 	while (i < m && j < n) {
 		uint32_t ro = m - i, rn = n - j;
@@ -405,24 +557,30 @@ static void align_group(struct mctx *x, const struct group *p,
 			j++;
 			continue;
 		}
-		pair(x, ol[i], nl[j], how);
+		pair(p, ol[i], nl[j], how);
 		i++;
 		j++;
+	}
+}
+
+static void align_body(struct part *p, const struct pass *ps)
+{
+	uint32_t g;
+
+	for (g = 0; g < p->n_groups; g++) {
+		const struct group *q = &p->groups[g];
+
+		if (q->n_old > 0 && q->n_new > 0)
+			align_group(p, q, ps->how);
 	}
 }
 
 static void pass_align(struct mctx *x, struct keysrc okey,
 		       struct keysrc nkey)
 {
-	uint32_t g;
+	struct pass ps = { okey, nkey, 1, HD_MATCH_SCHEDULE, align_body };
 
-	group_by(x, &okey, &nkey);
-	for (g = 0; g < x->groups.len; g++) {
-		const struct group *p = grp(x, g);
-
-		if (p->n_old > 0 && p->n_new > 0)
-			align_group(x, p, HD_MATCH_SCHEDULE);
-	}
+	run_pass(x, &ps);
 }
 
 /* The new value with the same name{index} as old value o, or HD_NONE. */
@@ -438,26 +596,27 @@ static int same_key(const struct mctx *x, uint32_t o, uint32_t n)
 }
 
 /*
- * Pairs the free members of group p when exactly one is left on each
+ * Pairs the free members of group q when exactly one is left on each
  * side: "exact" when the names agree, else how.
  */
-static void pair_last(struct mctx *x, const struct group *p,
+static void pair_last(struct part *p, const struct group *q,
 		      enum hd_match_how how)
 {
+	const struct mctx *x = p->x;
 	uint32_t k, o = HD_NONE, n = HD_NONE, fo = 0, fn = 0;
 
-	for (k = 0; k < p->n_old; k++)
-		if (free_old(x, x->olist[p->at_old + k])) {
-			o = x->olist[p->at_old + k];
+	for (k = 0; k < q->n_old; k++)
+		if (free_old(x, p->olist[q->at_old + k])) {
+			o = p->olist[q->at_old + k];
 			fo++;
 		}
-	for (k = 0; k < p->n_new; k++)
-		if (free_new(x, x->nlist[p->at_new + k])) {
-			n = x->nlist[p->at_new + k];
+	for (k = 0; k < q->n_new; k++)
+		if (free_new(x, p->nlist[q->at_new + k])) {
+			n = p->nlist[q->at_new + k];
 			fn++;
 		}
 	if (fo == 1 && fn == 1)
-		pair(x, o, n, same_key(x, o, n) ? HD_MATCH_EXACT : how);
+		pair(p, o, n, same_key(x, o, n) ? HD_MATCH_EXACT : how);
 }
 
 /*
@@ -472,42 +631,51 @@ static void pair_last(struct mctx *x, const struct group *p,
  * Names are looked up only in groups of unequal size, so the common
  * case costs no lookup.
  */
-static void pass_exact_structural(struct mctx *x)
+static void exact_body(struct part *p, const struct pass *ps)
 {
+	const struct mctx *x = p->x;
 	uint32_t g, k;
 
-	struct keysrc ok = by_value(x->o.c.value_struct);
-	struct keysrc nk = by_value(x->n.c.value_struct);
+	for (g = 0; g < p->n_groups; g++) {
+		const struct group *q = &p->groups[g];
 
-	group_by(x, &ok, &nk);
-	for (g = 0; g < x->groups.len; g++) {
-		const struct group *p = grp(x, g);
-
-		if (p->n_new == 0)
+		if (q->n_new == 0)
 			continue;
-		if (p->n_old == p->n_new) {
-			for (k = 0; p->n_old > 1 && k < p->n_old; k++) {
-				uint32_t o = x->olist[p->at_old + k];
-				uint32_t n = x->nlist[p->at_new + k];
+		if (q->n_old == q->n_new) {
+			for (k = 0; q->n_old > 1 && k < q->n_old; k++) {
+				uint32_t o = p->olist[q->at_old + k];
+				uint32_t n = p->nlist[q->at_new + k];
 
 				if (same_key(x, o, n))
-					pair(x, o, n, HD_MATCH_EXACT);
+					pair(p, o, n, HD_MATCH_EXACT);
 			}
 		} else {
-			for (k = 0; k < p->n_old; k++) {
-				uint32_t o = x->olist[p->at_old + k];
+			for (k = 0; k < q->n_old; k++) {
+				uint32_t o = p->olist[q->at_old + k];
 				uint32_t n = same_name(x, o);
 
-				/* n free now was free at group_by: it is
-				 * in this group iff it has the key */
-				if (n != HD_NONE && free_new(x, n) &&
+				/* A new value with the key is in this group
+				 * (and part) iff it was free at group_new;
+				 * the key is checked first, as the other
+				 * part may be pairing any other value. */
+				if (n != HD_NONE &&
 				    x->n.c.value_struct[n] ==
-					    x->o.c.value_struct[o])
-					pair(x, o, n, HD_MATCH_EXACT);
+					    x->o.c.value_struct[o] &&
+				    free_new(x, n))
+					pair(p, o, n, HD_MATCH_EXACT);
 			}
 		}
-		pair_last(x, p, HD_MATCH_STRUCTURAL);
+		pair_last(p, q, ps->how);
 	}
+}
+
+static void pass_exact_structural(struct mctx *x)
+{
+	struct pass ps = { by_value(x->o.c.value_struct),
+			   by_value(x->n.c.value_struct), 1,
+			   HD_MATCH_STRUCTURAL, exact_body };
+
+	run_pass(x, &ps);
 }
 
 /* Same name{index}, whatever the content. */
@@ -522,7 +690,7 @@ static void pass_name(struct mctx *x)
 			continue;
 		w = same_name(x, o);
 		if (w != HD_NONE && free_new(x, w))
-			pair(x, o, w, HD_MATCH_NAME);
+			pair(&x->part[0], o, w, HD_MATCH_NAME);
 	}
 }
 
@@ -536,7 +704,7 @@ static void pass_by_name_only(struct mctx *x)
 
 		if (w == HD_NONE || !free_new(x, w))
 			continue;
-		pair(x, o, w,
+		pair(&x->part[0], o, w,
 		     x->o.c.value_struct[o] == x->n.c.value_struct[w] ?
 			     HD_MATCH_EXACT : HD_MATCH_NAME);
 	}
@@ -555,7 +723,6 @@ static void side_init(struct side *s, const struct hd_dump *d)
 	s->c.insn_canon = s->c.insn_struct = NULL;
 	s->order = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
 	s->rank = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
-	s->gpos = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
 	s->free_list = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
 	side_order(s);
 }
@@ -619,7 +786,7 @@ static void side_release(struct side *s)
 	hd_canon_release(&s->c);
 	free(s->order);
 	free(s->rank);
-	free(s->gpos);
+	free(s->keys);
 	free(s->free_list);
 }
 
@@ -676,15 +843,17 @@ int hd_match_values_sides(struct hd_match *m, struct hd_match_side *old,
 	x.n = new_side->s;
 	x.o.partner = m->old_to_new;
 	x.n.partner = m->new_to_old;
-	keymap_init(&x.map, m->n_old);
-	x.groups = (struct hd_vec)HD_VEC_INIT(struct group);
-	x.olist = hd_xmalloc((x.o.n + 1) * sizeof(uint32_t));
-	x.nlist = hd_xmalloc((x.n.n + 1) * sizeof(uint32_t));
+	x.o.keys = hd_xmalloc((x.o.n + 1) * sizeof(uint64_t));
+	x.n.keys = hd_xmalloc((x.n.n + 1) * sizeof(uint64_t));
+	part_init(&x.part[0], &x, 0);
+	part_init(&x.part[1], &x, 1);
 
 	if (flags & HD_MATCH_BY_NAME_ONLY)
 		pass_by_name_only(&x);
 	else
 		cascade(&x);
+	for (i = 0; i < HD_MATCH_HOW_COUNT; i++)
+		m->count[i] = x.part[0].count[i] + x.part[1].count[i];
 
 	for (i = 0; i < m->n_old; i++)
 		if (m->old_to_new[i] == HD_NONE)
@@ -699,10 +868,8 @@ int hd_match_values_sides(struct hd_match *m, struct hd_match_side *old,
 	side_release(&x.n);
 	memset(&old->s, 0, sizeof(old->s));
 	memset(&new_side->s, 0, sizeof(new_side->s));
-	free(x.olist);
-	free(x.nlist);
-	hd_vec_release(&x.groups);
-	keymap_release(&x.map);
+	part_release(&x.part[0]);
+	part_release(&x.part[1]);
 	return 0;
 }
 
