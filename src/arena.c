@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "hlodiff/diag.h"
 
@@ -149,6 +150,44 @@ void hd_arena_release(struct hd_arena *a)
 	a->total = 0;
 }
 
+/*
+ * A big array (VEC_MAP_FROM bytes or more) moves once into its own
+ * reservation of VEC_MAP_SPAN bytes of address space, where it grows in
+ * place: no more copies or remaps, and the kernel may back it with 2 MiB
+ * pages (MADV_HUGEPAGE), which takes one page fault where 4 KiB pages
+ * take 512.  The model of a large dump is written once, front to back,
+ * so those faults were a fifth of a parse.  Only touched pages count
+ * (MAP_NORESERVE); where the reservation is refused (strict overcommit,
+ * a small address space), the array stays with malloc.
+ */
+#define VEC_MAP_FROM ((size_t)4 << 20)
+#if SIZE_MAX > 0xffffffffu
+#define VEC_MAP_SPAN ((size_t)64 << 30)
+#else
+#define VEC_MAP_SPAN ((size_t)0)  /* 32-bit: too little address space */
+#endif
+
+static int vec_map(struct hd_vec *v, size_t bytes)
+{
+	void *p;
+
+	if (v->mapped || bytes < VEC_MAP_FROM || bytes > VEC_MAP_SPAN)
+		return 0;
+	p = mmap(NULL, VEC_MAP_SPAN, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return 0;
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, VEC_MAP_SPAN, MADV_HUGEPAGE);
+#endif
+	if (v->len)
+		memcpy(p, v->data, v->len * v->elem);
+	free(v->data);
+	v->data = p;
+	v->mapped = VEC_MAP_SPAN;
+	return 1;
+}
+
 void hd_vec_reserve(struct hd_vec *v, size_t n)
 {
 	size_t cap;
@@ -163,6 +202,12 @@ void hd_vec_reserve(struct hd_vec *v, size_t n)
 	}
 	if (v->elem && cap > SIZE_MAX / v->elem)
 		out_of_memory(cap);
+	if (v->mapped ? cap * v->elem <= v->mapped : vec_map(v, cap * v->elem)) {
+		v->cap = cap;
+		return;
+	}
+	if (v->mapped)
+		out_of_memory(cap * v->elem);
 	v->data = hd_xrealloc(v->data, cap * v->elem);
 	v->cap = cap;
 }
@@ -181,7 +226,11 @@ void *hd_vec_push(struct hd_vec *v)
 
 void hd_vec_release(struct hd_vec *v)
 {
-	free(v->data);
+	if (v->mapped)
+		munmap(v->data, v->mapped);
+	else
+		free(v->data);
+	v->mapped = 0;
 	v->data = NULL;
 	v->len = v->cap = 0;
 }

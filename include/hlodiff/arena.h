@@ -49,9 +49,11 @@ void *hd_xcalloc(size_t count, size_t size);
 struct hd_vec {
 	void *data;
 	size_t len, cap, elem;
+	size_t mapped;  /* bytes of address space reserved for data, 0 when
+			   data is from malloc (see hd_vec_reserve) */
 };
 
-#define HD_VEC_INIT(type) { NULL, 0, 0, sizeof(type) }
+#define HD_VEC_INIT(type) { NULL, 0, 0, sizeof(type), 0 }
 
 /* Appends one zeroed element and returns its address (valid until the
  * next push). */

@@ -1,0 +1,108 @@
+/*
+ * test_arena.c - growable arrays (src/arena.c): every element pushed is
+ * read back, zeroed on push, through the move of a big array into its
+ * own address-space reservation (at 4 MiB) and its growth in place.
+ */
+#include <stdint.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "hlodiff/arena.h"
+#include "tap/tap.h"
+
+/* Arrays of this many bytes or more get a reservation (arena.c). */
+#define BIG ((size_t)4 << 20)
+
+/* Can a 64-bit process reserve 64 GiB of address space here? */
+static int room_to_reserve(void)
+{
+	struct rlimit r;
+
+	if (SIZE_MAX <= 0xffffffffu)
+		return 0;
+	return getrlimit(RLIMIT_AS, &r) == 0 && r.rlim_cur == RLIM_INFINITY;
+}
+
+struct item {
+	uint64_t a, b;
+	uint32_t c;
+};
+
+/* Pushes n items, each zeroed on arrival, then filled from its index. */
+static size_t push_items(struct hd_vec *v, size_t n)
+{
+	size_t i, not_zero = 0;
+
+	for (i = 0; i < n; i++) {
+		struct item *it = hd_vec_push(v);
+
+		not_zero += it->a || it->b || it->c;
+		it->a = i;
+		it->b = ~(uint64_t)i;
+		it->c = (uint32_t)(i * 7u);
+	}
+	return not_zero;
+}
+
+/* Items that do not hold what push_items wrote. */
+static size_t wrong_items(const struct hd_vec *v)
+{
+	size_t i, bad = 0;
+
+	for (i = 0; i < v->len; i++) {
+		const struct item *it = &HD_VEC_AT(v, struct item, i);
+
+		bad += it->a != i || it->b != ~(uint64_t)i ||
+		       it->c != (uint32_t)(i * 7u);
+	}
+	return bad;
+}
+
+static void check(size_t n)
+{
+	struct hd_vec v = HD_VEC_INIT(struct item);
+	size_t dirty = push_items(&v, n);
+
+	is_int((long long)n, (long long)v.len, "%zu items: all kept", n);
+	is_int(0, (long long)dirty, "%zu items: each zeroed when pushed", n);
+	is_int(0, (long long)wrong_items(&v), "%zu items: read back", n);
+	ok(v.cap >= v.len, "%zu items: capacity %zu holds them", n, v.cap);
+	if (v.cap * sizeof(struct item) < BIG)
+		is_int(0, (long long)v.mapped, "%zu items: a small array stays with malloc", n);
+	else if (!room_to_reserve())
+		skip("%zu items: address space limited, a big array may stay with malloc", n);
+	else
+		ok(v.mapped >= v.cap * sizeof(struct item),
+		   "%zu items: a big array grows in its own reservation (%zu bytes)",
+		   n, v.mapped);
+	hd_vec_release(&v);
+	ok(v.data == NULL && v.len == 0 && v.cap == 0 && v.mapped == 0,
+	   "%zu items: released", n);
+}
+
+/* hd_vec_reserve on a big array, then pushes up to it: no move. */
+static void check_reserve(void)
+{
+	struct hd_vec v = HD_VEC_INIT(struct item);
+	const size_t n = 600000;
+	void *before;
+
+	hd_vec_reserve(&v, n);
+	before = v.data;
+	push_items(&v, n);
+	ok(v.data == before, "reserved %zu items: pushing them does not move the array", n);
+	is_int(0, (long long)wrong_items(&v), "reserved %zu items: read back", n);
+	hd_vec_release(&v);
+}
+
+int main(void)
+{
+	static const size_t sizes[] = { 0, 1, 16, 17, 1000, 262144, 262145, 1500000 };
+	size_t i;
+
+	plan(6 * (int)(sizeof(sizes) / sizeof(sizes[0])) + 2);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		check(sizes[i]);
+	check_reserve();
+	return 0;
+}
