@@ -27,6 +27,7 @@ static void reserve_one(struct hd_index *x)
 {
 	uint64_t cap = x->slots ? (uint64_t)x->mask + 1 : 0;
 	struct hd_index_slot *old = x->slots;
+	struct hd_vec fresh = HD_VEC_INIT(struct hd_index_slot);
 	uint64_t newcap, i;
 
 	if ((uint64_t)(x->count + 1) * 10 <= cap * 7)
@@ -35,13 +36,16 @@ static void reserve_one(struct hd_index *x)
 	/* count < HD_NONE, so 2^32 slots always suffice */
 	if (newcap > ((uint64_t)1 << 32))
 		HD_BUG("index too large");
-	x->slots = hd_xmalloc((size_t)newcap * sizeof(*x->slots));
+	hd_vec_reserve(&fresh, (size_t)newcap);
+	fresh.len = (size_t)newcap;
+	x->slots = fresh.data;
 	memset(x->slots, 0xff, (size_t)newcap * sizeof(*x->slots));
 	x->mask = (uint32_t)(newcap - 1);
 	for (i = 0; i < cap; i++)
 		if (old[i].idx != HD_NONE)
 			put_slot(x->slots, x->mask, old[i].hash, old[i].idx);
-	free(old);
+	hd_vec_release(&x->store);
+	x->store = fresh;
 }
 
 void hd_index_add(struct hd_index *x, uint32_t hash, uint32_t idx)
@@ -65,7 +69,7 @@ uint32_t hd_index_put(struct hd_index *x, struct hd_slice key, uint32_t idx,
 
 void hd_index_release(struct hd_index *x)
 {
-	free(x->slots);
+	hd_vec_release(&x->store);
 	x->slots = NULL;
 	x->mask = 0;
 	x->count = 0;

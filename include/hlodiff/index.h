@@ -25,6 +25,7 @@
 #endif
 #include <xxhash.h>
 
+#include "hlodiff/arena.h"
 #include "hlodiff/slice.h"
 #include "hlodiff/table.h"
 
@@ -37,9 +38,11 @@ struct hd_index {
 	struct hd_index_slot *slots;
 	uint32_t mask;
 	uint32_t count;
+	struct hd_vec store;    /* owns slots: a big table gets its own
+				   mapping with 2 MiB pages (arena.h) */
 };
 
-#define HD_INDEX_INIT { NULL, 0, 0 }
+#define HD_INDEX_INIT { NULL, 0, 0, HD_VEC_INIT(struct hd_index_slot) }
 
 /* The key of record idx (a slice that stays valid while the index lives). */
 typedef struct hd_slice (*hd_index_key_fn)(const void *ctx, uint32_t idx);
