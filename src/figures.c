@@ -210,8 +210,9 @@ static struct range_size range_size(const struct hd_dump *d,
  */
 #define RANGE_BLOCK 64
 
-/* where prefetch_block's loads go, so that they are not optimised away */
-static volatile uint64_t prefetch_sink;
+/* where prefetch_block's loads go, so that they are not optimised away;
+ * one per thread, since a diff loads its two dumps on two threads */
+static _Thread_local volatile uint64_t prefetch_sink;
 
 static void prefetch_block(const struct hd_dump *d, size_t from, size_t n,
 			   const unsigned char *keep)
