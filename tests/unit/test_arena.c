@@ -1,9 +1,11 @@
 /*
  * test_arena.c - growable arrays (src/arena.c): every element pushed is
  * read back, zeroed on push, through the move of a big array into its
- * own address-space reservation (at 4 MiB) and its growth in place.
+ * own address-space reservation (at 4 MiB) and its growth in place,
+ * and with the reservation refused (address space limited), on malloc.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -95,14 +97,64 @@ static void check_reserve(void)
 	hd_vec_release(&v);
 }
 
+/* Address space this process uses now, in bytes; 0 if unknown. */
+static size_t address_space_now(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	unsigned long pages = 0;
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lu", &pages) != 1)
+		pages = 0;
+	fclose(f);
+	return (size_t)pages * 4096;
+}
+
+/*
+ * With the address space limited to 1 GiB more than is in use, the
+ * 64 GiB reservation is refused: a big array must stay with malloc and
+ * keep every element.
+ */
+static void check_refused_reservation(void)
+{
+	struct hd_vec v = HD_VEC_INIT(struct item);
+	const size_t n = 1500000;
+	size_t now = address_space_now();
+	struct rlimit old, lim;
+
+	if (!now || getrlimit(RLIMIT_AS, &old) != 0) {
+		skip("no /proc/self/statm or RLIMIT_AS: refused reservation");
+		skip("no /proc/self/statm or RLIMIT_AS: refused reservation");
+		return;
+	}
+	lim = old;
+	lim.rlim_cur = now + ((size_t)1 << 30);
+	if (old.rlim_cur != RLIM_INFINITY && old.rlim_cur < lim.rlim_cur)
+		lim.rlim_cur = old.rlim_cur;
+	if (setrlimit(RLIMIT_AS, &lim) != 0) {
+		skip("cannot set RLIMIT_AS: refused reservation");
+		skip("cannot set RLIMIT_AS: refused reservation");
+		return;
+	}
+	push_items(&v, n);
+	is_int(0, (long long)v.mapped,
+	       "address space limited: a %zu-item array stays with malloc", n);
+	is_int(0, (long long)(wrong_items(&v) + (v.len != n)),
+	       "address space limited: all %zu items kept", n);
+	hd_vec_release(&v);
+	setrlimit(RLIMIT_AS, &old);
+}
+
 int main(void)
 {
 	static const size_t sizes[] = { 0, 1, 16, 17, 1000, 262144, 262145, 1500000 };
 	size_t i;
 
-	plan(6 * (int)(sizeof(sizes) / sizeof(sizes[0])) + 2);
+	plan(6 * (int)(sizeof(sizes) / sizeof(sizes[0])) + 4);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		check(sizes[i]);
 	check_reserve();
+	check_refused_reservation();
 	return 0;
 }
