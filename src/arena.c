@@ -167,11 +167,12 @@ void hd_arena_release(struct hd_arena *a)
 #define VEC_MAP_SPAN ((size_t)0)  /* 32-bit: too little address space */
 #endif
 
+/* Moves malloc'd v into a reservation if bytes call for one; 0 if not. */
 static int vec_map(struct hd_vec *v, size_t bytes)
 {
 	void *p;
 
-	if (v->mapped || bytes < VEC_MAP_FROM || bytes > VEC_MAP_SPAN)
+	if (bytes < VEC_MAP_FROM || bytes > VEC_MAP_SPAN)
 		return 0;
 	p = mmap(NULL, VEC_MAP_SPAN, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -202,13 +203,12 @@ void hd_vec_reserve(struct hd_vec *v, size_t n)
 	}
 	if (v->elem && cap > SIZE_MAX / v->elem)
 		out_of_memory(cap);
-	if (v->mapped ? cap * v->elem <= v->mapped : vec_map(v, cap * v->elem)) {
-		v->cap = cap;
-		return;
+	if (v->mapped) {
+		if (cap * v->elem > v->mapped)
+			out_of_memory(cap * v->elem);
+	} else if (!vec_map(v, cap * v->elem)) {
+		v->data = hd_xrealloc(v->data, cap * v->elem);
 	}
-	if (v->mapped)
-		out_of_memory(cap * v->elem);
-	v->data = hd_xrealloc(v->data, cap * v->elem);
 	v->cap = cap;
 }
 
