@@ -75,20 +75,33 @@ static inline int before(const struct ksort *k, const struct hd_key_item *a,
 	return a->idx < b->idx;
 }
 
+/*
+ * Merges the sorted runs l[0, nl) and r[0, nr) into dst, ties from l
+ * (stable).  r may be the end of dst itself (merge below): the writes
+ * stay behind the reads of r, and what is left of r is then in place.
+ */
+static void merge_runs(const struct ksort *k, const struct hd_key_item *l,
+		       size_t nl, const struct hd_key_item *r, size_t nr,
+		       struct hd_key_item *dst)
+{
+	const struct hd_key_item *le = l + nl, *re = r + nr;
+
+	while (l < le && r < re)
+		*dst++ = before(k, r, l) ? *r++ : *l++;
+	memcpy(dst, l, (size_t)(le - l) * sizeof(*l));
+	dst += le - l;
+	if (dst != r)
+		memmove(dst, r, (size_t)(re - r) * sizeof(*r));
+}
+
 /* Merges the sorted runs a[0, h) and a[h, n) with tmp[0, h) as scratch. */
 static void merge(const struct ksort *k, struct hd_key_item *a,
 		  struct hd_key_item *tmp, size_t h, size_t n)
 {
-	size_t i = 0, j = h, o = 0;
-
 	if (h == 0 || h == n || !before(k, &a[h], &a[h - 1]))
 		return;         /* already in order */
-	/* The left run moves out; the merge writes behind both reads. */
-	memcpy(tmp, a, h * sizeof(*a));
-	while (i < h && j < n)
-		a[o++] = before(k, &a[j], &tmp[i]) ? a[j++] : tmp[i++];
-	while (i < h)
-		a[o++] = tmp[i++];
+	memcpy(tmp, a, h * sizeof(*a));   /* the left run moves out */
+	merge_runs(k, tmp, h, a + h, n - h, a);
 }
 
 /* Sorts a[0, n) with tmp[0, n / 2) as scratch. */
@@ -137,19 +150,11 @@ static void *sort_half(void *arg)
 	return NULL;
 }
 
-/* Merges l[0, nl) and r[0, nr) into dst, ties from l (stable). */
 static void *merge_half(void *arg)
 {
 	struct half *h = arg;
-	const struct hd_key_item *l = h->l, *r = h->r;
-	const struct hd_key_item *le = l + h->nl, *re = r + h->nr;
-	struct hd_key_item *o = h->dst;
 
-	while (l < le && r < re)
-		*o++ = before(h->k, r, l) ? *r++ : *l++;
-	memcpy(o, l, (size_t)(le - l) * sizeof(*l));
-	o += le - l;
-	memcpy(o, r, (size_t)(re - r) * sizeof(*r));
+	merge_runs(h->k, h->l, h->nl, h->r, h->nr, h->dst);
 	return NULL;
 }
 
