@@ -302,29 +302,21 @@ for m in sorted(set(missing)):
     print(m)
 EOF
 st=$?
+# untested_ok LIST WHAT: WHAT passes when the sweep ran and LIST is empty.
+untested_ok() {
+	if [ "$st" -eq 0 ] && [ ! -s "$1" ]; then
+		pass "every message of $2 is in some test"
+	else
+		fail "every message of $2 is in some test"
+		diag "not in any tests/t*.t:"
+		diag_file "$1" 40
+	fi
+}
 grep -v -e '^src/main.c: ' -e '^src/golden.c: ' "$T/untested" >"$T/untested.core"
 grep '^src/main.c: ' "$T/untested" >"$T/untested.main"
 grep '^src/golden.c: ' "$T/untested" >"$T/untested.golden"
-if [ "$st" -eq 0 ] && [ ! -s "$T/untested.core" ]; then
-	pass "every message of parse.c and input.c is in some test"
-else
-	fail "every message of parse.c and input.c is in some test"
-	diag "not in any tests/t*.t:"
-	diag_file "$T/untested.core" 40
-fi
-if [ "$st" -eq 0 ] && [ ! -s "$T/untested.main" ]; then
-	pass "every message of main.c is in some test"
-else
-	fail "every message of main.c is in some test"
-	diag "not in any tests/t*.t:"
-	diag_file "$T/untested.main" 40
-fi
-if [ "$st" -eq 0 ] && [ ! -s "$T/untested.golden" ]; then
-	pass "every message of golden.c is in some test"
-else
-	fail "every message of golden.c is in some test"
-	diag "not in any tests/t*.t:"
-	diag_file "$T/untested.golden" 40
-fi
+untested_ok "$T/untested.core" "parse.c and input.c"
+untested_ok "$T/untested.main" "main.c"
+untested_ok "$T/untested.golden" "golden.c"
 
 done_testing
