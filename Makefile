@@ -199,11 +199,11 @@ $(FUZZ_DIR)/obj/%.o: src/%.c $(FUZZ_STAMP)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_KNOWN) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
-# Open findings the fuzzer would hit at once, each check switched off in
-# one object only until the owner fixes it (docs/robustness.md, "Open
-# findings"); tests/regress/ keeps an input for each.
-#  - canon.c: add_name() computes NULL + 0 on an empty buffer (clang's
-#    pointer-overflow check; gcc's UBSan does not flag it)
+# FUZZ_KNOWN: for an open finding the fuzzer would hit at once, a check
+# switched off in one object only until its owner fixes it, e.g.
+#   $(FUZZ_DIR)/obj/x.o: FUZZ_KNOWN = -fno-sanitize=pointer-overflow
+# with the finding in docs/robustness.md and an input in tests/regress/.
+# None is open now.
 
 # The targets themselves are always compiled with -Werror.
 $(FUZZ_DIR)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(FUZZ_LIB_OBJS) $(FUZZ_STAMP)
