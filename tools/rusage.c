@@ -6,8 +6,9 @@
  * Runs CMD (looked up in PATH), waits for it with wait4(), then prints one
  * line on stderr:
  *
- *	rusage: wall=SECONDS maxrss_kib=N status=S
+ *	rusage: wall=SECONDS maxrss_kib=N status=S cpu=SECONDS
  *
+ * cpu is the child's user plus system time, over all of its threads.
  * S is the exit status, or 128+signal when the child was killed.  rusage
  * exits with S.  It exits 127 when CMD cannot be run and 126 on usage or
  * system errors.
@@ -33,6 +34,13 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* User plus system time of a finished child, in seconds. */
+static double cpu_seconds(const struct rusage *ru)
+{
+	return (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec / 1e6 +
+	       (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec / 1e6;
 }
 
 int main(int argc, char **argv)
@@ -76,7 +84,7 @@ int main(int argc, char **argv)
 		status = 128 + WTERMSIG(wstatus);
 	else
 		status = 126;
-	fprintf(stderr, "rusage: wall=%.3f maxrss_kib=%ld status=%d\n", wall,
-		ru.ru_maxrss, status);
+	fprintf(stderr, "rusage: wall=%.3f maxrss_kib=%ld status=%d cpu=%.3f\n",
+		wall, ru.ru_maxrss, status, cpu_seconds(&ru));
 	return status;
 }
