@@ -225,14 +225,51 @@ static int unknown_line(struct parser *ps, struct hd_slice l)
 
 /* ---- small scanners (all bounded by the slice) -------------------- */
 
-static int starts(struct hd_slice l, const char *prefix, size_t n)
+static inline uint64_t load64(const char *p)
 {
-	return l.n >= n && memcmp(l.p, prefix, n) == 0;
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	return w;
+}
+
+/*
+ * Does l start with the n bytes of prefix?  A prefix of 8 bytes or more
+ * is compared 8 bytes at a time (the last word overlapping): with a
+ * literal prefix the words are constants and no memcmp is called (GCC
+ * calls it for the longer literals, once or more per line).
+ */
+static inline __attribute__((always_inline)) int
+starts(struct hd_slice l, const char *prefix, size_t n)
+{
+	size_t i;
+
+	if (l.n < n)
+		return 0;
+	if (n < 8) {
+		uint32_t a = 0, b = 0, c = 0, d = 0;
+
+		if (n < 4) {
+			for (i = 0; i < n; i++)
+				if (l.p[i] != prefix[i])
+					return 0;
+			return 1;
+		}
+		memcpy(&a, l.p, 4);
+		memcpy(&b, prefix, 4);
+		memcpy(&c, l.p + n - 4, 4);
+		memcpy(&d, prefix + n - 4, 4);
+		return a == b && c == d;
+	}
+	for (i = 0; i + 8 <= n; i += 8)
+		if (load64(l.p + i) != load64(prefix + i))
+			return 0;
+	return n % 8 == 0 || load64(l.p + n - 8) == load64(prefix + n - 8);
 }
 
 #define STARTS(l, lit) starts((l), (lit), sizeof(lit) - 1)
 /* l is exactly the literal lit */
-#define IS(l, lit) ((l).n == sizeof(lit) - 1 && memcmp((l).p, (lit), sizeof(lit) - 1) == 0)
+#define IS(l, lit) ((l).n == sizeof(lit) - 1 && STARTS((l), (lit)))
 
 static struct hd_slice tail(struct hd_slice l, size_t from)
 {
@@ -254,7 +291,8 @@ take_i64(struct hd_slice *s, int64_t *out)
 }
 
 /* Consumes the literal lit (n bytes) at the start of *s. */
-static int take_lit_n(struct hd_slice *s, const char *lit, size_t n)
+static inline __attribute__((always_inline)) int
+take_lit_n(struct hd_slice *s, const char *lit, size_t n)
 {
 	if (!starts(*s, lit, n))
 		return -1;
@@ -1488,6 +1526,16 @@ static int two_space_line(struct parser *ps, struct hd_slice l)
 	if (ps->sec == SEC_ALLOCATIONS && STARTS(l, "  value: "))
 		return parse_reuse_value(ps, l);
 	if (ps->sec >= SEC_LIVE_RANGE && ps->sec <= SEC_STACK_TREE) {
+		/* the many "    " lines first: no header below starts so */
+		if (STARTS(l, "    ")) {
+			switch (ps->sec) {
+			case SEC_SEQUENCE: return parse_sequence_line(ps, l);
+			case SEC_BUFFER_LIVE: return parse_buffer_live_line(ps, l);
+			case SEC_PEAK: return parse_peak_line(ps, l);
+			case SEC_STACK_TREE: return parse_stack_line(ps, l);
+			default: return unknown_line(ps, l);
+			}
+		}
 		if (STARTS(l, "  InstructionSequence:") && l.n == 22) {
 			ps->d->sections |= HD_SEC_SEQUENCE;
 			ps->sec = SEC_SEQUENCE;
@@ -1507,15 +1555,6 @@ static int two_space_line(struct parser *ps, struct hd_slice l)
 		}
 		if (STARTS(l, "  Stack trace breakdown for peak usage: "))
 			return parse_stack_header(ps, l);
-		if (STARTS(l, "    ")) {
-			switch (ps->sec) {
-			case SEC_SEQUENCE: return parse_sequence_line(ps, l);
-			case SEC_BUFFER_LIVE: return parse_buffer_live_line(ps, l);
-			case SEC_PEAK: return parse_peak_line(ps, l);
-			case SEC_STACK_TREE: return parse_stack_line(ps, l);
-			default: break;
-			}
-		}
 		if (ps->sec == SEC_STACK_TREE)
 			return parse_stack_line(ps, l);
 	}
@@ -1561,6 +1600,8 @@ static int top_level_line(struct parser *ps, struct hd_slice l)
 		ps->sec = SEC_ALLOCATIONS;
 		return 0;
 	}
+	if (l.p[0] == '<')   /* no other kind below starts with '<' */
+		return parse_record(ps, l);
 	if (STARTS(l, "allocation "))
 		return parse_allocation(ps, l);
 	if (STARTS(l, "Total bytes used: "))
@@ -1573,8 +1614,6 @@ static int top_level_line(struct parser *ps, struct hd_slice l)
 		ps->part = REC_NONE;
 		return 0;
 	}
-	if (l.p[0] == '<')
-		return parse_record(ps, l);
 	if (STARTS(l, "HloLiveRange (max "))
 		return parse_live_range_header(ps, l);
 	if (STARTS(l, "HloLiveRange not available")) {
@@ -1596,10 +1635,12 @@ static int parse_line(struct parser *ps, struct hd_slice l)
 {
 	if (ps->sec == SEC_DONE)
 		return 0;
-	if (STARTS(l, "*** Begin "))
-		return begin_wrapped(ps, l);
-	if (STARTS(l, "*** End "))
-		return end_wrapped(ps);
+	if (l.n && l.p[0] == '*') {
+		if (STARTS(l, "*** Begin "))
+			return begin_wrapped(ps, l);
+		if (STARTS(l, "*** End "))
+			return end_wrapped(ps);
+	}
 	if (ps->sec == SEC_SKIP_WRAPPED)
 		return 0;
 	if (l.n == 0)
