@@ -407,6 +407,33 @@ static size_t index_span(struct hd_slice s)
 	return 0;
 }
 
+#ifdef __SSE2__
+/* Mask of the bytes of the 16 at p that equal c. */
+static inline unsigned eq_mask(const char *p, char c)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(c)));
+}
+#endif
+
+/* Offset of the first '"' in s at or after i, or s.n. */
+static inline size_t find_quote(struct hd_slice s, size_t i)
+{
+	const char *q;
+
+#ifdef __SSE2__
+	for (; i + 16 <= s.n; i += 16) {
+		unsigned m = eq_mask(s.p + i, '"');
+
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
+	q = i < s.n ? memchr(s.p + i, '"', s.n - i) : NULL;
+	return q ? (size_t)(q - s.p) : s.n;
+}
+
 /*
  * Index just past the string whose opening quote is at s.p[i] (or s.n):
  * a closing quote counts when an even number of backslashes precede it.
@@ -414,11 +441,11 @@ static size_t index_span(struct hd_slice s)
 static size_t skip_string(struct hd_slice s, size_t i)
 {
 	for (i++; i < s.n; i++) {
-		const char *q = memchr(s.p + i, '"', s.n - i);
 		size_t k, bs = 0;
-		if (!q)
+
+		i = find_quote(s, i);
+		if (i >= s.n)
 			return s.n;
-		i = (size_t)(q - s.p);
 		for (k = i; k > 0 && s.p[k - 1] == '\\'; k--)
 			bs++;
 		if (bs % 2 == 0)
@@ -445,26 +472,87 @@ static int is_closer(char c)
 	return c == ')' || c == ']' || c == '}';
 }
 
-/* With at_close, a closing bracket at depth 0 stops the scan too. */
-static inline size_t balanced_scan(struct hd_slice s, char stop1, char stop2,
+#ifdef __SSE2__
+/*
+ * Mask of the bytes of the 16 at p that the scan must look at (the
+ * table's bytes): '"', stop1, stop2 and the six brackets, found with
+ * four compares: x | 0x20 maps '[' to '{' and ']' to '}' (and nothing
+ * else to either), x & ~1 maps ')' to '('.
+ */
+static inline unsigned special_mask(const char *p, char stop1, char stop2)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i lc = _mm_or_si128(x, _mm_set1_epi8(0x20));
+	__m128i br = _mm_or_si128(
+		_mm_or_si128(_mm_cmpeq_epi8(lc, _mm_set1_epi8('{')),
+			     _mm_cmpeq_epi8(lc, _mm_set1_epi8('}'))),
+		_mm_cmpeq_epi8(_mm_and_si128(x, _mm_set1_epi8((char)0xfe)),
+			       _mm_set1_epi8('(')));
+	__m128i st = _mm_or_si128(
+		_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+			     _mm_cmpeq_epi8(x, _mm_set1_epi8(stop1))),
+		_mm_cmpeq_epi8(x, _mm_set1_epi8(stop2)));
+
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(br, st));
+}
+#endif
+
+/*
+ * With at_close, a closing bracket at depth 0 stops the scan too.  The
+ * bytes between special ones (special_mask, the table) are skipped 16
+ * at a time with SSE2: mask keeps the special bytes of the block
+ * [blk_end - 16, blk_end) not visited yet, whole blocks inside s only;
+ * the tail is read through the table.
+ */
+static inline __attribute__((always_inline)) size_t
+balanced_scan(struct hd_slice s, char stop1, char stop2,
 				   int at_close)
 {
 	const unsigned char *special = stop1 == ',' ? stop_comma :
 				       stop1 == '=' ? stop_eq_space : stop_space;
 	size_t i = 0;
 	int depth = 0;
+#ifdef __SSE2__
+	size_t blk_end = 0;
+	unsigned mask = 0;
+#endif
 
 	for (;;) {
 		char c;
+#ifdef __SSE2__
+		for (;;) {
+			if (mask) {
+				i = blk_end - 16 + (size_t)__builtin_ctz(mask);
+				mask &= mask - 1;
+				goto found;
+			}
+			if (blk_end > i)
+				i = blk_end;
+			if (i + 16 > s.n)
+				break;
+			mask = special_mask(s.p + i, stop1, stop2);
+			blk_end = i + 16;
+		}
+#endif
 		while (i < s.n && !special[(unsigned char)s.p[i]])
 			i++;
 		if (i >= s.n)
 			return s.n;
+#ifdef __SSE2__
+found:
+#endif
 		c = s.p[i];
 		if (depth == 0 && (c == stop1 || c == stop2))
 			return i;
 		if (c == '"') {
 			i = skip_string(s, i);
+#ifdef __SSE2__
+			/* drop the specials the string covered */
+			if (i >= blk_end)
+				mask = 0;
+			else
+				mask &= ~0u << (i - (blk_end - 16));
+#endif
 			continue;
 		}
 		if (c == '(' || c == '[' || c == '{')
