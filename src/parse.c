@@ -370,10 +370,14 @@ static inline unsigned not_name_mask(const char *p)
 }
 #endif
 
-/* Length of an HLO name at the start of s.  Names are short but many (a
+/*
+ * Length of an HLO name at the start of s.  Names are short but many (a
  * few per line): 16 bytes are classified at a time, whole blocks inside
- * s only (a mapped input has no padding). */
-static size_t name_span(struct hd_slice s)
+ * s, then the last few bytes of s with one more block when the input
+ * (which ends at limit; a mapped input has no padding) holds 16 bytes
+ * there, the bytes past s counted as not a name.
+ */
+static inline size_t name_span(struct hd_slice s, const char *limit)
 {
 	size_t i = 0;
 
@@ -384,6 +388,11 @@ static size_t name_span(struct hd_slice s)
 		if (m)
 			return i + (size_t)__builtin_ctz(m);
 	}
+	if (i < s.n && limit - (s.p + i) >= 16)
+		return i + (size_t)__builtin_ctz(not_name_mask(s.p + i) |
+						 (0xffffu << (s.n - i)));
+#else
+	(void)limit;
 #endif
 	while (i < s.n && name_char[(unsigned char)s.p[i]])
 		i++;
@@ -565,7 +574,8 @@ found:
 	}
 }
 
-static size_t balanced_until(struct hd_slice s, char stop1, char stop2)
+static inline __attribute__((always_inline)) size_t
+balanced_until(struct hd_slice s, char stop1, char stop2)
 {
 	return balanced_scan(s, stop1, stop2, 0);
 }
@@ -686,7 +696,7 @@ take_short_form(struct parser *ps, struct hd_slice line,
 
 	if (take_lit(&t, "<") || take_i64(&t, &id) || take_lit(&t, " "))
 		return bad_line(ps, line, "bad value short form", "'<ID NAME>'");
-	n = name_span(t);
+	n = name_span(t, ps->end);
 	if (n == 0)
 		return bad_line(ps, line, "missing value name", "'<ID NAME>'");
 	name = hd_slice_make(t.p, n);
@@ -1024,7 +1034,7 @@ static int parse_position(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice t = tail(l, 2);
 	struct hd_position *p;
-	size_t n = name_span(t);
+	size_t n = name_span(t, ps->end);
 
 	if (n == 0)
 		return bad_line(ps, l, "bad position", "'  NAME' or '  NAME {IDX}'");
@@ -1046,7 +1056,7 @@ static int parse_use(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice t = tail(l, 2);
 	struct hd_use u = { HD_SLICE_NULL, HD_SLICE_NULL, 0 };
-	size_t n = name_span(t);
+	size_t n = name_span(t, ps->end);
 
 	if (IS(t, "(none)"))
 		return 0;
@@ -1161,6 +1171,31 @@ static int read_metadata_fast(struct hd_insn *in, struct hd_slice m)
 }
 
 /*
+ * The first ", metadata={" in a, or NULL: memmem, but the attributes
+ * before metadata are short and the call cost more than the search.  A
+ * match has ',' at j and 'm' at j + 2: those j are found 16 at a time
+ * (whole blocks inside a) and checked in order, memmem reads the rest.
+ */
+static const char *find_comma_metadata(struct hd_slice a)
+{
+	size_t i = 0;
+
+#ifdef __SSE2__
+	for (; i + 18 <= a.n; i += 16) {
+		unsigned m = eq_mask(a.p + i, ',') & eq_mask(a.p + i + 2, 'm');
+
+		for (; m; m &= m - 1) {
+			size_t j = i + (size_t)__builtin_ctz(m);
+
+			if (STARTS(tail(a, j), ", metadata={"))
+				return a.p + j;
+		}
+	}
+#endif
+	return i < a.n ? memmem(a.p + i, a.n - i, ", metadata={", 12) : NULL;
+}
+
+/*
  * Finds metadata={...} among the attributes.  XLA prints metadata before
  * backend_config and frontend attributes, so the first ", metadata={" is
  * the attribute (memmem keeps this a fast scan of long lines).
@@ -1176,7 +1211,7 @@ static void find_metadata(struct hd_insn *in)
 	if (STARTS(a, "metadata={")) {
 		at = a.p;
 	} else {
-		const char *hit = a.n ? memmem(a.p, a.n, ", metadata={", 12) : NULL;
+		const char *hit = find_comma_metadata(a);
 		if (hit)
 			at = hit + 2;
 	}
@@ -1205,7 +1240,7 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 	in->source_line = -1;
 	if (t.n && t.p[0] == '%')
 		t = tail(t, 1);
-	n = name_span(t);
+	n = name_span(t, ps->end);
 	if (n == 0)
 		return bad_line(ps, l, "bad instruction", "'%NAME = SHAPE opcode(...)'");
 	in->name = hd_slice_make(t.p, n);
@@ -1267,7 +1302,7 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	ps->part = REC_DONE;
 	if (t.n && t.p[0] == '%')
 		t = tail(t, 1);
-	n = name_span(t);
+	n = name_span(t, ps->end);
 	/* tuple elements repeat their instruction: check the last one first */
 	if (n && ps->last_insn != HD_NONE &&
 	    hd_slice_eq(HD_INSN(d, ps->last_insn).name, hd_slice_make(t.p, n))) {
@@ -1321,7 +1356,7 @@ static int parse_sequence_line(struct parser *ps, struct hd_slice l)
 
 	if (take_i64(&t, &i) || take_lit(&t, ":"))
 		return bad_line(ps, l, "bad sequence line", "'    I:NAME'");
-	n = name_span(t);
+	n = name_span(t, ps->end);
 	if (n == 0 || n != t.n)
 		return bad_line(ps, l, "bad sequence line", "'    I:NAME'");
 	if (i != (int64_t)ps->d->sequence.len)
@@ -1333,10 +1368,11 @@ static int parse_sequence_line(struct parser *ps, struct hd_slice l)
 }
 
 /* Splits "name{idx}" (or "name") into name, index, key. */
-static int split_key(struct hd_slice s, struct hd_slice *name,
-		     struct hd_slice *index, struct hd_slice *key)
+static int split_key(struct parser *ps, struct hd_slice s,
+		     struct hd_slice *name, struct hd_slice *index,
+		     struct hd_slice *key)
 {
-	size_t n = name_span(s);
+	size_t n = name_span(s, ps->end);
 
 	if (n == 0)
 		return -1;
@@ -1403,7 +1439,7 @@ static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 	if (start < 0 || end < start)
 		return bad_line(ps, l, "live range ends before it starts", "START <= END");
 	r = hd_vec_push(&ps->d->live_ranges);
-	if (split_key(hd_slice_make(t.p, (size_t)(colon - t.p)), &r->name,
+	if (split_key(ps, hd_slice_make(t.p, (size_t)(colon - t.p)), &r->name,
 		      &r->index, &key))
 		return bad_line(ps, l, "bad live range name", "'NAME{IDX}'");
 	r->start = start;
@@ -1452,7 +1488,7 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 	e = hd_vec_push(&d->peak);
 	e->line = (uint32_t)ps->line;
 	e->cumulative = -1;
-	if (split_key(hd_slice_make(t.p, (size_t)(colon - t.p)), &e->name,
+	if (split_key(ps, hd_slice_make(t.p, (size_t)(colon - t.p)), &e->name,
 		      &e->index, &key))
 		return bad_line(ps, l, "bad peak value name", "'NAME{IDX}'");
 	rest = tail(t, (size_t)(colon - t.p) + 1);
