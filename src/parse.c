@@ -602,7 +602,7 @@ static int64_t shape_bytes(struct parser *ps, struct hd_slice shape)
 	h = hd_index_hash(shape);
 	m = &ps->memo[h & (SHAPE_MEMO_SLOTS - 1)];
 	if (m->len == shape.n && m->hash == h &&
-	    memcmp(m->text, shape.p, shape.n) == 0)
+	    hd_bytes_eq(m->text, shape.p, shape.n))
 		return m->bytes;
 	m->hash = h;
 	m->len = (uint32_t)shape.n;
@@ -633,7 +633,7 @@ static int value_for(struct parser *ps, int64_t id, struct hd_slice name,
 		val = &HD_VALUE(d, v);
 		struct hd_slice had = hd_value_key_of(val);
 
-		if (!hd_slice_eq(had, key)) {
+		if (!hd_index_key_eq(had, key)) {
 			char a[80], b[80];
 			hd_quote(a, sizeof(a), had.p, had.n, 60);
 			hd_quote(b, sizeof(b), key.p, key.n, 60);
@@ -1305,13 +1305,13 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	n = name_span(t, ps->end);
 	/* tuple elements repeat their instruction: check the last one first */
 	if (n && ps->last_insn != HD_NONE &&
-	    hd_slice_eq(HD_INSN(d, ps->last_insn).name, hd_slice_make(t.p, n))) {
+	    hd_index_key_eq(HD_INSN(d, ps->last_insn).name, hd_slice_make(t.p, n))) {
 		val->insn = ps->last_insn;
 		return 0;
 	}
 	if (d->insns.len >= HD_NONE - 1)
 		return perr(ps, "too many instructions");
-	hash = hd_slice_eq(val->name, hd_slice_make(t.p, n)) ? ps->record_hash :
+	hash = hd_index_key_eq(val->name, hd_slice_make(t.p, n)) ? ps->record_hash :
 		hd_index_hash(hd_slice_make(t.p, n));
 	i = n ? hd_dump_insn_by_hash(d, hash, hd_slice_make(t.p, n)) : HD_NONE;
 	if (i == HD_NONE) {
@@ -1323,7 +1323,7 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 		/* parse_insn_text read the same name: file it under hash */
 		hd_index_add(&d->insn_by_name, hash, i);
 		/* the value's copy of the name serves, out of the input */
-		if (hd_slice_eq(in->name, val->name))
+		if (hd_index_key_eq(in->name, val->name))
 			in->name = val->name;
 	}
 	val->insn = i;
