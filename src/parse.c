@@ -278,11 +278,85 @@ static struct hd_slice tail(struct hd_slice l, size_t from)
 	return hd_slice_make(l.p + from, l.n - from);
 }
 
-/* Reads an int64 at *s and advances past it; -1 if none or overflow. */
-static inline __attribute__((always_inline)) int
-take_i64(struct hd_slice *s, int64_t *out)
+#ifdef __SSE2__
+/* Bytes of x in [lo, hi] (signed compare after moving lo to -128). */
+static inline __m128i in_range(__m128i x, char lo, char hi)
 {
-	int used = hd_parse_i64(*s, out);
+	__m128i y = _mm_add_epi8(x, _mm_set1_epi8((char)(0x80 - (unsigned char)lo)));
+
+	return _mm_cmplt_epi8(y, _mm_set1_epi8((char)(-128 + (hi - lo) + 1)));
+}
+
+/* Mask of the bytes of the 16 at p that are not name bytes (name_char). */
+static inline unsigned not_name_mask(const char *p)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i ok = _mm_or_si128(
+		_mm_or_si128(in_range(x, '0', '9'),
+			     in_range(_mm_or_si128(x, _mm_set1_epi8(0x20)), 'a', 'z')),
+		_mm_or_si128(in_range(x, '-', '.'),
+			     _mm_cmpeq_epi8(x, _mm_set1_epi8('_'))));
+
+	return (unsigned)_mm_movemask_epi8(ok) ^ 0xffffu;
+}
+#endif
+
+#ifdef __SSE2__
+/* The value of the n (1 to 8) decimal digits at p, 8 bytes readable
+ * there: SWAR, the digits moved to the top bytes of a little-endian
+ * word (the bytes past them shifted out, zeros in as leading zeros),
+ * then pairs, quads and octets of digits combined by three multiplies.
+ * Subtracting '0' from every byte borrows only upwards, out of the
+ * bytes that are shifted out. */
+static inline uint64_t digits8(const char *p, unsigned n)
+{
+	uint64_t x = load64(p) - 0x3030303030303030ull;
+
+	x <<= 8 * (8 - n);
+	x = (x & 0x0f0f0f0f0f0f0f0full) * 2561 >> 8;
+	x = (x & 0x00ff00ff00ff00ffull) * 6553601 >> 16;
+	return (x & 0x0000ffff0000ffffull) * 42949672960001ull >> 32;
+}
+#endif
+
+/*
+ * Reads an int64 at *s and advances past it; -1 if none or overflow.
+ * hd_parse_i64, with a fast path for 1 to 15 digits when the input
+ * (ending at ps->end) holds 16 bytes at s: the digits are counted with
+ * one SSE2 compare (the bytes past s counted as non-digits) and read
+ * by digits8.  Anything else (a sign, more digits, no digit) is left to
+ * hd_parse_i64, whose result the fast path equals.
+ */
+static inline __attribute__((always_inline)) int
+take_i64(const struct parser *ps, struct hd_slice *s, int64_t *out)
+{
+	int used;
+
+#ifdef __SSE2__
+	if (ps->end - s->p >= 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)s->p);
+		unsigned stop = ~(unsigned)_mm_movemask_epi8(in_range(x, '0', '9'));
+		unsigned n;
+
+		if (s->n < 16)
+			stop |= ~0u << s->n;
+		n = (unsigned)__builtin_ctz(stop);
+		if (n - 1 < 15) {
+			static const uint64_t pow10[8] = {
+				1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+			};
+			uint64_t v = n <= 8 ? digits8(s->p, n) :
+				digits8(s->p, 8) * pow10[n - 8] + digits8(s->p + 8, n - 8);
+
+			*out = (int64_t)v;
+			*s = tail(*s, n);
+			return 0;
+		}
+	}
+#else
+	(void)ps;
+#endif
+	used = hd_parse_i64(*s, out);
 
 	if (used <= 0)
 		return -1;
@@ -347,28 +421,6 @@ static const unsigned char name_char[256] = {
 	['Y'] = 1, ['Z'] = 1, ['_'] = 1, ['.'] = 1, ['-'] = 1,
 };
 
-#ifdef __SSE2__
-/* Bytes of x in [lo, hi] (signed compare after moving lo to -128). */
-static inline __m128i in_range(__m128i x, char lo, char hi)
-{
-	__m128i y = _mm_add_epi8(x, _mm_set1_epi8((char)(0x80 - (unsigned char)lo)));
-
-	return _mm_cmplt_epi8(y, _mm_set1_epi8((char)(-128 + (hi - lo) + 1)));
-}
-
-/* Mask of the bytes of the 16 at p that are not name bytes (name_char). */
-static inline unsigned not_name_mask(const char *p)
-{
-	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-	__m128i ok = _mm_or_si128(
-		_mm_or_si128(in_range(x, '0', '9'),
-			     in_range(_mm_or_si128(x, _mm_set1_epi8(0x20)), 'a', 'z')),
-		_mm_or_si128(in_range(x, '-', '.'),
-			     _mm_cmpeq_epi8(x, _mm_set1_epi8('_'))));
-
-	return (unsigned)_mm_movemask_epi8(ok) ^ 0xffffu;
-}
-#endif
 
 /*
  * Length of an HLO name at the start of s.  Names are short but many (a
@@ -694,7 +746,7 @@ take_short_form(struct parser *ps, struct hd_slice line,
 	uint32_t v = HD_NONE;
 	struct hd_value *val;
 
-	if (take_lit(&t, "<") || take_i64(&t, &id) || take_lit(&t, " "))
+	if (take_lit(&t, "<") || take_i64(ps, &t, &id) || take_lit(&t, " "))
 		return bad_line(ps, line, "bad value short form", "'<ID NAME>'");
 	n = name_span(t, ps->end);
 	if (n == 0)
@@ -710,7 +762,7 @@ take_short_form(struct parser *ps, struct hd_slice line,
 	if (take_lit(&t, " (phi)") == 0)
 		phi = 1;
 	if (take_lit(&t, " @") == 0) {
-		if (take_i64(&t, &color))
+		if (take_i64(ps, &t, &color))
 			return bad_line(ps, line, "bad colour", "' @N'");
 		has_color = 1;
 	}
@@ -776,15 +828,15 @@ static int alloc_flag(struct parser *ps, struct hd_slice line,
 	size_t n;
 
 	if (take_lit(&t, "color ") == 0) {
-		if (take_i64(&t, &a->color) || t.n)
+		if (take_i64(ps, &t, &a->color) || t.n)
 			return bad_line(ps, line, "bad colour", "', color N'");
 		a->flags |= HD_ALLOC_COLOR;
 	} else if (take_lit(&t, "page ") == 0) {
-		if (take_i64(&t, &a->page) || t.n)
+		if (take_i64(ps, &t, &a->page) || t.n)
 			return bad_line(ps, line, "bad page", "', page N'");
 		a->flags |= HD_ALLOC_PAGE;
 	} else if (take_lit(&t, "parameter ") == 0) {
-		if (take_i64(&t, &a->param_number) || t.n)
+		if (take_i64(ps, &t, &a->param_number) || t.n)
 			return bad_line(ps, line, "bad parameter number", "', parameter N'");
 		a->flags |= HD_ALLOC_PARAMETER;
 	} else if (take_lit(&t, "shape ") == 0) {
@@ -827,7 +879,7 @@ static int parse_allocation(struct parser *ps, struct hd_slice l)
 
 	if (ps->sec != SEC_ALLOCATIONS)
 		return perr(ps, "allocation header outside the allocations section (expected 'BufferAssignment:' before it)");
-	if (take_i64(&t, &index) || take_lit(&t, ": "))
+	if (take_i64(ps, &t, &index) || take_lit(&t, ": "))
 		return bad_line(ps, l, "bad allocation header", "'allocation N: size S, ...:'");
 	if (t.n == 0 || t.p[t.n - 1] != ':')
 		return bad_line(ps, l, "allocation header does not end in ':'", "'allocation N: size S, ...:'");
@@ -844,7 +896,7 @@ static int parse_allocation(struct parser *ps, struct hd_slice l)
 		struct hd_slice f = next_flag(&t);
 		struct hd_slice ft = f;
 		if (take_lit(&ft, "size ") == 0) {
-			if (take_i64(&ft, &size) || ft.n)
+			if (take_i64(ps, &ft, &size) || ft.n)
 				return bad_line(ps, l, "bad allocation size", "'size N'");
 			continue;
 		}
@@ -888,8 +940,8 @@ static int parse_alloc_value(struct parser *ps, struct hd_slice l)
 		return perr(ps, "value line after 'reused by buffers of a different color:' (expected '  value: <...> (color=C)')");
 	if (take_short_form(ps, l, &t, &v))
 		return -1;
-	if (take_lit(&t, " (size=") || take_i64(&t, &size) ||
-	    take_lit(&t, ",offset=") || take_i64(&t, &offset) ||
+	if (take_lit(&t, " (size=") || take_i64(ps, &t, &size) ||
+	    take_lit(&t, ",offset=") || take_i64(ps, &t, &offset) ||
 	    take_lit(&t, "): "))
 		return bad_line(ps, l, "bad value line", "' value: <ID NAME> (size=S,offset=O): SHAPE'");
 	if (size < 0 || offset < 0)
@@ -928,7 +980,7 @@ static int parse_reuse_value(struct parser *ps, struct hd_slice l)
 	if (!ps->in_reuse)
 		return unknown_line(ps, l);
 	if (take_short_form(ps, l, &t, &v) || take_lit(&t, " (color=") ||
-	    take_i64(&t, &color) || take_lit(&t, ")") || t.n)
+	    take_i64(ps, &t, &color) || take_lit(&t, ")") || t.n)
 		return bad_line(ps, l, "bad reused-by value line", "'  value: <ID NAME> (color=C)'");
 	r = hd_vec_push(&ps->d->reuses);
 	r->value = v;
@@ -946,7 +998,7 @@ static int parse_total(struct parser *ps, struct hd_slice l)
 
 	if (d->sections & HD_SEC_TOTAL)
 		return perr(ps, "second 'Total bytes used' line (first at line %u)", d->total_line);
-	if (take_i64(&t, &total))
+	if (take_i64(ps, &t, &total))
 		return bad_line(ps, l, "bad total", "'Total bytes used: N (HUMAN)'");
 	if (total < 0)
 		return bad_line(ps, l, "negative total", "N >= 0");
@@ -1064,7 +1116,7 @@ static int parse_use(struct parser *ps, struct hd_slice l)
 		return bad_line(ps, l, "bad use", "'  NAME, operand K'");
 	u.name = hd_slice_make(t.p, n);
 	t = tail(t, n);
-	if (take_lit(&t, ", operand ") || take_i64(&t, &u.operand))
+	if (take_lit(&t, ", operand ") || take_i64(ps, &t, &u.operand))
 		return bad_line(ps, l, "bad use", "'  NAME, operand K'");
 	if (t.n) {
 		if (take_lit(&t, " ") || index_span(t) != t.n)
@@ -1340,7 +1392,7 @@ static int parse_live_range_header(struct parser *ps, struct hd_slice l)
 
 	if (ps->d->sections & HD_SEC_LIVE_RANGE)
 		return perr(ps, "second HloLiveRange section");
-	if (take_i64(&t, &max) || take_lit(&t, "):") || t.n || max < 0)
+	if (take_i64(ps, &t, &max) || take_lit(&t, "):") || t.n || max < 0)
 		return bad_line(ps, l, "bad HloLiveRange header", "'HloLiveRange (max T):'");
 	ps->d->live_max = max;
 	ps->d->sections |= HD_SEC_LIVE_RANGE;
@@ -1354,7 +1406,7 @@ static int parse_sequence_line(struct parser *ps, struct hd_slice l)
 	int64_t i;
 	size_t n;
 
-	if (take_i64(&t, &i) || take_lit(&t, ":"))
+	if (take_i64(ps, &t, &i) || take_lit(&t, ":"))
 		return bad_line(ps, l, "bad sequence line", "'    I:NAME'");
 	n = name_span(t, ps->end);
 	if (n == 0 || n != t.n)
@@ -1433,8 +1485,8 @@ static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 	if (!colon)
 		return bad_line(ps, l, "bad live range", "'    NAME{IDX}:START-END'");
 	nums = tail(t, (size_t)(colon - t.p) + 1);
-	if (take_i64(&nums, &start) || take_lit(&nums, "-") ||
-	    take_i64(&nums, &end) || nums.n)
+	if (take_i64(ps, &nums, &start) || take_lit(&nums, "-") ||
+	    take_i64(ps, &nums, &end) || nums.n)
 		return bad_line(ps, l, "bad live range", "'    NAME{IDX}:START-END'");
 	if (start < 0 || end < start)
 		return bad_line(ps, l, "live range ends before it starts", "START <= END");
@@ -1465,7 +1517,7 @@ static int parse_peak_header(struct parser *ps, struct hd_slice l)
 
 	if (ps->d->sections & HD_SEC_PEAK)
 		return perr(ps, "second peak section");
-	if (take_i64(&t, &time) || take_lit(&t, " (peak):") || t.n || time < 0)
+	if (take_i64(ps, &t, &time) || take_lit(&t, " (peak):") || t.n || time < 0)
 		return bad_line(ps, l, "bad peak header", "'  Live ranges at T (peak):'");
 	ps->d->peak_time = time;
 	ps->d->peak_line = (uint32_t)ps->line;
@@ -1492,7 +1544,7 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 		      &e->index, &key))
 		return bad_line(ps, l, "bad peak value name", "'NAME{IDX}'");
 	rest = tail(t, (size_t)(colon - t.p) + 1);
-	if (take_lit(&rest, " ") || take_i64(&rest, &e->bytes) ||
+	if (take_lit(&rest, " ") || take_i64(ps, &rest, &e->bytes) ||
 	    take_lit(&rest, " bytes") || e->bytes < 0)
 		return bad_line(ps, l, "bad peak line", "'    NAME{IDX}: B bytes (cumulative: S bytes)'");
 	if (__builtin_add_overflow(ps->peak_sum, e->bytes, &ps->peak_sum))
@@ -1500,7 +1552,7 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 			    (long long)INT64_MAX);
 	if (rest.n) {
 		if (take_lit(&rest, " (cumulative: ") ||
-		    take_i64(&rest, &e->cumulative) ||
+		    take_i64(ps, &rest, &e->cumulative) ||
 		    take_lit(&rest, " bytes)") || rest.n)
 			return bad_line(ps, l, "bad cumulative figure", "'(cumulative: S bytes)'");
 		if (d->peak.len == 1)
