@@ -55,6 +55,22 @@ struct shape_memo {
 	char text[SHAPE_MEMO_TEXT];
 };
 
+/*
+ * The same for the longer shapes (tuples of tens or hundreds of
+ * elements, up to LONG_MEMO_TEXT bytes), whose walk costs the most:
+ * each slot keeps its text in a buffer of its own, grown by doubling.
+ */
+#define LONG_MEMO_SLOTS 256
+#define LONG_MEMO_TEXT 8192
+
+struct long_memo {
+	uint32_t hash;
+	uint32_t len;           /* 0: empty */
+	uint32_t cap;           /* bytes at text */
+	int64_t bytes;
+	char *text;
+};
+
 enum record_part {
 	REC_NONE,
 	REC_HEADER,        /* "<...>" read */
@@ -95,6 +111,7 @@ struct parser {
 	struct hashed_key ahead[PREFETCH_LINES]; /* keys of the lines ahead */
 	int n_ahead, next_ahead; /* entries; the first not yet used */
 	struct shape_memo *memo; /* SHAPE_MEMO_SLOTS of them */
+	struct long_memo *long_memo; /* LONG_MEMO_SLOTS of them */
 	uint64_t stack_lines;
 	/* Running sums the figures add up again: an input whose sums do not
 	 * fit in int64 is rejected here, where the line is known, rather
@@ -643,14 +660,61 @@ static int64_t sat_add(int64_t a, int64_t b)
 
 /* ---- model helpers ---------------------------------------------- */
 
+/*
+ * hd_vec_push for the model's vectors, whose element size is known
+ * here: the zeroing is a few stores instead of a memset call (a push or
+ * two per line).  hd_vec_push itself grows a full vector.
+ */
+static inline __attribute__((always_inline)) void *
+push_zeroed(struct hd_vec *v, size_t size)
+{
+	void *p;
+
+	if (v->len == v->cap)
+		return hd_vec_push(v);
+	p = (char *)v->data + v->len * size;
+	memset(p, 0, size);
+	v->len++;
+	return p;
+}
+
+#define PUSH(vec, type) ((type *)push_zeroed((vec), sizeof(type)))
+
+/* hd_shape_logical_bytes of a shape longer than SHAPE_MEMO_TEXT. */
+static int64_t long_shape_bytes(struct parser *ps, struct hd_slice shape)
+{
+	struct long_memo *m;
+	uint32_t h;
+
+	if (shape.n > LONG_MEMO_TEXT)
+		return hd_shape_logical_bytes(shape);
+	h = hd_index_hash(shape);
+	m = &ps->long_memo[h & (LONG_MEMO_SLOTS - 1)];
+	if (m->len == shape.n && m->hash == h &&
+	    hd_bytes_eq(m->text, shape.p, shape.n))
+		return m->bytes;
+	if (m->cap < shape.n) {
+		free(m->text);
+		m->cap = m->cap * 2 > shape.n ? m->cap * 2 : (uint32_t)shape.n;
+		m->text = hd_xmalloc(m->cap);
+	}
+	m->hash = h;
+	m->len = (uint32_t)shape.n;
+	memcpy(m->text, shape.p, shape.n);
+	m->bytes = hd_shape_logical_bytes(shape);
+	return m->bytes;
+}
+
 /* hd_shape_logical_bytes(shape), through the memo. */
 static int64_t shape_bytes(struct parser *ps, struct hd_slice shape)
 {
 	struct shape_memo *m;
 	uint32_t h;
 
-	if (shape.n == 0 || shape.n > SHAPE_MEMO_TEXT)
+	if (shape.n == 0)
 		return hd_shape_logical_bytes(shape);
+	if (shape.n > SHAPE_MEMO_TEXT)
+		return long_shape_bytes(ps, shape);
 	h = hd_index_hash(shape);
 	m = &ps->memo[h & (SHAPE_MEMO_SLOTS - 1)];
 	if (m->len == shape.n && m->hash == h &&
@@ -698,7 +762,7 @@ static int value_for(struct parser *ps, int64_t id, struct hd_slice name,
 	v = (uint32_t)d->values.len;
 	if (v == HD_NONE)
 		return perr(ps, "too many values");
-	val = hd_vec_push(&d->values);
+	val = PUSH(&d->values, struct hd_value);
 	val->id = id;
 	/*
 	 * The name (and printed index) are copied into the arena, packed:
@@ -886,7 +950,7 @@ static int parse_allocation(struct parser *ps, struct hd_slice l)
 	t.n--;
 	if (d->allocs.len >= HD_NONE - 1)
 		return perr(ps, "too many allocations");
-	a = hd_vec_push(&d->allocs);
+	a = PUSH(&d->allocs, struct hd_alloc);
 	a->index = index;
 	a->page = -1;
 	a->param_number = -1;
@@ -958,7 +1022,7 @@ static int parse_alloc_value(struct parser *ps, struct hd_slice l)
 		return perr(ps, "too many values");
 	val->flags |= HD_VALUE_IN_ALLOC;
 	val->alloc_value = (uint32_t)d->alloc_values.len;
-	av = hd_vec_push(&d->alloc_values);
+	av = PUSH(&d->alloc_values, struct hd_alloc_value);
 	av->value = v;
 	av->alloc = ps->alloc;
 	av->size = size;
@@ -982,7 +1046,7 @@ static int parse_reuse_value(struct parser *ps, struct hd_slice l)
 	if (take_short_form(ps, l, &t, &v) || take_lit(&t, " (color=") ||
 	    take_i64(ps, &t, &color) || take_lit(&t, ")") || t.n)
 		return bad_line(ps, l, "bad reused-by value line", "'  value: <ID NAME> (color=C)'");
-	r = hd_vec_push(&ps->d->reuses);
+	r = PUSH(&ps->d->reuses, struct hd_alloc_reuse);
 	r->value = v;
 	r->alloc = ps->alloc;
 	r->color = color;
@@ -1090,7 +1154,7 @@ static int parse_position(struct parser *ps, struct hd_slice l)
 
 	if (n == 0)
 		return bad_line(ps, l, "bad position", "'  NAME' or '  NAME {IDX}'");
-	p = hd_vec_push(&ps->d->positions);
+	p = PUSH(&ps->d->positions, struct hd_position);
 	p->name = hd_slice_make(t.p, n);
 	t = tail(t, n);
 	if (t.n) {
@@ -1124,7 +1188,7 @@ static int parse_use(struct parser *ps, struct hd_slice l)
 		u.index = t;
 	}
 	if (ps->flags & HD_PARSE_KEEP_USES)
-		*(struct hd_use *)hd_vec_push(&ps->d->uses) = u;
+		*PUSH(&ps->d->uses, struct hd_use) = u;
 	HD_VALUE(ps->d, ps->record).use_count++;
 	return 0;
 }
@@ -1367,7 +1431,7 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 		hd_index_hash(hd_slice_make(t.p, n));
 	i = n ? hd_dump_insn_by_hash(d, hash, hd_slice_make(t.p, n)) : HD_NONE;
 	if (i == HD_NONE) {
-		struct hd_insn *in = hd_vec_push(&d->insns);
+		struct hd_insn *in = PUSH(&d->insns, struct hd_insn);
 		in->line = (uint32_t)ps->line;
 		if (parse_insn_text(ps, l, text, in))
 			return -1;
@@ -1414,7 +1478,7 @@ static int parse_sequence_line(struct parser *ps, struct hd_slice l)
 	if (i != (int64_t)ps->d->sequence.len)
 		return perr(ps, "sequence position %lld out of order (expected %zu)",
 			    (long long)i, ps->d->sequence.len);
-	slot = hd_vec_push(&ps->d->sequence);
+	slot = PUSH(&ps->d->sequence, struct hd_slice);
 	*slot = t;
 	return 0;
 }
@@ -1490,7 +1554,7 @@ static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 		return bad_line(ps, l, "bad live range", "'    NAME{IDX}:START-END'");
 	if (start < 0 || end < start)
 		return bad_line(ps, l, "live range ends before it starts", "START <= END");
-	r = hd_vec_push(&ps->d->live_ranges);
+	r = PUSH(&ps->d->live_ranges, struct hd_live_range);
 	if (split_key(ps, hd_slice_make(t.p, (size_t)(colon - t.p)), &r->name,
 		      &r->index, &key))
 		return bad_line(ps, l, "bad live range name", "'NAME{IDX}'");
@@ -1537,7 +1601,7 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 
 	if (!colon)
 		return bad_line(ps, l, "bad peak line", "'    NAME{IDX}: B bytes (cumulative: S bytes)'");
-	e = hd_vec_push(&d->peak);
+	e = PUSH(&d->peak, struct hd_peak_entry);
 	e->line = (uint32_t)ps->line;
 	e->cumulative = -1;
 	if (split_key(ps, hd_slice_make(t.p, (size_t)(colon - t.p)), &e->name,
@@ -1633,7 +1697,7 @@ static int parse_stack_line(struct parser *ps, struct hd_slice l)
 		;
 	if (open == 0 || t.p[open - 1] != ' ')
 		return bad_line(ps, l, "bad stack trace node", "'NAME (P%, ...)'");
-	node = hd_vec_push(&ps->d->stack);
+	node = PUSH(&ps->d->stack, struct hd_stack_node);
 	node->depth = (uint32_t)depth;
 	node->name = hd_slice_make(t.p, open - 1);
 	node->line = (uint32_t)ps->line;
@@ -2100,7 +2164,7 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 		     const char *data, size_t len, unsigned flags)
 {
 	struct parser ps;
-	int rc;
+	int rc, i;
 
 	d->shape_facts = 1;
 	parser_init(&ps, d, name, flags);
@@ -2116,7 +2180,11 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 	ps.data = ps.checked = data;
 	ps.end = data + len;
 	ps.memo = hd_xcalloc(SHAPE_MEMO_SLOTS, sizeof(*ps.memo));
+	ps.long_memo = hd_xcalloc(LONG_MEMO_SLOTS, sizeof(*ps.long_memo));
 	rc = parse_lines(&ps) ? -1 : finish(&ps);
+	for (i = 0; i < LONG_MEMO_SLOTS; i++)
+		free(ps.long_memo[i].text);
+	free(ps.long_memo);
 	free(ps.memo);
 	return rc;
 }
