@@ -852,18 +852,41 @@ take_short_form(struct parser *ps, struct hd_slice line,
 
 /* ---- Part A: allocations ----------------------------------------- */
 
-/* Splits the allocation header tail on ", " outside |...|; calls fn. */
+/*
+ * Offset of the first byte in s at or after i that is c1 or c2, or s.n;
+ * 16 bytes at a time in whole blocks inside s.
+ */
+static inline size_t find_either(struct hd_slice s, size_t i, char c1, char c2)
+{
+#ifdef __SSE2__
+	for (; i + 16 <= s.n; i += 16) {
+		unsigned m = eq_mask(s.p + i, c1) | eq_mask(s.p + i, c2);
+
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
+	while (i < s.n && s.p[i] != c1 && s.p[i] != c2)
+		i++;
+	return i;
+}
+
+/* Splits the allocation header tail on ", " outside |...|: the next
+ * flag.  Inside a shape only the closing '|' is looked for. */
 static struct hd_slice next_flag(struct hd_slice *s)
 {
-	size_t i;
+	size_t i = 0;
 	int in_shape = 0;
 	struct hd_slice tok;
 
-	for (i = 0; i < s->n; i++) {
+	for (;; i++) {
+		i = in_shape ? find_either(*s, i, '|', '|') :
+			       find_either(*s, i, '|', ',');
+		if (i >= s->n)
+			break;
 		if (s->p[i] == '|')
 			in_shape = !in_shape;
-		else if (!in_shape && s->p[i] == ',' && i + 1 < s->n &&
-			 s->p[i + 1] == ' ')
+		else if (i + 1 < s->n && s->p[i + 1] == ' ')
 			break;
 	}
 	tok = hd_slice_make(s->p, i);
@@ -1368,9 +1391,8 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 		return bad_line(ps, l, "bad instruction shape", "'%NAME = SHAPE opcode(...)'");
 	in->shape = hd_slice_make(t.p, n);
 	t = tail(t, n + 1);
-	n = 0;
-	while (n < t.n && t.p[n] != '(' && t.p[n] != ' ' && t.p[n] != ',')
-		n++;
+	n = find_either(t, 0, '(', ' ');
+	n = find_either(hd_slice_make(t.p, n), 0, ',', ',');
 	if (n == 0 || n == t.n || t.p[n] != '(')
 		return bad_line(ps, l, "bad instruction opcode", "'opcode(operands)'");
 	in->opcode = hd_slice_make(t.p, n);
