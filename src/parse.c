@@ -1274,7 +1274,35 @@ static void read_metadata(struct hd_insn *in)
  * (a ')' or ']' there, a '}' followed by other text, no end) returns
  * -1, and the caller does the two passes.  m starts at the '{'.
  */
-static int read_metadata_fast(struct hd_insn *in, struct hd_slice m)
+/*
+ * balanced_scan(r, '=', ' ', 1) for the usual key, a run of name bytes
+ * (none of which the scan stops at or counts) and then '='.
+ */
+static inline size_t metadata_key_end(struct hd_slice r, const char *limit)
+{
+	size_t n = name_span(r, limit);
+
+	if (n < r.n && r.p[n] == '=')
+		return n;
+	return balanced_scan(r, '=', ' ', 1);
+}
+
+/*
+ * balanced_scan(r, ' ', ' ', 1) for the usual value, a string or a run
+ * of name bytes (a number), ended by ' ' or a closing bracket, where the
+ * scan stops too (at depth 0); anything else is scanned from the start.
+ */
+static inline size_t metadata_value_end(struct hd_slice r, const char *limit)
+{
+	size_t i = r.n && r.p[0] == '"' ? skip_string(r, 0) : name_span(r, limit);
+
+	if (i < r.n && (r.p[i] == ' ' || is_closer(r.p[i])))
+		return i;
+	return balanced_scan(r, ' ', ' ', 1);
+}
+
+static int read_metadata_fast(struct hd_insn *in, struct hd_slice m,
+			      const char *limit)
 {
 	struct hd_slice r = tail(m, 1);
 
@@ -1292,7 +1320,7 @@ static int read_metadata_fast(struct hd_insn *in, struct hd_slice m)
 			in->metadata = hd_slice_make(m.p + 1, (size_t)(r.p - m.p) - 1);
 			return 0;
 		}
-		eq = balanced_scan(r, '=', ' ', 1);
+		eq = metadata_key_end(r, limit);
 		if (eq >= r.n)
 			return -1;
 		if (r.p[eq] != '=') {
@@ -1301,7 +1329,7 @@ static int read_metadata_fast(struct hd_insn *in, struct hd_slice m)
 		}
 		key = hd_slice_make(r.p, eq);
 		r = tail(r, eq + 1);
-		end = balanced_scan(r, ' ', ' ', 1);
+		end = metadata_value_end(r, limit);
 		if (end >= r.n)
 			return -1;
 		metadata_item(in, key, hd_slice_make(r.p, end));
@@ -1339,7 +1367,7 @@ static const char *find_comma_metadata(struct hd_slice a)
  * backend_config and frontend attributes, so the first ", metadata={" is
  * the attribute (memmem keeps this a fast scan of long lines).
  */
-static void find_metadata(struct hd_insn *in)
+static void find_metadata(struct hd_insn *in, const char *limit)
 {
 	static const char key[] = "metadata={";
 	struct hd_slice a = in->attrs;
@@ -1357,7 +1385,7 @@ static void find_metadata(struct hd_insn *in)
 	if (!at)
 		return;
 	m = tail(a, (size_t)(at - a.p) + sizeof(key) - 2); /* from '{' */
-	if (read_metadata_fast(in, m) == 0)
+	if (read_metadata_fast(in, m, limit) == 0)
 		return;
 	in->op_name = in->source_file = HD_SLICE_NULL;
 	in->source_line = -1;
@@ -1414,7 +1442,7 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 		in->attrs = t;
 	else if (t.n)
 		return bad_line(ps, l, "bad text after operands", "', attr=value, ...'");
-	find_metadata(in);
+	find_metadata(in, ps->end);
 	if (in->flags & HD_INSN_COPY_START) {
 		/* what the figures read of a copy-start, kept out of the input */
 		if (hd_attrs_cross_program_prefetch(in->attrs))
