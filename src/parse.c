@@ -52,6 +52,8 @@ struct shape_memo {
 	uint32_t hash;
 	uint32_t len;           /* 0: empty */
 	int64_t bytes;
+	int plain;              /* no ' ' in text, and an instruction's shape
+				   scan (balanced_until ' ') ends at its end */
 	char text[SHAPE_MEMO_TEXT];
 };
 
@@ -495,6 +497,25 @@ static inline unsigned eq_mask(const char *p, char c)
 }
 #endif
 
+/*
+ * Offset of the first byte in s at or after i that is c1 or c2, or s.n;
+ * 16 bytes at a time in whole blocks inside s.
+ */
+static inline size_t find_either(struct hd_slice s, size_t i, char c1, char c2)
+{
+#ifdef __SSE2__
+	for (; i + 16 <= s.n; i += 16) {
+		unsigned m = eq_mask(s.p + i, c1) | eq_mask(s.p + i, c2);
+
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
+	while (i < s.n && s.p[i] != c1 && s.p[i] != c2)
+		i++;
+	return i;
+}
+
 /* Offset of the first '"' in s at or after i, or s.n. */
 static inline size_t find_quote(struct hd_slice s, size_t i)
 {
@@ -705,26 +726,82 @@ static int64_t long_shape_bytes(struct parser *ps, struct hd_slice shape)
 	return m->bytes;
 }
 
+/* The memo slot of shape (1 to SHAPE_MEMO_TEXT bytes, hash h); *hit
+ * says whether it holds shape. */
+static inline struct shape_memo *memo_slot(struct parser *ps, struct hd_slice shape,
+					   uint32_t h, int *hit)
+{
+	struct shape_memo *m = &ps->memo[h & (SHAPE_MEMO_SLOTS - 1)];
+
+	*hit = m->len == shape.n && m->hash == h &&
+	       hd_bytes_eq(m->text, shape.p, shape.n);
+	return m;
+}
+
+/* hd_shape_logical_bytes(shape) through the memo slot m (hit: it holds
+ * shape already). */
+static int64_t memo_bytes(struct shape_memo *m, struct hd_slice shape,
+			  uint32_t h, int hit)
+{
+	if (hit)
+		return m->bytes;
+	m->hash = h;
+	m->len = (uint32_t)shape.n;
+	m->plain = 0;
+	memcpy(m->text, shape.p, shape.n);
+	m->bytes = hd_shape_logical_bytes(shape);
+	return m->bytes;
+}
+
 /* hd_shape_logical_bytes(shape), through the memo. */
 static int64_t shape_bytes(struct parser *ps, struct hd_slice shape)
 {
 	struct shape_memo *m;
 	uint32_t h;
+	int hit;
 
 	if (shape.n == 0)
 		return hd_shape_logical_bytes(shape);
 	if (shape.n > SHAPE_MEMO_TEXT)
 		return long_shape_bytes(ps, shape);
 	h = hd_index_hash(shape);
-	m = &ps->memo[h & (SHAPE_MEMO_SLOTS - 1)];
-	if (m->len == shape.n && m->hash == h &&
-	    hd_bytes_eq(m->text, shape.p, shape.n))
-		return m->bytes;
-	m->hash = h;
-	m->len = (uint32_t)shape.n;
-	memcpy(m->text, shape.p, shape.n);
-	m->bytes = hd_shape_logical_bytes(shape);
-	return m->bytes;
+	m = memo_slot(ps, shape, h, &hit);
+	return memo_bytes(m, shape, h, hit);
+}
+
+/*
+ * An instruction's shape at the start of t: its length (balanced_until
+ * ' ', which the caller checks) and logical bytes.  The text up to the
+ * first ' ' is looked up in the memo first: a shape marked plain there
+ * ends at that ' ' whatever follows (the scan reads no further), so it
+ * needs no scan.  A shape scanned here that ends at the first ' ' is
+ * marked plain.
+ */
+static size_t insn_shape(struct parser *ps, struct hd_slice t, int64_t *bytes)
+{
+	size_t k = find_either(t, 0, ' ', ' '), n;
+	struct shape_memo *m = NULL;
+	uint32_t h = 0;
+	int hit = 0;
+
+	if (k > 0 && k < t.n && k <= SHAPE_MEMO_TEXT) {
+		h = hd_index_hash(hd_slice_make(t.p, k));
+		m = memo_slot(ps, hd_slice_make(t.p, k), h, &hit);
+		if (hit && m->plain) {
+			*bytes = m->bytes;
+			return k;
+		}
+	}
+	n = balanced_until(t, ' ', ' ');
+	if (n == 0 || n == t.n)
+		return n;
+	if (n != k || !m) {
+		*bytes = shape_bytes(ps, hd_slice_make(t.p, n));
+		return n;
+	}
+	*bytes = memo_bytes(m, hd_slice_make(t.p, n), h, hit);
+	m->plain = 1;
+	return n;
 }
 
 static struct hd_slice default_index(void)
@@ -851,25 +928,6 @@ take_short_form(struct parser *ps, struct hd_slice line,
 }
 
 /* ---- Part A: allocations ----------------------------------------- */
-
-/*
- * Offset of the first byte in s at or after i that is c1 or c2, or s.n;
- * 16 bytes at a time in whole blocks inside s.
- */
-static inline size_t find_either(struct hd_slice s, size_t i, char c1, char c2)
-{
-#ifdef __SSE2__
-	for (; i + 16 <= s.n; i += 16) {
-		unsigned m = eq_mask(s.p + i, c1) | eq_mask(s.p + i, c2);
-
-		if (m)
-			return i + (size_t)__builtin_ctz(m);
-	}
-#endif
-	while (i < s.n && s.p[i] != c1 && s.p[i] != c2)
-		i++;
-	return i;
-}
 
 /* Splits the allocation header tail on ", " outside |...|: the next
  * flag.  Inside a shape only the closing '|' is looked for. */
@@ -1414,7 +1472,7 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 	t = tail(t, n);
 	if (take_lit(&t, " = "))
 		return bad_line(ps, l, "bad instruction", "'%NAME = SHAPE opcode(...)'");
-	n = balanced_until(t, ' ', ' ');
+	n = insn_shape(ps, t, &in->shape_bytes);
 	if (n == 0 || n == t.n)
 		return bad_line(ps, l, "bad instruction shape", "'%NAME = SHAPE opcode(...)'");
 	in->shape = hd_slice_make(t.p, n);
@@ -1426,7 +1484,6 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 	in->opcode = hd_slice_make(t.p, n);
 	if (IS(in->opcode, "copy-start"))
 		in->flags |= HD_INSN_COPY_START;
-	in->shape_bytes = shape_bytes(ps, in->shape);
 	t = tail(t, n);
 	n = balanced_until(t, ',', ',');
 	/* n is where the operand list "(...)" ends at depth 0 */
