@@ -112,6 +112,7 @@ struct parser {
 	uint32_t record_hash;   /* hd_index_hash of the record's value name */
 	struct hashed_key ahead[PREFETCH_LINES]; /* keys of the lines ahead */
 	int n_ahead, next_ahead; /* entries; the first not yet used */
+	const char *prefetched_to; /* where the lines prefetched for end */
 	struct shape_memo *memo; /* SHAPE_MEMO_SLOTS of them */
 	struct long_memo *long_memo; /* LONG_MEMO_SLOTS of them */
 	uint64_t stack_lines;
@@ -1556,6 +1557,8 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 
 /* ---- Part B: HloLiveRange ----------------------------------------- */
 
+static const char *prefetch_lookups(struct parser *ps, const char *p);
+
 static int parse_live_range_header(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice t = tail(l, (sizeof("HloLiveRange (max ") - 1));
@@ -1653,6 +1656,8 @@ static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 	int64_t start, end;
 	uint32_t v;
 
+	if (l.p >= ps->prefetched_to)
+		ps->prefetched_to = prefetch_lookups(ps, l.p);
 	if (!colon)
 		return bad_line(ps, l, "bad live range", "'    NAME{IDX}:START-END'");
 	nums = tail(t, (size_t)(colon - t.p) + 1);
@@ -1706,6 +1711,8 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 	const char *colon = memchr(t.p, ':', t.n);
 	struct hd_slice rest, key;
 
+	if (l.p >= ps->prefetched_to)
+		ps->prefetched_to = prefetch_lookups(ps, l.p);
 	if (!colon)
 		return bad_line(ps, l, "bad peak line", "'    NAME{IDX}: B bytes (cumulative: S bytes)'");
 	e = PUSH(&d->peak, struct hd_peak_entry);
@@ -2124,7 +2131,8 @@ static int parse_lines(struct parser *ps)
 {
 	const char *p = ps->data, *end = ps->end;
 	const char *next_release = p + HD_GIVE_BACK_STEP + HD_GIVE_BACK_LAG;
-	const char *prefetched = p;
+	/* a line ending past watch is due a NUL check or a give-back */
+	const char *watch = p;
 
 	ps->line = 0;
 	while (p < end) {
@@ -2132,17 +2140,19 @@ static int parse_lines(struct parser *ps)
 		const char *line_end = nl ? nl + 1 : end;
 		struct hd_slice l;
 
-		if (line_end > ps->checked &&
-		    check_nul_upto(ps, (size_t)(end - line_end) > NUL_CHUNK ?
-				   line_end + NUL_CHUNK : end))
-			return -1;
-		if (ps->in && p >= next_release) {
-			hd_input_release_before(ps->in, p - HD_GIVE_BACK_LAG);
-			next_release = p + HD_GIVE_BACK_STEP;
+		if (line_end > watch) {
+			if (line_end > ps->checked &&
+			    check_nul_upto(ps, (size_t)(end - line_end) > NUL_CHUNK ?
+					   line_end + NUL_CHUNK : end))
+				return -1;
+			if (ps->in && p >= next_release) {
+				hd_input_release_before(ps->in, p - HD_GIVE_BACK_LAG);
+				next_release = p + HD_GIVE_BACK_STEP;
+			}
+			watch = ps->checked;
+			if (ps->in && next_release < watch)
+				watch = next_release;
 		}
-		if ((ps->sec == SEC_BUFFER_LIVE || ps->sec == SEC_PEAK) &&
-		    p >= prefetched)
-			prefetched = prefetch_lookups(ps, p);
 		ps->line++;
 		if (!nl) {
 			/* the partial last line is not read */
@@ -2284,7 +2294,7 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 		hd_error(name, 0, "empty file (expected a buffer-assignment dump)");
 		return -1;
 	}
-	ps.data = ps.checked = data;
+	ps.data = ps.checked = ps.prefetched_to = data;
 	ps.end = data + len;
 	ps.memo = hd_xcalloc(SHAPE_MEMO_SLOTS, sizeof(*ps.memo));
 	ps.long_memo = hd_xcalloc(LONG_MEMO_SLOTS, sizeof(*ps.long_memo));
