@@ -815,7 +815,8 @@ static struct hd_slice default_index(void)
  * "name{idx}" or "name".  On a name mismatch with an earlier mention it
  * reports an error.
  */
-static int value_for(struct parser *ps, int64_t id, struct hd_slice name,
+static inline __attribute__((always_inline)) int
+value_for(struct parser *ps, int64_t id, struct hd_slice name,
 		     struct hd_slice index, struct hd_slice key, int indexed,
 		     uint32_t *out)
 {
