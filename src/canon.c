@@ -15,6 +15,10 @@
 #include "hlodiff/diag.h"
 #include "hlodiff/shape.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* A growable byte buffer, reused for every instruction. */
 struct cbuf {
 	char *p;
@@ -318,10 +322,137 @@ static void sink_name(struct sink *k, struct hd_slice name)
 		k->o += hd_canon_name(k->o, name);
 }
 
+/*
+ * Block scanning.  The walks below look for a few special bytes in long
+ * texts.  16 bytes are classified at a time into bit masks (bit k is byte
+ * base + k) whose bits are then taken in order, so plain bytes cost a
+ * few instructions per block, not per byte, and the plain bytes between
+ * two changes are written with one copy.  A block never reads outside
+ * the slice: near its end the slice's last 16 bytes are loaded and the
+ * masks shifted; a slice shorter than 16 bytes (and a build without
+ * SSE2) is classified byte by byte through the tables, which give the
+ * same masks.
+ */
+enum scan_set {
+	SCAN_OPERANDS,  /* put_operands: '"' '%' '/' */
+	SCAN_ATTRS,     /* walk_attr: '"' brackets ',' '%' */
+};
+
 /* Bytes that start something put_operands must look at. */
 static const unsigned char special[256] = {
 	['"'] = 1, ['%'] = 1, ['/'] = 1,
 };
+
+/* Bytes that matter while walking an attribute list. */
+static const unsigned char attr_special[256] = {
+	['"'] = 1, ['('] = 1, [')'] = 1, ['['] = 1, [']'] = 1, ['{'] = 1,
+	['}'] = 1, [','] = 1, ['%'] = 1,
+};
+
+struct block {
+	size_t base;        /* the byte of bit 0 */
+	unsigned spec;      /* special bytes of the set not yet taken */
+	unsigned quote;     /* '"' bytes */
+};
+
+#ifdef __SSE2__
+static inline __m128i eq_byte(__m128i x, char c)
+{
+	return _mm_cmpeq_epi8(x, _mm_set1_epi8(c));
+}
+
+/* The bytes of x in the set (quotes q included). */
+static inline __m128i set_bytes(__m128i x, __m128i q, enum scan_set set)
+{
+	__m128i m;
+
+	if (set == SCAN_OPERANDS)
+		return _mm_or_si128(q, _mm_or_si128(eq_byte(x, '%'),
+						    eq_byte(x, '/')));
+	/* '(' ')' differ in bit 0; '[' '{' and ']' '}' in bit 5 */
+	m = _mm_or_si128(eq_byte(_mm_or_si128(x, _mm_set1_epi8(0x20)), '{'),
+			 eq_byte(_mm_or_si128(x, _mm_set1_epi8(0x20)), '}'));
+	m = _mm_or_si128(m, eq_byte(_mm_or_si128(x, _mm_set1_epi8(1)), ')'));
+	m = _mm_or_si128(m, _mm_or_si128(eq_byte(x, ','), eq_byte(x, '%')));
+	return _mm_or_si128(m, q);
+}
+#endif
+
+/* Classifies the block of s (n bytes) starting at at < n. */
+static inline void block_load(struct block *b, const char *s, size_t n,
+			      size_t at, enum scan_set set)
+{
+	const unsigned char *tab = set == SCAN_ATTRS ? attr_special : special;
+	size_t k, end;
+
+	b->base = at;
+#ifdef __SSE2__
+	if (n >= 16) {
+		size_t from = n - at >= 16 ? at : n - 16;
+		unsigned shift = (unsigned)(at - from);
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)
+					    (s + from));
+		__m128i q = eq_byte(x, '"');
+
+		b->spec = (unsigned)_mm_movemask_epi8(set_bytes(x, q, set)) >>
+			  shift;
+		b->quote = (unsigned)_mm_movemask_epi8(q) >> shift;
+		return;
+	}
+#endif
+	b->spec = b->quote = 0;
+	end = n - at < 16 ? n : at + 16;
+	for (k = at; k < end; k++) {
+		unsigned char c = (unsigned char)s[k];
+
+		b->spec |= (unsigned)tab[c] << (k - at);
+		b->quote |= (unsigned)(c == '"') << (k - at);
+	}
+}
+
+/*
+ * The first special byte at or after i (n when none).  b holds the block
+ * of an earlier position <= i; bits before i are dropped.
+ */
+static inline size_t block_next(struct block *b, const char *s, size_t n,
+				size_t i, enum scan_set set)
+{
+	if (i >= n)
+		return n;
+	if (i - b->base >= 16)
+		block_load(b, s, n, i, set);
+	else
+		b->spec &= ~0u << (i - b->base);
+	while (!b->spec) {
+		if (n - b->base <= 16)
+			return n;
+		block_load(b, s, n, b->base + 16, set);
+	}
+	return b->base + (size_t)__builtin_ctz(b->spec);
+}
+
+/*
+ * skip_string for the string opening at s[j], a special byte of block b:
+ * a closing quote in the block (or in a block loaded at j) with no
+ * backslash before it ends it; anything else takes skip_string.
+ */
+static inline size_t block_string_end(struct block *b, const char *s,
+				      size_t n, size_t j, enum scan_set set)
+{
+	unsigned q = b->quote & (~1u << (j - b->base));
+
+	if (!q && j != b->base) {
+		block_load(b, s, n, j, set);
+		q = b->quote & ~1u;
+	}
+	if (q) {
+		size_t e = b->base + (size_t)__builtin_ctz(q);
+
+		if (s[e - 1] != '\\')
+			return e + 1;
+	}
+	return skip_string(s, n, j);
+}
 
 struct work;
 static void add_ref(struct work *w, struct hd_slice name);
@@ -329,40 +460,43 @@ static void add_ref(struct work *w, struct hd_slice name);
 /*
  * Writes text with every %name stripped (hd_canon_name), string
  * literals copied as they are and comments ("/ *index=5* /") dropped.
- * With w, every %name is also resolved as an operand (add_ref).
+ * With w, every %name is also resolved as an operand (add_ref).  Plain
+ * bytes since cs are written when something changes and at the end.
  */
 static void put_operands(struct sink *k, struct hd_slice t, struct work *w)
 {
 	const char *s = t.p;
-	size_t n = t.n, i = 0, j;
+	size_t n = t.n, i = 0, cs = 0, j;
+	struct block b;
 
-	while (i < n) {
-		if (s[i] == '"') {
-			j = skip_string(s, n, i);
-			sink_bytes(k, s + i, j - i);
-			i = j;
-		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
-			const char *end = memmem(s + i + 2, n - i - 2, "*/", 2);
+	if (n == 0)
+		return;
+	block_load(&b, s, n, 0, SCAN_OPERANDS);
+	while ((j = block_next(&b, s, n, i, SCAN_OPERANDS)) < n) {
+		if (s[j] == '"') {
+			i = block_string_end(&b, s, n, j, SCAN_OPERANDS);
+		} else if (s[j] == '/') {
+			const char *end;
 
-			i = end ? (size_t)(end - s) + 2 : n;
-		} else if (s[i] == '%') {
+			i = j + 1;
+			if (i == n || s[i] != '*')
+				continue;
+			sink_bytes(k, s + cs, j - cs);
+			end = memmem(s + i + 1, n - i - 1, "*/", 2);
+			i = cs = end ? (size_t)(end - s) + 2 : n;
+		} else {
 			struct hd_slice name;
 
-			j = name_span(s + i + 1, n - i - 1);
-			name = hd_slice_make(s + i + 1, j);
-			sink_byte(k, '%');
+			i = j + 1;
+			name = hd_slice_make(s + i, name_span(s + i, n - i));
+			sink_bytes(k, s + cs, i - cs);
 			sink_name(k, name);
 			if (w)
 				add_ref(w, name);
-			i += 1 + j;
-		} else {
-			j = i + 1;
-			while (j < n && !special[(unsigned char)s[j]])
-				j++;
-			sink_bytes(k, s + i, j - i);
-			i = j;
+			i = cs = i + name.n;
 		}
 	}
+	sink_bytes(k, s + cs, n - cs);
 }
 
 /* JSON keys of backend_config whose values are ids (see canon.h), with
@@ -418,12 +552,6 @@ static size_t skip_json_value(const char *s, size_t n, size_t i)
 	return n;
 }
 
-/* Bytes that matter while walking an attribute list. */
-static const unsigned char attr_special[256] = {
-	['"'] = 1, ['('] = 1, [')'] = 1, ['['] = 1, [']'] = 1, ['{'] = 1,
-	['}'] = 1, [','] = 1, ['%'] = 1,
-};
-
 enum attr_mode {
 	ATTR_COPY,     /* copied with %names stripped */
 	ATTR_DROP,     /* left out */
@@ -450,55 +578,55 @@ static enum attr_mode attr_mode_of(struct hd_slice key)
 /*
  * Walks one attribute value from s[i] to the ", " that ends it at
  * bracket depth 0 (or the end), writing it to k as mode says.
- * Returns the index of the end.
+ * Returns the index of the end.  Plain bytes since cs are written when
+ * something changes and at the end.
  */
 static size_t walk_attr(struct sink *k, const char *s, size_t n, size_t i,
 			enum attr_mode mode)
 {
-	int depth = 0, keep = mode != ATTR_DROP;
+	int depth = 0;
+	size_t cs = i, j;
+	struct block b;
 
-	while (i < n) {
-		size_t j = i;
-		char c;
+	if (i >= n)
+		return n;
+	block_load(&b, s, n, i, SCAN_ATTRS);
+	while ((j = block_next(&b, s, n, i, SCAN_ATTRS)) < n) {
+		char c = s[j];
 
-		while (j < n && !attr_special[(unsigned char)s[j]])
-			j++;
-		if (keep)
-			sink_bytes(k, s + i, j - i);
-		i = j;
-		if (i >= n)
-			break;
-		c = s[i];
+		i = j + 1;
 		if (c == '"') {
-			j = skip_string(s, n, i);
-			if (keep)
-				sink_bytes(k, s + i, j - i);
-			if (mode == ATTR_BACKEND && j < n && s[j] == ':' &&
-			    is_id_key(s + i, j - i)) {
-				sink_byte(k, ':');
-				j = skip_json_value(s, n, j + 1);
+			i = block_string_end(&b, s, n, j, SCAN_ATTRS);
+			if (mode == ATTR_BACKEND && i < n && s[i] == ':' &&
+			    is_id_key(s + j, i - j)) {
+				sink_bytes(k, s + cs, i + 1 - cs);
+				i = cs = skip_json_value(s, n, i + 1);
 			}
-			i = j;
-			continue;
-		}
-		if (c == ',' && depth == 0 && i + 1 < n && s[i + 1] == ' ')
-			break;
-		if (c == '%' && mode == ATTR_COPY) {
-			j = name_span(s + i + 1, n - i - 1);
-			sink_byte(k, '%');
-			sink_name(k, hd_slice_make(s + i + 1, j));
-			i += 1 + j;
-			continue;
-		}
-		if (c == '(' || c == '[' || c == '{')
+		} else if (c == ',') {
+			if (depth == 0 && i < n && s[i] == ' ') {
+				i = j;
+				break;
+			}
+		} else if (c == '%') {
+			if (mode == ATTR_COPY) {
+				struct hd_slice name = hd_slice_make(
+					s + i, name_span(s + i, n - i));
+
+				sink_bytes(k, s + cs, i - cs);
+				sink_name(k, name);
+				i = cs = i + name.n;
+			}
+		} else if (c == '(' || c == '[' || c == '{') {
 			depth++;
-		else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+		} else if (depth > 0) {
 			depth--;
-		if (keep)
-			sink_byte(k, c);
-		i++;
+		}
 	}
-	return i < n ? i : n;
+	if (j >= n)
+		i = n;
+	if (mode != ATTR_DROP)
+		sink_bytes(k, s + cs, i - cs);
+	return i;
 }
 
 /*
