@@ -106,6 +106,23 @@ static size_t constant_prefix(const char *p, size_t n)
 	return i;
 }
 
+/*
+ * The length of the stripped form of name when it is a prefix of it
+ * (the common "stem" or "stem.N": no other '.', not a GPU constant),
+ * else 0.
+ */
+static size_t strip_prefix(const char *p, size_t n)
+{
+	size_t j = n, keep;
+
+	while (j > 0 && is_digit(p[j - 1]))
+		j--;
+	keep = j < n && j > 1 && p[j - 1] == '.' ? j - 1 : n;
+	if (memchr(p, '.', keep) || constant_prefix(p, n))
+		return 0;
+	return keep;
+}
+
 size_t hd_canon_name(char *out, struct hd_slice name)
 {
 	const char *p = name.p;
@@ -113,6 +130,11 @@ size_t hd_canon_name(char *out, struct hd_slice name)
 
 	if (n == 0)
 		return 0;
+	part = strip_prefix(p, n);
+	if (part) {
+		memcpy(out, p, part);
+		return part;
+	}
 	/* First part: kept, except the id groups of a sanitised constant. */
 	part = constant_prefix(p, n);
 	if (part) {
