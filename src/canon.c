@@ -476,6 +476,83 @@ static inline size_t block_string_end(struct block *b, const char *s,
 	return skip_string(s, n, j);
 }
 
+#ifdef __SSE2__
+/* Bytes of x in [lo, hi] (signed compare after moving lo to -128). */
+static inline __m128i in_range(__m128i x, char lo, char hi)
+{
+	__m128i y = _mm_add_epi8(x, _mm_set1_epi8((char)(0x80 - (unsigned char)lo)));
+
+	return _mm_cmplt_epi8(y, _mm_set1_epi8((char)(-128 + (hi - lo) + 1)));
+}
+
+/* Masks of the 16 bytes at p: name bytes (name_char), '.', digits. */
+static inline void name_masks(const char *p, unsigned *name, unsigned *dot,
+			      unsigned *digit)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i d = in_range(x, '0', '9');
+	__m128i ok = _mm_or_si128(
+		_mm_or_si128(d, in_range(_mm_or_si128(x, _mm_set1_epi8(0x20)),
+					 'a', 'z')),
+		_mm_or_si128(in_range(x, '-', '.'), eq_byte(x, '_')));
+
+	*name = (unsigned)_mm_movemask_epi8(ok);
+	*dot = (unsigned)_mm_movemask_epi8(eq_byte(x, '.'));
+	*digit = (unsigned)_mm_movemask_epi8(d);
+}
+#endif
+
+/*
+ * Writes the stripped form of the name at s[i] (a slice of n bytes) to
+ * k and returns the name's length.  A name of fewer than 32 bytes whose
+ * stripped form is a prefix of it (strip_prefix) is classified with two
+ * 16-byte loads inside the slice and copied whole; the rest goes through
+ * name_span and sink_name.
+ */
+static inline size_t sink_name_at(struct sink *k, const char *s, size_t n,
+				  size_t i)
+{
+	struct hd_slice name;
+
+#ifdef __SSE2__
+	if (n >= 32) {
+		size_t from = n - i >= 32 ? i : n - 32;
+		unsigned shift = (unsigned)(i - from), nm0, dt0, dg0, nm1,
+			 dt1, dg1;
+		uint64_t other, dots, digits, len, d, tail;
+
+		name_masks(s + from, &nm0, &dt0, &dg0);
+		name_masks(s + from + 16, &nm1, &dt1, &dg1);
+		/* bit k: byte i + k; bytes past the slice end the name */
+		other = (~((uint64_t)nm1 << 16 | nm0) & 0xffffffffu) >> shift;
+		other |= ~(uint64_t)0 << (32 - shift);
+		dots = ((uint64_t)dt1 << 16 | dt0) >> shift;
+		digits = ((uint64_t)dg1 << 16 | dg0) >> shift;
+		len = (uint64_t)__builtin_ctzll(other);
+		if (len < 32) {
+			dots &= ((uint64_t)1 << len) - 1;
+			if (dots == 0) {
+				d = len;
+			} else {
+				d = (uint64_t)__builtin_ctzll(dots);
+				tail = (((uint64_t)1 << len) - 1) &
+				       ~(((uint64_t)2 << d) - 1);
+				if ((dots & (dots - 1)) || d == 0 ||
+				    d + 1 == len || (digits & tail) != tail)
+					d = 0;
+			}
+			if (d && !constant_prefix(s + i, len)) {
+				sink_bytes(k, s + i, d);
+				return len;
+			}
+		}
+	}
+#endif
+	name = hd_slice_make(s + i, name_span(s + i, n - i));
+	sink_name(k, name);
+	return name.n;
+}
+
 struct work;
 static void add_ref(struct work *w, struct hd_slice name);
 
@@ -510,9 +587,8 @@ static void put_operands(struct sink *k, struct hd_slice t, struct work *w)
 			struct hd_slice name;
 
 			i = j + 1;
-			name = hd_slice_make(s + i, name_span(s + i, n - i));
 			sink_bytes(k, s + cs, i - cs);
-			sink_name(k, name);
+			name = hd_slice_make(s + i, sink_name_at(k, s, n, i));
 			if (w)
 				add_ref(w, name);
 			i = cs = i + name.n;
@@ -631,12 +707,8 @@ static size_t walk_attr(struct sink *k, const char *s, size_t n, size_t i,
 			}
 		} else if (c == '%') {
 			if (mode == ATTR_COPY) {
-				struct hd_slice name = hd_slice_make(
-					s + i, name_span(s + i, n - i));
-
 				sink_bytes(k, s + cs, i - cs);
-				sink_name(k, name);
-				i = cs = i + name.n;
+				i = cs = i + sink_name_at(k, s, n, i);
 			}
 		} else if (c == '(' || c == '[' || c == '{') {
 			depth++;
