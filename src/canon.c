@@ -1474,11 +1474,16 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 	uint32_t ins = c->value_insn[v];
 	struct hd_slice shape = hd_value_shape(d, v);
 	uint64_t idx = hash_slice(val->index), h;
-	uint64_t opcode = ins == HD_NONE ? 1 : c->insn_opcode[ins];
-	uint64_t op_name = ins == HD_NONE ? 1 : c->insn_op_name[ins];
+	uint64_t opcode = 1, op_name = 1;
 	char small[256];
 	size_t n;
 
+	/* hashed here, not for every instruction: the matcher asks for the
+	 * few values its strict passes left */
+	if (ins != HD_NONE) {
+		opcode = hash_slice(HD_INSN(d, ins).opcode);
+		op_name = mix(opcode, hash_slice(HD_INSN(d, ins).op_name));
+	}
 	keys[HD_LOOSE_OP_NAME] = mix(mix(op_name, hash_slice(shape)), idx);
 	h = mix(mix(opcode, hash_slice(hd_shape_strip_layout(shape))), idx);
 	keys[HD_LOOSE_SHAPE] = h;
@@ -1542,15 +1547,6 @@ static void stored_hashes(struct hd_canon *c, const struct hd_dump *d)
 }
 
 /* Canonical texts, operand references and structural hashes. */
-/* The opcode and op_name hashes of instruction i (for the loose keys). */
-static void opcode_hashes(struct hd_canon *c, const struct hd_dump *d,
-			  uint32_t i)
-{
-	c->insn_opcode[i] = hash_slice(HD_INSN(d, i).opcode);
-	c->insn_op_name[i] = mix(c->insn_opcode[i],
-				 hash_slice(HD_INSN(d, i).op_name));
-}
-
 static void hash_insns(struct work *w)
 {
 	const struct hd_dump *d = w->d;
@@ -1566,7 +1562,6 @@ static void hash_insns(struct work *w)
 		insn_text(&w->sink, &HD_INSN(d, i), w);
 		resolve_refs(w);
 		c->insn_canon[i] = sink_hash(&w->sink);
-		opcode_hashes(c, d, i);
 		give_back_behind(w, HD_INSN(d, i).text.p);
 	}
 	w->ref_first[c->n_insns] = (uint32_t)w->refs.len;
@@ -1598,16 +1593,12 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	c->value_canon = alloc_array(c->n_values, sizeof(uint64_t));
 	c->value_struct = alloc_array(c->n_values, sizeof(uint64_t));
 	c->value_insn = alloc_array(c->n_values, sizeof(uint32_t));
-	c->insn_opcode = alloc_array(c->n_insns, sizeof(uint64_t));
-	c->insn_op_name = alloc_array(c->n_insns, sizeof(uint64_t));
 	w->index_hash = alloc_array(c->n_values, sizeof(uint64_t));
 	w->ref_first = alloc_array(c->n_insns + 1, sizeof(uint32_t));
 
 	value_basics(w);
 	if (c->n_insns && is_stored(&HD_INSN(d, 0))) {
 		stored_hashes(c, d);
-		for (i = 0; i < c->n_insns; i++)
-			opcode_hashes(c, d, i);
 	} else {
 		hash_insns(w);
 	}
@@ -1633,7 +1624,5 @@ void hd_canon_release(struct hd_canon *c)
 	free(c->value_canon);
 	free(c->value_struct);
 	free(c->value_insn);
-	free(c->insn_opcode);
-	free(c->insn_op_name);
 	memset(c, 0, sizeof(*c));
 }
