@@ -490,8 +490,9 @@ static inline size_t block_next(struct block *b, const char *s, size_t n,
 
 /*
  * skip_string for the string opening at s[j], a special byte of block b:
- * a closing quote in the block (or in a block loaded at j) with no
- * backslash before it ends it; anything else takes skip_string.
+ * the first closing quote (in the block, in a block loaded at j, or
+ * found by find_byte after that) ends it when no backslash precedes it;
+ * anything else takes skip_string.
  */
 static inline size_t block_string_end(struct block *b, const char *s,
 				      size_t n, size_t j, enum scan_set set)
@@ -506,6 +507,12 @@ static inline size_t block_string_end(struct block *b, const char *s,
 		size_t e = b->base + (size_t)__builtin_ctz(q);
 
 		if (s[e - 1] != '\\')
+			return e + 1;
+	} else if (b->base + 16 < n) {
+		/* a longer string: the quote after the block */
+		size_t e = find_byte(s, n, b->base + 16, '"');
+
+		if (e < n && s[e - 1] != '\\')
 			return e + 1;
 	}
 	return skip_string(s, n, j);
