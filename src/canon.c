@@ -639,26 +639,25 @@ static void put_operands(struct sink *k, struct hd_slice t, struct work *w)
 	sink_bytes(k, s + cs, n - cs);
 }
 
-/* JSON keys of backend_config whose values are ids (see canon.h), with
- * their lengths: every key of a backend_config is checked. */
-#define ID_KEY(lit) { lit, sizeof(lit) - 1 }
-static const struct {
-	const char *text;
-	size_t n;
-} id_keys[] = {
-	ID_KEY("\"operation_queue_id\""),
-	ID_KEY("\"wait_on_operation_queues\""),
-	ID_KEY("\"fusion_id\""),
-};
+/* Is the string s (n bytes, quotes included) the JSON key of an id in a
+ * backend_config (see canon.h)?  Every key of a backend_config is
+ * checked, so the length picks the one key to compare (fixed-size
+ * compares, inlined). */
+#define ID_KEY_IS(s, n, lit) ((n) == sizeof(lit) - 1 && \
+			      memcmp((s), (lit), sizeof(lit) - 1) == 0)
 
 static int is_id_key(const char *s, size_t n)
 {
-	size_t k;
-
-	for (k = 0; k < sizeof(id_keys) / sizeof(id_keys[0]); k++)
-		if (id_keys[k].n == n && memcmp(id_keys[k].text, s, n) == 0)
-			return 1;
-	return 0;
+	switch (n) {
+	case sizeof("\"operation_queue_id\"") - 1:
+		return ID_KEY_IS(s, n, "\"operation_queue_id\"");
+	case sizeof("\"wait_on_operation_queues\"") - 1:
+		return ID_KEY_IS(s, n, "\"wait_on_operation_queues\"");
+	case sizeof("\"fusion_id\"") - 1:
+		return ID_KEY_IS(s, n, "\"fusion_id\"");
+	default:
+		return 0;
+	}
 }
 
 /* Index just past the JSON value starting at s[i] (after spaces). */
