@@ -174,65 +174,118 @@ struct order_item {
 	uint32_t v;
 };
 
-/*
- * Stable LSD radix sort of items by key, 8 bits a pass, skipping the
- * passes whose digit is the same for all items.  tmp holds n items.
- */
-static void radix_sort(struct order_item *a, struct order_item *tmp,
-		       uint32_t n)
+/* Bits a digit of the radix sort: 2048 counters (8 KiB) stay in L1. */
+#define DIGIT_BITS 11
+#define DIGITS ((64 + DIGIT_BITS - 1) / DIGIT_BITS)
+
+/* Bits needed for x (0 for 0). */
+static unsigned bit_width(uint64_t x)
 {
-	uint32_t count[256], i;
-	int shift;
-
-	for (shift = 0; shift < 64; shift += 8) {
-		uint32_t sum = 0;
-
-		memset(count, 0, sizeof(count));
-		for (i = 0; i < n; i++)
-			count[(a[i].key >> shift) & 0xff]++;
-		if (n == 0 || count[(a[0].key >> shift) & 0xff] == n)
-			continue;
-		for (i = 0; i < 256; i++) {
-			uint32_t c = count[i];
-
-			count[i] = sum;
-			sum += c;
-		}
-		for (i = 0; i < n; i++)
-			tmp[count[(a[i].key >> shift) & 0xff]++] = a[i];
-		memcpy(a, tmp, n * sizeof(*a));
-	}
+	return x ? 64 - (unsigned)__builtin_clzll(x) : 0;
 }
 
 /*
- * Sorts the values of one side into schedule order (see top): key =
- * live start + 1 (0xffffffff without a live range) in the high half,
- * id in the low half.  Starts and ids beyond 32 bits are clamped, which
- * only coarsens the order (ties then fall back to dump order).
+ * Stable LSD radix sort of a[0, n) by the low `bits` bits of key,
+ * DIGIT_BITS a pass, the counts of every digit made in one read of the
+ * items; a pass whose digit is the same for all items is skipped.  The
+ * items move between a and tmp (n items each); returns where they end.
+ */
+static struct order_item *radix_sort(struct order_item *a,
+				     struct order_item *tmp, uint32_t n,
+				     unsigned bits)
+{
+	static const uint32_t mask = (1u << DIGIT_BITS) - 1;
+	unsigned passes = (bits + DIGIT_BITS - 1) / DIGIT_BITS, d;
+	uint32_t (*count)[1u << DIGIT_BITS];
+	uint32_t i;
+
+	if (n < 2 || passes == 0)
+		return a;
+	count = hd_xcalloc(passes, sizeof(*count));
+	for (i = 0; i < n; i++)
+		for (d = 0; d < passes; d++)
+			count[d][(a[i].key >> (d * DIGIT_BITS)) & mask]++;
+	for (d = 0; d < passes; d++) {
+		unsigned shift = d * DIGIT_BITS;
+		uint32_t *c = count[d], sum = 0, k;
+		struct order_item *t;
+
+		if (c[(a[0].key >> shift) & mask] == n)
+			continue;
+		for (k = 0; k <= mask; k++) {
+			uint32_t x = c[k];
+
+			c[k] = sum;
+			sum += x;
+		}
+		for (i = 0; i < n; i++)
+			tmp[c[(a[i].key >> shift) & mask]++] = a[i];
+		t = a;
+		a = tmp;
+		tmp = t;
+	}
+	free(count);
+	return a;
+}
+
+/* A value's id clamped to [0, 0xffffffff]. */
+static uint64_t clamped_id(const struct hd_value *v)
+{
+	return v->id < 0 ? 0 : v->id > 0xffffffff ? 0xffffffff :
+						     (uint64_t)v->id;
+}
+
+/*
+ * Sorts the values of one side into schedule order (see top): by live
+ * start + 1 (clamped to 0xfffffffe; values without a live range after
+ * all others), then by id (clamped to [0, 0xffffffff]); ties in dump
+ * order (the sort is stable).  The two numbers are packed into as few
+ * bits as their largest values need, which keeps the radix passes few;
+ * when the ids already ascend in dump order the start alone sorts, as
+ * the stable order of equal starts is then their id order.
  */
 static void side_order(struct side *s)
 {
 	struct order_item *a = hd_xmalloc((s->n + 1) * sizeof(*a));
 	struct order_item *tmp = hd_xmalloc((s->n + 1) * sizeof(*a));
+	struct order_item *sorted;
+	uint64_t max_start = 0, max_id = 0, prev_id = 0;
+	int ids_ascend = 1;
+	unsigned id_bits;
 	uint32_t i;
 
 	for (i = 0; i < s->n; i++) {
 		const struct hd_value *v = &HD_VALUE(s->d, i);
-		uint64_t start = 0xffffffffu, id;
+		uint64_t start = HD_NONE, id;
 
-		if ((v->flags & HD_VALUE_LIVE) && v->live_start >= 0)
+		if ((v->flags & HD_VALUE_LIVE) && v->live_start >= 0) {
 			start = v->live_start < 0xfffffffe ?
 				(uint64_t)v->live_start + 1 : 0xfffffffe;
-		id = v->id < 0 ? 0 : v->id > 0xffffffff ? 0xffffffff :
-							(uint64_t)v->id;
-		a[i].key = start << 32 | id;
+			if (start > max_start)
+				max_start = start;
+		}
+		id = clamped_id(v);
+		if (id > max_id)
+			max_id = id;
+		ids_ascend &= id >= prev_id;
+		prev_id = id;
+		a[i].key = start;
 		a[i].v = i;
 	}
-	radix_sort(a, tmp, s->n);
+	/* No live range sorts last: just after the latest start. */
+	id_bits = ids_ascend ? 0 : bit_width(max_id);
 	for (i = 0; i < s->n; i++) {
-		s->order[i] = a[i].v;
-		s->rank[a[i].v] = i;
-		s->free_list[i] = a[i].v;
+		uint64_t start = a[i].key == HD_NONE ? max_start + 1 : a[i].key;
+
+		a[i].key = start << id_bits;
+		if (id_bits)
+			a[i].key |= clamped_id(&HD_VALUE(s->d, i));
+	}
+	sorted = radix_sort(a, tmp, s->n, bit_width(max_start + 1) + id_bits);
+	for (i = 0; i < s->n; i++) {
+		s->order[i] = sorted[i].v;
+		s->rank[sorted[i].v] = i;
+		s->free_list[i] = sorted[i].v;
 	}
 	s->n_free = s->n;
 	free(a);
