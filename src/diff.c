@@ -215,27 +215,43 @@ static void value_item(const struct hd_diff *df, struct hd_key_item *it,
 }
 
 /*
+ * Room for n elements of v's size in v (empty), returned.  An hd_vec
+ * rather than malloc: a big one is backed by 2 MiB pages where the
+ * kernel can (arena.h), one page fault where 4 KiB pages take 512.
+ */
+static void *big_array(struct hd_vec *v, size_t n)
+{
+	hd_vec_reserve(v, n);
+	return v->data;
+}
+
+/*
  * Sorts df->values by cmp_value_diff, stably (keysort.h): the
  * differing values (all before the others) by |delta| descending, then
  * status, then key; the others by key.  items[i] is the item of entry
  * i (made by list_values while the entry was at hand); they are split
- * into the two runs in order, which keeps the sort stable.
+ * into the two runs in order, which keeps the sort stable.  items is
+ * then spent, and serves as the sorts' scratch and the reordering's
+ * copy (it has room for n items, more than n entries need), which
+ * saves two big allocations and their page faults.
  */
-static void sort_values(struct hd_diff *df, const struct hd_key_item *items)
+static void sort_values(struct hd_diff *df, struct hd_key_item *items)
 {
 	const struct hd_value_diff *v = df->values.data;
 	size_t n = df->values.len, i, a = 0, b = df->n_listed;
+	struct hd_vec run_mem = HD_VEC_INIT(struct hd_key_item);
 	struct hd_key_item *runs;
 
 	if (n < 2)
 		return;
-	runs = hd_xmalloc(n * sizeof(*runs));
+	runs = big_array(&run_mem, n);
 	for (i = 0; i < n; i++)
 		runs[differs(&v[i]) ? a++ : b++] = items[i];
-	hd_key_sort(runs, a, full_value_cmp, df);
-	hd_key_sort(runs + a, n - a, full_value_cmp, df);
-	hd_key_apply(df->values.data, sizeof(struct hd_value_diff), runs, n);
-	free(runs);
+	hd_key_sort_in(runs, a, items, full_value_cmp, df);
+	hd_key_sort_in(runs + a, n - a, items, full_value_cmp, df);
+	hd_key_apply_via(df->values.data, sizeof(struct hd_value_diff), runs,
+			 n, items);
+	hd_vec_release(&run_mem);
 }
 
 /* What the listing counts (struct hd_diff's n_*). */
@@ -387,13 +403,13 @@ static void *peak_thread(void *arg)
 static void *list_and_sort(void *arg)
 {
 	struct hd_diff *df = arg;
-	struct hd_key_item *items = hd_xmalloc(
-		(df->old->values.len + df->new_dump->values.len + 1) *
-		sizeof(*items));
+	struct hd_vec item_mem = HD_VEC_INIT(struct hd_key_item);
+	struct hd_key_item *items = big_array(&item_mem,
+		df->old->values.len + df->new_dump->values.len + 1);
 
 	list_values(df, items);
 	sort_values(df, items);
-	free(items);
+	hd_vec_release(&item_mem);
 	return NULL;
 }
 

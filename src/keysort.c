@@ -184,20 +184,18 @@ static size_t merge_split(const struct ksort *k, const struct hd_key_item *l,
 /* Below this many items one thread sorts alone. */
 #define PARALLEL_MIN 65536
 
-void hd_key_sort(struct hd_key_item *items, size_t n,
-		 int (*full)(void *ctx, uint32_t a, uint32_t b), void *ctx)
+void hd_key_sort_in(struct hd_key_item *items, size_t n,
+		    struct hd_key_item *tmp,
+		    int (*full)(void *ctx, uint32_t a, uint32_t b), void *ctx)
 {
 	struct ksort k = { full, ctx };
-	struct hd_key_item *tmp;
 	size_t h = n / 2, i;
 	struct half hv[2];
 
 	if (n < 2)
 		return;
 	if (n < PARALLEL_MIN) {
-		tmp = hd_xmalloc((n / 2 + 2) * sizeof(*tmp));
 		msort(&k, items, tmp, n);
-		free(tmp);
 		return;
 	}
 	/*
@@ -208,7 +206,6 @@ void hd_key_sort(struct hd_key_item *items, size_t n,
 	 * the split is where the stable merge of the whole would be after
 	 * n / 2 items, so the result is that merge.
 	 */
-	tmp = hd_xmalloc(n * sizeof(*tmp));
 	hv[0] = (struct half){ &k, items, tmp, tmp, h, NULL, NULL, 0, 0, NULL };
 	hv[1] = (struct half){ &k, items + h, tmp + h, tmp + h, n - h,
 			       NULL, NULL, 0, 0, NULL };
@@ -225,6 +222,17 @@ void hd_key_sort(struct hd_key_item *items, size_t n,
 	hv[1].nr = (n - h) - (n / 2 - i);
 	hv[1].dst = items + n / 2;
 	hd_run_two(merge_half, &hv[0], merge_half, &hv[1], 1);
+}
+
+void hd_key_sort(struct hd_key_item *items, size_t n,
+		 int (*full)(void *ctx, uint32_t a, uint32_t b), void *ctx)
+{
+	struct hd_key_item *tmp;
+
+	if (n < 2)
+		return;
+	tmp = hd_xmalloc(n * sizeof(*tmp));
+	hd_key_sort_in(items, n, tmp, full, ctx);
 	free(tmp);
 }
 
@@ -250,11 +258,10 @@ static void *gather_run(void *arg)
 	return NULL;
 }
 
-void hd_key_apply(void *data, size_t elem, struct hd_key_item *items,
-		  size_t n)
+void hd_key_apply_via(void *data, size_t elem, struct hd_key_item *items,
+		      size_t n, void *copy)
 {
 	struct gather g[2];
-	char *copy;
 	size_t h = n / 2;
 
 	if (n < 2)
@@ -265,10 +272,20 @@ void hd_key_apply(void *data, size_t elem, struct hd_key_item *items,
 	 * into a copy, whose reads do not wait on each other, by two
 	 * threads when there are many, and copied back.
 	 */
-	copy = hd_xmalloc(n * elem);
 	g[0] = (struct gather){ data, copy, elem, items, 0, h };
 	g[1] = (struct gather){ data, copy, elem, items, h, n };
 	hd_run_two(gather_run, &g[0], gather_run, &g[1], n >= PARALLEL_MIN);
 	memcpy(data, copy, n * elem);
+}
+
+void hd_key_apply(void *data, size_t elem, struct hd_key_item *items,
+		  size_t n)
+{
+	void *copy;
+
+	if (n < 2)
+		return;
+	copy = hd_xmalloc(n * elem);
+	hd_key_apply_via(data, elem, items, n, copy);
 	free(copy);
 }

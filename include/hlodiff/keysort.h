@@ -36,6 +36,11 @@ void hd_key_item_set(struct hd_key_item *it, uint64_t w0, uint32_t w1,
  */
 void hd_key_sort(struct hd_key_item *items, size_t n,
 		 int (*full)(void *ctx, uint32_t a, uint32_t b), void *ctx);
+/* The same with scratch room for n items at tmp (a caller with a spent
+ * buffer at hand saves the allocation and its page faults). */
+void hd_key_sort_in(struct hd_key_item *items, size_t n,
+		    struct hd_key_item *tmp,
+		    int (*full)(void *ctx, uint32_t a, uint32_t b), void *ctx);
 
 /*
  * Reorders the n records of elem bytes at data, in place, as the sorted
@@ -44,5 +49,8 @@ void hd_key_sort(struct hd_key_item *items, size_t n,
  */
 void hd_key_apply(void *data, size_t elem, struct hd_key_item *items,
 		  size_t n);
+/* The same with scratch room for the n records (n * elem bytes) at copy. */
+void hd_key_apply_via(void *data, size_t elem, struct hd_key_item *items,
+		      size_t n, void *copy);
 
 #endif
