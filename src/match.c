@@ -74,6 +74,7 @@ struct side {
 	uint64_t *loose;     /* looser keys of the values unpaired when they
 			      * were made: HD_LOOSE_COUNT per row */
 	uint32_t *loose_row; /* value -> its row in loose */
+	struct hd_vec mem;   /* where keys, order, rank and free_list are */
 };
 
 /* What hd_match_side_new prepares: one side before the match. */
@@ -108,6 +109,8 @@ struct part {
 	struct group *head;             /* uthash table of the pass */
 	unsigned log2;                  /* its buckets, log2 */
 	struct group *groups;           /* in order of first old member */
+	struct hd_vec group_mem;        /* where groups is (see part_init) */
+	struct hd_vec mem;              /* where the other arrays are */
 	uint32_t n_groups;
 	uint32_t *o_at, *n_at;          /* own places r, ascending */
 	uint32_t *o_grp, *n_grp;        /* their groups (HD_NONE: none) */
@@ -163,6 +166,19 @@ const char *hd_match_how_name(enum hd_match_how how)
 	};
 
 	return (unsigned)how < HD_MATCH_HOW_COUNT ? names[how] : "?";
+}
+
+/*
+ * Room for n bytes in v (empty), returned, aligned for any scalar.  An
+ * hd_vec rather than malloc: a big one is backed by 2 MiB pages where
+ * the kernel can (arena.h), one page fault where 4 KiB pages take 512.
+ * The arrays of a side and of a part are each one such block.
+ */
+static void *big_block(struct hd_vec *v, size_t n)
+{
+	v->elem = 1;
+	hd_vec_reserve(v, n);
+	return v->data;
 }
 
 /* ------------------------------------------------------------------ */
@@ -246,8 +262,10 @@ static uint64_t clamped_id(const struct hd_value *v)
  */
 static void side_order(struct side *s)
 {
-	struct order_item *a = hd_xmalloc((s->n + 1) * sizeof(*a));
-	struct order_item *tmp = hd_xmalloc((s->n + 1) * sizeof(*a));
+	struct hd_vec mem = HD_VEC_INIT(char);
+	struct order_item *a = big_block(&mem, 2 * ((size_t)s->n + 1) *
+					 sizeof(*a));
+	struct order_item *tmp = a + s->n + 1;
 	struct order_item *sorted;
 	uint64_t max_start = 0, max_id = 0, prev_id = 0;
 	int ids_ascend = 1;
@@ -288,8 +306,7 @@ static void side_order(struct side *s)
 		s->free_list[i] = sorted[i].v;
 	}
 	s->n_free = s->n;
-	free(a);
-	free(tmp);
+	hd_vec_release(&mem);
 }
 
 static double place(const struct side *s, uint32_t v)
@@ -387,25 +404,26 @@ static void part_init(struct part *p, struct mctx *x, unsigned id)
 	memset(p, 0, sizeof(*p));
 	p->x = x;
 	p->id = id;
-	p->groups = hd_xmalloc((x->o.n + 1) * sizeof(*p->groups));
-	p->o_at = hd_xmalloc((x->o.n + 1) * sizeof(uint32_t));
-	p->o_grp = hd_xmalloc((x->o.n + 1) * sizeof(uint32_t));
-	p->olist = hd_xmalloc((x->o.n + 1) * sizeof(uint32_t));
-	p->n_at = hd_xmalloc((x->n.n + 1) * sizeof(uint32_t));
-	p->n_grp = hd_xmalloc((x->n.n + 1) * sizeof(uint32_t));
-	p->nlist = hd_xmalloc((x->n.n + 1) * sizeof(uint32_t));
+	/* Room for a group per old value, from an hd_vec: the big one is
+	 * then backed by 2 MiB pages where the kernel can (arena.h), a page
+	 * fault each 2 MiB instead of each 4 KiB of the groups it fills. */
+	p->group_mem.elem = sizeof(*p->groups);
+	hd_vec_reserve(&p->group_mem, x->o.n + 1);
+	p->groups = p->group_mem.data;
+	p->o_at = big_block(&p->mem, 3 * ((size_t)x->o.n + 1 + x->n.n + 1) *
+			    sizeof(uint32_t));
+	p->o_grp = p->o_at + x->o.n + 1;
+	p->olist = p->o_grp + x->o.n + 1;
+	p->n_at = p->olist + x->o.n + 1;
+	p->n_grp = p->n_at + x->n.n + 1;
+	p->nlist = p->n_grp + x->n.n + 1;
 }
 
 static void part_release(struct part *p)
 {
 	HASH_CLEAR(hh, p->head);
-	free(p->groups);
-	free(p->o_at);
-	free(p->o_grp);
-	free(p->olist);
-	free(p->n_at);
-	free(p->n_grp);
-	free(p->nlist);
+	hd_vec_release(&p->group_mem);
+	hd_vec_release(&p->mem);
 }
 
 /* The places r (ascending) of the n free values whose key is in the
@@ -774,9 +792,11 @@ static void side_init(struct side *s, const struct hd_dump *d)
 	free(s->c.insn_canon);
 	free(s->c.insn_struct);
 	s->c.insn_canon = s->c.insn_struct = NULL;
-	s->order = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
-	s->rank = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
-	s->free_list = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
+	s->keys = big_block(&s->mem, ((size_t)s->n + 1) *
+			    (sizeof(uint64_t) + 3 * sizeof(uint32_t)));
+	s->order = (uint32_t *)(s->keys + s->n + 1);
+	s->rank = s->order + s->n + 1;
+	s->free_list = s->rank + s->n + 1;
 	side_order(s);
 }
 
@@ -837,10 +857,7 @@ static void side_release(struct side *s)
 	free(s->loose);
 	free(s->loose_row);
 	hd_canon_release(&s->c);
-	free(s->order);
-	free(s->rank);
-	free(s->keys);
-	free(s->free_list);
+	hd_vec_release(&s->mem);
 }
 
 /* The cascade of match.h, strict to loose. */
@@ -896,8 +913,6 @@ int hd_match_values_sides(struct hd_match *m, struct hd_match_side *old,
 	x.n = new_side->s;
 	x.o.partner = m->old_to_new;
 	x.n.partner = m->new_to_old;
-	x.o.keys = hd_xmalloc((x.o.n + 1) * sizeof(uint64_t));
-	x.n.keys = hd_xmalloc((x.n.n + 1) * sizeof(uint64_t));
 	part_init(&x.part[0], &x, 0);
 	part_init(&x.part[1], &x, 1);
 
