@@ -450,26 +450,86 @@ struct pair_side {
 	struct hd_diag_held held;   /* messages of the second thread */
 };
 
-static void load_side(struct pair_side *ps)
+/*
+ * The loading of a pair on two threads.  Each thread loads its dump and
+ * prepares its match side (the long part); the figures of each dump
+ * (diff.h) are a task of their own, taken by whichever thread is free
+ * first once that dump is loaded: when one dump takes longer (a bigger
+ * file, a busy core), the thread that finished first computes the other
+ * dump's figures instead of waiting.  What is computed does not depend
+ * on which thread does it.
+ */
+struct pair_load {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct pair_side *side[2];
+	int state[2];               /* LOADING, LOADED, FAILED */
+	int figures_taken[2];
+	int alone;                  /* one thread runs both in turn */
+};
+
+enum { LOADING, LOADED, FAILED };
+
+struct pair_worker {
+	struct pair_load *pl;
+	int k;                      /* its own side */
+};
+
+/*
+ * Takes the next figures task for worker k (its own dump's first);
+ * waits while the other dump is still loading.  Returns the side, or -1
+ * when there is none left for it.
+ */
+static int take_figures(struct pair_load *pl, int k)
 {
+	int pick = -1, j;
+
+	pthread_mutex_lock(&pl->lock);
+	for (;;) {
+		for (j = 0; j < 2 && pick < 0; j++) {
+			int s = j ? 1 - k : k;
+
+			if (pl->state[s] == LOADED && !pl->figures_taken[s])
+				pick = s;
+		}
+		if (pick >= 0) {
+			pl->figures_taken[pick] = 1;
+			break;
+		}
+		if (pl->alone || pl->state[1 - k] != LOADING ||
+		    pl->figures_taken[1 - k])
+			break;
+		pthread_cond_wait(&pl->cond, &pl->lock);
+	}
+	pthread_mutex_unlock(&pl->lock);
+	return pick;
+}
+
+static void pair_work(struct pair_load *pl, int k)
+{
+	struct pair_side *ps = pl->side[k];
+	int s;
+
 	ps->bad = hd_load_dump(&ps->d, ps->path, ps->parse_flags) < 0;
+	pthread_mutex_lock(&pl->lock);
+	pl->state[k] = ps->bad ? FAILED : LOADED;
+	pthread_cond_broadcast(&pl->cond);
+	pthread_mutex_unlock(&pl->lock);
 	if (!ps->bad)
-		hd_diff_side_prepare(&ps->prep, &ps->d);
+		hd_diff_side_prepare_match(&ps->prep, &ps->d);
+	while ((s = take_figures(pl, k)) >= 0)
+		hd_diff_side_prepare_figures(&pl->side[s]->prep,
+					     &pl->side[s]->d);
 }
 
-static void *load_side_here(void *arg)
+/* The second thread's work, its messages held (see load_pair). */
+static void *pair_work_thread(void *arg)
 {
-	load_side(arg);
-	return NULL;
-}
-
-/* The same with the messages held (see load_pair). */
-static void *load_side_thread(void *arg)
-{
-	struct pair_side *ps = arg;
+	struct pair_worker *w = arg;
+	struct pair_side *ps = w->pl->side[w->k];
 
 	hd_diag_hold(&ps->held);
-	load_side(ps);
+	pair_work(w->pl, w->k);
 	hd_diag_unhold(&ps->held);
 	return NULL;
 }
@@ -482,9 +542,28 @@ static void *load_side_thread(void *arg)
  */
 static int load_pair(struct pair_side *os, struct pair_side *ns)
 {
+	struct pair_load pl;
+	struct pair_worker w = { &pl, 1 };
+	pthread_t th;
+
 	memset(&ns->prep, 0, sizeof(ns->prep));
 	memset(&os->prep, 0, sizeof(os->prep));
-	hd_run_two(load_side_here, os, load_side_thread, ns, 1);
+	memset(&pl, 0, sizeof(pl));
+	pthread_mutex_init(&pl.lock, NULL);
+	pthread_cond_init(&pl.cond, NULL);
+	pl.side[0] = os;
+	pl.side[1] = ns;
+	pl.state[0] = pl.state[1] = LOADING;
+	if (pthread_create(&th, NULL, pair_work_thread, &w) == 0) {
+		pair_work(&pl, 0);
+		pthread_join(th, NULL);
+	} else {
+		pl.alone = 1;
+		pair_work(&pl, 0);
+		pair_work_thread(&w);
+	}
+	pthread_cond_destroy(&pl.cond);
+	pthread_mutex_destroy(&pl.lock);
 	hd_diag_flush(&ns->held);
 	return os->bad || ns->bad;
 }

@@ -356,11 +356,23 @@ static void list_values(struct hd_diff *df, struct hd_key_item *items)
 	}
 }
 
-void hd_diff_side_prepare(struct hd_diff_side *s, const struct hd_dump *d)
+void hd_diff_side_prepare_match(struct hd_diff_side *s,
+				const struct hd_dump *d)
 {
 	s->d = d;
-	hd_figures_compute(&s->f, d);
 	s->ms = hd_match_side_new(d);
+}
+
+void hd_diff_side_prepare_figures(struct hd_diff_side *s,
+				  const struct hd_dump *d)
+{
+	hd_figures_compute(&s->f, d);
+}
+
+void hd_diff_side_prepare(struct hd_diff_side *s, const struct hd_dump *d)
+{
+	hd_diff_side_prepare_match(s, d);
+	hd_diff_side_prepare_figures(s, d);
 }
 
 void hd_diff_side_release(struct hd_diff_side *s)

@@ -79,6 +79,12 @@ struct hd_diff_side {
 	struct hd_match_side *ms;
 };
 void hd_diff_side_prepare(struct hd_diff_side *s, const struct hd_dump *d);
+/* hd_diff_side_prepare in its two parts, independent: they write
+ * different fields of s, and may run at once on two threads. */
+void hd_diff_side_prepare_match(struct hd_diff_side *s,
+				const struct hd_dump *d);
+void hd_diff_side_prepare_figures(struct hd_diff_side *s,
+				  const struct hd_dump *d);
 void hd_diff_side_release(struct hd_diff_side *s);
 int hd_diff_compute_sides(struct hd_diff *df, struct hd_diff_side *old,
 			  struct hd_diff_side *new_side, unsigned match_flags);
