@@ -340,17 +340,6 @@ static int free_new(const struct mctx *x, uint32_t n)
 	return x->n.partner[n] == HD_NONE;
 }
 
-/* Drops the values paired since the last call from the free list. */
-static void side_compact(struct side *s)
-{
-	uint32_t i, k = 0;
-
-	for (i = 0; i < s->n_free; i++)
-		if (s->partner[s->free_list[i]] == HD_NONE)
-			s->free_list[k++] = s->free_list[i];
-	s->n_free = k;
-}
-
 static struct keysrc by_value(const uint64_t *keys)
 {
 	struct keysrc ks = { keys, NULL, NULL, 0 };
@@ -372,15 +361,25 @@ static inline uint64_t key_of(const struct keysrc *ks, uint32_t v)
 	return ks->rows[(size_t)ks->row_of[v] * HD_LOOSE_COUNT + ks->k];
 }
 
-/* The key of every free value of s, by place: one pass of scattered
- * reads with nothing waiting on them, instead of one inside each hash
- * step of each part. */
+/*
+ * Drops the values paired since the last pass from the free list of s,
+ * and takes the key of every value left, by place: one pass of
+ * scattered reads with nothing waiting on them, instead of one inside
+ * each hash step of each part.
+ */
 static void side_keys(struct side *s, const struct keysrc *ks)
 {
-	uint32_t r;
+	uint32_t i, k = 0;
 
-	for (r = 0; r < s->n_free; r++)
-		s->keys[r] = key_of(ks, s->free_list[r]);
+	for (i = 0; i < s->n_free; i++) {
+		uint32_t v = s->free_list[i];
+
+		if (s->partner[v] != HD_NONE)
+			continue;
+		s->free_list[k] = v;
+		s->keys[k++] = key_of(ks, v);
+	}
+	s->n_free = k;
 }
 
 static void *old_keys_thread(void *arg)
@@ -560,11 +559,14 @@ static void run_pass(struct mctx *x, const struct pass *ps)
 {
 	int two;
 
-	side_compact(&x->o);
-	side_compact(&x->n);
-	two = x->o.n_free >= TWO_PARTS_MIN;
+	/* The free lists as the last pass left them decide whether the
+	 * keys are taken on two threads (either way gives the same); the
+	 * lists without the values it paired, whether the pass has two
+	 * parts. */
 	x->pass = ps;
-	hd_run_two(old_keys_thread, x, new_keys_thread, x, two);
+	hd_run_two(old_keys_thread, x, new_keys_thread, x,
+		   x->o.n_free >= TWO_PARTS_MIN);
+	two = x->o.n_free >= TWO_PARTS_MIN;
 	x->part[0].n_parts = two ? 2 : 1;
 	x->part[1].n_parts = 2;
 	if (two)
