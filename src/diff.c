@@ -225,6 +225,25 @@ static void *big_array(struct hd_vec *v, size_t n)
 	return v->data;
 }
 
+/* Entries [from, to) split into the two runs of sort_values, the
+ * differing ones from runs[a], the others from runs[b], in order. */
+struct split {
+	const struct hd_value_diff *v;
+	const struct hd_key_item *items;
+	struct hd_key_item *runs;
+	size_t from, to, a, b;
+};
+
+static void *split_run(void *arg)
+{
+	struct split *sp = arg;
+	size_t i, a = sp->a, b = sp->b;
+
+	for (i = sp->from; i < sp->to; i++)
+		sp->runs[differs(&sp->v[i]) ? a++ : b++] = sp->items[i];
+	return NULL;
+}
+
 /*
  * Sorts df->values by cmp_value_diff, stably (keysort.h): the
  * differing values (all before the others) by |delta| descending, then
@@ -235,22 +254,26 @@ static void *big_array(struct hd_vec *v, size_t n)
  * copy (it has room for n items, more than n entries need), which
  * saves two big allocations and their page faults.
  */
-static void sort_values(struct hd_diff *df, struct hd_key_item *items)
+static void sort_values(struct hd_diff *df, struct hd_key_item *items,
+			uint32_t h, uint32_t listed_h)
 {
-	const struct hd_value_diff *v = df->values.data;
-	size_t n = df->values.len, i, a = 0, b = df->n_listed;
+	size_t n = df->values.len, a = df->n_listed;
 	struct hd_vec run_mem = HD_VEC_INIT(struct hd_key_item);
-	struct hd_key_item *runs;
+	struct split sp[2];
 
 	if (n < 2)
 		return;
-	runs = big_array(&run_mem, n);
-	for (i = 0; i < n; i++)
-		runs[differs(&v[i]) ? a++ : b++] = items[i];
-	hd_key_sort_in(runs, a, items, full_value_cmp, df);
-	hd_key_sort_in(runs + a, n - a, items, full_value_cmp, df);
-	hd_key_apply_via(df->values.data, sizeof(struct hd_value_diff), runs,
-			 n, items);
+	/* Entries [0, h) hold listed_h of the differing ones: their places
+	 * in the runs are known, and the two halves split at once. */
+	sp[0] = (struct split){ df->values.data, items, big_array(&run_mem, n),
+				0, h, 0, a };
+	sp[1] = (struct split){ df->values.data, items, sp[0].runs, h, n,
+				listed_h, a + (h - listed_h) };
+	hd_run_two(split_run, &sp[0], split_run, &sp[1], n >= 4096);
+	hd_key_sort_in(sp[0].runs, a, items, full_value_cmp, df);
+	hd_key_sort_in(sp[0].runs + a, n - a, items, full_value_cmp, df);
+	hd_key_apply_via(df->values.data, sizeof(struct hd_value_diff),
+			 sp[0].runs, n, items);
 	hd_vec_release(&run_mem);
 }
 
@@ -290,37 +313,50 @@ static void fill_value(const struct hd_diff *df, struct hd_value_diff *x,
 }
 
 /* The entries of old values [from, to), at their index in out, and
- * their sort items. */
+ * their sort items; with added, then those of the new values no old
+ * value matched, from index to on (df->values has room for them). */
 struct fill_job {
 	const struct hd_diff *df;
 	struct hd_value_diff *out;
 	struct hd_key_item *items;
 	uint32_t from, to;
+	int added;
+	uint32_t n_out;             /* entries made up to index n_out */
 	struct value_counts n;
 };
 
 static void *fill_old(void *arg)
 {
 	struct fill_job *j = arg;
-	uint32_t i;
+	const struct hd_diff *df = j->df;
+	uint32_t i, k = j->to;
 
 	for (i = j->from; i < j->to; i++) {
-		fill_value(j->df, &j->out[i], i, j->df->match.old_to_new[i],
-			   &j->n);
-		value_item(j->df, &j->items[i], &j->out[i], i);
+		fill_value(df, &j->out[i], i, df->match.old_to_new[i], &j->n);
+		value_item(df, &j->items[i], &j->out[i], i);
 	}
+	for (i = 0; j->added && i < df->new_dump->values.len; i++) {
+		if (df->match.new_to_old[i] != HD_NONE)
+			continue;
+		fill_value(df, &j->out[k], HD_NONE, i, &j->n);
+		value_item(df, &j->items[k], &j->out[k], k);
+		k++;
+	}
+	j->n_out = k;
 	return NULL;
 }
 
 /*
  * Lists every value: one entry per old value in dump order (its two
  * halves on two threads: each entry compares shapes in both inputs, a
- * cache miss or two), then the added new values; and the sort item of
- * each entry into items (room for every value of both dumps).
+ * cache miss or two), then the added new values (by the second half's
+ * thread); and the sort item of each entry into items (room for every
+ * value of both dumps).  Returns how many of the entries before
+ * n_old / 2 differ (sort_values splits there).
  */
-static void list_values(struct hd_diff *df, struct hd_key_item *items)
+static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items)
 {
-	uint32_t n_old = (uint32_t)df->old->values.len, i;
+	uint32_t n_old = (uint32_t)df->old->values.len;
 	struct fill_job j[2];
 	struct value_counts *c;
 	int k;
@@ -334,18 +370,9 @@ static void list_values(struct hd_diff *df, struct hd_key_item *items)
 	}
 	j[0].to = j[1].from = n_old / 2;
 	j[1].to = n_old;
+	j[1].added = 1;
 	hd_run_two(fill_old, &j[0], fill_old, &j[1], n_old >= 4096);
-	df->values.len = n_old;
-	for (i = 0; i < df->new_dump->values.len; i++) {
-		struct hd_value_diff *x;
-
-		if (df->match.new_to_old[i] != HD_NONE)
-			continue;
-		x = hd_vec_push(&df->values);
-		fill_value(df, x, HD_NONE, i, &j[0].n);
-		value_item(df, &items[df->values.len - 1], x,
-			   (uint32_t)(df->values.len - 1));
-	}
+	df->values.len = j[1].n_out;
 	for (k = 0; k < 2; k++) {
 		c = &j[k].n;
 		df->n_matched += c->matched;
@@ -354,6 +381,7 @@ static void list_values(struct hd_diff *df, struct hd_key_item *items)
 		df->n_added += c->added;
 		df->n_listed += c->listed;
 	}
+	return j[0].n.listed;
 }
 
 void hd_diff_side_prepare_match(struct hd_diff_side *s,
@@ -418,9 +446,10 @@ static void *list_and_sort(void *arg)
 	struct hd_vec item_mem = HD_VEC_INIT(struct hd_key_item);
 	struct hd_key_item *items = big_array(&item_mem,
 		df->old->values.len + df->new_dump->values.len + 1);
+	uint32_t listed_h;
 
-	list_values(df, items);
-	sort_values(df, items);
+	listed_h = list_values(df, items);
+	sort_values(df, items, (uint32_t)(df->old->values.len / 2), listed_h);
 	hd_vec_release(&item_mem);
 	return NULL;
 }

@@ -238,7 +238,7 @@ void hd_key_sort(struct hd_key_item *items, size_t n,
 
 /* Places [from, to) of a reordering: copy[i] = data[items[i].idx]. */
 struct gather {
-	const char *data;
+	char *data;
 	char *copy;
 	size_t elem;
 	struct hd_key_item *items;
@@ -258,6 +258,16 @@ static void *gather_run(void *arg)
 	return NULL;
 }
 
+/* The copy of places [from, to) back into data. */
+static void *copy_back_run(void *arg)
+{
+	struct gather *g = arg;
+
+	memcpy(g->data + g->from * g->elem, g->copy + g->from * g->elem,
+	       (g->to - g->from) * g->elem);
+	return NULL;
+}
+
 void hd_key_apply_via(void *data, size_t elem, struct hd_key_item *items,
 		      size_t n, void *copy)
 {
@@ -270,12 +280,13 @@ void hd_key_apply_via(void *data, size_t elem, struct hd_key_item *items,
 	 * Not in place cycle by cycle: there each step waits for the read
 	 * before (one cache miss after another).  The records are gathered
 	 * into a copy, whose reads do not wait on each other, by two
-	 * threads when there are many, and copied back.
+	 * threads when there are many, and copied back (by two as well).
 	 */
 	g[0] = (struct gather){ data, copy, elem, items, 0, h };
 	g[1] = (struct gather){ data, copy, elem, items, h, n };
 	hd_run_two(gather_run, &g[0], gather_run, &g[1], n >= PARALLEL_MIN);
-	memcpy(data, copy, n * elem);
+	hd_run_two(copy_back_run, &g[0], copy_back_run, &g[1],
+		   n >= PARALLEL_MIN);
 }
 
 void hd_key_apply(void *data, size_t elem, struct hd_key_item *items,
