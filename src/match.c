@@ -365,36 +365,58 @@ static inline uint64_t key_of(const struct keysrc *ks, uint32_t v)
  * Drops the values paired since the last pass from the free list of s,
  * and takes the key of every value left, by place: one pass of
  * scattered reads with nothing waiting on them, instead of one inside
- * each hash step of each part.
+ * each hash step of each part.  The places r of the keys of each part
+ * of a pass in two go to at[0] and at[1] (ascending), their numbers to
+ * n_at[0] and n_at[1]: branch-free, both writes are always made.
  */
-static void side_keys(struct side *s, const struct keysrc *ks)
+static void side_keys(struct side *s, const struct keysrc *ks,
+		      uint32_t *const at[2], uint32_t n_at[2])
 {
-	uint32_t i, k = 0;
+	uint32_t i, k = 0, n0 = 0, n1 = 0;
 
 	for (i = 0; i < s->n_free; i++) {
 		uint32_t v = s->free_list[i];
+		uint64_t key;
+		unsigned part;
 
 		if (s->partner[v] != HD_NONE)
 			continue;
+		key = key_of(ks, v);
+		part = key_part(key);
 		s->free_list[k] = v;
-		s->keys[k++] = key_of(ks, v);
+		s->keys[k] = key;
+		at[0][n0] = k;
+		at[1][n1] = k;
+		n0 += part ^ 1;
+		n1 += part;
+		k++;
 	}
 	s->n_free = k;
+	n_at[0] = n0;
+	n_at[1] = n1;
 }
 
 static void *old_keys_thread(void *arg)
 {
 	struct mctx *x = arg;
+	uint32_t *const at[2] = { x->part[0].o_at, x->part[1].o_at };
+	uint32_t n[2];
 
-	side_keys(&x->o, &x->pass->okey);
+	side_keys(&x->o, &x->pass->okey, at, n);
+	x->part[0].n_o = n[0];
+	x->part[1].n_o = n[1];
 	return NULL;
 }
 
 static void *new_keys_thread(void *arg)
 {
 	struct mctx *x = arg;
+	uint32_t *const at[2] = { x->part[0].n_at, x->part[1].n_at };
+	uint32_t n[2];
 
-	side_keys(&x->n, &x->pass->nkey);
+	side_keys(&x->n, &x->pass->nkey, at, n);
+	x->part[0].n_n = n[0];
+	x->part[1].n_n = n[1];
 	return NULL;
 }
 
@@ -425,23 +447,15 @@ static void part_release(struct part *p)
 	hd_vec_release(&p->mem);
 }
 
-/* The places r (ascending) of the n free values whose key is in the
- * part; returns how many.  Branch-free: the write is always made. */
-static uint32_t own_places(const struct part *p, const uint64_t *keys,
-			   uint32_t n, uint32_t *at)
+/* Every place r of the n free values of a side: the part's own when
+ * a pass has one part (side_keys split them for two). */
+static uint32_t all_places(uint32_t n, uint32_t *at)
 {
-	uint32_t r, k = 0;
+	uint32_t r;
 
-	if (p->n_parts == 1) {
-		for (r = 0; r < n; r++)
-			at[r] = r;
-		return n;
-	}
-	for (r = 0; r < n; r++) {
-		at[k] = r;
-		k += key_part(keys[r]) == p->id;
-	}
-	return k;
+	for (r = 0; r < n; r++)
+		at[r] = r;
+	return n;
 }
 
 /*
@@ -540,8 +554,10 @@ static void *part_run(void *arg)
 	struct part *p = arg;
 	const struct mctx *x = p->x;
 
-	p->n_o = own_places(p, x->o.keys, x->o.n_free, p->o_at);
-	p->n_n = own_places(p, x->n.keys, x->n.n_free, p->n_at);
+	if (p->n_parts == 1) {
+		p->n_o = all_places(x->o.n_free, p->o_at);
+		p->n_n = all_places(x->n.n_free, p->n_at);
+	}
 	part_reset(p, p->n_o);
 	group_old(p);
 	group_new(p);
