@@ -190,9 +190,8 @@ struct order_item {
 	uint32_t v;
 };
 
-/* Bits a digit of the radix sort: 2048 counters (8 KiB) stay in L1. */
-#define DIGIT_BITS 11
-#define DIGITS ((64 + DIGIT_BITS - 1) / DIGIT_BITS)
+/* Most bits a digit of the radix sort: 8192 counters (32 KiB) a pass. */
+#define DIGIT_BITS_MAX 13
 
 /* Bits needed for x (0 for 0). */
 static unsigned bit_width(uint64_t x)
@@ -201,29 +200,31 @@ static unsigned bit_width(uint64_t x)
 }
 
 /*
- * Stable LSD radix sort of a[0, n) by the low `bits` bits of key,
- * DIGIT_BITS a pass, the counts of every digit made in one read of the
- * items; a pass whose digit is the same for all items is skipped.  The
+ * Stable LSD radix sort of a[0, n) by the low `bits` bits of key, in as
+ * few passes as digits of DIGIT_BITS_MAX bits allow, the bits shared
+ * out evenly among them; the counts of every digit are made in one read
+ * of the items; a pass whose digit is the same for all items is skipped.  The
  * items move between a and tmp (n items each); returns where they end.
  */
 static struct order_item *radix_sort(struct order_item *a,
 				     struct order_item *tmp, uint32_t n,
 				     unsigned bits)
 {
-	static const uint32_t mask = (1u << DIGIT_BITS) - 1;
-	unsigned passes = (bits + DIGIT_BITS - 1) / DIGIT_BITS, d;
-	uint32_t (*count)[1u << DIGIT_BITS];
-	uint32_t i;
+	unsigned passes = (bits + DIGIT_BITS_MAX - 1) / DIGIT_BITS_MAX, d;
+	unsigned digit = passes ? (bits + passes - 1) / passes : 0;
+	uint32_t mask = (1u << digit) - 1, i;
+	uint32_t *count;
 
 	if (n < 2 || passes == 0)
 		return a;
-	count = hd_xcalloc(passes, sizeof(*count));
+	count = hd_xcalloc((size_t)passes << digit, sizeof(*count));
 	for (i = 0; i < n; i++)
 		for (d = 0; d < passes; d++)
-			count[d][(a[i].key >> (d * DIGIT_BITS)) & mask]++;
+			count[((size_t)d << digit) +
+			      ((a[i].key >> (d * digit)) & mask)]++;
 	for (d = 0; d < passes; d++) {
-		unsigned shift = d * DIGIT_BITS;
-		uint32_t *c = count[d], sum = 0, k;
+		unsigned shift = d * digit;
+		uint32_t *c = count + ((size_t)d << digit), sum = 0, k;
 		struct order_item *t;
 
 		if (c[(a[0].key >> shift) & mask] == n)
