@@ -204,14 +204,18 @@ static int full_value_cmp(void *ctx, uint32_t a, uint32_t b)
 }
 
 /* The sort item of entry i (keysort.h): |delta| descending, status,
- * key; differs() splits the entries before the sort. */
+ * key; differs() splits the entries before the sort.  The others are
+ * all matched with delta 0 (no size change): ordered by key alone. */
 static void value_item(const struct hd_diff *df, struct hd_key_item *it,
 		       const struct hd_value_diff *x, uint32_t i)
 {
 	uint64_t mag = x->delta < 0 ? 0 - (uint64_t)x->delta :
 				      (uint64_t)x->delta;
 
-	hd_key_item_set(it, ~mag, x->status, vd_key(df, x), i);
+	if (differs(x))
+		hd_key_item_set(it, ~mag, x->status, vd_key(df, x), i);
+	else
+		hd_key_item_set_str(it, vd_key(df, x), i);
 }
 
 /*

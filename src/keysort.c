@@ -23,24 +23,42 @@ static uint64_t be_load(const unsigned char *p)
 	return w;
 }
 
-void hd_key_item_set(struct hd_key_item *it, uint64_t w0, uint32_t w1,
-		     struct hd_slice s, uint32_t idx)
+/* The first n * 8 bytes of s (zero-padded) as n big-endian numbers. */
+static void prefix_words(struct hd_slice s, uint64_t *w, unsigned n)
 {
-	unsigned char pad[24] = { 0 };
+	unsigned char pad[32] = { 0 };
 	const unsigned char *b = (const unsigned char *)s.p;
+	unsigned k;
 
-	/* Keys are mostly shorter than 24 bytes: copy them to a zeroed
+	/* Keys are mostly shorter than the prefix: copy them to a zeroed
 	 * buffer (reading past a slice's end could leave its mapping). */
-	if (s.n < sizeof(pad)) {
+	if (s.n < (size_t)n * 8) {
 		if (s.n)
 			memcpy(pad, s.p, s.n);
 		b = pad;
 	}
+	for (k = 0; k < n; k++)
+		w[k] = be_load(b + 8 * k);
+}
+
+void hd_key_item_set(struct hd_key_item *it, uint64_t w0, uint32_t w1,
+		     struct hd_slice s, uint32_t idx)
+{
 	it->w0 = w0;
 	it->w1 = w1;
-	it->p[0] = be_load(b);
-	it->p[1] = be_load(b + 8);
-	it->p[2] = be_load(b + 16);
+	prefix_words(s, it->p, 3);
+	it->idx = idx;
+}
+
+void hd_key_item_set_str(struct hd_key_item *it, struct hd_slice s,
+			 uint32_t idx)
+{
+	uint64_t w[4];
+
+	prefix_words(s, w, 4);
+	it->w0 = w[0];
+	it->w1 = 0;
+	memcpy(it->p, w + 1, sizeof(it->p));
 	it->idx = idx;
 }
 
