@@ -202,9 +202,11 @@ static unsigned bit_width(uint64_t x)
 /*
  * Stable LSD radix sort of a[0, n) by the low `bits` bits of key, in as
  * few passes as digits of DIGIT_BITS_MAX bits allow, the bits shared
- * out evenly among them; the counts of every digit are made in one read
- * of the items; a pass whose digit is the same for all items is skipped.  The
- * items move between a and tmp (n items each); returns where they end.
+ * out evenly among them.  The counts of every digit are made before the
+ * passes, a digit at a time (the passes only move the items, which keeps
+ * the counts of a digit); a pass whose digit is the same for all items
+ * is skipped.  The items move between a and tmp (n items each); returns
+ * where they end.
  */
 static struct order_item *radix_sort(struct order_item *a,
 				     struct order_item *tmp, uint32_t n,
@@ -218,10 +220,13 @@ static struct order_item *radix_sort(struct order_item *a,
 	if (n < 2 || passes == 0)
 		return a;
 	count = hd_xcalloc((size_t)passes << digit, sizeof(*count));
-	for (i = 0; i < n; i++)
-		for (d = 0; d < passes; d++)
-			count[((size_t)d << digit) +
-			      ((a[i].key >> (d * digit)) & mask)]++;
+	for (d = 0; d < passes; d++) {
+		uint32_t *c = count + ((size_t)d << digit);
+		unsigned shift = d * digit;
+
+		for (i = 0; i < n; i++)
+			c[(a[i].key >> shift) & mask]++;
+	}
 	for (d = 0; d < passes; d++) {
 		unsigned shift = d * digit;
 		uint32_t *c = count + ((size_t)d << digit), sum = 0, k;
