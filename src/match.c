@@ -492,11 +492,15 @@ static void group_old(struct part *p)
 
 		HASH_FIND_BYHASHVALUE(hh, p->head, &key, sizeof(key), h, g);
 		if (!g) {
+			/* Every field set (HASH_ADD sets all of the
+			 * handle's), not the whole node cleared first. */
 			g = &p->groups[p->n_groups++];
-			memset(g, 0, sizeof(*g));
 			g->key = key;
+			g->n_old = g->n_new = 0;
 			g->first_old = s->free_list[r];
 			g->first_new = HD_NONE;
+			g->at_old = g->at_new = 0;
+			g->fill_old = g->fill_new = 0;
 			HASH_ADD_BYHASHVALUE(hh, p->head, key, sizeof(key), h, g);
 		}
 		g->n_old++;
