@@ -782,8 +782,11 @@ static void pass_name(struct mctx *x)
 {
 	uint32_t r;
 
-	for (r = 0; r < x->o.n; r++) {
-		uint32_t o = x->o.order[r], w;
+	/* The free list holds every unpaired value, in schedule order
+	 * (passes only drop paired ones from it): the values of order
+	 * that are free, without a look at the others. */
+	for (r = 0; r < x->o.n_free; r++) {
+		uint32_t o = x->o.free_list[r], w;
 
 		if (!free_old(x, o))
 			continue;
@@ -922,7 +925,7 @@ int hd_match_values_sides(struct hd_match *m, struct hd_match_side *old,
 			  struct hd_match_side *new_side, unsigned flags)
 {
 	struct mctx x;
-	uint32_t i;
+	uint32_t i, pairs = 0;
 
 	memset(m, 0, sizeof(*m));
 	memset(&x, 0, sizeof(x));
@@ -948,15 +951,13 @@ int hd_match_values_sides(struct hd_match *m, struct hd_match_side *old,
 		pass_by_name_only(&x);
 	else
 		cascade(&x);
-	for (i = 0; i < HD_MATCH_HOW_COUNT; i++)
+	/* pair() counts every pair once: the values left over follow. */
+	for (i = 0; i < HD_MATCH_HOW_COUNT; i++) {
 		m->count[i] = x.part[0].count[i] + x.part[1].count[i];
-
-	for (i = 0; i < m->n_old; i++)
-		if (m->old_to_new[i] == HD_NONE)
-			m->n_removed++;
-	for (i = 0; i < m->n_new; i++)
-		if (m->new_to_old[i] == HD_NONE)
-			m->n_added++;
+		pairs += m->count[i];
+	}
+	m->n_removed = m->n_old - pairs;
+	m->n_added = m->n_new - pairs;
 	m->count[HD_MATCH_NONE] = m->n_removed;
 
 	/* The sides are used up: their arrays go with x. */
