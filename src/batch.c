@@ -452,74 +452,91 @@ struct pair_side {
 
 /*
  * The loading of a pair on two threads.  Each thread loads its dump and
- * prepares its match side (the long part); the figures of each dump
- * (diff.h) are a task of their own, taken by whichever thread is free
- * first once that dump is loaded: when one dump takes longer (a bigger
- * file, a busy core), the thread that finished first computes the other
- * dump's figures instead of waiting.  What is computed does not depend
- * on which thread does it.
+ * canonicalises it (the long steps, diff.h); the short steps of each
+ * dump (its schedule order, its figures) are tasks taken by whichever
+ * thread is free first once that dump is loaded: when one dump takes
+ * longer (a bigger file, a busy core), the thread that finished first
+ * does the other dump's short steps instead of waiting.  What is
+ * computed does not depend on which thread does it.
  */
 struct pair_load {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct pair_side *side[2];
 	int state[2];               /* LOADING, LOADED, FAILED */
-	int figures_taken[2];
+	int taken[2][HD_SIDE_STEPS];
 	int alone;                  /* one thread runs both in turn */
 };
 
 enum { LOADING, LOADED, FAILED };
+
+/* The steps a thread other than the dump's own may take, in order. */
+static const enum hd_side_step short_steps[] = {
+	HD_SIDE_ORDER, HD_SIDE_FIGURES,
+};
+#define N_SHORT (sizeof(short_steps) / sizeof(short_steps[0]))
 
 struct pair_worker {
 	struct pair_load *pl;
 	int k;                      /* its own side */
 };
 
-/*
- * Takes the next figures task for worker k (its own dump's first);
- * waits while the other dump is still loading.  Returns the side, or -1
- * when there is none left for it.
- */
-static int take_figures(struct pair_load *pl, int k)
+/* The first short step of side s not taken yet (taking it), or -1. */
+static int take_step(struct pair_load *pl, int s)
 {
-	int pick = -1, j;
+	size_t i;
+
+	if (pl->state[s] != LOADED)
+		return -1;
+	for (i = 0; i < N_SHORT; i++)
+		if (!pl->taken[s][short_steps[i]]) {
+			pl->taken[s][short_steps[i]] = 1;
+			return (int)short_steps[i];
+		}
+	return -1;
+}
+
+/*
+ * Takes the next short step for worker k, its own dump's first; waits
+ * while the other dump is still loading.  Returns the step and sets *s
+ * to its side, or returns -1 when there is none left for it.
+ */
+static int take_task(struct pair_load *pl, int k, int *s)
+{
+	int step;
 
 	pthread_mutex_lock(&pl->lock);
 	for (;;) {
-		for (j = 0; j < 2 && pick < 0; j++) {
-			int s = j ? 1 - k : k;
-
-			if (pl->state[s] == LOADED && !pl->figures_taken[s])
-				pick = s;
-		}
-		if (pick >= 0) {
-			pl->figures_taken[pick] = 1;
+		*s = k;
+		if ((step = take_step(pl, k)) >= 0)
 			break;
-		}
-		if (pl->alone || pl->state[1 - k] != LOADING ||
-		    pl->figures_taken[1 - k])
+		*s = 1 - k;
+		if ((step = take_step(pl, 1 - k)) >= 0)
+			break;
+		if (pl->alone || pl->state[1 - k] != LOADING)
 			break;
 		pthread_cond_wait(&pl->cond, &pl->lock);
 	}
 	pthread_mutex_unlock(&pl->lock);
-	return pick;
+	return step;
 }
 
 static void pair_work(struct pair_load *pl, int k)
 {
 	struct pair_side *ps = pl->side[k];
-	int s;
+	int s, step;
 
 	ps->bad = hd_load_dump(&ps->d, ps->path, ps->parse_flags) < 0;
+	if (!ps->bad)
+		hd_diff_side_begin(&ps->prep, &ps->d);
 	pthread_mutex_lock(&pl->lock);
 	pl->state[k] = ps->bad ? FAILED : LOADED;
 	pthread_cond_broadcast(&pl->cond);
 	pthread_mutex_unlock(&pl->lock);
 	if (!ps->bad)
-		hd_diff_side_prepare_match(&ps->prep, &ps->d);
-	while ((s = take_figures(pl, k)) >= 0)
-		hd_diff_side_prepare_figures(&pl->side[s]->prep,
-					     &pl->side[s]->d);
+		hd_diff_side_step(&ps->prep, HD_SIDE_CANON);
+	while ((step = take_task(pl, k, &s)) >= 0)
+		hd_diff_side_step(&pl->side[s]->prep, (enum hd_side_step)step);
 }
 
 /* The second thread's work, its messages held (see load_pair). */

@@ -388,23 +388,36 @@ static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items)
 	return j[0].n.listed;
 }
 
-void hd_diff_side_prepare_match(struct hd_diff_side *s,
-				const struct hd_dump *d)
+void hd_diff_side_begin(struct hd_diff_side *s, const struct hd_dump *d)
 {
 	s->d = d;
-	s->ms = hd_match_side_new(d);
+	s->ms = hd_match_side_begin(d);
 }
 
-void hd_diff_side_prepare_figures(struct hd_diff_side *s,
-				  const struct hd_dump *d)
+void hd_diff_side_step(struct hd_diff_side *s, enum hd_side_step step)
 {
-	hd_figures_compute(&s->f, d);
+	switch (step) {
+	case HD_SIDE_CANON:
+		hd_match_side_canon(s->ms);
+		break;
+	case HD_SIDE_ORDER:
+		hd_match_side_order(s->ms);
+		break;
+	case HD_SIDE_FIGURES:
+		hd_figures_compute(&s->f, s->d);
+		break;
+	case HD_SIDE_STEPS:
+		break;
+	}
 }
 
 void hd_diff_side_prepare(struct hd_diff_side *s, const struct hd_dump *d)
 {
-	hd_diff_side_prepare_match(s, d);
-	hd_diff_side_prepare_figures(s, d);
+	int k;
+
+	hd_diff_side_begin(s, d);
+	for (k = 0; k < HD_SIDE_STEPS; k++)
+		hd_diff_side_step(s, (enum hd_side_step)k);
 }
 
 void hd_diff_side_release(struct hd_diff_side *s)

@@ -812,30 +812,45 @@ static void pass_by_name_only(struct mctx *x)
 	}
 }
 
-static void side_init(struct side *s, const struct hd_dump *d)
+struct hd_match_side *hd_match_side_begin(const struct hd_dump *d)
 {
+	struct hd_match_side *ms = hd_xmalloc(sizeof(*ms));
+	struct side *s = &ms->s;
+
 	memset(s, 0, sizeof(*s));
 	s->d = d;
 	s->n = (uint32_t)d->values.len;
-	hd_canon_compute(&s->c, d);
-	/* The matcher needs the value hashes and the per-instruction parts
-	 * of the loose keys, not the instructions' own hashes. */
-	free(s->c.insn_canon);
-	free(s->c.insn_struct);
-	s->c.insn_canon = s->c.insn_struct = NULL;
 	s->keys = big_block(&s->mem, ((size_t)s->n + 1) *
 			    (sizeof(uint64_t) + 3 * sizeof(uint32_t)));
 	s->order = (uint32_t *)(s->keys + s->n + 1);
 	s->rank = s->order + s->n + 1;
 	s->free_list = s->rank + s->n + 1;
-	side_order(s);
+	return ms;
+}
+
+void hd_match_side_canon(struct hd_match_side *ms)
+{
+	struct side *s = &ms->s;
+
+	hd_canon_compute(&s->c, s->d);
+	/* The matcher needs the value hashes and the per-instruction parts
+	 * of the loose keys, not the instructions' own hashes. */
+	free(s->c.insn_canon);
+	free(s->c.insn_struct);
+	s->c.insn_canon = s->c.insn_struct = NULL;
+}
+
+void hd_match_side_order(struct hd_match_side *ms)
+{
+	side_order(&ms->s);
 }
 
 struct hd_match_side *hd_match_side_new(const struct hd_dump *d)
 {
-	struct hd_match_side *ms = hd_xmalloc(sizeof(*ms));
+	struct hd_match_side *ms = hd_match_side_begin(d);
 
-	side_init(&ms->s, d);
+	hd_match_side_canon(ms);
+	hd_match_side_order(ms);
 	return ms;
 }
 
