@@ -258,6 +258,9 @@ static void *split_run(void *arg)
  * copy (it has room for n items, more than n entries need), which
  * saves two big allocations and their page faults.
  */
+_Static_assert(sizeof(struct hd_value_diff) <= sizeof(struct hd_key_item),
+	       "sort_values copies the entries into the spent items");
+
 static void sort_values(struct hd_diff *df, struct hd_key_item *items,
 			uint32_t h, uint32_t listed_h)
 {

@@ -249,7 +249,8 @@ void hd_key_sort(struct hd_key_item *items, size_t n,
 
 	if (n < 2)
 		return;
-	tmp = hd_xmalloc(n * sizeof(*tmp));
+	/* one thread's merge sort needs n / 2 of the n */
+	tmp = hd_xmalloc((n < PARALLEL_MIN ? n / 2 + 2 : n) * sizeof(*tmp));
 	hd_key_sort_in(items, n, tmp, full, ctx);
 	free(tmp);
 }
