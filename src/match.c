@@ -373,7 +373,8 @@ static inline uint64_t key_of(const struct keysrc *ks, uint32_t v)
  * scattered reads with nothing waiting on them, instead of one inside
  * each hash step of each part.  The places r of the keys of each part
  * of a pass in two go to at[0] and at[1] (ascending), their numbers to
- * n_at[0] and n_at[1]: branch-free, both writes are always made.
+ * n_at[0] and n_at[1] (without a branch: both writes are always made,
+ * and the count of the key's part grows).
  */
 static void side_keys(struct side *s, const struct keysrc *ks,
 		      uint32_t *const at[2], uint32_t n_at[2])
