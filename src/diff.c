@@ -3,6 +3,7 @@
  */
 #include "hlodiff/diff.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -335,67 +336,111 @@ static void fill_value(const struct hd_diff *df, struct hd_value_diff *x,
 		n->listed++;
 }
 
-/* The entries of old values [from, to), at their index in out, and
- * their sort items; with added, then those of the new values no old
- * value matched, from index to on (df->values has room for them). */
-struct fill_job {
+/*
+ * The listing in chunks of LIST_CHUNK old values, taken in turn by
+ * either of two threads (a third, the peak's, runs at the same time:
+ * fixed halves would end apart by whatever share of a core each got);
+ * the last chunk is the added new values.  Each chunk's entries go at
+ * their index in out, their sort items into items.
+ */
+#define LIST_CHUNK 16384
+
+struct list_work {
 	const struct hd_diff *df;
 	struct hd_value_diff *out;
 	struct hd_key_item *items;
-	uint32_t from, to;
-	int added;
-	uint32_t n_out;             /* entries made up to index n_out */
+	uint32_t n_old, n_old_chunks;
+	atomic_uint next;               /* the next chunk to take */
+	uint32_t *chunk_listed;         /* differing entries of each old chunk */
+	uint32_t n_out;                 /* entries made, set by the last chunk */
+};
+
+struct fill_job {
+	struct list_work *w;
 	struct value_counts n;
 };
 
-static void *fill_old(void *arg)
+/* Old values [from, to); returns how many entries differ. */
+static uint32_t fill_old(struct fill_job *j, uint32_t from, uint32_t to)
 {
-	struct fill_job *j = arg;
-	const struct hd_diff *df = j->df;
-	uint32_t i, k = j->to;
+	const struct list_work *w = j->w;
+	const struct hd_diff *df = w->df;
+	uint32_t i, listed = j->n.listed;
 
-	for (i = j->from; i < j->to; i++) {
-		fill_value(df, &j->out[i], i, df->match.old_to_new[i], &j->n);
-		value_item(df, &j->items[i], &j->out[i], i);
+	for (i = from; i < to; i++) {
+		fill_value(df, &w->out[i], i, df->match.old_to_new[i], &j->n);
+		value_item(df, &w->items[i], &w->out[i], i);
 	}
-	for (i = 0; j->added && i < df->new_dump->values.len; i++) {
+	return j->n.listed - listed;
+}
+
+/* The new values no old value matched, from index n_old on. */
+static void fill_added(struct fill_job *j)
+{
+	struct list_work *w = j->w;
+	const struct hd_diff *df = w->df;
+	uint32_t i, k = w->n_old;
+
+	for (i = 0; i < df->new_dump->values.len; i++) {
 		if (df->match.new_to_old[i] != HD_NONE)
 			continue;
-		fill_value(df, &j->out[k], HD_NONE, i, &j->n);
-		value_item(df, &j->items[k], &j->out[k], k);
+		fill_value(df, &w->out[k], HD_NONE, i, &j->n);
+		value_item(df, &w->items[k], &w->out[k], k);
 		k++;
 	}
-	j->n_out = k;
+	w->n_out = k;
+}
+
+static void *fill_chunks(void *arg)
+{
+	struct fill_job *j = arg;
+	struct list_work *w = j->w;
+	uint32_t c;
+
+	while ((c = atomic_fetch_add(&w->next, 1)) <= w->n_old_chunks) {
+		uint32_t from = c * LIST_CHUNK;
+
+		if (c == w->n_old_chunks)
+			fill_added(j);
+		else
+			w->chunk_listed[c] = fill_old(j, from,
+				w->n_old - from < LIST_CHUNK ? w->n_old :
+				from + LIST_CHUNK);
+	}
 	return NULL;
 }
 
 /*
- * Lists every value: one entry per old value in dump order (its two
- * halves on two threads: each entry compares shapes in both inputs, a
- * cache miss or two), then the added new values (by the second half's
- * thread); and the sort item of each entry into items (room for every
- * value of both dumps).  Returns how many of the entries before
- * n_old / 2 differ (sort_values splits there).
+ * Lists every value: one entry per old value in dump order (in chunks
+ * on two threads, see LIST_CHUNK: each entry compares shapes in both
+ * inputs, a cache miss or two), then the added new values; and the
+ * sort item of each entry into items (room for every value of both
+ * dumps).  Sets *h to a place near the middle of the old entries and
+ * returns how many of the entries before it differ (sort_values splits
+ * there).
  */
-static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items)
+static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items,
+			    uint32_t *h)
 {
-	uint32_t n_old = (uint32_t)df->old->values.len;
+	struct list_work w;
 	struct fill_job j[2];
 	struct value_counts *c;
-	int k;
+	uint32_t k, half, listed_h = 0;
 
-	hd_vec_reserve(&df->values, n_old + df->new_dump->values.len);
+	memset(&w, 0, sizeof(w));
+	w.df = df;
+	w.n_old = (uint32_t)df->old->values.len;
+	w.n_old_chunks = (uint32_t)(((size_t)w.n_old + LIST_CHUNK - 1) /
+				    LIST_CHUNK);
+	atomic_init(&w.next, 0);
+	w.chunk_listed = hd_xcalloc(w.n_old_chunks + 1, sizeof(uint32_t));
+	hd_vec_reserve(&df->values, w.n_old + df->new_dump->values.len);
+	w.out = df->values.data;
+	w.items = items;
 	memset(j, 0, sizeof(j));
-	for (k = 0; k < 2; k++) {
-		j[k].df = df;
-		j[k].out = df->values.data;
-		j[k].items = items;
-	}
-	j[0].to = j[1].from = n_old / 2;
-	j[1].to = n_old;
-	j[1].added = 1;
-	hd_run_two(fill_old, &j[0], fill_old, &j[1], n_old >= 4096);
-	df->values.len = j[1].n_out;
+	j[0].w = j[1].w = &w;
+	hd_run_two(fill_chunks, &j[0], fill_chunks, &j[1], w.n_old >= 4096);
+	df->values.len = w.n_out;
 	for (k = 0; k < 2; k++) {
 		c = &j[k].n;
 		df->n_matched += c->matched;
@@ -404,7 +449,12 @@ static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items)
 		df->n_added += c->added;
 		df->n_listed += c->listed;
 	}
-	return j[0].n.listed;
+	half = (w.n_old_chunks + 1) / 2;
+	for (k = 0; k < half; k++)
+		listed_h += w.chunk_listed[k];
+	*h = (size_t)half * LIST_CHUNK < w.n_old ? half * LIST_CHUNK : w.n_old;
+	free(w.chunk_listed);
+	return listed_h;
 }
 
 void hd_diff_side_begin(struct hd_diff_side *s, const struct hd_dump *d)
@@ -482,10 +532,10 @@ static void *list_and_sort(void *arg)
 	struct hd_vec item_mem = HD_VEC_INIT(struct hd_key_item);
 	struct hd_key_item *items = big_array(&item_mem,
 		df->old->values.len + df->new_dump->values.len + 1);
-	uint32_t listed_h;
+	uint32_t h, listed_h;
 
-	listed_h = list_values(df, items);
-	sort_values(df, items, (uint32_t)(df->old->values.len / 2), listed_h);
+	listed_h = list_values(df, items, &h);
+	sort_values(df, items, h, listed_h);
 	hd_vec_release(&item_mem);
 	return NULL;
 }
