@@ -450,26 +450,103 @@ struct pair_side {
 	struct hd_diag_held held;   /* messages of the second thread */
 };
 
-static void load_side(struct pair_side *ps)
+/*
+ * The loading of a pair on two threads.  Each thread loads its dump and
+ * canonicalises it (the long steps, diff.h); the short steps of each
+ * dump (its schedule order, its figures) are tasks taken by whichever
+ * thread is free first once that dump is loaded: when one dump takes
+ * longer (a bigger file, a busy core), the thread that finished first
+ * does the other dump's short steps instead of waiting.  What is
+ * computed does not depend on which thread does it.
+ */
+struct pair_load {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct pair_side *side[2];
+	int state[2];               /* LOADING, LOADED, FAILED */
+	int taken[2][HD_SIDE_STEPS];
+	int alone;                  /* one thread runs both in turn */
+};
+
+enum { LOADING, LOADED, FAILED };
+
+/* The steps a thread other than the dump's own may take, in order. */
+static const enum hd_side_step short_steps[] = {
+	HD_SIDE_ORDER, HD_SIDE_FIGURES,
+};
+#define N_SHORT (sizeof(short_steps) / sizeof(short_steps[0]))
+
+struct pair_worker {
+	struct pair_load *pl;
+	int k;                      /* its own side */
+};
+
+/* The first short step of side s not taken yet (taking it), or -1. */
+static int take_step(struct pair_load *pl, int s)
 {
+	size_t i;
+
+	if (pl->state[s] != LOADED)
+		return -1;
+	for (i = 0; i < N_SHORT; i++)
+		if (!pl->taken[s][short_steps[i]]) {
+			pl->taken[s][short_steps[i]] = 1;
+			return (int)short_steps[i];
+		}
+	return -1;
+}
+
+/*
+ * Takes the next short step for worker k, its own dump's first; waits
+ * while the other dump is still loading.  Returns the step and sets *s
+ * to its side, or returns -1 when there is none left for it.
+ */
+static int take_task(struct pair_load *pl, int k, int *s)
+{
+	int step;
+
+	pthread_mutex_lock(&pl->lock);
+	for (;;) {
+		*s = k;
+		if ((step = take_step(pl, k)) >= 0)
+			break;
+		*s = 1 - k;
+		if ((step = take_step(pl, 1 - k)) >= 0)
+			break;
+		if (pl->alone || pl->state[1 - k] != LOADING)
+			break;
+		pthread_cond_wait(&pl->cond, &pl->lock);
+	}
+	pthread_mutex_unlock(&pl->lock);
+	return step;
+}
+
+static void pair_work(struct pair_load *pl, int k)
+{
+	struct pair_side *ps = pl->side[k];
+	int s, step;
+
 	ps->bad = hd_load_dump(&ps->d, ps->path, ps->parse_flags) < 0;
 	if (!ps->bad)
-		hd_diff_side_prepare(&ps->prep, &ps->d);
+		hd_diff_side_begin(&ps->prep, &ps->d);
+	pthread_mutex_lock(&pl->lock);
+	pl->state[k] = ps->bad ? FAILED : LOADED;
+	pthread_cond_broadcast(&pl->cond);
+	pthread_mutex_unlock(&pl->lock);
+	if (!ps->bad)
+		hd_diff_side_step(&ps->prep, HD_SIDE_CANON);
+	while ((step = take_task(pl, k, &s)) >= 0)
+		hd_diff_side_step(&pl->side[s]->prep, (enum hd_side_step)step);
 }
 
-static void *load_side_here(void *arg)
+/* The second thread's work, its messages held (see load_pair). */
+static void *pair_work_thread(void *arg)
 {
-	load_side(arg);
-	return NULL;
-}
-
-/* The same with the messages held (see load_pair). */
-static void *load_side_thread(void *arg)
-{
-	struct pair_side *ps = arg;
+	struct pair_worker *w = arg;
+	struct pair_side *ps = w->pl->side[w->k];
 
 	hd_diag_hold(&ps->held);
-	load_side(ps);
+	pair_work(w->pl, w->k);
 	hd_diag_unhold(&ps->held);
 	return NULL;
 }
@@ -482,9 +559,28 @@ static void *load_side_thread(void *arg)
  */
 static int load_pair(struct pair_side *os, struct pair_side *ns)
 {
+	struct pair_load pl;
+	struct pair_worker w = { &pl, 1 };
+	pthread_t th;
+
 	memset(&ns->prep, 0, sizeof(ns->prep));
 	memset(&os->prep, 0, sizeof(os->prep));
-	hd_run_two(load_side_here, os, load_side_thread, ns, 1);
+	memset(&pl, 0, sizeof(pl));
+	pthread_mutex_init(&pl.lock, NULL);
+	pthread_cond_init(&pl.cond, NULL);
+	pl.side[0] = os;
+	pl.side[1] = ns;
+	pl.state[0] = pl.state[1] = LOADING;
+	if (pthread_create(&th, NULL, pair_work_thread, &w) == 0) {
+		pair_work(&pl, 0);
+		pthread_join(th, NULL);
+	} else {
+		pl.alone = 1;
+		pair_work(&pl, 0);
+		pair_work_thread(&w);
+	}
+	pthread_cond_destroy(&pl.cond);
+	pthread_mutex_destroy(&pl.lock);
 	hd_diag_flush(&ns->held);
 	return os->bad || ns->bad;
 }

@@ -15,6 +15,10 @@
 #include "hlodiff/diag.h"
 #include "hlodiff/shape.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* A growable byte buffer, reused for every instruction. */
 struct cbuf {
 	char *p;
@@ -102,6 +106,23 @@ static size_t constant_prefix(const char *p, size_t n)
 	return i;
 }
 
+/*
+ * The length of the stripped form of name when it is a prefix of it
+ * (the common "stem" or "stem.N": no other '.', not a GPU constant),
+ * else 0.
+ */
+static size_t strip_prefix(const char *p, size_t n)
+{
+	size_t j = n, keep;
+
+	while (j > 0 && is_digit(p[j - 1]))
+		j--;
+	keep = j < n && j > 1 && p[j - 1] == '.' ? j - 1 : n;
+	if (memchr(p, '.', keep) || constant_prefix(p, n))
+		return 0;
+	return keep;
+}
+
 size_t hd_canon_name(char *out, struct hd_slice name)
 {
 	const char *p = name.p;
@@ -109,6 +130,11 @@ size_t hd_canon_name(char *out, struct hd_slice name)
 
 	if (n == 0)
 		return 0;
+	part = strip_prefix(p, n);
+	if (part) {
+		memcpy(out, p, part);
+		return part;
+	}
 	/* First part: kept, except the id groups of a sanitised constant. */
 	part = constant_prefix(p, n);
 	if (part) {
@@ -146,6 +172,41 @@ static void add_name(struct cbuf *b, struct hd_slice name)
 		return;
 	cbuf_reserve(b, name.n);
 	b->n += hd_canon_name(b->p + b->n, name);
+}
+
+/*
+ * The first c in s[i, n) (n when none).  The short distances of
+ * attribute texts are searched inline with SSE2, 16 bytes at a time (the
+ * last block of s loaded whole and shifted: no byte outside s is read);
+ * past 32 bytes, memchr.
+ */
+static inline size_t find_byte(const char *s, size_t n, size_t i, char c)
+{
+	const char *q;
+
+#ifdef __SSE2__
+	if (n >= 16) {
+		__m128i cv = _mm_set1_epi8(c);
+		size_t stop = n - i > 32 ? i + 32 : n;
+
+		for (; i < stop; i += 16) {
+			size_t from = n - i >= 16 ? i : n - 16;
+			unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+				_mm_loadu_si128((const __m128i *)(const void *)
+						(s + from)), cv)) >>
+				     (i - from);
+
+			if (m)
+				return i + (size_t)__builtin_ctz(m);
+		}
+		if (i >= n)
+			return n;
+	}
+#endif
+	if (i >= n)
+		return n;
+	q = memchr(s + i, c, n - i);
+	return q ? (size_t)(q - s) : n;
 }
 
 /* Index just past the string literal that starts at s[i] == '"'. */
@@ -259,10 +320,39 @@ static __attribute__((noinline)) void sink_bytes_long(struct sink *k,
 	}
 }
 
+/*
+ * Copies n <= 16 bytes without a call: most pieces are a few bytes (", %"
+ * between operands, opcodes), where the call to memcpy was most of the
+ * cost.  Two fixed-size copies that may overlap, inside s[0, n).
+ */
+SINK_INLINE void copy_small(char *o, const char *s, size_t n)
+{
+	uint64_t a, b;
+	uint32_t c, d;
+
+	if (n >= 8) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(o, &a, 8);
+		memcpy(o + n - 8, &b, 8);
+	} else if (n >= 4) {
+		memcpy(&c, s, 4);
+		memcpy(&d, s + n - 4, 4);
+		memcpy(o, &c, 4);
+		memcpy(o + n - 4, &d, 4);
+	} else if (n) {
+		o[0] = s[0];
+		o[n / 2] = s[n / 2];
+		o[n - 1] = s[n - 1];
+	}
+}
+
 SINK_INLINE void sink_bytes(struct sink *k, const char *s, size_t n)
 {
 	if (n <= (size_t)(k->end - k->o)) {
-		if (n)
+		if (n <= 16)
+			copy_small(k->o, s, n);
+		else
 			memcpy(k->o, s, n);
 		k->o += n;
 		return;
@@ -318,10 +408,221 @@ static void sink_name(struct sink *k, struct hd_slice name)
 		k->o += hd_canon_name(k->o, name);
 }
 
+/*
+ * Block scanning.  The walks below look for a few special bytes in long
+ * texts.  16 bytes are classified at a time into bit masks (bit k is byte
+ * base + k) whose bits are then taken in order, so plain bytes cost a
+ * few instructions per block, not per byte, and the plain bytes between
+ * two changes are written with one copy.  A block never reads outside
+ * the slice: near its end the slice's last 16 bytes are loaded and the
+ * masks shifted; a slice shorter than 16 bytes (and a build without
+ * SSE2) is classified byte by byte through the tables, which give the
+ * same masks.
+ */
+enum scan_set {
+	SCAN_OPERANDS,  /* put_operands: '"' '%' '/' */
+	SCAN_ATTRS,     /* walk_attr: '"' brackets ',' '%' */
+};
+
 /* Bytes that start something put_operands must look at. */
 static const unsigned char special[256] = {
 	['"'] = 1, ['%'] = 1, ['/'] = 1,
 };
+
+/* Bytes that matter while walking an attribute list. */
+static const unsigned char attr_special[256] = {
+	['"'] = 1, ['('] = 1, [')'] = 1, ['['] = 1, [']'] = 1, ['{'] = 1,
+	['}'] = 1, [','] = 1, ['%'] = 1,
+};
+
+struct block {
+	size_t base;        /* the byte of bit 0 */
+	unsigned spec;      /* special bytes of the set not yet taken */
+	unsigned quote;     /* '"' bytes */
+};
+
+#ifdef __SSE2__
+static inline __m128i eq_byte(__m128i x, char c)
+{
+	return _mm_cmpeq_epi8(x, _mm_set1_epi8(c));
+}
+
+/* The bytes of x in the set (quotes q included). */
+static inline __m128i set_bytes(__m128i x, __m128i q, enum scan_set set)
+{
+	__m128i m;
+
+	if (set == SCAN_OPERANDS)
+		return _mm_or_si128(q, _mm_or_si128(eq_byte(x, '%'),
+						    eq_byte(x, '/')));
+	/* '(' ')' differ in bit 0; '[' '{' and ']' '}' in bit 5 */
+	m = _mm_or_si128(eq_byte(_mm_or_si128(x, _mm_set1_epi8(0x20)), '{'),
+			 eq_byte(_mm_or_si128(x, _mm_set1_epi8(0x20)), '}'));
+	m = _mm_or_si128(m, eq_byte(_mm_or_si128(x, _mm_set1_epi8(1)), ')'));
+	m = _mm_or_si128(m, _mm_or_si128(eq_byte(x, ','), eq_byte(x, '%')));
+	return _mm_or_si128(m, q);
+}
+#endif
+
+/* Classifies the block of s (n bytes) starting at at < n. */
+static inline void block_load(struct block *b, const char *s, size_t n,
+			      size_t at, enum scan_set set)
+{
+	const unsigned char *tab = set == SCAN_ATTRS ? attr_special : special;
+	size_t k, end;
+
+	b->base = at;
+#ifdef __SSE2__
+	if (n >= 16) {
+		size_t from = n - at >= 16 ? at : n - 16;
+		unsigned shift = (unsigned)(at - from);
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)
+					    (s + from));
+		__m128i q = eq_byte(x, '"');
+
+		b->spec = (unsigned)_mm_movemask_epi8(set_bytes(x, q, set)) >>
+			  shift;
+		b->quote = (unsigned)_mm_movemask_epi8(q) >> shift;
+		return;
+	}
+#endif
+	b->spec = b->quote = 0;
+	end = n - at < 16 ? n : at + 16;
+	for (k = at; k < end; k++) {
+		unsigned char c = (unsigned char)s[k];
+
+		b->spec |= (unsigned)tab[c] << (k - at);
+		b->quote |= (unsigned)(c == '"') << (k - at);
+	}
+}
+
+/*
+ * The first special byte at or after i (n when none).  b holds the block
+ * of an earlier position <= i; bits before i are dropped.
+ */
+static inline size_t block_next(struct block *b, const char *s, size_t n,
+				size_t i, enum scan_set set)
+{
+	if (i >= n)
+		return n;
+	if (i - b->base >= 16)
+		block_load(b, s, n, i, set);
+	else
+		b->spec &= ~0u << (i - b->base);
+	while (!b->spec) {
+		if (n - b->base <= 16)
+			return n;
+		block_load(b, s, n, b->base + 16, set);
+	}
+	return b->base + (size_t)__builtin_ctz(b->spec);
+}
+
+/*
+ * skip_string for the string opening at s[j], a special byte of block b:
+ * the first closing quote (in the block, in a block loaded at j, or
+ * found by find_byte after that) ends it when no backslash precedes it;
+ * anything else takes skip_string.
+ */
+static inline size_t block_string_end(struct block *b, const char *s,
+				      size_t n, size_t j, enum scan_set set)
+{
+	unsigned q = b->quote & (~1u << (j - b->base));
+
+	if (!q && j != b->base) {
+		block_load(b, s, n, j, set);
+		q = b->quote & ~1u;
+	}
+	if (q) {
+		size_t e = b->base + (size_t)__builtin_ctz(q);
+
+		if (s[e - 1] != '\\')
+			return e + 1;
+	} else if (b->base + 16 < n) {
+		/* a longer string: the quote after the block */
+		size_t e = find_byte(s, n, b->base + 16, '"');
+
+		if (e < n && s[e - 1] != '\\')
+			return e + 1;
+	}
+	return skip_string(s, n, j);
+}
+
+#ifdef __SSE2__
+/* Bytes of x in [lo, hi] (signed compare after moving lo to -128). */
+static inline __m128i in_range(__m128i x, char lo, char hi)
+{
+	__m128i y = _mm_add_epi8(x, _mm_set1_epi8((char)(0x80 - (unsigned char)lo)));
+
+	return _mm_cmplt_epi8(y, _mm_set1_epi8((char)(-128 + (hi - lo) + 1)));
+}
+
+/* Masks of the 16 bytes at p: name bytes (name_char), '.', digits. */
+static inline void name_masks(const char *p, unsigned *name, unsigned *dot,
+			      unsigned *digit)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i d = in_range(x, '0', '9');
+	__m128i ok = _mm_or_si128(
+		_mm_or_si128(d, in_range(_mm_or_si128(x, _mm_set1_epi8(0x20)),
+					 'a', 'z')),
+		_mm_or_si128(in_range(x, '-', '.'), eq_byte(x, '_')));
+
+	*name = (unsigned)_mm_movemask_epi8(ok);
+	*dot = (unsigned)_mm_movemask_epi8(eq_byte(x, '.'));
+	*digit = (unsigned)_mm_movemask_epi8(d);
+}
+#endif
+
+/*
+ * Writes the stripped form of the name at s[i] (a slice of n bytes) to
+ * k and returns the name's length.  A name of fewer than 32 bytes whose
+ * stripped form is a prefix of it (strip_prefix) is classified with two
+ * 16-byte loads inside the slice and copied whole; the rest goes through
+ * name_span and sink_name.
+ */
+static inline size_t sink_name_at(struct sink *k, const char *s, size_t n,
+				  size_t i)
+{
+	struct hd_slice name;
+
+#ifdef __SSE2__
+	if (n >= 32) {
+		size_t from = n - i >= 32 ? i : n - 32;
+		unsigned shift = (unsigned)(i - from), nm0, dt0, dg0, nm1,
+			 dt1, dg1;
+		uint64_t other, dots, digits, len, d, tail;
+
+		name_masks(s + from, &nm0, &dt0, &dg0);
+		name_masks(s + from + 16, &nm1, &dt1, &dg1);
+		/* bit k: byte i + k; bytes past the slice end the name */
+		other = (~((uint64_t)nm1 << 16 | nm0) & 0xffffffffu) >> shift;
+		other |= ~(uint64_t)0 << (32 - shift);
+		dots = ((uint64_t)dt1 << 16 | dt0) >> shift;
+		digits = ((uint64_t)dg1 << 16 | dg0) >> shift;
+		len = (uint64_t)__builtin_ctzll(other);
+		if (len < 32) {
+			dots &= ((uint64_t)1 << len) - 1;
+			if (dots == 0) {
+				d = len;
+			} else {
+				d = (uint64_t)__builtin_ctzll(dots);
+				tail = (((uint64_t)1 << len) - 1) &
+				       ~(((uint64_t)2 << d) - 1);
+				if ((dots & (dots - 1)) || d == 0 ||
+				    d + 1 == len || (digits & tail) != tail)
+					d = 0;
+			}
+			if (d && !constant_prefix(s + i, len)) {
+				sink_bytes(k, s + i, d);
+				return len;
+			}
+		}
+	}
+#endif
+	name = hd_slice_make(s + i, name_span(s + i, n - i));
+	sink_name(k, name);
+	return name.n;
+}
 
 struct work;
 static void add_ref(struct work *w, struct hd_slice name);
@@ -329,62 +630,63 @@ static void add_ref(struct work *w, struct hd_slice name);
 /*
  * Writes text with every %name stripped (hd_canon_name), string
  * literals copied as they are and comments ("/ *index=5* /") dropped.
- * With w, every %name is also resolved as an operand (add_ref).
+ * With w, every %name is also resolved as an operand (add_ref).  Plain
+ * bytes since cs are written when something changes and at the end.
  */
 static void put_operands(struct sink *k, struct hd_slice t, struct work *w)
 {
 	const char *s = t.p;
-	size_t n = t.n, i = 0, j;
+	size_t n = t.n, i = 0, cs = 0, j;
+	struct block b;
 
-	while (i < n) {
-		if (s[i] == '"') {
-			j = skip_string(s, n, i);
-			sink_bytes(k, s + i, j - i);
-			i = j;
-		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
-			const char *end = memmem(s + i + 2, n - i - 2, "*/", 2);
+	if (n == 0)
+		return;
+	block_load(&b, s, n, 0, SCAN_OPERANDS);
+	while ((j = block_next(&b, s, n, i, SCAN_OPERANDS)) < n) {
+		if (s[j] == '"') {
+			i = block_string_end(&b, s, n, j, SCAN_OPERANDS);
+		} else if (s[j] == '/') {
+			const char *end;
 
-			i = end ? (size_t)(end - s) + 2 : n;
-		} else if (s[i] == '%') {
+			i = j + 1;
+			if (i == n || s[i] != '*')
+				continue;
+			sink_bytes(k, s + cs, j - cs);
+			end = memmem(s + i + 1, n - i - 1, "*/", 2);
+			i = cs = end ? (size_t)(end - s) + 2 : n;
+		} else {
 			struct hd_slice name;
 
-			j = name_span(s + i + 1, n - i - 1);
-			name = hd_slice_make(s + i + 1, j);
-			sink_byte(k, '%');
-			sink_name(k, name);
+			i = j + 1;
+			sink_bytes(k, s + cs, i - cs);
+			name = hd_slice_make(s + i, sink_name_at(k, s, n, i));
 			if (w)
 				add_ref(w, name);
-			i += 1 + j;
-		} else {
-			j = i + 1;
-			while (j < n && !special[(unsigned char)s[j]])
-				j++;
-			sink_bytes(k, s + i, j - i);
-			i = j;
+			i = cs = i + name.n;
 		}
 	}
+	sink_bytes(k, s + cs, n - cs);
 }
 
-/* JSON keys of backend_config whose values are ids (see canon.h), with
- * their lengths: every key of a backend_config is checked. */
-#define ID_KEY(lit) { lit, sizeof(lit) - 1 }
-static const struct {
-	const char *text;
-	size_t n;
-} id_keys[] = {
-	ID_KEY("\"operation_queue_id\""),
-	ID_KEY("\"wait_on_operation_queues\""),
-	ID_KEY("\"fusion_id\""),
-};
+/* Is the string s (n bytes, quotes included) the JSON key of an id in a
+ * backend_config (see canon.h)?  Every key of a backend_config is
+ * checked, so the length picks the one key to compare (fixed-size
+ * compares, inlined). */
+#define ID_KEY_IS(s, n, lit) ((n) == sizeof(lit) - 1 && \
+			      memcmp((s), (lit), sizeof(lit) - 1) == 0)
 
 static int is_id_key(const char *s, size_t n)
 {
-	size_t k;
-
-	for (k = 0; k < sizeof(id_keys) / sizeof(id_keys[0]); k++)
-		if (id_keys[k].n == n && memcmp(id_keys[k].text, s, n) == 0)
-			return 1;
-	return 0;
+	switch (n) {
+	case sizeof("\"operation_queue_id\"") - 1:
+		return ID_KEY_IS(s, n, "\"operation_queue_id\"");
+	case sizeof("\"wait_on_operation_queues\"") - 1:
+		return ID_KEY_IS(s, n, "\"wait_on_operation_queues\"");
+	case sizeof("\"fusion_id\"") - 1:
+		return ID_KEY_IS(s, n, "\"fusion_id\"");
+	default:
+		return 0;
+	}
 }
 
 /* Index just past the JSON value starting at s[i] (after spaces). */
@@ -418,12 +720,6 @@ static size_t skip_json_value(const char *s, size_t n, size_t i)
 	return n;
 }
 
-/* Bytes that matter while walking an attribute list. */
-static const unsigned char attr_special[256] = {
-	['"'] = 1, ['('] = 1, [')'] = 1, ['['] = 1, [']'] = 1, ['{'] = 1,
-	['}'] = 1, [','] = 1, ['%'] = 1,
-};
-
 enum attr_mode {
 	ATTR_COPY,     /* copied with %names stripped */
 	ATTR_DROP,     /* left out */
@@ -447,58 +743,122 @@ static enum attr_mode attr_mode_of(struct hd_slice key)
 	return ATTR_COPY;
 }
 
+/* Does a byte sequence at s[k] (k + 1 < n) make walk_attr look closer
+ * (attr_runs_plain)? */
+static inline int attr_stop_at(const char *s, size_t n, size_t k,
+			       enum attr_mode mode)
+{
+	if (s[k] == ',' && s[k + 1] == ' ')
+		return 1;
+	if (mode == ATTR_COPY)
+		return s[k] == '%';
+	if (mode == ATTR_BACKEND && k + 3 < n && s[k + 3] == '"')
+		return (s[k] == '_' && s[k + 1] == 'i' && s[k + 2] == 'd') ||
+		       (s[k] == 'u' && s[k + 1] == 'e' && s[k + 2] == 's');
+	return 0;
+}
+
+/*
+ * Does the value from s[i] run to the end unchanged?  It does when s[i,
+ * n) holds no ", " (so no end before n), in ATTR_COPY no '%', and in
+ * ATTR_BACKEND no "_id\"" or "ues\"" (the last bytes of every id key): the
+ * usual last attribute, a compact backend_config, is then copied whole
+ * after one pass of a few vector operations per 16 bytes.  The pass stops
+ * at the first such sequence (most often the end of the value), so a
+ * value that must be walked costs at most its length again.
+ */
+static int attr_runs_plain(const char *s, size_t n, size_t i,
+			   enum attr_mode mode)
+{
+#ifdef __SSE2__
+	/* loads at k, k + 1, k + 2, k + 3: the next bytes of every lane */
+	for (; n - i >= 19; i += 16) {
+		const char *p = s + i;
+		__m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)
+					     (p + 1));
+		__m128i m = _mm_and_si128(eq_byte(x0, ','), eq_byte(x1, ' '));
+
+		if (mode == ATTR_COPY) {
+			m = _mm_or_si128(m, eq_byte(x0, '%'));
+		} else if (mode == ATTR_BACKEND) {
+			__m128i x2 = _mm_loadu_si128(
+				(const __m128i *)(const void *)(p + 2));
+			__m128i x3 = _mm_loadu_si128(
+				(const __m128i *)(const void *)(p + 3));
+			__m128i id = _mm_and_si128(
+				eq_byte(x0, '_'),
+				_mm_and_si128(eq_byte(x1, 'i'), eq_byte(x2, 'd')));
+			__m128i ues = _mm_and_si128(
+				eq_byte(x0, 'u'),
+				_mm_and_si128(eq_byte(x1, 'e'), eq_byte(x2, 's')));
+
+			m = _mm_or_si128(m, _mm_and_si128(eq_byte(x3, '"'),
+							  _mm_or_si128(id, ues)));
+		}
+		if (_mm_movemask_epi8(m))
+			return 0;
+	}
+#endif
+	for (; i + 1 < n; i++)
+		if (attr_stop_at(s, n, i, mode))
+			return 0;
+	return !(mode == ATTR_COPY && i < n && s[i] == '%');
+}
+
 /*
  * Walks one attribute value from s[i] to the ", " that ends it at
  * bracket depth 0 (or the end), writing it to k as mode says.
- * Returns the index of the end.
+ * Returns the index of the end.  Plain bytes since cs are written when
+ * something changes and at the end.
  */
 static size_t walk_attr(struct sink *k, const char *s, size_t n, size_t i,
 			enum attr_mode mode)
 {
-	int depth = 0, keep = mode != ATTR_DROP;
+	int depth = 0;
+	size_t cs = i, j;
+	struct block b;
 
-	while (i < n) {
-		size_t j = i;
-		char c;
-
-		while (j < n && !attr_special[(unsigned char)s[j]])
-			j++;
-		if (keep)
-			sink_bytes(k, s + i, j - i);
-		i = j;
-		if (i >= n)
-			break;
-		c = s[i];
-		if (c == '"') {
-			j = skip_string(s, n, i);
-			if (keep)
-				sink_bytes(k, s + i, j - i);
-			if (mode == ATTR_BACKEND && j < n && s[j] == ':' &&
-			    is_id_key(s + i, j - i)) {
-				sink_byte(k, ':');
-				j = skip_json_value(s, n, j + 1);
-			}
-			i = j;
-			continue;
-		}
-		if (c == ',' && depth == 0 && i + 1 < n && s[i + 1] == ' ')
-			break;
-		if (c == '%' && mode == ATTR_COPY) {
-			j = name_span(s + i + 1, n - i - 1);
-			sink_byte(k, '%');
-			sink_name(k, hd_slice_make(s + i + 1, j));
-			i += 1 + j;
-			continue;
-		}
-		if (c == '(' || c == '[' || c == '{')
-			depth++;
-		else if ((c == ')' || c == ']' || c == '}') && depth > 0)
-			depth--;
-		if (keep)
-			sink_byte(k, c);
-		i++;
+	if (i >= n)
+		return n;
+	if (attr_runs_plain(s, n, i, mode)) {
+		if (mode != ATTR_DROP)
+			sink_bytes(k, s + i, n - i);
+		return n;
 	}
-	return i < n ? i : n;
+	block_load(&b, s, n, i, SCAN_ATTRS);
+	while ((j = block_next(&b, s, n, i, SCAN_ATTRS)) < n) {
+		char c = s[j];
+
+		i = j + 1;
+		if (c == '"') {
+			i = block_string_end(&b, s, n, j, SCAN_ATTRS);
+			if (mode == ATTR_BACKEND && i < n && s[i] == ':' &&
+			    is_id_key(s + j, i - j)) {
+				sink_bytes(k, s + cs, i + 1 - cs);
+				i = cs = skip_json_value(s, n, i + 1);
+			}
+		} else if (c == ',') {
+			if (depth == 0 && i < n && s[i] == ' ') {
+				i = j;
+				break;
+			}
+		} else if (c == '%') {
+			if (mode == ATTR_COPY) {
+				sink_bytes(k, s + cs, i - cs);
+				i = cs = i + sink_name_at(k, s, n, i);
+			}
+		} else if (c == '(' || c == '[' || c == '{') {
+			depth++;
+		} else if (depth > 0) {
+			depth--;
+		}
+	}
+	if (j >= n)
+		i = n;
+	if (mode != ATTR_DROP)
+		sink_bytes(k, s + cs, i - cs);
+	return i;
 }
 
 /*
@@ -527,8 +887,7 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 	size_t n = insn->attrs.n, i = 0;
 
 	while (i < n) {
-		const char *eq = memchr(s + i, '=', n - i);
-		size_t k = eq ? (size_t)(eq - s) : n;
+		size_t k = find_byte(s, n, i, '=');
 		enum attr_mode mode = attr_mode_of(hd_slice_make(s + i, k - i));
 		size_t skip = 0;
 
@@ -1218,11 +1577,16 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 	uint32_t ins = c->value_insn[v];
 	struct hd_slice shape = hd_value_shape(d, v);
 	uint64_t idx = hash_slice(val->index), h;
-	uint64_t opcode = ins == HD_NONE ? 1 : c->insn_opcode[ins];
-	uint64_t op_name = ins == HD_NONE ? 1 : c->insn_op_name[ins];
+	uint64_t opcode = 1, op_name = 1;
 	char small[256];
 	size_t n;
 
+	/* hashed here, not for every instruction: the matcher asks for the
+	 * few values its strict passes left */
+	if (ins != HD_NONE) {
+		opcode = hash_slice(HD_INSN(d, ins).opcode);
+		op_name = mix(opcode, hash_slice(HD_INSN(d, ins).op_name));
+	}
 	keys[HD_LOOSE_OP_NAME] = mix(mix(op_name, hash_slice(shape)), idx);
 	h = mix(mix(opcode, hash_slice(hd_shape_strip_layout(shape))), idx);
 	keys[HD_LOOSE_SHAPE] = h;
@@ -1286,15 +1650,6 @@ static void stored_hashes(struct hd_canon *c, const struct hd_dump *d)
 }
 
 /* Canonical texts, operand references and structural hashes. */
-/* The opcode and op_name hashes of instruction i (for the loose keys). */
-static void opcode_hashes(struct hd_canon *c, const struct hd_dump *d,
-			  uint32_t i)
-{
-	c->insn_opcode[i] = hash_slice(HD_INSN(d, i).opcode);
-	c->insn_op_name[i] = mix(c->insn_opcode[i],
-				 hash_slice(HD_INSN(d, i).op_name));
-}
-
 static void hash_insns(struct work *w)
 {
 	const struct hd_dump *d = w->d;
@@ -1310,7 +1665,6 @@ static void hash_insns(struct work *w)
 		insn_text(&w->sink, &HD_INSN(d, i), w);
 		resolve_refs(w);
 		c->insn_canon[i] = sink_hash(&w->sink);
-		opcode_hashes(c, d, i);
 		give_back_behind(w, HD_INSN(d, i).text.p);
 	}
 	w->ref_first[c->n_insns] = (uint32_t)w->refs.len;
@@ -1342,16 +1696,12 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	c->value_canon = alloc_array(c->n_values, sizeof(uint64_t));
 	c->value_struct = alloc_array(c->n_values, sizeof(uint64_t));
 	c->value_insn = alloc_array(c->n_values, sizeof(uint32_t));
-	c->insn_opcode = alloc_array(c->n_insns, sizeof(uint64_t));
-	c->insn_op_name = alloc_array(c->n_insns, sizeof(uint64_t));
 	w->index_hash = alloc_array(c->n_values, sizeof(uint64_t));
 	w->ref_first = alloc_array(c->n_insns + 1, sizeof(uint32_t));
 
 	value_basics(w);
 	if (c->n_insns && is_stored(&HD_INSN(d, 0))) {
 		stored_hashes(c, d);
-		for (i = 0; i < c->n_insns; i++)
-			opcode_hashes(c, d, i);
 	} else {
 		hash_insns(w);
 	}
@@ -1377,7 +1727,5 @@ void hd_canon_release(struct hd_canon *c)
 	free(c->value_canon);
 	free(c->value_struct);
 	free(c->value_insn);
-	free(c->insn_opcode);
-	free(c->insn_op_name);
 	memset(c, 0, sizeof(*c));
 }

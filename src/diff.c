@@ -3,6 +3,7 @@
  */
 #include "hlodiff/diff.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,13 +117,29 @@ static int64_t value_space(const struct hd_dump *d, uint32_t v)
 	return hd_shape_memory_space(hd_value_shape(d, v));
 }
 
-static int value_kind(const struct hd_dump *d, uint32_t v)
+/* The flags of value v's allocation; 0 without one (*has = 0). */
+static uint32_t alloc_flags(const struct hd_dump *d, uint32_t v, int *has)
 {
 	const struct hd_value *val = &HD_VALUE(d, v);
 
-	if (val->alloc_value == HD_NONE)
-		return -1;
-	return (int)hd_alloc_kind_of(HD_ALLOC(d, HD_ALLOC_VALUE(d, val->alloc_value).alloc).flags);
+	*has = val->alloc_value != HD_NONE;
+	if (!*has)
+		return 0;
+	return HD_ALLOC(d, HD_ALLOC_VALUE(d, val->alloc_value).alloc).flags;
+}
+
+/* Do old value a and new value b have the same allocation kind (none
+ * for both without an allocation)?  Equal flags (the common case) give
+ * equal kinds without working them out. */
+static int same_kind(const struct hd_dump *o, uint32_t a,
+		     const struct hd_dump *n, uint32_t b)
+{
+	int ha, hb;
+	uint32_t fa = alloc_flags(o, a, &ha), fb = alloc_flags(n, b, &hb);
+
+	if (ha != hb)
+		return 0;
+	return !ha || fa == fb || hd_alloc_kind_of(fa) == hd_alloc_kind_of(fb);
 }
 
 /*
@@ -153,7 +170,7 @@ static uint32_t value_changes(const struct hd_dump *o, uint32_t a,
 		c |= HD_CHANGE_SPACE;
 		c &= ~(uint32_t)HD_CHANGE_LAYOUT;
 	}
-	if (value_kind(o, a) != value_kind(n, b))
+	if (!same_kind(o, a, n, b))
 		c |= HD_CHANGE_KIND;
 	if (live_length(va) != live_length(vb))
 		c |= HD_CHANGE_LIVE;
@@ -204,14 +221,48 @@ static int full_value_cmp(void *ctx, uint32_t a, uint32_t b)
 }
 
 /* The sort item of entry i (keysort.h): |delta| descending, status,
- * key; differs() splits the entries before the sort. */
+ * key; differs() splits the entries before the sort.  The others are
+ * all matched with delta 0 (no size change): ordered by key alone. */
 static void value_item(const struct hd_diff *df, struct hd_key_item *it,
 		       const struct hd_value_diff *x, uint32_t i)
 {
 	uint64_t mag = x->delta < 0 ? 0 - (uint64_t)x->delta :
 				      (uint64_t)x->delta;
 
-	hd_key_item_set(it, ~mag, x->status, vd_key(df, x), i);
+	if (differs(x))
+		hd_key_item_set(it, ~mag, x->status, vd_key(df, x), i);
+	else
+		hd_key_item_set_str(it, vd_key(df, x), i);
+}
+
+/*
+ * Room for n elements of v's size in v (empty), returned.  An hd_vec
+ * rather than malloc: a big one is backed by 2 MiB pages where the
+ * kernel can (arena.h), one page fault where 4 KiB pages take 512.
+ */
+static void *big_array(struct hd_vec *v, size_t n)
+{
+	hd_vec_reserve(v, n);
+	return v->data;
+}
+
+/* Entries [from, to) split into the two runs of sort_values, the
+ * differing ones from runs[a], the others from runs[b], in order. */
+struct split {
+	const struct hd_value_diff *v;
+	const struct hd_key_item *items;
+	struct hd_key_item *runs;
+	size_t from, to, a, b;
+};
+
+static void *split_run(void *arg)
+{
+	struct split *sp = arg;
+	size_t i, a = sp->a, b = sp->b;
+
+	for (i = sp->from; i < sp->to; i++)
+		sp->runs[differs(&sp->v[i]) ? a++ : b++] = sp->items[i];
+	return NULL;
 }
 
 /*
@@ -219,23 +270,35 @@ static void value_item(const struct hd_diff *df, struct hd_key_item *it,
  * differing values (all before the others) by |delta| descending, then
  * status, then key; the others by key.  items[i] is the item of entry
  * i (made by list_values while the entry was at hand); they are split
- * into the two runs in order, which keeps the sort stable.
+ * into the two runs in order, which keeps the sort stable.  items is
+ * then spent, and serves as the sorts' scratch and the reordering's
+ * copy (it has room for n items, more than n entries need), which
+ * saves two big allocations and their page faults.
  */
-static void sort_values(struct hd_diff *df, const struct hd_key_item *items)
+_Static_assert(sizeof(struct hd_value_diff) <= sizeof(struct hd_key_item),
+	       "sort_values copies the entries into the spent items");
+
+static void sort_values(struct hd_diff *df, struct hd_key_item *items,
+			uint32_t h, uint32_t listed_h)
 {
-	const struct hd_value_diff *v = df->values.data;
-	size_t n = df->values.len, i, a = 0, b = df->n_listed;
-	struct hd_key_item *runs;
+	size_t n = df->values.len, a = df->n_listed;
+	struct hd_vec run_mem = HD_VEC_INIT(struct hd_key_item);
+	struct split sp[2];
 
 	if (n < 2)
 		return;
-	runs = hd_xmalloc(n * sizeof(*runs));
-	for (i = 0; i < n; i++)
-		runs[differs(&v[i]) ? a++ : b++] = items[i];
-	hd_key_sort(runs, a, full_value_cmp, df);
-	hd_key_sort(runs + a, n - a, full_value_cmp, df);
-	hd_key_apply(df->values.data, sizeof(struct hd_value_diff), runs, n);
-	free(runs);
+	/* Entries [0, h) hold listed_h of the differing ones: their places
+	 * in the runs are known, and the two halves split at once. */
+	sp[0] = (struct split){ df->values.data, items, big_array(&run_mem, n),
+				0, h, 0, a };
+	sp[1] = (struct split){ df->values.data, items, sp[0].runs, h, n,
+				listed_h, a + (h - listed_h) };
+	hd_run_two(split_run, &sp[0], split_run, &sp[1], n >= 4096);
+	hd_key_sort_in(sp[0].runs, a, items, full_value_cmp, df);
+	hd_key_sort_in(sp[0].runs + a, n - a, items, full_value_cmp, df);
+	hd_key_apply_via(df->values.data, sizeof(struct hd_value_diff),
+			 sp[0].runs, n, items);
+	hd_vec_release(&run_mem);
 }
 
 /* What the listing counts (struct hd_diff's n_*). */
@@ -273,63 +336,111 @@ static void fill_value(const struct hd_diff *df, struct hd_value_diff *x,
 		n->listed++;
 }
 
-/* The entries of old values [from, to), at their index in out, and
- * their sort items. */
-struct fill_job {
+/*
+ * The listing in chunks of LIST_CHUNK old values, taken in turn by
+ * either of two threads (a third, the peak's, runs at the same time:
+ * fixed halves would end apart by whatever share of a core each got);
+ * the last chunk is the added new values.  Each chunk's entries go at
+ * their index in out, their sort items into items.
+ */
+#define LIST_CHUNK 16384
+
+struct list_work {
 	const struct hd_diff *df;
 	struct hd_value_diff *out;
 	struct hd_key_item *items;
-	uint32_t from, to;
+	uint32_t n_old, n_old_chunks;
+	atomic_uint next;               /* the next chunk to take */
+	uint32_t *chunk_listed;         /* differing entries of each old chunk */
+	uint32_t n_out;                 /* entries made, set by the last chunk */
+};
+
+struct fill_job {
+	struct list_work *w;
 	struct value_counts n;
 };
 
-static void *fill_old(void *arg)
+/* Old values [from, to); returns how many entries differ. */
+static uint32_t fill_old(struct fill_job *j, uint32_t from, uint32_t to)
+{
+	const struct list_work *w = j->w;
+	const struct hd_diff *df = w->df;
+	uint32_t i, listed = j->n.listed;
+
+	for (i = from; i < to; i++) {
+		fill_value(df, &w->out[i], i, df->match.old_to_new[i], &j->n);
+		value_item(df, &w->items[i], &w->out[i], i);
+	}
+	return j->n.listed - listed;
+}
+
+/* The new values no old value matched, from index n_old on. */
+static void fill_added(struct fill_job *j)
+{
+	struct list_work *w = j->w;
+	const struct hd_diff *df = w->df;
+	uint32_t i, k = w->n_old;
+
+	for (i = 0; i < df->new_dump->values.len; i++) {
+		if (df->match.new_to_old[i] != HD_NONE)
+			continue;
+		fill_value(df, &w->out[k], HD_NONE, i, &j->n);
+		value_item(df, &w->items[k], &w->out[k], k);
+		k++;
+	}
+	w->n_out = k;
+}
+
+static void *fill_chunks(void *arg)
 {
 	struct fill_job *j = arg;
-	uint32_t i;
+	struct list_work *w = j->w;
+	uint32_t c;
 
-	for (i = j->from; i < j->to; i++) {
-		fill_value(j->df, &j->out[i], i, j->df->match.old_to_new[i],
-			   &j->n);
-		value_item(j->df, &j->items[i], &j->out[i], i);
+	while ((c = atomic_fetch_add(&w->next, 1)) <= w->n_old_chunks) {
+		uint32_t from = c * LIST_CHUNK;
+
+		if (c == w->n_old_chunks)
+			fill_added(j);
+		else
+			w->chunk_listed[c] = fill_old(j, from,
+				w->n_old - from < LIST_CHUNK ? w->n_old :
+				from + LIST_CHUNK);
 	}
 	return NULL;
 }
 
 /*
- * Lists every value: one entry per old value in dump order (its two
- * halves on two threads: each entry compares shapes in both inputs, a
- * cache miss or two), then the added new values; and the sort item of
- * each entry into items (room for every value of both dumps).
+ * Lists every value: one entry per old value in dump order (in chunks
+ * on two threads, see LIST_CHUNK: each entry compares shapes in both
+ * inputs, a cache miss or two), then the added new values; and the
+ * sort item of each entry into items (room for every value of both
+ * dumps).  Sets *h to a place near the middle of the old entries and
+ * returns how many of the entries before it differ (sort_values splits
+ * there).
  */
-static void list_values(struct hd_diff *df, struct hd_key_item *items)
+static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items,
+			    uint32_t *h)
 {
-	uint32_t n_old = (uint32_t)df->old->values.len, i;
+	struct list_work w;
 	struct fill_job j[2];
 	struct value_counts *c;
-	int k;
+	uint32_t k, half, listed_h = 0;
 
-	hd_vec_reserve(&df->values, n_old + df->new_dump->values.len);
+	memset(&w, 0, sizeof(w));
+	w.df = df;
+	w.n_old = (uint32_t)df->old->values.len;
+	w.n_old_chunks = (uint32_t)(((size_t)w.n_old + LIST_CHUNK - 1) /
+				    LIST_CHUNK);
+	atomic_init(&w.next, 0);
+	w.chunk_listed = hd_xcalloc(w.n_old_chunks + 1, sizeof(uint32_t));
+	hd_vec_reserve(&df->values, w.n_old + df->new_dump->values.len);
+	w.out = df->values.data;
+	w.items = items;
 	memset(j, 0, sizeof(j));
-	for (k = 0; k < 2; k++) {
-		j[k].df = df;
-		j[k].out = df->values.data;
-		j[k].items = items;
-	}
-	j[0].to = j[1].from = n_old / 2;
-	j[1].to = n_old;
-	hd_run_two(fill_old, &j[0], fill_old, &j[1], n_old >= 4096);
-	df->values.len = n_old;
-	for (i = 0; i < df->new_dump->values.len; i++) {
-		struct hd_value_diff *x;
-
-		if (df->match.new_to_old[i] != HD_NONE)
-			continue;
-		x = hd_vec_push(&df->values);
-		fill_value(df, x, HD_NONE, i, &j[0].n);
-		value_item(df, &items[df->values.len - 1], x,
-			   (uint32_t)(df->values.len - 1));
-	}
+	j[0].w = j[1].w = &w;
+	hd_run_two(fill_chunks, &j[0], fill_chunks, &j[1], w.n_old >= 4096);
+	df->values.len = w.n_out;
 	for (k = 0; k < 2; k++) {
 		c = &j[k].n;
 		df->n_matched += c->matched;
@@ -338,13 +449,44 @@ static void list_values(struct hd_diff *df, struct hd_key_item *items)
 		df->n_added += c->added;
 		df->n_listed += c->listed;
 	}
+	half = (w.n_old_chunks + 1) / 2;
+	for (k = 0; k < half; k++)
+		listed_h += w.chunk_listed[k];
+	*h = (size_t)half * LIST_CHUNK < w.n_old ? half * LIST_CHUNK : w.n_old;
+	free(w.chunk_listed);
+	return listed_h;
+}
+
+void hd_diff_side_begin(struct hd_diff_side *s, const struct hd_dump *d)
+{
+	s->d = d;
+	s->ms = hd_match_side_begin(d);
+}
+
+void hd_diff_side_step(struct hd_diff_side *s, enum hd_side_step step)
+{
+	switch (step) {
+	case HD_SIDE_CANON:
+		hd_match_side_canon(s->ms);
+		break;
+	case HD_SIDE_ORDER:
+		hd_match_side_order(s->ms);
+		break;
+	case HD_SIDE_FIGURES:
+		hd_figures_compute(&s->f, s->d);
+		break;
+	case HD_SIDE_STEPS:
+		break;
+	}
 }
 
 void hd_diff_side_prepare(struct hd_diff_side *s, const struct hd_dump *d)
 {
-	s->d = d;
-	hd_figures_compute(&s->f, d);
-	s->ms = hd_match_side_new(d);
+	int k;
+
+	hd_diff_side_begin(s, d);
+	for (k = 0; k < HD_SIDE_STEPS; k++)
+		hd_diff_side_step(s, (enum hd_side_step)k);
 }
 
 void hd_diff_side_release(struct hd_diff_side *s)
@@ -387,13 +529,14 @@ static void *peak_thread(void *arg)
 static void *list_and_sort(void *arg)
 {
 	struct hd_diff *df = arg;
-	struct hd_key_item *items = hd_xmalloc(
-		(df->old->values.len + df->new_dump->values.len + 1) *
-		sizeof(*items));
+	struct hd_vec item_mem = HD_VEC_INIT(struct hd_key_item);
+	struct hd_key_item *items = big_array(&item_mem,
+		df->old->values.len + df->new_dump->values.len + 1);
+	uint32_t h, listed_h;
 
-	list_values(df, items);
-	sort_values(df, items);
-	free(items);
+	listed_h = list_values(df, items, &h);
+	sort_values(df, items, h, listed_h);
+	hd_vec_release(&item_mem);
 	return NULL;
 }
 

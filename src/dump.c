@@ -148,14 +148,6 @@ uint32_t hd_dump_index_insn(struct hd_dump *d, uint32_t i)
 			    insn_name_of, d);
 }
 
-uint32_t hd_dump_slot_get(const struct hd_vec *slots, const struct hd_table *big,
-			  int64_t limit, int64_t key)
-{
-	if (key >= 0 && key < limit)
-		return (uint64_t)key < slots->len ? HD_VEC_AT(slots, uint32_t, key) : HD_NONE;
-	return hd_table_get_i64(big, key);
-}
-
 uint32_t hd_dump_slot_put(struct hd_vec *slots, struct hd_table *big,
 			  int64_t limit, int64_t key, uint32_t idx)
 {
@@ -175,11 +167,6 @@ uint32_t hd_dump_slot_put(struct hd_vec *slots, struct hd_table *big,
 		return *slot;
 	*slot = idx;
 	return HD_NONE;
-}
-
-uint32_t hd_dump_value_by_id(const struct hd_dump *d, int64_t id)
-{
-	return hd_dump_slot_get(&d->id_slots, &d->value_by_id, d->id_limit, id);
 }
 
 uint32_t hd_dump_insn_by_hash(const struct hd_dump *d, uint32_t hash,

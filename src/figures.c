@@ -32,12 +32,15 @@ static int cmp_color(const void *a, const void *b)
 
 /*
  * Allocation totals: alloc_bytes, by_color (ascending colour, through a
- * colour -> slot table so the pass stays linear), by_kind.
+ * colour -> slot table so the pass stays linear; most allocations have
+ * the colour of the one before, whose slot is kept at hand), by_kind.
  */
 static void sum_allocs(struct hd_figures *f, const struct hd_dump *d)
 {
 	struct hd_arena arena = HD_ARENA_INIT;
 	struct hd_table slot_of;
+	int64_t last_color = 0;
+	uint32_t last_slot = HD_NONE;
 	size_t i;
 
 	hd_table_init(&slot_of, &arena);
@@ -45,7 +48,8 @@ static void sum_allocs(struct hd_figures *f, const struct hd_dump *d)
 		const struct hd_alloc *a = &HD_ALLOC(d, i);
 		enum hd_alloc_kind k = hd_alloc_kind_of(a->flags);
 		struct hd_color_bytes *c;
-		uint32_t slot = hd_table_get_i64(&slot_of, a->color);
+		uint32_t slot = last_slot != HD_NONE && a->color == last_color ?
+			last_slot : hd_table_get_i64(&slot_of, a->color);
 
 		if (slot == HD_NONE) {
 			slot = (uint32_t)f->by_color.len;
@@ -53,6 +57,8 @@ static void sum_allocs(struct hd_figures *f, const struct hd_dump *d)
 			c = hd_vec_push(&f->by_color);
 			c->color = a->color;
 		}
+		last_color = a->color;
+		last_slot = slot;
 		c = &HD_VEC_AT(&f->by_color, struct hd_color_bytes, slot);
 		c->bytes = add_sat(c->bytes, a->size);
 		c->allocs++;

@@ -22,16 +22,14 @@ static void put_slot(struct hd_index_slot *slots, uint32_t mask,
 	slots[i].idx = idx;
 }
 
-/* Room for one more entry at load <= 0.7. */
-static void reserve_one(struct hd_index *x)
+/* Doubles the slots (or makes the first ones), rehashing. */
+static __attribute__((noinline)) void grow(struct hd_index *x)
 {
 	uint64_t cap = x->slots ? (uint64_t)x->mask + 1 : 0;
 	struct hd_index_slot *old = x->slots;
 	struct hd_vec fresh = HD_VEC_INIT(struct hd_index_slot);
 	uint64_t newcap, i;
 
-	if ((uint64_t)(x->count + 1) * 10 <= cap * 7)
-		return;
 	newcap = cap ? cap * 2 : INDEX_MIN_SLOTS;
 	/* count < HD_NONE, so 2^32 slots always suffice */
 	if (newcap > ((uint64_t)1 << 32))
@@ -48,6 +46,15 @@ static void reserve_one(struct hd_index *x)
 	x->store = fresh;
 }
 
+/* Room for one more entry at load <= 0.7. */
+static inline void reserve_one(struct hd_index *x)
+{
+	uint64_t cap = x->slots ? (uint64_t)x->mask + 1 : 0;
+
+	if ((uint64_t)(x->count + 1) * 10 > cap * 7)
+		grow(x);
+}
+
 void hd_index_add(struct hd_index *x, uint32_t hash, uint32_t idx)
 {
 	reserve_one(x);
@@ -55,16 +62,31 @@ void hd_index_add(struct hd_index *x, uint32_t hash, uint32_t idx)
 	x->count++;
 }
 
+/*
+ * One probe: the room is made first (so a key already present may grow
+ * the table a lookup earlier than it would have; no result changes),
+ * then the key's run of slots is walked to the key or the empty slot
+ * that takes it.
+ */
 uint32_t hd_index_put(struct hd_index *x, struct hd_slice key, uint32_t idx,
 		      hd_index_key_fn key_of, const void *ctx)
 {
 	uint32_t hash = hd_index_hash(key);
-	uint32_t found = hd_index_find(x, hash, key, key_of, ctx);
+	uint32_t i;
 
-	if (found != HD_NONE)
-		return found;
-	hd_index_add(x, hash, idx);
-	return HD_NONE;
+	reserve_one(x);
+	for (i = hash & x->mask;; i = (i + 1) & x->mask) {
+		struct hd_index_slot *s = &x->slots[i];
+
+		if (s->idx == HD_NONE) {
+			s->hash = hash;
+			s->idx = idx;
+			x->count++;
+			return HD_NONE;
+		}
+		if (s->hash == hash && hd_index_key_eq(key_of(ctx, s->idx), key))
+			return s->idx;
+	}
 }
 
 void hd_index_release(struct hd_index *x)

@@ -23,24 +23,42 @@ static uint64_t be_load(const unsigned char *p)
 	return w;
 }
 
-void hd_key_item_set(struct hd_key_item *it, uint64_t w0, uint32_t w1,
-		     struct hd_slice s, uint32_t idx)
+/* The first n * 8 bytes of s (zero-padded) as n big-endian numbers. */
+static void prefix_words(struct hd_slice s, uint64_t *w, unsigned n)
 {
-	unsigned char pad[24] = { 0 };
+	unsigned char pad[32] = { 0 };
 	const unsigned char *b = (const unsigned char *)s.p;
+	unsigned k;
 
-	/* Keys are mostly shorter than 24 bytes: copy them to a zeroed
+	/* Keys are mostly shorter than the prefix: copy them to a zeroed
 	 * buffer (reading past a slice's end could leave its mapping). */
-	if (s.n < sizeof(pad)) {
+	if (s.n < (size_t)n * 8) {
 		if (s.n)
 			memcpy(pad, s.p, s.n);
 		b = pad;
 	}
+	for (k = 0; k < n; k++)
+		w[k] = be_load(b + 8 * k);
+}
+
+void hd_key_item_set(struct hd_key_item *it, uint64_t w0, uint32_t w1,
+		     struct hd_slice s, uint32_t idx)
+{
 	it->w0 = w0;
 	it->w1 = w1;
-	it->p[0] = be_load(b);
-	it->p[1] = be_load(b + 8);
-	it->p[2] = be_load(b + 16);
+	prefix_words(s, it->p, 3);
+	it->idx = idx;
+}
+
+void hd_key_item_set_str(struct hd_key_item *it, struct hd_slice s,
+			 uint32_t idx)
+{
+	uint64_t w[4];
+
+	prefix_words(s, w, 4);
+	it->w0 = w[0];
+	it->w1 = 0;
+	memcpy(it->p, w + 1, sizeof(it->p));
 	it->idx = idx;
 }
 
@@ -184,20 +202,18 @@ static size_t merge_split(const struct ksort *k, const struct hd_key_item *l,
 /* Below this many items one thread sorts alone. */
 #define PARALLEL_MIN 65536
 
-void hd_key_sort(struct hd_key_item *items, size_t n,
-		 int (*full)(void *ctx, uint32_t a, uint32_t b), void *ctx)
+void hd_key_sort_in(struct hd_key_item *items, size_t n,
+		    struct hd_key_item *tmp,
+		    int (*full)(void *ctx, uint32_t a, uint32_t b), void *ctx)
 {
 	struct ksort k = { full, ctx };
-	struct hd_key_item *tmp;
 	size_t h = n / 2, i;
 	struct half hv[2];
 
 	if (n < 2)
 		return;
 	if (n < PARALLEL_MIN) {
-		tmp = hd_xmalloc((n / 2 + 2) * sizeof(*tmp));
 		msort(&k, items, tmp, n);
-		free(tmp);
 		return;
 	}
 	/*
@@ -208,7 +224,6 @@ void hd_key_sort(struct hd_key_item *items, size_t n,
 	 * the split is where the stable merge of the whole would be after
 	 * n / 2 items, so the result is that merge.
 	 */
-	tmp = hd_xmalloc(n * sizeof(*tmp));
 	hv[0] = (struct half){ &k, items, tmp, tmp, h, NULL, NULL, 0, 0, NULL };
 	hv[1] = (struct half){ &k, items + h, tmp + h, tmp + h, n - h,
 			       NULL, NULL, 0, 0, NULL };
@@ -225,12 +240,24 @@ void hd_key_sort(struct hd_key_item *items, size_t n,
 	hv[1].nr = (n - h) - (n / 2 - i);
 	hv[1].dst = items + n / 2;
 	hd_run_two(merge_half, &hv[0], merge_half, &hv[1], 1);
+}
+
+void hd_key_sort(struct hd_key_item *items, size_t n,
+		 int (*full)(void *ctx, uint32_t a, uint32_t b), void *ctx)
+{
+	struct hd_key_item *tmp;
+
+	if (n < 2)
+		return;
+	/* one thread's merge sort needs n / 2 of the n */
+	tmp = hd_xmalloc((n < PARALLEL_MIN ? n / 2 + 2 : n) * sizeof(*tmp));
+	hd_key_sort_in(items, n, tmp, full, ctx);
 	free(tmp);
 }
 
 /* Places [from, to) of a reordering: copy[i] = data[items[i].idx]. */
 struct gather {
-	const char *data;
+	char *data;
 	char *copy;
 	size_t elem;
 	struct hd_key_item *items;
@@ -250,11 +277,20 @@ static void *gather_run(void *arg)
 	return NULL;
 }
 
-void hd_key_apply(void *data, size_t elem, struct hd_key_item *items,
-		  size_t n)
+/* The copy of places [from, to) back into data. */
+static void *copy_back_run(void *arg)
+{
+	struct gather *g = arg;
+
+	memcpy(g->data + g->from * g->elem, g->copy + g->from * g->elem,
+	       (g->to - g->from) * g->elem);
+	return NULL;
+}
+
+void hd_key_apply_via(void *data, size_t elem, struct hd_key_item *items,
+		      size_t n, void *copy)
 {
 	struct gather g[2];
-	char *copy;
 	size_t h = n / 2;
 
 	if (n < 2)
@@ -263,12 +299,23 @@ void hd_key_apply(void *data, size_t elem, struct hd_key_item *items,
 	 * Not in place cycle by cycle: there each step waits for the read
 	 * before (one cache miss after another).  The records are gathered
 	 * into a copy, whose reads do not wait on each other, by two
-	 * threads when there are many, and copied back.
+	 * threads when there are many, and copied back (by two as well).
 	 */
-	copy = hd_xmalloc(n * elem);
 	g[0] = (struct gather){ data, copy, elem, items, 0, h };
 	g[1] = (struct gather){ data, copy, elem, items, h, n };
 	hd_run_two(gather_run, &g[0], gather_run, &g[1], n >= PARALLEL_MIN);
-	memcpy(data, copy, n * elem);
+	hd_run_two(copy_back_run, &g[0], copy_back_run, &g[1],
+		   n >= PARALLEL_MIN);
+}
+
+void hd_key_apply(void *data, size_t elem, struct hd_key_item *items,
+		  size_t n)
+{
+	void *copy;
+
+	if (n < 2)
+		return;
+	copy = hd_xmalloc(n * elem);
+	hd_key_apply_via(data, elem, items, n, copy);
 	free(copy);
 }

@@ -74,6 +74,7 @@ struct side {
 	uint64_t *loose;     /* looser keys of the values unpaired when they
 			      * were made: HD_LOOSE_COUNT per row */
 	uint32_t *loose_row; /* value -> its row in loose */
+	struct hd_vec mem;   /* where keys, order, rank and free_list are */
 };
 
 /* What hd_match_side_new prepares: one side before the match. */
@@ -108,6 +109,8 @@ struct part {
 	struct group *head;             /* uthash table of the pass */
 	unsigned log2;                  /* its buckets, log2 */
 	struct group *groups;           /* in order of first old member */
+	struct hd_vec group_mem;        /* where groups is (see part_init) */
+	struct hd_vec mem;              /* where the other arrays are */
 	uint32_t n_groups;
 	uint32_t *o_at, *n_at;          /* own places r, ascending */
 	uint32_t *o_grp, *n_grp;        /* their groups (HD_NONE: none) */
@@ -165,6 +168,19 @@ const char *hd_match_how_name(enum hd_match_how how)
 	return (unsigned)how < HD_MATCH_HOW_COUNT ? names[how] : "?";
 }
 
+/*
+ * Room for n bytes in v (empty), returned, aligned for any scalar.  An
+ * hd_vec rather than malloc: a big one is backed by 2 MiB pages where
+ * the kernel can (arena.h), one page fault where 4 KiB pages take 512.
+ * The arrays of a side and of a part are each one such block.
+ */
+static void *big_block(struct hd_vec *v, size_t n)
+{
+	v->elem = 1;
+	hd_vec_reserve(v, n);
+	return v->data;
+}
+
 /* ------------------------------------------------------------------ */
 /* Schedule order                                                      */
 
@@ -174,69 +190,129 @@ struct order_item {
 	uint32_t v;
 };
 
-/*
- * Stable LSD radix sort of items by key, 8 bits a pass, skipping the
- * passes whose digit is the same for all items.  tmp holds n items.
- */
-static void radix_sort(struct order_item *a, struct order_item *tmp,
-		       uint32_t n)
+/* Most bits a digit of the radix sort: 8192 counters (32 KiB) a pass. */
+#define DIGIT_BITS_MAX 13
+
+/* Bits needed for x (0 for 0). */
+static unsigned bit_width(uint64_t x)
 {
-	uint32_t count[256], i;
-	int shift;
-
-	for (shift = 0; shift < 64; shift += 8) {
-		uint32_t sum = 0;
-
-		memset(count, 0, sizeof(count));
-		for (i = 0; i < n; i++)
-			count[(a[i].key >> shift) & 0xff]++;
-		if (n == 0 || count[(a[0].key >> shift) & 0xff] == n)
-			continue;
-		for (i = 0; i < 256; i++) {
-			uint32_t c = count[i];
-
-			count[i] = sum;
-			sum += c;
-		}
-		for (i = 0; i < n; i++)
-			tmp[count[(a[i].key >> shift) & 0xff]++] = a[i];
-		memcpy(a, tmp, n * sizeof(*a));
-	}
+	return x ? 64 - (unsigned)__builtin_clzll(x) : 0;
 }
 
 /*
- * Sorts the values of one side into schedule order (see top): key =
- * live start + 1 (0xffffffff without a live range) in the high half,
- * id in the low half.  Starts and ids beyond 32 bits are clamped, which
- * only coarsens the order (ties then fall back to dump order).
+ * Stable LSD radix sort of a[0, n) by the low `bits` bits of key, in as
+ * few passes as digits of DIGIT_BITS_MAX bits allow, the bits shared
+ * out evenly among them.  The counts of every digit are made before the
+ * passes, a digit at a time (the passes only move the items, which keeps
+ * the counts of a digit); a pass whose digit is the same for all items
+ * is skipped.  The items move between a and tmp (n items each); returns
+ * where they end.
+ */
+static struct order_item *radix_sort(struct order_item *a,
+				     struct order_item *tmp, uint32_t n,
+				     unsigned bits)
+{
+	unsigned passes = (bits + DIGIT_BITS_MAX - 1) / DIGIT_BITS_MAX, d;
+	unsigned digit = passes ? (bits + passes - 1) / passes : 0;
+	uint32_t mask = (1u << digit) - 1, i;
+	uint32_t *count;
+
+	if (n < 2 || passes == 0)
+		return a;
+	count = hd_xcalloc((size_t)passes << digit, sizeof(*count));
+	for (d = 0; d < passes; d++) {
+		uint32_t *c = count + ((size_t)d << digit);
+		unsigned shift = d * digit;
+
+		for (i = 0; i < n; i++)
+			c[(a[i].key >> shift) & mask]++;
+	}
+	for (d = 0; d < passes; d++) {
+		unsigned shift = d * digit;
+		uint32_t *c = count + ((size_t)d << digit), sum = 0, k;
+		struct order_item *t;
+
+		if (c[(a[0].key >> shift) & mask] == n)
+			continue;
+		for (k = 0; k <= mask; k++) {
+			uint32_t x = c[k];
+
+			c[k] = sum;
+			sum += x;
+		}
+		for (i = 0; i < n; i++)
+			tmp[c[(a[i].key >> shift) & mask]++] = a[i];
+		t = a;
+		a = tmp;
+		tmp = t;
+	}
+	free(count);
+	return a;
+}
+
+/* A value's id clamped to [0, 0xffffffff]. */
+static uint64_t clamped_id(const struct hd_value *v)
+{
+	return v->id < 0 ? 0 : v->id > 0xffffffff ? 0xffffffff :
+						     (uint64_t)v->id;
+}
+
+/*
+ * Sorts the values of one side into schedule order (see top): by live
+ * start + 1 (clamped to 0xfffffffe; values without a live range after
+ * all others), then by id (clamped to [0, 0xffffffff]); ties in dump
+ * order (the sort is stable).  The two numbers are packed into as few
+ * bits as their largest values need, which keeps the radix passes few;
+ * when the ids already ascend in dump order the start alone sorts, as
+ * the stable order of equal starts is then their id order.
  */
 static void side_order(struct side *s)
 {
-	struct order_item *a = hd_xmalloc((s->n + 1) * sizeof(*a));
-	struct order_item *tmp = hd_xmalloc((s->n + 1) * sizeof(*a));
+	struct hd_vec mem = HD_VEC_INIT(char);
+	struct order_item *a = big_block(&mem, 2 * ((size_t)s->n + 1) *
+					 sizeof(*a));
+	struct order_item *tmp = a + s->n + 1;
+	struct order_item *sorted;
+	uint64_t max_start = 0, max_id = 0, prev_id = 0;
+	int ids_ascend = 1;
+	unsigned id_bits;
 	uint32_t i;
 
 	for (i = 0; i < s->n; i++) {
 		const struct hd_value *v = &HD_VALUE(s->d, i);
-		uint64_t start = 0xffffffffu, id;
+		uint64_t start = HD_NONE, id;
 
-		if ((v->flags & HD_VALUE_LIVE) && v->live_start >= 0)
+		if ((v->flags & HD_VALUE_LIVE) && v->live_start >= 0) {
 			start = v->live_start < 0xfffffffe ?
 				(uint64_t)v->live_start + 1 : 0xfffffffe;
-		id = v->id < 0 ? 0 : v->id > 0xffffffff ? 0xffffffff :
-							(uint64_t)v->id;
-		a[i].key = start << 32 | id;
+			if (start > max_start)
+				max_start = start;
+		}
+		id = clamped_id(v);
+		if (id > max_id)
+			max_id = id;
+		ids_ascend &= id >= prev_id;
+		prev_id = id;
+		a[i].key = start;
 		a[i].v = i;
 	}
-	radix_sort(a, tmp, s->n);
+	/* No live range sorts last: just after the latest start. */
+	id_bits = ids_ascend ? 0 : bit_width(max_id);
 	for (i = 0; i < s->n; i++) {
-		s->order[i] = a[i].v;
-		s->rank[a[i].v] = i;
-		s->free_list[i] = a[i].v;
+		uint64_t start = a[i].key == HD_NONE ? max_start + 1 : a[i].key;
+
+		a[i].key = start << id_bits;
+		if (id_bits)
+			a[i].key |= clamped_id(&HD_VALUE(s->d, i));
+	}
+	sorted = radix_sort(a, tmp, s->n, bit_width(max_start + 1) + id_bits);
+	for (i = 0; i < s->n; i++) {
+		s->order[i] = sorted[i].v;
+		s->rank[sorted[i].v] = i;
+		s->free_list[i] = sorted[i].v;
 	}
 	s->n_free = s->n;
-	free(a);
-	free(tmp);
+	hd_vec_release(&mem);
 }
 
 static double place(const struct side *s, uint32_t v)
@@ -270,17 +346,6 @@ static int free_new(const struct mctx *x, uint32_t n)
 	return x->n.partner[n] == HD_NONE;
 }
 
-/* Drops the values paired since the last call from the free list. */
-static void side_compact(struct side *s)
-{
-	uint32_t i, k = 0;
-
-	for (i = 0; i < s->n_free; i++)
-		if (s->partner[s->free_list[i]] == HD_NONE)
-			s->free_list[k++] = s->free_list[i];
-	s->n_free = k;
-}
-
 static struct keysrc by_value(const uint64_t *keys)
 {
 	struct keysrc ks = { keys, NULL, NULL, 0 };
@@ -302,30 +367,63 @@ static inline uint64_t key_of(const struct keysrc *ks, uint32_t v)
 	return ks->rows[(size_t)ks->row_of[v] * HD_LOOSE_COUNT + ks->k];
 }
 
-/* The key of every free value of s, by place: one pass of scattered
- * reads with nothing waiting on them, instead of one inside each hash
- * step of each part. */
-static void side_keys(struct side *s, const struct keysrc *ks)
+/*
+ * Drops the values paired since the last pass from the free list of s,
+ * and takes the key of every value left, by place: one pass of
+ * scattered reads with nothing waiting on them, instead of one inside
+ * each hash step of each part.  The places r of the keys of each part
+ * of a pass in two go to at[0] and at[1] (ascending), their numbers to
+ * n_at[0] and n_at[1] (without a branch: both writes are always made,
+ * and the count of the key's part grows).
+ */
+static void side_keys(struct side *s, const struct keysrc *ks,
+		      uint32_t *const at[2], uint32_t n_at[2])
 {
-	uint32_t r;
+	uint32_t i, k = 0, n0 = 0, n1 = 0;
 
-	for (r = 0; r < s->n_free; r++)
-		s->keys[r] = key_of(ks, s->free_list[r]);
+	for (i = 0; i < s->n_free; i++) {
+		uint32_t v = s->free_list[i];
+		uint64_t key;
+		unsigned part;
+
+		if (s->partner[v] != HD_NONE)
+			continue;
+		key = key_of(ks, v);
+		part = key_part(key);
+		s->free_list[k] = v;
+		s->keys[k] = key;
+		at[0][n0] = k;
+		at[1][n1] = k;
+		n0 += part ^ 1;
+		n1 += part;
+		k++;
+	}
+	s->n_free = k;
+	n_at[0] = n0;
+	n_at[1] = n1;
 }
 
 static void *old_keys_thread(void *arg)
 {
 	struct mctx *x = arg;
+	uint32_t *const at[2] = { x->part[0].o_at, x->part[1].o_at };
+	uint32_t n[2];
 
-	side_keys(&x->o, &x->pass->okey);
+	side_keys(&x->o, &x->pass->okey, at, n);
+	x->part[0].n_o = n[0];
+	x->part[1].n_o = n[1];
 	return NULL;
 }
 
 static void *new_keys_thread(void *arg)
 {
 	struct mctx *x = arg;
+	uint32_t *const at[2] = { x->part[0].n_at, x->part[1].n_at };
+	uint32_t n[2];
 
-	side_keys(&x->n, &x->pass->nkey);
+	side_keys(&x->n, &x->pass->nkey, at, n);
+	x->part[0].n_n = n[0];
+	x->part[1].n_n = n[1];
 	return NULL;
 }
 
@@ -334,44 +432,37 @@ static void part_init(struct part *p, struct mctx *x, unsigned id)
 	memset(p, 0, sizeof(*p));
 	p->x = x;
 	p->id = id;
-	p->groups = hd_xmalloc((x->o.n + 1) * sizeof(*p->groups));
-	p->o_at = hd_xmalloc((x->o.n + 1) * sizeof(uint32_t));
-	p->o_grp = hd_xmalloc((x->o.n + 1) * sizeof(uint32_t));
-	p->olist = hd_xmalloc((x->o.n + 1) * sizeof(uint32_t));
-	p->n_at = hd_xmalloc((x->n.n + 1) * sizeof(uint32_t));
-	p->n_grp = hd_xmalloc((x->n.n + 1) * sizeof(uint32_t));
-	p->nlist = hd_xmalloc((x->n.n + 1) * sizeof(uint32_t));
+	/* Room for a group per old value, from an hd_vec: the big one is
+	 * then backed by 2 MiB pages where the kernel can (arena.h), a page
+	 * fault each 2 MiB instead of each 4 KiB of the groups it fills. */
+	p->group_mem.elem = sizeof(*p->groups);
+	hd_vec_reserve(&p->group_mem, x->o.n + 1);
+	p->groups = p->group_mem.data;
+	p->o_at = big_block(&p->mem, 3 * ((size_t)x->o.n + 1 + x->n.n + 1) *
+			    sizeof(uint32_t));
+	p->o_grp = p->o_at + x->o.n + 1;
+	p->olist = p->o_grp + x->o.n + 1;
+	p->n_at = p->olist + x->o.n + 1;
+	p->n_grp = p->n_at + x->n.n + 1;
+	p->nlist = p->n_grp + x->n.n + 1;
 }
 
 static void part_release(struct part *p)
 {
 	HASH_CLEAR(hh, p->head);
-	free(p->groups);
-	free(p->o_at);
-	free(p->o_grp);
-	free(p->olist);
-	free(p->n_at);
-	free(p->n_grp);
-	free(p->nlist);
+	hd_vec_release(&p->group_mem);
+	hd_vec_release(&p->mem);
 }
 
-/* The places r (ascending) of the n free values whose key is in the
- * part; returns how many.  Branch-free: the write is always made. */
-static uint32_t own_places(const struct part *p, const uint64_t *keys,
-			   uint32_t n, uint32_t *at)
+/* Every place r of the n free values of a side: the part's own when
+ * a pass has one part (side_keys split them for two). */
+static uint32_t all_places(uint32_t n, uint32_t *at)
 {
-	uint32_t r, k = 0;
+	uint32_t r;
 
-	if (p->n_parts == 1) {
-		for (r = 0; r < n; r++)
-			at[r] = r;
-		return n;
-	}
-	for (r = 0; r < n; r++) {
-		at[k] = r;
-		k += key_part(keys[r]) == p->id;
-	}
-	return k;
+	for (r = 0; r < n; r++)
+		at[r] = r;
+	return n;
 }
 
 /*
@@ -402,11 +493,15 @@ static void group_old(struct part *p)
 
 		HASH_FIND_BYHASHVALUE(hh, p->head, &key, sizeof(key), h, g);
 		if (!g) {
+			/* Every field set (HASH_ADD sets all of the
+			 * handle's), not the whole node cleared first. */
 			g = &p->groups[p->n_groups++];
-			memset(g, 0, sizeof(*g));
 			g->key = key;
+			g->n_old = g->n_new = 0;
 			g->first_old = s->free_list[r];
 			g->first_new = HD_NONE;
+			g->at_old = g->at_new = 0;
+			g->fill_old = g->fill_new = 0;
 			HASH_ADD_BYHASHVALUE(hh, p->head, key, sizeof(key), h, g);
 		}
 		g->n_old++;
@@ -470,8 +565,10 @@ static void *part_run(void *arg)
 	struct part *p = arg;
 	const struct mctx *x = p->x;
 
-	p->n_o = own_places(p, x->o.keys, x->o.n_free, p->o_at);
-	p->n_n = own_places(p, x->n.keys, x->n.n_free, p->n_at);
+	if (p->n_parts == 1) {
+		p->n_o = all_places(x->o.n_free, p->o_at);
+		p->n_n = all_places(x->n.n_free, p->n_at);
+	}
 	part_reset(p, p->n_o);
 	group_old(p);
 	group_new(p);
@@ -489,11 +586,14 @@ static void run_pass(struct mctx *x, const struct pass *ps)
 {
 	int two;
 
-	side_compact(&x->o);
-	side_compact(&x->n);
-	two = x->o.n_free >= TWO_PARTS_MIN;
+	/* The free lists as the last pass left them decide whether the
+	 * keys are taken on two threads (either way gives the same); the
+	 * lists without the values it paired, whether the pass has two
+	 * parts. */
 	x->pass = ps;
-	hd_run_two(old_keys_thread, x, new_keys_thread, x, two);
+	hd_run_two(old_keys_thread, x, new_keys_thread, x,
+		   x->o.n_free >= TWO_PARTS_MIN);
+	two = x->o.n_free >= TWO_PARTS_MIN;
 	x->part[0].n_parts = two ? 2 : 1;
 	x->part[1].n_parts = 2;
 	if (two)
@@ -683,8 +783,11 @@ static void pass_name(struct mctx *x)
 {
 	uint32_t r;
 
-	for (r = 0; r < x->o.n; r++) {
-		uint32_t o = x->o.order[r], w;
+	/* The free list holds every unpaired value, in schedule order
+	 * (passes only drop paired ones from it): the values of order
+	 * that are free, without a look at the others. */
+	for (r = 0; r < x->o.n_free; r++) {
+		uint32_t o = x->o.free_list[r], w;
 
 		if (!free_old(x, o))
 			continue;
@@ -710,28 +813,45 @@ static void pass_by_name_only(struct mctx *x)
 	}
 }
 
-static void side_init(struct side *s, const struct hd_dump *d)
+struct hd_match_side *hd_match_side_begin(const struct hd_dump *d)
 {
+	struct hd_match_side *ms = hd_xmalloc(sizeof(*ms));
+	struct side *s = &ms->s;
+
 	memset(s, 0, sizeof(*s));
 	s->d = d;
 	s->n = (uint32_t)d->values.len;
-	hd_canon_compute(&s->c, d);
+	s->keys = big_block(&s->mem, ((size_t)s->n + 1) *
+			    (sizeof(uint64_t) + 3 * sizeof(uint32_t)));
+	s->order = (uint32_t *)(s->keys + s->n + 1);
+	s->rank = s->order + s->n + 1;
+	s->free_list = s->rank + s->n + 1;
+	return ms;
+}
+
+void hd_match_side_canon(struct hd_match_side *ms)
+{
+	struct side *s = &ms->s;
+
+	hd_canon_compute(&s->c, s->d);
 	/* The matcher needs the value hashes and the per-instruction parts
 	 * of the loose keys, not the instructions' own hashes. */
 	free(s->c.insn_canon);
 	free(s->c.insn_struct);
 	s->c.insn_canon = s->c.insn_struct = NULL;
-	s->order = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
-	s->rank = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
-	s->free_list = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
-	side_order(s);
+}
+
+void hd_match_side_order(struct hd_match_side *ms)
+{
+	side_order(&ms->s);
 }
 
 struct hd_match_side *hd_match_side_new(const struct hd_dump *d)
 {
-	struct hd_match_side *ms = hd_xmalloc(sizeof(*ms));
+	struct hd_match_side *ms = hd_match_side_begin(d);
 
-	side_init(&ms->s, d);
+	hd_match_side_canon(ms);
+	hd_match_side_order(ms);
 	return ms;
 }
 
@@ -784,10 +904,7 @@ static void side_release(struct side *s)
 	free(s->loose);
 	free(s->loose_row);
 	hd_canon_release(&s->c);
-	free(s->order);
-	free(s->rank);
-	free(s->keys);
-	free(s->free_list);
+	hd_vec_release(&s->mem);
 }
 
 /* The cascade of match.h, strict to loose. */
@@ -824,7 +941,7 @@ int hd_match_values_sides(struct hd_match *m, struct hd_match_side *old,
 			  struct hd_match_side *new_side, unsigned flags)
 {
 	struct mctx x;
-	uint32_t i;
+	uint32_t i, pairs = 0;
 
 	memset(m, 0, sizeof(*m));
 	memset(&x, 0, sizeof(x));
@@ -843,8 +960,6 @@ int hd_match_values_sides(struct hd_match *m, struct hd_match_side *old,
 	x.n = new_side->s;
 	x.o.partner = m->old_to_new;
 	x.n.partner = m->new_to_old;
-	x.o.keys = hd_xmalloc((x.o.n + 1) * sizeof(uint64_t));
-	x.n.keys = hd_xmalloc((x.n.n + 1) * sizeof(uint64_t));
 	part_init(&x.part[0], &x, 0);
 	part_init(&x.part[1], &x, 1);
 
@@ -852,15 +967,13 @@ int hd_match_values_sides(struct hd_match *m, struct hd_match_side *old,
 		pass_by_name_only(&x);
 	else
 		cascade(&x);
-	for (i = 0; i < HD_MATCH_HOW_COUNT; i++)
+	/* pair() counts every pair once: the values left over follow. */
+	for (i = 0; i < HD_MATCH_HOW_COUNT; i++) {
 		m->count[i] = x.part[0].count[i] + x.part[1].count[i];
-
-	for (i = 0; i < m->n_old; i++)
-		if (m->old_to_new[i] == HD_NONE)
-			m->n_removed++;
-	for (i = 0; i < m->n_new; i++)
-		if (m->new_to_old[i] == HD_NONE)
-			m->n_added++;
+		pairs += m->count[i];
+	}
+	m->n_removed = m->n_old - pairs;
+	m->n_added = m->n_new - pairs;
 	m->count[HD_MATCH_NONE] = m->n_removed;
 
 	/* The sides are used up: their arrays go with x. */

@@ -52,7 +52,25 @@ struct shape_memo {
 	uint32_t hash;
 	uint32_t len;           /* 0: empty */
 	int64_t bytes;
+	int plain;              /* no ' ' in text, and an instruction's shape
+				   scan (balanced_until ' ') ends at its end */
 	char text[SHAPE_MEMO_TEXT];
+};
+
+/*
+ * The same for the longer shapes (tuples of tens or hundreds of
+ * elements, up to LONG_MEMO_TEXT bytes), whose walk costs the most:
+ * each slot keeps its text in a buffer of its own, grown by doubling.
+ */
+#define LONG_MEMO_SLOTS 256
+#define LONG_MEMO_TEXT 8192
+
+struct long_memo {
+	uint32_t hash;
+	uint32_t len;           /* 0: empty */
+	uint32_t cap;           /* bytes at text */
+	int64_t bytes;
+	char *text;
 };
 
 enum record_part {
@@ -94,7 +112,9 @@ struct parser {
 	uint32_t record_hash;   /* hd_index_hash of the record's value name */
 	struct hashed_key ahead[PREFETCH_LINES]; /* keys of the lines ahead */
 	int n_ahead, next_ahead; /* entries; the first not yet used */
+	const char *prefetched_to; /* where the lines prefetched for end */
 	struct shape_memo *memo; /* SHAPE_MEMO_SLOTS of them */
+	struct long_memo *long_memo; /* LONG_MEMO_SLOTS of them */
 	uint64_t stack_lines;
 	/* Running sums the figures add up again: an input whose sums do not
 	 * fit in int64 is rejected here, where the line is known, rather
@@ -225,14 +245,51 @@ static int unknown_line(struct parser *ps, struct hd_slice l)
 
 /* ---- small scanners (all bounded by the slice) -------------------- */
 
-static int starts(struct hd_slice l, const char *prefix, size_t n)
+static inline uint64_t load64(const char *p)
 {
-	return l.n >= n && memcmp(l.p, prefix, n) == 0;
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	return w;
+}
+
+/*
+ * Does l start with the n bytes of prefix?  A prefix of 8 bytes or more
+ * is compared 8 bytes at a time (the last word overlapping): with a
+ * literal prefix the words are constants and no memcmp is called (GCC
+ * calls it for the longer literals, once or more per line).
+ */
+static inline __attribute__((always_inline)) int
+starts(struct hd_slice l, const char *prefix, size_t n)
+{
+	size_t i;
+
+	if (l.n < n)
+		return 0;
+	if (n < 8) {
+		uint32_t a = 0, b = 0, c = 0, d = 0;
+
+		if (n < 4) {
+			for (i = 0; i < n; i++)
+				if (l.p[i] != prefix[i])
+					return 0;
+			return 1;
+		}
+		memcpy(&a, l.p, 4);
+		memcpy(&b, prefix, 4);
+		memcpy(&c, l.p + n - 4, 4);
+		memcpy(&d, prefix + n - 4, 4);
+		return a == b && c == d;
+	}
+	for (i = 0; i + 8 <= n; i += 8)
+		if (load64(l.p + i) != load64(prefix + i))
+			return 0;
+	return n % 8 == 0 || load64(l.p + n - 8) == load64(prefix + n - 8);
 }
 
 #define STARTS(l, lit) starts((l), (lit), sizeof(lit) - 1)
 /* l is exactly the literal lit */
-#define IS(l, lit) ((l).n == sizeof(lit) - 1 && memcmp((l).p, (lit), sizeof(lit) - 1) == 0)
+#define IS(l, lit) ((l).n == sizeof(lit) - 1 && STARTS((l), (lit)))
 
 static struct hd_slice tail(struct hd_slice l, size_t from)
 {
@@ -241,11 +298,85 @@ static struct hd_slice tail(struct hd_slice l, size_t from)
 	return hd_slice_make(l.p + from, l.n - from);
 }
 
-/* Reads an int64 at *s and advances past it; -1 if none or overflow. */
-static inline __attribute__((always_inline)) int
-take_i64(struct hd_slice *s, int64_t *out)
+#ifdef __SSE2__
+/* Bytes of x in [lo, hi] (signed compare after moving lo to -128). */
+static inline __m128i in_range(__m128i x, char lo, char hi)
 {
-	int used = hd_parse_i64(*s, out);
+	__m128i y = _mm_add_epi8(x, _mm_set1_epi8((char)(0x80 - (unsigned char)lo)));
+
+	return _mm_cmplt_epi8(y, _mm_set1_epi8((char)(-128 + (hi - lo) + 1)));
+}
+
+/* Mask of the bytes of the 16 at p that are not name bytes (name_char). */
+static inline unsigned not_name_mask(const char *p)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i ok = _mm_or_si128(
+		_mm_or_si128(in_range(x, '0', '9'),
+			     in_range(_mm_or_si128(x, _mm_set1_epi8(0x20)), 'a', 'z')),
+		_mm_or_si128(in_range(x, '-', '.'),
+			     _mm_cmpeq_epi8(x, _mm_set1_epi8('_'))));
+
+	return (unsigned)_mm_movemask_epi8(ok) ^ 0xffffu;
+}
+#endif
+
+#ifdef __SSE2__
+/* The value of the n (1 to 8) decimal digits at p, 8 bytes readable
+ * there: SWAR, the digits moved to the top bytes of a little-endian
+ * word (the bytes past them shifted out, zeros in as leading zeros),
+ * then pairs, quads and octets of digits combined by three multiplies.
+ * Subtracting '0' from every byte borrows only upwards, out of the
+ * bytes that are shifted out. */
+static inline uint64_t digits8(const char *p, unsigned n)
+{
+	uint64_t x = load64(p) - 0x3030303030303030ull;
+
+	x <<= 8 * (8 - n);
+	x = (x & 0x0f0f0f0f0f0f0f0full) * 2561 >> 8;
+	x = (x & 0x00ff00ff00ff00ffull) * 6553601 >> 16;
+	return (x & 0x0000ffff0000ffffull) * 42949672960001ull >> 32;
+}
+#endif
+
+/*
+ * Reads an int64 at *s and advances past it; -1 if none or overflow.
+ * hd_parse_i64, with a fast path for 1 to 15 digits when the input
+ * (ending at ps->end) holds 16 bytes at s: the digits are counted with
+ * one SSE2 compare (the bytes past s counted as non-digits) and read
+ * by digits8.  Anything else (a sign, more digits, no digit) is left to
+ * hd_parse_i64, whose result the fast path equals.
+ */
+static inline __attribute__((always_inline)) int
+take_i64(const struct parser *ps, struct hd_slice *s, int64_t *out)
+{
+	int used;
+
+#ifdef __SSE2__
+	if (ps->end - s->p >= 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)s->p);
+		unsigned stop = ~(unsigned)_mm_movemask_epi8(in_range(x, '0', '9'));
+		unsigned n;
+
+		if (s->n < 16)
+			stop |= ~0u << s->n;
+		n = (unsigned)__builtin_ctz(stop);
+		if (n - 1 < 15) {
+			static const uint64_t pow10[8] = {
+				1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+			};
+			uint64_t v = n <= 8 ? digits8(s->p, n) :
+				digits8(s->p, 8) * pow10[n - 8] + digits8(s->p + 8, n - 8);
+
+			*out = (int64_t)v;
+			*s = tail(*s, n);
+			return 0;
+		}
+	}
+#else
+	(void)ps;
+#endif
+	used = hd_parse_i64(*s, out);
 
 	if (used <= 0)
 		return -1;
@@ -254,7 +385,8 @@ take_i64(struct hd_slice *s, int64_t *out)
 }
 
 /* Consumes the literal lit (n bytes) at the start of *s. */
-static int take_lit_n(struct hd_slice *s, const char *lit, size_t n)
+static inline __attribute__((always_inline)) int
+take_lit_n(struct hd_slice *s, const char *lit, size_t n)
 {
 	if (!starts(*s, lit, n))
 		return -1;
@@ -309,33 +441,15 @@ static const unsigned char name_char[256] = {
 	['Y'] = 1, ['Z'] = 1, ['_'] = 1, ['.'] = 1, ['-'] = 1,
 };
 
-#ifdef __SSE2__
-/* Bytes of x in [lo, hi] (signed compare after moving lo to -128). */
-static inline __m128i in_range(__m128i x, char lo, char hi)
-{
-	__m128i y = _mm_add_epi8(x, _mm_set1_epi8((char)(0x80 - (unsigned char)lo)));
 
-	return _mm_cmplt_epi8(y, _mm_set1_epi8((char)(-128 + (hi - lo) + 1)));
-}
-
-/* Mask of the bytes of the 16 at p that are not name bytes (name_char). */
-static inline unsigned not_name_mask(const char *p)
-{
-	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-	__m128i ok = _mm_or_si128(
-		_mm_or_si128(in_range(x, '0', '9'),
-			     in_range(_mm_or_si128(x, _mm_set1_epi8(0x20)), 'a', 'z')),
-		_mm_or_si128(in_range(x, '-', '.'),
-			     _mm_cmpeq_epi8(x, _mm_set1_epi8('_'))));
-
-	return (unsigned)_mm_movemask_epi8(ok) ^ 0xffffu;
-}
-#endif
-
-/* Length of an HLO name at the start of s.  Names are short but many (a
+/*
+ * Length of an HLO name at the start of s.  Names are short but many (a
  * few per line): 16 bytes are classified at a time, whole blocks inside
- * s only (a mapped input has no padding). */
-static size_t name_span(struct hd_slice s)
+ * s, then the last few bytes of s with one more block when the input
+ * (which ends at limit; a mapped input has no padding) holds 16 bytes
+ * there, the bytes past s counted as not a name.
+ */
+static inline size_t name_span(struct hd_slice s, const char *limit)
 {
 	size_t i = 0;
 
@@ -346,6 +460,11 @@ static size_t name_span(struct hd_slice s)
 		if (m)
 			return i + (size_t)__builtin_ctz(m);
 	}
+	if (i < s.n && limit - (s.p + i) >= 16)
+		return i + (size_t)__builtin_ctz(not_name_mask(s.p + i) |
+						 (0xffffu << (s.n - i)));
+#else
+	(void)limit;
 #endif
 	while (i < s.n && name_char[(unsigned char)s.p[i]])
 		i++;
@@ -369,6 +488,52 @@ static size_t index_span(struct hd_slice s)
 	return 0;
 }
 
+#ifdef __SSE2__
+/* Mask of the bytes of the 16 at p that equal c. */
+static inline unsigned eq_mask(const char *p, char c)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(c)));
+}
+#endif
+
+/*
+ * Offset of the first byte in s at or after i that is c1 or c2, or s.n;
+ * 16 bytes at a time in whole blocks inside s.
+ */
+static inline size_t find_either(struct hd_slice s, size_t i, char c1, char c2)
+{
+#ifdef __SSE2__
+	for (; i + 16 <= s.n; i += 16) {
+		unsigned m = eq_mask(s.p + i, c1) | eq_mask(s.p + i, c2);
+
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
+	while (i < s.n && s.p[i] != c1 && s.p[i] != c2)
+		i++;
+	return i;
+}
+
+/* Offset of the first '"' in s at or after i, or s.n. */
+static inline size_t find_quote(struct hd_slice s, size_t i)
+{
+	const char *q;
+
+#ifdef __SSE2__
+	for (; i + 16 <= s.n; i += 16) {
+		unsigned m = eq_mask(s.p + i, '"');
+
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
+	q = i < s.n ? memchr(s.p + i, '"', s.n - i) : NULL;
+	return q ? (size_t)(q - s.p) : s.n;
+}
+
 /*
  * Index just past the string whose opening quote is at s.p[i] (or s.n):
  * a closing quote counts when an even number of backslashes precede it.
@@ -376,11 +541,11 @@ static size_t index_span(struct hd_slice s)
 static size_t skip_string(struct hd_slice s, size_t i)
 {
 	for (i++; i < s.n; i++) {
-		const char *q = memchr(s.p + i, '"', s.n - i);
 		size_t k, bs = 0;
-		if (!q)
+
+		i = find_quote(s, i);
+		if (i >= s.n)
 			return s.n;
-		i = (size_t)(q - s.p);
 		for (k = i; k > 0 && s.p[k - 1] == '\\'; k--)
 			bs++;
 		if (bs % 2 == 0)
@@ -407,26 +572,87 @@ static int is_closer(char c)
 	return c == ')' || c == ']' || c == '}';
 }
 
-/* With at_close, a closing bracket at depth 0 stops the scan too. */
-static inline size_t balanced_scan(struct hd_slice s, char stop1, char stop2,
+#ifdef __SSE2__
+/*
+ * Mask of the bytes of the 16 at p that the scan must look at (the
+ * table's bytes): '"', stop1, stop2 and the six brackets, found with
+ * four compares: x | 0x20 maps '[' to '{' and ']' to '}' (and nothing
+ * else to either), x & ~1 maps ')' to '('.
+ */
+static inline unsigned special_mask(const char *p, char stop1, char stop2)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i lc = _mm_or_si128(x, _mm_set1_epi8(0x20));
+	__m128i br = _mm_or_si128(
+		_mm_or_si128(_mm_cmpeq_epi8(lc, _mm_set1_epi8('{')),
+			     _mm_cmpeq_epi8(lc, _mm_set1_epi8('}'))),
+		_mm_cmpeq_epi8(_mm_and_si128(x, _mm_set1_epi8((char)0xfe)),
+			       _mm_set1_epi8('(')));
+	__m128i st = _mm_or_si128(
+		_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+			     _mm_cmpeq_epi8(x, _mm_set1_epi8(stop1))),
+		_mm_cmpeq_epi8(x, _mm_set1_epi8(stop2)));
+
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(br, st));
+}
+#endif
+
+/*
+ * With at_close, a closing bracket at depth 0 stops the scan too.  The
+ * bytes between special ones (special_mask, the table) are skipped 16
+ * at a time with SSE2: mask keeps the special bytes of the block
+ * [blk_end - 16, blk_end) not visited yet, whole blocks inside s only;
+ * the tail is read through the table.
+ */
+static inline __attribute__((always_inline)) size_t
+balanced_scan(struct hd_slice s, char stop1, char stop2,
 				   int at_close)
 {
 	const unsigned char *special = stop1 == ',' ? stop_comma :
 				       stop1 == '=' ? stop_eq_space : stop_space;
 	size_t i = 0;
 	int depth = 0;
+#ifdef __SSE2__
+	size_t blk_end = 0;
+	unsigned mask = 0;
+#endif
 
 	for (;;) {
 		char c;
+#ifdef __SSE2__
+		for (;;) {
+			if (mask) {
+				i = blk_end - 16 + (size_t)__builtin_ctz(mask);
+				mask &= mask - 1;
+				goto found;
+			}
+			if (blk_end > i)
+				i = blk_end;
+			if (i + 16 > s.n)
+				break;
+			mask = special_mask(s.p + i, stop1, stop2);
+			blk_end = i + 16;
+		}
+#endif
 		while (i < s.n && !special[(unsigned char)s.p[i]])
 			i++;
 		if (i >= s.n)
 			return s.n;
+#ifdef __SSE2__
+found:
+#endif
 		c = s.p[i];
 		if (depth == 0 && (c == stop1 || c == stop2))
 			return i;
 		if (c == '"') {
 			i = skip_string(s, i);
+#ifdef __SSE2__
+			/* drop the specials the string covered */
+			if (i >= blk_end)
+				mask = 0;
+			else
+				mask &= ~0u << (i - (blk_end - 16));
+#endif
 			continue;
 		}
 		if (c == '(' || c == '[' || c == '{')
@@ -439,7 +665,8 @@ static inline size_t balanced_scan(struct hd_slice s, char stop1, char stop2,
 	}
 }
 
-static size_t balanced_until(struct hd_slice s, char stop1, char stop2)
+static inline __attribute__((always_inline)) size_t
+balanced_until(struct hd_slice s, char stop1, char stop2)
 {
 	return balanced_scan(s, stop1, stop2, 0);
 }
@@ -455,24 +682,127 @@ static int64_t sat_add(int64_t a, int64_t b)
 
 /* ---- model helpers ---------------------------------------------- */
 
-/* hd_shape_logical_bytes(shape), through the memo. */
-static int64_t shape_bytes(struct parser *ps, struct hd_slice shape)
+/*
+ * hd_vec_push for the model's vectors, whose element size is known
+ * here: the zeroing is a few stores instead of a memset call (a push or
+ * two per line).  hd_vec_push itself grows a full vector.
+ */
+static inline __attribute__((always_inline)) void *
+push_zeroed(struct hd_vec *v, size_t size)
 {
-	struct shape_memo *m;
+	void *p;
+
+	if (v->len == v->cap)
+		return hd_vec_push(v);
+	p = (char *)v->data + v->len * size;
+	memset(p, 0, size);
+	v->len++;
+	return p;
+}
+
+#define PUSH(vec, type) ((type *)push_zeroed((vec), sizeof(type)))
+
+/* hd_shape_logical_bytes of a shape longer than SHAPE_MEMO_TEXT. */
+static int64_t long_shape_bytes(struct parser *ps, struct hd_slice shape)
+{
+	struct long_memo *m;
 	uint32_t h;
 
-	if (shape.n == 0 || shape.n > SHAPE_MEMO_TEXT)
+	if (shape.n > LONG_MEMO_TEXT)
 		return hd_shape_logical_bytes(shape);
 	h = hd_index_hash(shape);
-	m = &ps->memo[h & (SHAPE_MEMO_SLOTS - 1)];
+	m = &ps->long_memo[h & (LONG_MEMO_SLOTS - 1)];
 	if (m->len == shape.n && m->hash == h &&
-	    memcmp(m->text, shape.p, shape.n) == 0)
+	    hd_bytes_eq(m->text, shape.p, shape.n))
 		return m->bytes;
+	if (m->cap < shape.n) {
+		free(m->text);
+		m->cap = m->cap * 2 > shape.n ? m->cap * 2 : (uint32_t)shape.n;
+		m->text = hd_xmalloc(m->cap);
+	}
 	m->hash = h;
 	m->len = (uint32_t)shape.n;
 	memcpy(m->text, shape.p, shape.n);
 	m->bytes = hd_shape_logical_bytes(shape);
 	return m->bytes;
+}
+
+/* The memo slot of shape (1 to SHAPE_MEMO_TEXT bytes, hash h); *hit
+ * says whether it holds shape. */
+static inline struct shape_memo *memo_slot(struct parser *ps, struct hd_slice shape,
+					   uint32_t h, int *hit)
+{
+	struct shape_memo *m = &ps->memo[h & (SHAPE_MEMO_SLOTS - 1)];
+
+	*hit = m->len == shape.n && m->hash == h &&
+	       hd_bytes_eq(m->text, shape.p, shape.n);
+	return m;
+}
+
+/* hd_shape_logical_bytes(shape) through the memo slot m (hit: it holds
+ * shape already). */
+static int64_t memo_bytes(struct shape_memo *m, struct hd_slice shape,
+			  uint32_t h, int hit)
+{
+	if (hit)
+		return m->bytes;
+	m->hash = h;
+	m->len = (uint32_t)shape.n;
+	m->plain = 0;
+	memcpy(m->text, shape.p, shape.n);
+	m->bytes = hd_shape_logical_bytes(shape);
+	return m->bytes;
+}
+
+/* hd_shape_logical_bytes(shape), through the memo. */
+static int64_t shape_bytes(struct parser *ps, struct hd_slice shape)
+{
+	struct shape_memo *m;
+	uint32_t h;
+	int hit;
+
+	if (shape.n == 0)
+		return hd_shape_logical_bytes(shape);
+	if (shape.n > SHAPE_MEMO_TEXT)
+		return long_shape_bytes(ps, shape);
+	h = hd_index_hash(shape);
+	m = memo_slot(ps, shape, h, &hit);
+	return memo_bytes(m, shape, h, hit);
+}
+
+/*
+ * An instruction's shape at the start of t: its length (balanced_until
+ * ' ', which the caller checks) and logical bytes.  The text up to the
+ * first ' ' is looked up in the memo first: a shape marked plain there
+ * ends at that ' ' whatever follows (the scan reads no further), so it
+ * needs no scan.  A shape scanned here that ends at the first ' ' is
+ * marked plain.
+ */
+static size_t insn_shape(struct parser *ps, struct hd_slice t, int64_t *bytes)
+{
+	size_t k = find_either(t, 0, ' ', ' '), n;
+	struct shape_memo *m = NULL;
+	uint32_t h = 0;
+	int hit = 0;
+
+	if (k > 0 && k < t.n && k <= SHAPE_MEMO_TEXT) {
+		h = hd_index_hash(hd_slice_make(t.p, k));
+		m = memo_slot(ps, hd_slice_make(t.p, k), h, &hit);
+		if (hit && m->plain) {
+			*bytes = m->bytes;
+			return k;
+		}
+	}
+	n = balanced_until(t, ' ', ' ');
+	if (n == 0 || n == t.n)
+		return n;
+	if (n != k || !m) {
+		*bytes = shape_bytes(ps, hd_slice_make(t.p, n));
+		return n;
+	}
+	*bytes = memo_bytes(m, hd_slice_make(t.p, n), h, hit);
+	m->plain = 1;
+	return n;
 }
 
 static struct hd_slice default_index(void)
@@ -485,7 +815,8 @@ static struct hd_slice default_index(void)
  * "name{idx}" or "name".  On a name mismatch with an earlier mention it
  * reports an error.
  */
-static int value_for(struct parser *ps, int64_t id, struct hd_slice name,
+static inline __attribute__((always_inline)) int
+value_for(struct parser *ps, int64_t id, struct hd_slice name,
 		     struct hd_slice index, struct hd_slice key, int indexed,
 		     uint32_t *out)
 {
@@ -497,7 +828,7 @@ static int value_for(struct parser *ps, int64_t id, struct hd_slice name,
 		val = &HD_VALUE(d, v);
 		struct hd_slice had = hd_value_key_of(val);
 
-		if (!hd_slice_eq(had, key)) {
+		if (!hd_index_key_eq(had, key)) {
 			char a[80], b[80];
 			hd_quote(a, sizeof(a), had.p, had.n, 60);
 			hd_quote(b, sizeof(b), key.p, key.n, 60);
@@ -510,7 +841,7 @@ static int value_for(struct parser *ps, int64_t id, struct hd_slice name,
 	v = (uint32_t)d->values.len;
 	if (v == HD_NONE)
 		return perr(ps, "too many values");
-	val = hd_vec_push(&d->values);
+	val = PUSH(&d->values, struct hd_value);
 	val->id = id;
 	/*
 	 * The name (and printed index) are copied into the arena, packed:
@@ -558,9 +889,9 @@ take_short_form(struct parser *ps, struct hd_slice line,
 	uint32_t v = HD_NONE;
 	struct hd_value *val;
 
-	if (take_lit(&t, "<") || take_i64(&t, &id) || take_lit(&t, " "))
+	if (take_lit(&t, "<") || take_i64(ps, &t, &id) || take_lit(&t, " "))
 		return bad_line(ps, line, "bad value short form", "'<ID NAME>'");
-	n = name_span(t);
+	n = name_span(t, ps->end);
 	if (n == 0)
 		return bad_line(ps, line, "missing value name", "'<ID NAME>'");
 	name = hd_slice_make(t.p, n);
@@ -574,7 +905,7 @@ take_short_form(struct parser *ps, struct hd_slice line,
 	if (take_lit(&t, " (phi)") == 0)
 		phi = 1;
 	if (take_lit(&t, " @") == 0) {
-		if (take_i64(&t, &color))
+		if (take_i64(ps, &t, &color))
 			return bad_line(ps, line, "bad colour", "' @N'");
 		has_color = 1;
 	}
@@ -600,18 +931,22 @@ take_short_form(struct parser *ps, struct hd_slice line,
 
 /* ---- Part A: allocations ----------------------------------------- */
 
-/* Splits the allocation header tail on ", " outside |...|; calls fn. */
+/* Splits the allocation header tail on ", " outside |...|: the next
+ * flag.  Inside a shape only the closing '|' is looked for. */
 static struct hd_slice next_flag(struct hd_slice *s)
 {
-	size_t i;
+	size_t i = 0;
 	int in_shape = 0;
 	struct hd_slice tok;
 
-	for (i = 0; i < s->n; i++) {
+	for (;; i++) {
+		i = in_shape ? find_either(*s, i, '|', '|') :
+			       find_either(*s, i, '|', ',');
+		if (i >= s->n)
+			break;
 		if (s->p[i] == '|')
 			in_shape = !in_shape;
-		else if (!in_shape && s->p[i] == ',' && i + 1 < s->n &&
-			 s->p[i + 1] == ' ')
+		else if (i + 1 < s->n && s->p[i + 1] == ' ')
 			break;
 	}
 	tok = hd_slice_make(s->p, i);
@@ -640,15 +975,15 @@ static int alloc_flag(struct parser *ps, struct hd_slice line,
 	size_t n;
 
 	if (take_lit(&t, "color ") == 0) {
-		if (take_i64(&t, &a->color) || t.n)
+		if (take_i64(ps, &t, &a->color) || t.n)
 			return bad_line(ps, line, "bad colour", "', color N'");
 		a->flags |= HD_ALLOC_COLOR;
 	} else if (take_lit(&t, "page ") == 0) {
-		if (take_i64(&t, &a->page) || t.n)
+		if (take_i64(ps, &t, &a->page) || t.n)
 			return bad_line(ps, line, "bad page", "', page N'");
 		a->flags |= HD_ALLOC_PAGE;
 	} else if (take_lit(&t, "parameter ") == 0) {
-		if (take_i64(&t, &a->param_number) || t.n)
+		if (take_i64(ps, &t, &a->param_number) || t.n)
 			return bad_line(ps, line, "bad parameter number", "', parameter N'");
 		a->flags |= HD_ALLOC_PARAMETER;
 	} else if (take_lit(&t, "shape ") == 0) {
@@ -691,14 +1026,14 @@ static int parse_allocation(struct parser *ps, struct hd_slice l)
 
 	if (ps->sec != SEC_ALLOCATIONS)
 		return perr(ps, "allocation header outside the allocations section (expected 'BufferAssignment:' before it)");
-	if (take_i64(&t, &index) || take_lit(&t, ": "))
+	if (take_i64(ps, &t, &index) || take_lit(&t, ": "))
 		return bad_line(ps, l, "bad allocation header", "'allocation N: size S, ...:'");
 	if (t.n == 0 || t.p[t.n - 1] != ':')
 		return bad_line(ps, l, "allocation header does not end in ':'", "'allocation N: size S, ...:'");
 	t.n--;
 	if (d->allocs.len >= HD_NONE - 1)
 		return perr(ps, "too many allocations");
-	a = hd_vec_push(&d->allocs);
+	a = PUSH(&d->allocs, struct hd_alloc);
 	a->index = index;
 	a->page = -1;
 	a->param_number = -1;
@@ -708,7 +1043,7 @@ static int parse_allocation(struct parser *ps, struct hd_slice l)
 		struct hd_slice f = next_flag(&t);
 		struct hd_slice ft = f;
 		if (take_lit(&ft, "size ") == 0) {
-			if (take_i64(&ft, &size) || ft.n)
+			if (take_i64(ps, &ft, &size) || ft.n)
 				return bad_line(ps, l, "bad allocation size", "'size N'");
 			continue;
 		}
@@ -752,8 +1087,8 @@ static int parse_alloc_value(struct parser *ps, struct hd_slice l)
 		return perr(ps, "value line after 'reused by buffers of a different color:' (expected '  value: <...> (color=C)')");
 	if (take_short_form(ps, l, &t, &v))
 		return -1;
-	if (take_lit(&t, " (size=") || take_i64(&t, &size) ||
-	    take_lit(&t, ",offset=") || take_i64(&t, &offset) ||
+	if (take_lit(&t, " (size=") || take_i64(ps, &t, &size) ||
+	    take_lit(&t, ",offset=") || take_i64(ps, &t, &offset) ||
 	    take_lit(&t, "): "))
 		return bad_line(ps, l, "bad value line", "' value: <ID NAME> (size=S,offset=O): SHAPE'");
 	if (size < 0 || offset < 0)
@@ -770,7 +1105,7 @@ static int parse_alloc_value(struct parser *ps, struct hd_slice l)
 		return perr(ps, "too many values");
 	val->flags |= HD_VALUE_IN_ALLOC;
 	val->alloc_value = (uint32_t)d->alloc_values.len;
-	av = hd_vec_push(&d->alloc_values);
+	av = PUSH(&d->alloc_values, struct hd_alloc_value);
 	av->value = v;
 	av->alloc = ps->alloc;
 	av->size = size;
@@ -792,9 +1127,9 @@ static int parse_reuse_value(struct parser *ps, struct hd_slice l)
 	if (!ps->in_reuse)
 		return unknown_line(ps, l);
 	if (take_short_form(ps, l, &t, &v) || take_lit(&t, " (color=") ||
-	    take_i64(&t, &color) || take_lit(&t, ")") || t.n)
+	    take_i64(ps, &t, &color) || take_lit(&t, ")") || t.n)
 		return bad_line(ps, l, "bad reused-by value line", "'  value: <ID NAME> (color=C)'");
-	r = hd_vec_push(&ps->d->reuses);
+	r = PUSH(&ps->d->reuses, struct hd_alloc_reuse);
 	r->value = v;
 	r->alloc = ps->alloc;
 	r->color = color;
@@ -810,7 +1145,7 @@ static int parse_total(struct parser *ps, struct hd_slice l)
 
 	if (d->sections & HD_SEC_TOTAL)
 		return perr(ps, "second 'Total bytes used' line (first at line %u)", d->total_line);
-	if (take_i64(&t, &total))
+	if (take_i64(ps, &t, &total))
 		return bad_line(ps, l, "bad total", "'Total bytes used: N (HUMAN)'");
 	if (total < 0)
 		return bad_line(ps, l, "negative total", "N >= 0");
@@ -898,11 +1233,11 @@ static int parse_position(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice t = tail(l, 2);
 	struct hd_position *p;
-	size_t n = name_span(t);
+	size_t n = name_span(t, ps->end);
 
 	if (n == 0)
 		return bad_line(ps, l, "bad position", "'  NAME' or '  NAME {IDX}'");
-	p = hd_vec_push(&ps->d->positions);
+	p = PUSH(&ps->d->positions, struct hd_position);
 	p->name = hd_slice_make(t.p, n);
 	t = tail(t, n);
 	if (t.n) {
@@ -920,7 +1255,7 @@ static int parse_use(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice t = tail(l, 2);
 	struct hd_use u = { HD_SLICE_NULL, HD_SLICE_NULL, 0 };
-	size_t n = name_span(t);
+	size_t n = name_span(t, ps->end);
 
 	if (IS(t, "(none)"))
 		return 0;
@@ -928,7 +1263,7 @@ static int parse_use(struct parser *ps, struct hd_slice l)
 		return bad_line(ps, l, "bad use", "'  NAME, operand K'");
 	u.name = hd_slice_make(t.p, n);
 	t = tail(t, n);
-	if (take_lit(&t, ", operand ") || take_i64(&t, &u.operand))
+	if (take_lit(&t, ", operand ") || take_i64(ps, &t, &u.operand))
 		return bad_line(ps, l, "bad use", "'  NAME, operand K'");
 	if (t.n) {
 		if (take_lit(&t, " ") || index_span(t) != t.n)
@@ -936,7 +1271,7 @@ static int parse_use(struct parser *ps, struct hd_slice l)
 		u.index = t;
 	}
 	if (ps->flags & HD_PARSE_KEEP_USES)
-		*(struct hd_use *)hd_vec_push(&ps->d->uses) = u;
+		*PUSH(&ps->d->uses, struct hd_use) = u;
 	HD_VALUE(ps->d, ps->record).use_count++;
 	return 0;
 }
@@ -999,7 +1334,35 @@ static void read_metadata(struct hd_insn *in)
  * (a ')' or ']' there, a '}' followed by other text, no end) returns
  * -1, and the caller does the two passes.  m starts at the '{'.
  */
-static int read_metadata_fast(struct hd_insn *in, struct hd_slice m)
+/*
+ * balanced_scan(r, '=', ' ', 1) for the usual key, a run of name bytes
+ * (none of which the scan stops at or counts) and then '='.
+ */
+static inline size_t metadata_key_end(struct hd_slice r, const char *limit)
+{
+	size_t n = name_span(r, limit);
+
+	if (n < r.n && r.p[n] == '=')
+		return n;
+	return balanced_scan(r, '=', ' ', 1);
+}
+
+/*
+ * balanced_scan(r, ' ', ' ', 1) for the usual value, a string or a run
+ * of name bytes (a number), ended by ' ' or a closing bracket, where the
+ * scan stops too (at depth 0); anything else is scanned from the start.
+ */
+static inline size_t metadata_value_end(struct hd_slice r, const char *limit)
+{
+	size_t i = r.n && r.p[0] == '"' ? skip_string(r, 0) : name_span(r, limit);
+
+	if (i < r.n && (r.p[i] == ' ' || is_closer(r.p[i])))
+		return i;
+	return balanced_scan(r, ' ', ' ', 1);
+}
+
+static int read_metadata_fast(struct hd_insn *in, struct hd_slice m,
+			      const char *limit)
 {
 	struct hd_slice r = tail(m, 1);
 
@@ -1017,7 +1380,7 @@ static int read_metadata_fast(struct hd_insn *in, struct hd_slice m)
 			in->metadata = hd_slice_make(m.p + 1, (size_t)(r.p - m.p) - 1);
 			return 0;
 		}
-		eq = balanced_scan(r, '=', ' ', 1);
+		eq = metadata_key_end(r, limit);
 		if (eq >= r.n)
 			return -1;
 		if (r.p[eq] != '=') {
@@ -1026,7 +1389,7 @@ static int read_metadata_fast(struct hd_insn *in, struct hd_slice m)
 		}
 		key = hd_slice_make(r.p, eq);
 		r = tail(r, eq + 1);
-		end = balanced_scan(r, ' ', ' ', 1);
+		end = metadata_value_end(r, limit);
 		if (end >= r.n)
 			return -1;
 		metadata_item(in, key, hd_slice_make(r.p, end));
@@ -1035,11 +1398,36 @@ static int read_metadata_fast(struct hd_insn *in, struct hd_slice m)
 }
 
 /*
+ * The first ", metadata={" in a, or NULL: memmem, but the attributes
+ * before metadata are short and the call cost more than the search.  A
+ * match has ',' at j and 'm' at j + 2: those j are found 16 at a time
+ * (whole blocks inside a) and checked in order, memmem reads the rest.
+ */
+static const char *find_comma_metadata(struct hd_slice a)
+{
+	size_t i = 0;
+
+#ifdef __SSE2__
+	for (; i + 18 <= a.n; i += 16) {
+		unsigned m = eq_mask(a.p + i, ',') & eq_mask(a.p + i + 2, 'm');
+
+		for (; m; m &= m - 1) {
+			size_t j = i + (size_t)__builtin_ctz(m);
+
+			if (STARTS(tail(a, j), ", metadata={"))
+				return a.p + j;
+		}
+	}
+#endif
+	return i < a.n ? memmem(a.p + i, a.n - i, ", metadata={", 12) : NULL;
+}
+
+/*
  * Finds metadata={...} among the attributes.  XLA prints metadata before
  * backend_config and frontend attributes, so the first ", metadata={" is
  * the attribute (memmem keeps this a fast scan of long lines).
  */
-static void find_metadata(struct hd_insn *in)
+static void find_metadata(struct hd_insn *in, const char *limit)
 {
 	static const char key[] = "metadata={";
 	struct hd_slice a = in->attrs;
@@ -1050,14 +1438,14 @@ static void find_metadata(struct hd_insn *in)
 	if (STARTS(a, "metadata={")) {
 		at = a.p;
 	} else {
-		const char *hit = a.n ? memmem(a.p, a.n, ", metadata={", 12) : NULL;
+		const char *hit = find_comma_metadata(a);
 		if (hit)
 			at = hit + 2;
 	}
 	if (!at)
 		return;
 	m = tail(a, (size_t)(at - a.p) + sizeof(key) - 2); /* from '{' */
-	if (read_metadata_fast(in, m) == 0)
+	if (read_metadata_fast(in, m, limit) == 0)
 		return;
 	in->op_name = in->source_file = HD_SLICE_NULL;
 	in->source_line = -1;
@@ -1079,27 +1467,25 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 	in->source_line = -1;
 	if (t.n && t.p[0] == '%')
 		t = tail(t, 1);
-	n = name_span(t);
+	n = name_span(t, ps->end);
 	if (n == 0)
 		return bad_line(ps, l, "bad instruction", "'%NAME = SHAPE opcode(...)'");
 	in->name = hd_slice_make(t.p, n);
 	t = tail(t, n);
 	if (take_lit(&t, " = "))
 		return bad_line(ps, l, "bad instruction", "'%NAME = SHAPE opcode(...)'");
-	n = balanced_until(t, ' ', ' ');
+	n = insn_shape(ps, t, &in->shape_bytes);
 	if (n == 0 || n == t.n)
 		return bad_line(ps, l, "bad instruction shape", "'%NAME = SHAPE opcode(...)'");
 	in->shape = hd_slice_make(t.p, n);
 	t = tail(t, n + 1);
-	n = 0;
-	while (n < t.n && t.p[n] != '(' && t.p[n] != ' ' && t.p[n] != ',')
-		n++;
+	n = find_either(t, 0, '(', ' ');
+	n = find_either(hd_slice_make(t.p, n), 0, ',', ',');
 	if (n == 0 || n == t.n || t.p[n] != '(')
 		return bad_line(ps, l, "bad instruction opcode", "'opcode(operands)'");
 	in->opcode = hd_slice_make(t.p, n);
 	if (IS(in->opcode, "copy-start"))
 		in->flags |= HD_INSN_COPY_START;
-	in->shape_bytes = shape_bytes(ps, in->shape);
 	t = tail(t, n);
 	n = balanced_until(t, ',', ',');
 	/* n is where the operand list "(...)" ends at depth 0 */
@@ -1115,7 +1501,7 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 		in->attrs = t;
 	else if (t.n)
 		return bad_line(ps, l, "bad text after operands", "', attr=value, ...'");
-	find_metadata(in);
+	find_metadata(in, ps->end);
 	if (in->flags & HD_INSN_COPY_START) {
 		/* what the figures read of a copy-start, kept out of the input */
 		if (hd_attrs_cross_program_prefetch(in->attrs))
@@ -1141,20 +1527,20 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	ps->part = REC_DONE;
 	if (t.n && t.p[0] == '%')
 		t = tail(t, 1);
-	n = name_span(t);
+	n = name_span(t, ps->end);
 	/* tuple elements repeat their instruction: check the last one first */
 	if (n && ps->last_insn != HD_NONE &&
-	    hd_slice_eq(HD_INSN(d, ps->last_insn).name, hd_slice_make(t.p, n))) {
+	    hd_index_key_eq(HD_INSN(d, ps->last_insn).name, hd_slice_make(t.p, n))) {
 		val->insn = ps->last_insn;
 		return 0;
 	}
 	if (d->insns.len >= HD_NONE - 1)
 		return perr(ps, "too many instructions");
-	hash = hd_slice_eq(val->name, hd_slice_make(t.p, n)) ? ps->record_hash :
+	hash = hd_index_key_eq(val->name, hd_slice_make(t.p, n)) ? ps->record_hash :
 		hd_index_hash(hd_slice_make(t.p, n));
 	i = n ? hd_dump_insn_by_hash(d, hash, hd_slice_make(t.p, n)) : HD_NONE;
 	if (i == HD_NONE) {
-		struct hd_insn *in = hd_vec_push(&d->insns);
+		struct hd_insn *in = PUSH(&d->insns, struct hd_insn);
 		in->line = (uint32_t)ps->line;
 		if (parse_insn_text(ps, l, text, in))
 			return -1;
@@ -1162,7 +1548,7 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 		/* parse_insn_text read the same name: file it under hash */
 		hd_index_add(&d->insn_by_name, hash, i);
 		/* the value's copy of the name serves, out of the input */
-		if (hd_slice_eq(in->name, val->name))
+		if (hd_index_key_eq(in->name, val->name))
 			in->name = val->name;
 	}
 	val->insn = i;
@@ -1172,6 +1558,8 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 
 /* ---- Part B: HloLiveRange ----------------------------------------- */
 
+static const char *prefetch_lookups(struct parser *ps, const char *p);
+
 static int parse_live_range_header(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice t = tail(l, (sizeof("HloLiveRange (max ") - 1));
@@ -1179,7 +1567,7 @@ static int parse_live_range_header(struct parser *ps, struct hd_slice l)
 
 	if (ps->d->sections & HD_SEC_LIVE_RANGE)
 		return perr(ps, "second HloLiveRange section");
-	if (take_i64(&t, &max) || take_lit(&t, "):") || t.n || max < 0)
+	if (take_i64(ps, &t, &max) || take_lit(&t, "):") || t.n || max < 0)
 		return bad_line(ps, l, "bad HloLiveRange header", "'HloLiveRange (max T):'");
 	ps->d->live_max = max;
 	ps->d->sections |= HD_SEC_LIVE_RANGE;
@@ -1193,24 +1581,25 @@ static int parse_sequence_line(struct parser *ps, struct hd_slice l)
 	int64_t i;
 	size_t n;
 
-	if (take_i64(&t, &i) || take_lit(&t, ":"))
+	if (take_i64(ps, &t, &i) || take_lit(&t, ":"))
 		return bad_line(ps, l, "bad sequence line", "'    I:NAME'");
-	n = name_span(t);
+	n = name_span(t, ps->end);
 	if (n == 0 || n != t.n)
 		return bad_line(ps, l, "bad sequence line", "'    I:NAME'");
 	if (i != (int64_t)ps->d->sequence.len)
 		return perr(ps, "sequence position %lld out of order (expected %zu)",
 			    (long long)i, ps->d->sequence.len);
-	slot = hd_vec_push(&ps->d->sequence);
+	slot = PUSH(&ps->d->sequence, struct hd_slice);
 	*slot = t;
 	return 0;
 }
 
 /* Splits "name{idx}" (or "name") into name, index, key. */
-static int split_key(struct hd_slice s, struct hd_slice *name,
-		     struct hd_slice *index, struct hd_slice *key)
+static int split_key(struct parser *ps, struct hd_slice s,
+		     struct hd_slice *name, struct hd_slice *index,
+		     struct hd_slice *key)
 {
-	size_t n = name_span(s);
+	size_t n = name_span(s, ps->end);
 
 	if (n == 0)
 		return -1;
@@ -1268,16 +1657,18 @@ static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 	int64_t start, end;
 	uint32_t v;
 
+	if (l.p >= ps->prefetched_to)
+		ps->prefetched_to = prefetch_lookups(ps, l.p);
 	if (!colon)
 		return bad_line(ps, l, "bad live range", "'    NAME{IDX}:START-END'");
 	nums = tail(t, (size_t)(colon - t.p) + 1);
-	if (take_i64(&nums, &start) || take_lit(&nums, "-") ||
-	    take_i64(&nums, &end) || nums.n)
+	if (take_i64(ps, &nums, &start) || take_lit(&nums, "-") ||
+	    take_i64(ps, &nums, &end) || nums.n)
 		return bad_line(ps, l, "bad live range", "'    NAME{IDX}:START-END'");
 	if (start < 0 || end < start)
 		return bad_line(ps, l, "live range ends before it starts", "START <= END");
-	r = hd_vec_push(&ps->d->live_ranges);
-	if (split_key(hd_slice_make(t.p, (size_t)(colon - t.p)), &r->name,
+	r = PUSH(&ps->d->live_ranges, struct hd_live_range);
+	if (split_key(ps, hd_slice_make(t.p, (size_t)(colon - t.p)), &r->name,
 		      &r->index, &key))
 		return bad_line(ps, l, "bad live range name", "'NAME{IDX}'");
 	r->start = start;
@@ -1303,7 +1694,7 @@ static int parse_peak_header(struct parser *ps, struct hd_slice l)
 
 	if (ps->d->sections & HD_SEC_PEAK)
 		return perr(ps, "second peak section");
-	if (take_i64(&t, &time) || take_lit(&t, " (peak):") || t.n || time < 0)
+	if (take_i64(ps, &t, &time) || take_lit(&t, " (peak):") || t.n || time < 0)
 		return bad_line(ps, l, "bad peak header", "'  Live ranges at T (peak):'");
 	ps->d->peak_time = time;
 	ps->d->peak_line = (uint32_t)ps->line;
@@ -1321,16 +1712,18 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 	const char *colon = memchr(t.p, ':', t.n);
 	struct hd_slice rest, key;
 
+	if (l.p >= ps->prefetched_to)
+		ps->prefetched_to = prefetch_lookups(ps, l.p);
 	if (!colon)
 		return bad_line(ps, l, "bad peak line", "'    NAME{IDX}: B bytes (cumulative: S bytes)'");
-	e = hd_vec_push(&d->peak);
+	e = PUSH(&d->peak, struct hd_peak_entry);
 	e->line = (uint32_t)ps->line;
 	e->cumulative = -1;
-	if (split_key(hd_slice_make(t.p, (size_t)(colon - t.p)), &e->name,
+	if (split_key(ps, hd_slice_make(t.p, (size_t)(colon - t.p)), &e->name,
 		      &e->index, &key))
 		return bad_line(ps, l, "bad peak value name", "'NAME{IDX}'");
 	rest = tail(t, (size_t)(colon - t.p) + 1);
-	if (take_lit(&rest, " ") || take_i64(&rest, &e->bytes) ||
+	if (take_lit(&rest, " ") || take_i64(ps, &rest, &e->bytes) ||
 	    take_lit(&rest, " bytes") || e->bytes < 0)
 		return bad_line(ps, l, "bad peak line", "'    NAME{IDX}: B bytes (cumulative: S bytes)'");
 	if (__builtin_add_overflow(ps->peak_sum, e->bytes, &ps->peak_sum))
@@ -1338,7 +1731,7 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 			    (long long)INT64_MAX);
 	if (rest.n) {
 		if (take_lit(&rest, " (cumulative: ") ||
-		    take_i64(&rest, &e->cumulative) ||
+		    take_i64(ps, &rest, &e->cumulative) ||
 		    take_lit(&rest, " bytes)") || rest.n)
 			return bad_line(ps, l, "bad cumulative figure", "'(cumulative: S bytes)'");
 		if (d->peak.len == 1)
@@ -1419,7 +1812,7 @@ static int parse_stack_line(struct parser *ps, struct hd_slice l)
 		;
 	if (open == 0 || t.p[open - 1] != ' ')
 		return bad_line(ps, l, "bad stack trace node", "'NAME (P%, ...)'");
-	node = hd_vec_push(&ps->d->stack);
+	node = PUSH(&ps->d->stack, struct hd_stack_node);
 	node->depth = (uint32_t)depth;
 	node->name = hd_slice_make(t.p, open - 1);
 	node->line = (uint32_t)ps->line;
@@ -1488,6 +1881,16 @@ static int two_space_line(struct parser *ps, struct hd_slice l)
 	if (ps->sec == SEC_ALLOCATIONS && STARTS(l, "  value: "))
 		return parse_reuse_value(ps, l);
 	if (ps->sec >= SEC_LIVE_RANGE && ps->sec <= SEC_STACK_TREE) {
+		/* the many "    " lines first: no header below starts so */
+		if (STARTS(l, "    ")) {
+			switch (ps->sec) {
+			case SEC_SEQUENCE: return parse_sequence_line(ps, l);
+			case SEC_BUFFER_LIVE: return parse_buffer_live_line(ps, l);
+			case SEC_PEAK: return parse_peak_line(ps, l);
+			case SEC_STACK_TREE: return parse_stack_line(ps, l);
+			default: return unknown_line(ps, l);
+			}
+		}
 		if (STARTS(l, "  InstructionSequence:") && l.n == 22) {
 			ps->d->sections |= HD_SEC_SEQUENCE;
 			ps->sec = SEC_SEQUENCE;
@@ -1507,15 +1910,6 @@ static int two_space_line(struct parser *ps, struct hd_slice l)
 		}
 		if (STARTS(l, "  Stack trace breakdown for peak usage: "))
 			return parse_stack_header(ps, l);
-		if (STARTS(l, "    ")) {
-			switch (ps->sec) {
-			case SEC_SEQUENCE: return parse_sequence_line(ps, l);
-			case SEC_BUFFER_LIVE: return parse_buffer_live_line(ps, l);
-			case SEC_PEAK: return parse_peak_line(ps, l);
-			case SEC_STACK_TREE: return parse_stack_line(ps, l);
-			default: break;
-			}
-		}
 		if (ps->sec == SEC_STACK_TREE)
 			return parse_stack_line(ps, l);
 	}
@@ -1561,6 +1955,8 @@ static int top_level_line(struct parser *ps, struct hd_slice l)
 		ps->sec = SEC_ALLOCATIONS;
 		return 0;
 	}
+	if (l.p[0] == '<')   /* no other kind below starts with '<' */
+		return parse_record(ps, l);
 	if (STARTS(l, "allocation "))
 		return parse_allocation(ps, l);
 	if (STARTS(l, "Total bytes used: "))
@@ -1573,8 +1969,6 @@ static int top_level_line(struct parser *ps, struct hd_slice l)
 		ps->part = REC_NONE;
 		return 0;
 	}
-	if (l.p[0] == '<')
-		return parse_record(ps, l);
 	if (STARTS(l, "HloLiveRange (max "))
 		return parse_live_range_header(ps, l);
 	if (STARTS(l, "HloLiveRange not available")) {
@@ -1596,10 +1990,12 @@ static int parse_line(struct parser *ps, struct hd_slice l)
 {
 	if (ps->sec == SEC_DONE)
 		return 0;
-	if (STARTS(l, "*** Begin "))
-		return begin_wrapped(ps, l);
-	if (STARTS(l, "*** End "))
-		return end_wrapped(ps);
+	if (l.n && l.p[0] == '*') {
+		if (STARTS(l, "*** Begin "))
+			return begin_wrapped(ps, l);
+		if (STARTS(l, "*** End "))
+			return end_wrapped(ps);
+	}
 	if (ps->sec == SEC_SKIP_WRAPPED)
 		return 0;
 	if (l.n == 0)
@@ -1736,7 +2132,8 @@ static int parse_lines(struct parser *ps)
 {
 	const char *p = ps->data, *end = ps->end;
 	const char *next_release = p + HD_GIVE_BACK_STEP + HD_GIVE_BACK_LAG;
-	const char *prefetched = p;
+	/* a line ending past watch is due a NUL check or a give-back */
+	const char *watch = p;
 
 	ps->line = 0;
 	while (p < end) {
@@ -1744,17 +2141,19 @@ static int parse_lines(struct parser *ps)
 		const char *line_end = nl ? nl + 1 : end;
 		struct hd_slice l;
 
-		if (line_end > ps->checked &&
-		    check_nul_upto(ps, (size_t)(end - line_end) > NUL_CHUNK ?
-				   line_end + NUL_CHUNK : end))
-			return -1;
-		if (ps->in && p >= next_release) {
-			hd_input_release_before(ps->in, p - HD_GIVE_BACK_LAG);
-			next_release = p + HD_GIVE_BACK_STEP;
+		if (line_end > watch) {
+			if (line_end > ps->checked &&
+			    check_nul_upto(ps, (size_t)(end - line_end) > NUL_CHUNK ?
+					   line_end + NUL_CHUNK : end))
+				return -1;
+			if (ps->in && p >= next_release) {
+				hd_input_release_before(ps->in, p - HD_GIVE_BACK_LAG);
+				next_release = p + HD_GIVE_BACK_STEP;
+			}
+			watch = ps->checked;
+			if (ps->in && next_release < watch)
+				watch = next_release;
 		}
-		if ((ps->sec == SEC_BUFFER_LIVE || ps->sec == SEC_PEAK) &&
-		    p >= prefetched)
-			prefetched = prefetch_lookups(ps, p);
 		ps->line++;
 		if (!nl) {
 			/* the partial last line is not read */
@@ -1883,7 +2282,7 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 		     const char *data, size_t len, unsigned flags)
 {
 	struct parser ps;
-	int rc;
+	int rc, i;
 
 	d->shape_facts = 1;
 	parser_init(&ps, d, name, flags);
@@ -1896,10 +2295,14 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 		hd_error(name, 0, "empty file (expected a buffer-assignment dump)");
 		return -1;
 	}
-	ps.data = ps.checked = data;
+	ps.data = ps.checked = ps.prefetched_to = data;
 	ps.end = data + len;
 	ps.memo = hd_xcalloc(SHAPE_MEMO_SLOTS, sizeof(*ps.memo));
+	ps.long_memo = hd_xcalloc(LONG_MEMO_SLOTS, sizeof(*ps.long_memo));
 	rc = parse_lines(&ps) ? -1 : finish(&ps);
+	for (i = 0; i < LONG_MEMO_SLOTS; i++)
+		free(ps.long_memo[i].text);
+	free(ps.long_memo);
 	free(ps.memo);
 	return rc;
 }

@@ -69,8 +69,6 @@ struct hd_canon {
 	uint64_t *value_struct;   /* n_values: insn structural + the same */
 	uint32_t *value_insn;     /* n_values: defining insn (by record or by
 				   * name), HD_NONE when unknown */
-	uint64_t *insn_opcode;    /* n_insns: hash of the opcode */
-	uint64_t *insn_op_name;   /* n_insns: hash of opcode + op_name */
 	uint32_t n_cyclic;        /* instructions hashed with broken cycles */
 };
 
@@ -98,7 +96,7 @@ void hd_canon_release(struct hd_canon *c);
 /*
  * Fills keys[HD_LOOSE_COUNT] for value v of d (c computed for d).  The
  * matcher asks only for the values its strict passes left, so these keys
- * are not precomputed (their per-instruction parts are).
+ * are not precomputed (nor are their per-instruction parts).
  */
 void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 		    uint32_t v, uint64_t keys[HD_LOOSE_COUNT]);

@@ -79,6 +79,19 @@ struct hd_diff_side {
 	struct hd_match_side *ms;
 };
 void hd_diff_side_prepare(struct hd_diff_side *s, const struct hd_dump *d);
+/*
+ * hd_diff_side_prepare in steps: hd_diff_side_begin, then each step
+ * once, in any order, or at once on different threads (they write
+ * different parts of s and read only the dump).
+ */
+enum hd_side_step {
+	HD_SIDE_CANON,      /* the match side's canonical hashes */
+	HD_SIDE_ORDER,      /* the match side's schedule order */
+	HD_SIDE_FIGURES,    /* the dump's figures */
+	HD_SIDE_STEPS
+};
+void hd_diff_side_begin(struct hd_diff_side *s, const struct hd_dump *d);
+void hd_diff_side_step(struct hd_diff_side *s, enum hd_side_step step);
 void hd_diff_side_release(struct hd_diff_side *s);
 int hd_diff_compute_sides(struct hd_diff *df, struct hd_diff_side *old,
 			  struct hd_diff_side *new_side, unsigned match_flags);

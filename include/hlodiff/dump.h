@@ -282,7 +282,6 @@ const char *hd_alloc_kind_name(enum hd_alloc_kind k);
 /* Lookups; HD_NONE when absent.  name_index is "name{idx}" as printed in
  * BufferLiveRange lines or the short form. */
 uint32_t hd_dump_value_by_key(const struct hd_dump *d, struct hd_slice name_index);
-uint32_t hd_dump_value_by_id(const struct hd_dump *d, int64_t id);
 uint32_t hd_dump_insn_by_name(const struct hd_dump *d, struct hd_slice name);
 /* The same with the hd_index_hash() of the name, or of the key
  * (hd_value_key of name_index), already known. */
@@ -306,10 +305,24 @@ uint32_t hd_dump_index_insn(struct hd_dump *d, uint32_t i);
  * hd_dump_slot_put returns the index already stored, or HD_NONE after
  * storing idx.
  */
-uint32_t hd_dump_slot_get(const struct hd_vec *slots, const struct hd_table *big,
-			  int64_t limit, int64_t key);
+static inline uint32_t hd_dump_slot_get(const struct hd_vec *slots,
+					const struct hd_table *big,
+					int64_t limit, int64_t key)
+{
+	if (key >= 0 && key < limit)
+		return (uint64_t)key < slots->len ? HD_VEC_AT(slots, uint32_t, key) : HD_NONE;
+	return hd_table_get_i64(big, key);
+}
+
 uint32_t hd_dump_slot_put(struct hd_vec *slots, struct hd_table *big,
 			  int64_t limit, int64_t key, uint32_t idx);
+
+/* The value with this id (inline: the parser asks once per value line
+ * and record). */
+static inline uint32_t hd_dump_value_by_id(const struct hd_dump *d, int64_t id)
+{
+	return hd_dump_slot_get(&d->id_slots, &d->value_by_id, d->id_limit, id);
+}
 
 /* The normalised lookup key for name + index ("{}" -> name alone); the
  * result is a sub-slice of name_index. */

@@ -28,6 +28,16 @@ struct hd_key_item {
 /* Fills an item; s is the record's string (compared as hd_slice_cmp). */
 void hd_key_item_set(struct hd_key_item *it, uint64_t w0, uint32_t w1,
 		     struct hd_slice s, uint32_t idx);
+/*
+ * Fills an item ordered by its string alone, for a sort whose records
+ * all have one same w0 and w1: its first 32 bytes go to w0 and p (the
+ * numbers would only be compared equal), so more of it is compared
+ * before the full comparison.  Items made this way order among
+ * themselves as hd_key_item_set items with one same w0 and w1; never
+ * sort the two kinds together.
+ */
+void hd_key_item_set_str(struct hd_key_item *it, struct hd_slice s,
+			 uint32_t idx);
 
 /*
  * Sorts items[0, n) stably.  Items equal in w0, w1 and the 24 bytes are
@@ -36,6 +46,11 @@ void hd_key_item_set(struct hd_key_item *it, uint64_t w0, uint32_t w1,
  */
 void hd_key_sort(struct hd_key_item *items, size_t n,
 		 int (*full)(void *ctx, uint32_t a, uint32_t b), void *ctx);
+/* The same with scratch room for n items at tmp (a caller with a spent
+ * buffer at hand saves the allocation and its page faults). */
+void hd_key_sort_in(struct hd_key_item *items, size_t n,
+		    struct hd_key_item *tmp,
+		    int (*full)(void *ctx, uint32_t a, uint32_t b), void *ctx);
 
 /*
  * Reorders the n records of elem bytes at data, in place, as the sorted
@@ -44,5 +59,8 @@ void hd_key_sort(struct hd_key_item *items, size_t n,
  */
 void hd_key_apply(void *data, size_t elem, struct hd_key_item *items,
 		  size_t n);
+/* The same with scratch room for the n records (n * elem bytes) at copy. */
+void hd_key_apply_via(void *data, size_t elem, struct hd_key_item *items,
+		      size_t n, void *copy);
 
 #endif

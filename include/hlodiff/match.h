@@ -85,6 +85,16 @@ void hd_match_release(struct hd_match *m);
  */
 struct hd_match_side;
 struct hd_match_side *hd_match_side_new(const struct hd_dump *d);
+/*
+ * hd_match_side_new in steps: hd_match_side_begin makes the side, then
+ * hd_match_side_canon (the dump's canonical hashes) and
+ * hd_match_side_order (its values' schedule order) complete it, in
+ * either order, or at once on two threads: they write different parts
+ * of the side and read only the dump.
+ */
+struct hd_match_side *hd_match_side_begin(const struct hd_dump *d);
+void hd_match_side_canon(struct hd_match_side *ms);
+void hd_match_side_order(struct hd_match_side *ms);
 int hd_match_values_sides(struct hd_match *m, struct hd_match_side *old,
 			  struct hd_match_side *new_side, unsigned flags);
 void hd_match_side_free(struct hd_match_side *ms);
