@@ -1095,6 +1095,7 @@ struct work {
 	uint64_t words[FOLD_CHUNK];  /* scratch for folding */
 	struct sink sink;            /* canonical text */
 	uintptr_t given[3];          /* per input: pages before this given back */
+	uintptr_t mapped[3];         /* per input: mapped ahead up to this */
 };
 
 /* Combines two 64-bit hashes (xorshift-multiply finaliser). */
@@ -1114,8 +1115,25 @@ static uint64_t mix(uint64_t h, uint64_t x)
  * time, front to back; the pages it has passed are given back (see
  * hd_input_give_back) every HD_GIVE_BACK_STEP bytes, keeping HD_GIVE_BACK_LAG
  * behind, so that a diff does not hold both dumps' text resident again
- * after the parser gave it back.
+ * after the parser gave it back.  The pages ahead, given back by the
+ * parser, are mapped again HD_MAP_AHEAD bytes at a time (map_ahead).
  */
+static void map_ahead(struct work *w, int k, const struct hd_input *in,
+		      uintptr_t p)
+{
+	uintptr_t lo = (uintptr_t)in->data, hi = lo + in->len, to;
+
+	if (w->mapped[k] < lo || w->mapped[k] > hi)
+		w->mapped[k] = p;
+	if (p + HD_MAP_AHEAD / 2 <= w->mapped[k] || w->mapped[k] >= hi)
+		return;
+	if (w->mapped[k] < p)
+		w->mapped[k] = p;
+	to = hi - p > HD_MAP_AHEAD ? p + HD_MAP_AHEAD : hi;
+	hd_input_map_ahead(in, (const char *)w->mapped[k], (const char *)to);
+	w->mapped[k] = to;
+}
+
 static void give_back_behind(struct work *w, const char *at)
 {
 	const struct hd_dump *d = w->d;
@@ -1128,6 +1146,7 @@ static void give_back_behind(struct work *w, const char *at)
 
 		if (!in->mapped || p < lo || p >= lo + in->len)
 			continue;
+		map_ahead(w, k, in, p);
 		if (w->given[k] < lo || w->given[k] > p)
 			w->given[k] = lo;
 		if (p - w->given[k] >= HD_GIVE_BACK_STEP + HD_GIVE_BACK_LAG) {
@@ -1219,6 +1238,7 @@ static void build_names(struct work *w)
 	name_map_init(&w->names, d->insns.len + np);
 	put_names(w, d->insns.len, NULL, NULL);
 	memset(w->given, 0, sizeof(w->given));
+	memset(w->mapped, 0, sizeof(w->mapped));
 	put_names(w, np, pos, val);
 	free(pos);
 	free(val);
@@ -1658,6 +1678,7 @@ static void hash_insns(struct work *w)
 
 	build_names(w);
 	memset(w->given, 0, sizeof(w->given));
+	memset(w->mapped, 0, sizeof(w->mapped));
 	for (i = 0; i < c->n_insns; i++) {
 		w->ref_first[i] = (uint32_t)w->refs.len;
 		w->cur_first = w->refs.len;

@@ -265,6 +265,37 @@ void hd_input_give_back(const struct hd_input *in, const char *from,
 	(void)give_back_pages(in, from, to, &end);
 }
 
+/* Linux's value; older headers lack the name (the kernel then says EINVAL) */
+#if defined(__linux__) && !defined(MADV_POPULATE_READ)
+#define MADV_POPULATE_READ 22
+#endif
+
+void hd_input_map_ahead(const struct hd_input *in, const char *from,
+			const char *to)
+{
+#ifdef MADV_POPULATE_READ
+	long page = sysconf(_SC_PAGESIZE);
+	size_t lo, hi, len;
+
+	if (!in->mapped || page <= 0 || !in->data || from < in->data ||
+	    to > in->data + in->len || from >= to)
+		return;
+	/* whole pages from the one holding from to the one holding to - 1:
+	 * the last page of the file is mapped, if only partly filled */
+	len = ((in->len + (size_t)page - 1) & ~((size_t)page - 1));
+	lo = (size_t)(from - in->data) & ~((size_t)page - 1);
+	hi = ((size_t)(to - in->data) + (size_t)page - 1) & ~((size_t)page - 1);
+	if (hi > len)
+		hi = len;
+	(void)madvise((void *)(uintptr_t)(in->data + lo), hi - lo,
+		      MADV_POPULATE_READ);
+#else
+	(void)in;
+	(void)from;
+	(void)to;
+#endif
+}
+
 int hd_input_exists(const char *path)
 {
 	struct stat st;

@@ -96,6 +96,7 @@ struct parser {
 	struct hd_input *in;    /* the mapped input, NULL for a buffer */
 	const char *data, *end; /* the input */
 	const char *checked;    /* [data, checked) has no NUL byte */
+	const char *mapped_to;  /* [data, mapped_to) mapped ahead (map_ahead) */
 	const char *file;       /* display name */
 	uint64_t line;          /* current line number, 1-based */
 	unsigned flags;
@@ -2035,12 +2036,31 @@ static int report_nul(struct parser *ps, const char *nul)
  * is wrong with it: the input is checked a chunk ahead of the line being
  * read, and every other message first checks the rest (no_nul_left).
  */
+/*
+ * Maps the pages up to upto, and HD_MAP_AHEAD past the last mapping, in
+ * one call before the NUL check reads them first (hd_input_map_ahead).
+ */
+static void map_ahead(struct parser *ps, const char *upto)
+{
+	const char *to;
+
+	if (!ps->in || upto <= ps->mapped_to)
+		return;
+	to = (size_t)(ps->end - ps->mapped_to) > HD_MAP_AHEAD ?
+		ps->mapped_to + HD_MAP_AHEAD : ps->end;
+	if (to < upto)
+		to = upto;
+	hd_input_map_ahead(ps->in, ps->mapped_to, to);
+	ps->mapped_to = to;
+}
+
 static int check_nul_upto(struct parser *ps, const char *upto)
 {
 	const char *nul;
 
 	if (upto <= ps->checked)
 		return 0;
+	map_ahead(ps, upto);
 	nul = memchr(ps->checked, '\0', (size_t)(upto - ps->checked));
 	if (nul)
 		return report_nul(ps, nul);
@@ -2295,7 +2315,7 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 		hd_error(name, 0, "empty file (expected a buffer-assignment dump)");
 		return -1;
 	}
-	ps.data = ps.checked = ps.prefetched_to = data;
+	ps.data = ps.checked = ps.prefetched_to = ps.mapped_to = data;
 	ps.end = data + len;
 	ps.memo = hd_xcalloc(SHAPE_MEMO_SLOTS, sizeof(*ps.memo));
 	ps.long_memo = hd_xcalloc(LONG_MEMO_SLOTS, sizeof(*ps.long_memo));
