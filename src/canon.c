@@ -1590,6 +1590,25 @@ static size_t drop_hex_hashes(char *s, size_t n)
 	return o;
 }
 
+/*
+ * The matcher asks for the loose keys of values in increasing order (most
+ * of them, see canon.h); the per-instruction parts of the value
+ * LOOSE_AHEAD further on are fetched now, so that they have come in from
+ * memory when asked for (a wasted fetch when that value is not asked).
+ */
+#define LOOSE_AHEAD 8
+
+static void loose_fetch_ahead(const struct hd_canon *c, uint32_t v)
+{
+	uint32_t ins;
+
+	if (v + LOOSE_AHEAD >= c->n_values)
+		return;
+	ins = c->value_insn[v + LOOSE_AHEAD];
+	if (ins != HD_NONE)
+		__builtin_prefetch(&c->insn_loose[2 * (size_t)ins]);
+}
+
 void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 		    uint32_t v, uint64_t keys[HD_LOOSE_COUNT])
 {
@@ -1601,11 +1620,12 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 	char small[256];
 	size_t n;
 
-	/* hashed here, not for every instruction: the matcher asks for the
-	 * few values its strict passes left */
+	/* hashed here, not for every value: the matcher asks for the ones
+	 * its strict passes left */
+	loose_fetch_ahead(c, v);
 	if (ins != HD_NONE) {
-		opcode = hash_slice(HD_INSN(d, ins).opcode);
-		op_name = mix(opcode, hash_slice(HD_INSN(d, ins).op_name));
+		opcode = c->insn_loose[2 * (size_t)ins];
+		op_name = c->insn_loose[2 * (size_t)ins + 1];
 	}
 	keys[HD_LOOSE_OP_NAME] = mix(mix(op_name, hash_slice(shape)), idx);
 	h = mix(mix(opcode, hash_slice(hd_shape_strip_layout(shape))), idx);
@@ -1669,6 +1689,17 @@ static void stored_hashes(struct hd_canon *c, const struct hd_dump *d)
 	}
 }
 
+/* The per-instruction parts of the loose keys of instruction i (canon.h:
+ * insn_loose), while its text is in cache. */
+static void loose_parts(struct hd_canon *c, const struct hd_insn *in,
+			uint32_t i)
+{
+	uint64_t opcode = hash_slice(in->opcode);
+
+	c->insn_loose[2 * (size_t)i] = opcode;
+	c->insn_loose[2 * (size_t)i + 1] = mix(opcode, hash_slice(in->op_name));
+}
+
 /* Canonical texts, operand references and structural hashes. */
 static void hash_insns(struct work *w)
 {
@@ -1686,6 +1717,7 @@ static void hash_insns(struct work *w)
 		insn_text(&w->sink, &HD_INSN(d, i), w);
 		resolve_refs(w);
 		c->insn_canon[i] = sink_hash(&w->sink);
+		loose_parts(c, &HD_INSN(d, i), i);
 		give_back_behind(w, HD_INSN(d, i).text.p);
 	}
 	w->ref_first[c->n_insns] = (uint32_t)w->refs.len;
@@ -1717,12 +1749,15 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	c->value_canon = alloc_array(c->n_values, sizeof(uint64_t));
 	c->value_struct = alloc_array(c->n_values, sizeof(uint64_t));
 	c->value_insn = alloc_array(c->n_values, sizeof(uint32_t));
+	c->insn_loose = alloc_array(2 * (size_t)c->n_insns, sizeof(uint64_t));
 	w->index_hash = alloc_array(c->n_values, sizeof(uint64_t));
 	w->ref_first = alloc_array(c->n_insns + 1, sizeof(uint32_t));
 
 	value_basics(w);
 	if (c->n_insns && is_stored(&HD_INSN(d, 0))) {
 		stored_hashes(c, d);
+		for (i = 0; i < c->n_insns; i++)
+			loose_parts(c, &HD_INSN(d, i), i);
 	} else {
 		hash_insns(w);
 	}
@@ -1748,5 +1783,6 @@ void hd_canon_release(struct hd_canon *c)
 	free(c->value_canon);
 	free(c->value_struct);
 	free(c->value_insn);
+	free(c->insn_loose);
 	memset(c, 0, sizeof(*c));
 }

@@ -69,6 +69,10 @@ struct hd_canon {
 	uint64_t *value_struct;   /* n_values: insn structural + the same */
 	uint32_t *value_insn;     /* n_values: defining insn (by record or by
 				   * name), HD_NONE when unknown */
+	uint64_t *insn_loose;     /* 2 * n_insns: the per-instruction parts of
+				   * the loose keys, hashed while the text is
+				   * in cache: opcode hash, then opcode mixed
+				   * with op_name hash */
 	uint32_t n_cyclic;        /* instructions hashed with broken cycles */
 };
 
@@ -96,7 +100,9 @@ void hd_canon_release(struct hd_canon *c);
 /*
  * Fills keys[HD_LOOSE_COUNT] for value v of d (c computed for d).  The
  * matcher asks only for the values its strict passes left, so these keys
- * are not precomputed (nor are their per-instruction parts).
+ * are not precomputed; their per-instruction parts are (insn_loose): by
+ * the time the matcher asks, the instruction texts are cold and their
+ * pages given back, and reaching them cost several cache misses a value.
  */
 void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 		    uint32_t v, uint64_t keys[HD_LOOSE_COUNT]);
