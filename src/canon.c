@@ -1168,7 +1168,9 @@ static void give_back_behind(struct work *w, const char *at)
 /*
  * Puts n names in order: the instructions' (pos NULL; target = index),
  * or positions pos[i] -> value val[i].  Hashes a batch ahead and fetches
- * its slots before the inserts, which then mostly hit the cache.
+ * its slots before the inserts, which then mostly hit the cache.  The
+ * instructions' hashes come from the parser when it kept them
+ * (hd_insn.name_hash).
  */
 #define PUT_BATCH 16
 
@@ -1186,7 +1188,8 @@ static void put_names(struct work *w, size_t n, const uint32_t *pos,
 				HD_POSITION(d, pos[i + k]).name :
 				HD_INSN(d, i + k).name;
 
-			h[k] = hash_slice(name);
+			h[k] = !pos && d->shape_facts ?
+				HD_INSN(d, i + k).name_hash : hash_slice(name);
 			len[k] = name.n;
 			__builtin_prefetch(&w->names.slots[name_map_home(&w->names,
 									 h[k])], 1);

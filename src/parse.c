@@ -110,7 +110,8 @@ struct parser {
 	uint32_t file_sections; /* enum hd_sections seen in this file */
 	uint32_t last_insn;     /* instruction of the previous record */
 	uint32_t prefetched;    /* value last prefetched (prefetch_records) */
-	uint32_t record_hash;   /* hd_index_hash of the record's value name */
+	uint64_t record_hash;   /* XXH3-64 of the record's value name (its low
+				   32 bits are the hd_index_hash) */
 	struct hashed_key ahead[PREFETCH_LINES]; /* keys of the lines ahead */
 	int n_ahead, next_ahead; /* entries; the first not yet used */
 	const char *prefetched_to; /* where the lines prefetched for end */
@@ -1197,6 +1198,13 @@ static void prefetch_records(struct parser *ps, int64_t id)
 	ps->prefetched = later;
 }
 
+/* XXH3-64 of a name, kept whole for canonical hashing (hd_insn's
+ * name_hash); hd_index_hash is its low 32 bits. */
+static inline uint64_t name_hash64(struct hd_slice name)
+{
+	return XXH3_64bits(name.n ? name.p : "", name.n);
+}
+
 static int parse_record(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice t = l;
@@ -1219,8 +1227,8 @@ static int parse_record(struct parser *ps, struct hd_slice l)
 	prefetch_records(ps, val->id);
 	/* The instruction is most likely the value's namesake: start
 	 * loading its index slot for the " from instruction:" line. */
-	ps->record_hash = hd_index_hash(val->name);
-	hd_index_prefetch(&ps->d->insn_by_name, ps->record_hash);
+	ps->record_hash = name_hash64(val->name);
+	hd_index_prefetch(&ps->d->insn_by_name, (uint32_t)ps->record_hash);
 	val->record_line = (uint32_t)ps->line;
 	val->pos_first = (uint32_t)ps->d->positions.len;
 	val->use_first = (uint32_t)ps->d->uses.len;
@@ -1520,7 +1528,8 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	struct hd_slice t = text;
 	struct hd_value *val;
 	size_t n;
-	uint32_t i, hash;
+	uint32_t i;
+	uint64_t hash;
 
 	if (ps->sec != SEC_USED_VALUES || ps->part == REC_NONE || ps->part == REC_DONE)
 		return perr(ps, "'from instruction' outside a value record (expected '<ID NAME>' before it)");
@@ -1538,8 +1547,8 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	if (d->insns.len >= HD_NONE - 1)
 		return perr(ps, "too many instructions");
 	hash = hd_index_key_eq(val->name, hd_slice_make(t.p, n)) ? ps->record_hash :
-		hd_index_hash(hd_slice_make(t.p, n));
-	i = n ? hd_dump_insn_by_hash(d, hash, hd_slice_make(t.p, n)) : HD_NONE;
+		name_hash64(hd_slice_make(t.p, n));
+	i = n ? hd_dump_insn_by_hash(d, (uint32_t)hash, hd_slice_make(t.p, n)) : HD_NONE;
 	if (i == HD_NONE) {
 		struct hd_insn *in = PUSH(&d->insns, struct hd_insn);
 		in->line = (uint32_t)ps->line;
@@ -1547,7 +1556,8 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 			return -1;
 		i = (uint32_t)(d->insns.len - 1);
 		/* parse_insn_text read the same name: file it under hash */
-		hd_index_add(&d->insn_by_name, hash, i);
+		hd_index_add(&d->insn_by_name, (uint32_t)hash, i);
+		in->name_hash = hash;
 		/* the value's copy of the name serves, out of the input */
 		if (hd_index_key_eq(in->name, val->name))
 			in->name = val->name;

@@ -140,6 +140,7 @@ struct hd_insn {
 	uint32_t line;
 	uint32_t flags;             /* enum hd_insn_flags, if d->shape_facts */
 	int64_t shape_bytes;        /* hd_shape_logical_bytes(shape), if d->shape_facts */
+	uint64_t name_hash;         /* XXH3-64 of name, if d->shape_facts */
 };
 
 /* "    NAME{IDX}:START-END" */
@@ -210,11 +211,12 @@ struct hd_dump {
 	struct hd_vec stack;        /* struct hd_stack_node, pre-order */
 
 	/*
-	 * The parser fills hd_alloc_value.shape_bytes, hd_insn.shape_bytes
-	 * and hd_insn.flags while it reads each line, so that the figures
-	 * need not walk the shapes' text again (by then the input pages may
-	 * be released, see input.h).  They are the text's digest, not new
-	 * facts; a model built otherwise (golden.c) leaves this 0.
+	 * The parser fills hd_alloc_value.shape_bytes, hd_insn.shape_bytes,
+	 * hd_insn.flags and hd_insn.name_hash while it reads each line, so
+	 * that the figures need not walk the shapes' text again, nor
+	 * canonical hashing hash the names again (by then the input pages
+	 * may be released, see input.h).  They are the text's digest, not
+	 * new facts; a model built otherwise (golden.c) leaves this 0.
 	 */
 	int shape_facts;
 
