@@ -1727,6 +1727,9 @@ static void hash_insns(struct work *w)
 	structural(w);
 }
 
+/* How far ahead value_keys' instruction hashes are fetched. */
+#define VALUE_AHEAD 16
+
 static void *alloc_array(size_t n, size_t size)
 {
 	return hd_xcalloc(n ? n : 1, size);
@@ -1764,8 +1767,16 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	} else {
 		hash_insns(w);
 	}
-	for (i = 0; i < c->n_values; i++)
+	for (i = 0; i < c->n_values; i++) {
+		/* values follow the allocations, instructions the records:
+		 * fetch the hashes of the instruction a few values on */
+		if (i + VALUE_AHEAD < c->n_values &&
+		    c->value_insn[i + VALUE_AHEAD] != HD_NONE) {
+			__builtin_prefetch(&c->insn_canon[c->value_insn[i + VALUE_AHEAD]]);
+			__builtin_prefetch(&c->insn_struct[c->value_insn[i + VALUE_AHEAD]]);
+		}
 		value_keys(w, i);
+	}
 
 	free(w->names.slots);
 	hd_vec_release(&w->refs);
