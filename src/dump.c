@@ -89,21 +89,6 @@ const char *hd_incomplete_affects(uint32_t incomplete)
 	return "";
 }
 
-enum hd_alloc_kind hd_alloc_kind_of(uint32_t flags)
-{
-	if (flags & HD_ALLOC_PARAMETER)
-		return HD_KIND_PARAMETER;
-	if (flags & (HD_ALLOC_OUTPUT | HD_ALLOC_MAYBE_LIVE_OUT))
-		return HD_KIND_OUTPUT;
-	if (flags & HD_ALLOC_CONSTANT)
-		return HD_KIND_CONSTANT;
-	if (flags & HD_ALLOC_THREAD_LOCAL)
-		return HD_KIND_THREAD_LOCAL;
-	if (flags & HD_ALLOC_TEMP)
-		return HD_KIND_TEMP;
-	return HD_KIND_OTHER;
-}
-
 const char *hd_alloc_kind_name(enum hd_alloc_kind k)
 {
 	static const char *const names[HD_KIND_COUNT] = {
@@ -180,15 +165,6 @@ uint32_t hd_dump_insn_by_name(const struct hd_dump *d, struct hd_slice name)
 	return hd_dump_insn_by_hash(d, hd_index_hash(name), name);
 }
 
-int64_t hd_value_size(const struct hd_dump *d, uint32_t v)
-{
-	const struct hd_value *val = &HD_VALUE(d, v);
-
-	if (val->alloc_value == HD_NONE)
-		return -1;
-	return HD_ALLOC_VALUE(d, val->alloc_value).size;
-}
-
 struct hd_slice hd_value_shape(const struct hd_dump *d, uint32_t v)
 {
 	const struct hd_value *val = &HD_VALUE(d, v);
@@ -202,14 +178,10 @@ struct hd_slice hd_value_shape(const struct hd_dump *d, uint32_t v)
 	return HD_SLICE_NULL;
 }
 
-int64_t hd_value_logical_bytes(const struct hd_dump *d, uint32_t v)
+int64_t hd_value_logical_bytes_walk(const struct hd_dump *d, uint32_t v)
 {
-	const struct hd_value *val = &HD_VALUE(d, v);
-	struct hd_slice shape;
+	struct hd_slice shape = hd_value_shape(d, v);
 
-	if (d->shape_facts && val->alloc_value != HD_NONE)
-		return HD_ALLOC_VALUE(d, val->alloc_value).shape_bytes;
-	shape = hd_value_shape(d, v);
 	return shape.n ? hd_shape_logical_bytes(shape) : -1;
 }
 

@@ -277,8 +277,22 @@ extern const size_t hd_section_word_count;
 /* The figures an incomplete dump leaves out, in words ("" if none). */
 const char *hd_incomplete_affects(uint32_t incomplete);
 
-/* Kind of an allocation from its flags (parameter wins over output). */
-enum hd_alloc_kind hd_alloc_kind_of(uint32_t flags);
+/* Kind of an allocation from its flags (parameter wins over output).
+ * Inline: the figures and the diff ask once per value. */
+static inline enum hd_alloc_kind hd_alloc_kind_of(uint32_t flags)
+{
+	if (flags & HD_ALLOC_PARAMETER)
+		return HD_KIND_PARAMETER;
+	if (flags & (HD_ALLOC_OUTPUT | HD_ALLOC_MAYBE_LIVE_OUT))
+		return HD_KIND_OUTPUT;
+	if (flags & HD_ALLOC_CONSTANT)
+		return HD_KIND_CONSTANT;
+	if (flags & HD_ALLOC_THREAD_LOCAL)
+		return HD_KIND_THREAD_LOCAL;
+	if (flags & HD_ALLOC_TEMP)
+		return HD_KIND_TEMP;
+	return HD_KIND_OTHER;
+}
 const char *hd_alloc_kind_name(enum hd_alloc_kind k);
 
 /* Lookups; HD_NONE when absent.  name_index is "name{idx}" as printed in
@@ -346,15 +360,34 @@ static inline struct hd_slice hd_value_key_of(const struct hd_value *v)
 
 /*
  * Bytes the value occupies in its allocation (size= of its value line),
- * or -1 when it has no value line.
+ * or -1 when it has no value line.  Inline, like the two below: the
+ * figures and the diff ask for every value.
  */
-int64_t hd_value_size(const struct hd_dump *d, uint32_t v);
+static inline int64_t hd_value_size(const struct hd_dump *d, uint32_t v)
+{
+	uint32_t av = HD_VALUE(d, v).alloc_value;
+
+	return av == HD_NONE ? -1 : HD_ALLOC_VALUE(d, av).size;
+}
+
 /* Shape of the value: its value line's shape, else the subshape of the
  * defining instruction at its index; empty when unknown. */
 struct hd_slice hd_value_shape(const struct hd_dump *d, uint32_t v);
+
+/* hd_value_logical_bytes when the parser did not work it out. */
+int64_t hd_value_logical_bytes_walk(const struct hd_dump *d, uint32_t v);
+
 /* hd_shape_logical_bytes(hd_value_shape(d, v)), -1 when unknown; from
  * shape_bytes when the parser worked it out. */
-int64_t hd_value_logical_bytes(const struct hd_dump *d, uint32_t v);
+static inline int64_t hd_value_logical_bytes(const struct hd_dump *d,
+					     uint32_t v)
+{
+	uint32_t av = HD_VALUE(d, v).alloc_value;
+
+	if (d->shape_facts && av != HD_NONE)
+		return HD_ALLOC_VALUE(d, av).shape_bytes;
+	return hd_value_logical_bytes_walk(d, v);
+}
 /* hd_shape_logical_bytes() of instruction i's shape, likewise. */
 int64_t hd_insn_shape_bytes(const struct hd_dump *d, uint32_t i);
 /* Do an instruction's attributes mark a cross-program prefetch
