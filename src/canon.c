@@ -1617,11 +1617,21 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 {
 	const struct hd_value *val = &HD_VALUE(d, v);
 	uint32_t ins = c->value_insn[v];
-	struct hd_slice shape = hd_value_shape(d, v);
-	uint64_t idx = hash_slice(val->index), h;
+	uint64_t idx = hash_slice(val->index), h, shape, bare;
 	uint64_t opcode = 1, op_name = 1;
 	char small[256];
 	size_t n;
+
+	if (d->shape_facts && val->alloc_value != HD_NONE) {
+		/* the parser hashed the shape while it was in cache */
+		shape = HD_ALLOC_VALUE(d, val->alloc_value).shape_hash;
+		bare = HD_ALLOC_VALUE(d, val->alloc_value).bare_hash;
+	} else {
+		struct hd_slice s = hd_value_shape(d, v);
+
+		shape = hash_slice(s);
+		bare = hash_slice(hd_shape_strip_layout(s));
+	}
 
 	/* hashed here, not for every value: the matcher asks for the ones
 	 * its strict passes left */
@@ -1630,8 +1640,8 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 		opcode = c->insn_loose[2 * (size_t)ins];
 		op_name = c->insn_loose[2 * (size_t)ins + 1];
 	}
-	keys[HD_LOOSE_OP_NAME] = mix(mix(op_name, hash_slice(shape)), idx);
-	h = mix(mix(opcode, hash_slice(hd_shape_strip_layout(shape))), idx);
+	keys[HD_LOOSE_OP_NAME] = mix(mix(op_name, shape), idx);
+	h = mix(mix(opcode, bare), idx);
 	keys[HD_LOOSE_SHAPE] = h;
 	if (val->name.n <= sizeof(small)) {
 		n = hd_canon_name(small, val->name);

@@ -49,11 +49,14 @@ enum section {
 #define SHAPE_MEMO_TEXT 48
 
 struct shape_memo {
-	uint32_t hash;
+	uint64_t hash;          /* XXH3-64 of text */
+	uint64_t bare;          /* XXH3-64 of its hd_shape_strip_layout,
+				   if bare_known */
 	uint32_t len;           /* 0: empty */
-	int64_t bytes;
 	int plain;              /* no ' ' in text, and an instruction's shape
 				   scan (balanced_until ' ') ends at its end */
+	int bare_known;
+	int64_t bytes;
 	char text[SHAPE_MEMO_TEXT];
 };
 
@@ -66,7 +69,8 @@ struct shape_memo {
 #define LONG_MEMO_TEXT 8192
 
 struct long_memo {
-	uint32_t hash;
+	uint64_t hash;          /* XXH3-64 of text */
+	uint64_t bare;          /* the same of its hd_shape_strip_layout */
 	uint32_t len;           /* 0: empty */
 	uint32_t cap;           /* bytes at text */
 	int64_t bytes;
@@ -704,35 +708,68 @@ push_zeroed(struct hd_vec *v, size_t size)
 
 #define PUSH(vec, type) ((type *)push_zeroed((vec), sizeof(type)))
 
-/* hd_shape_logical_bytes of a shape longer than SHAPE_MEMO_TEXT. */
-static int64_t long_shape_bytes(struct parser *ps, struct hd_slice shape)
+/* XXH3-64 of a text, kept whole where a later phase hashes the same
+ * text (hd_insn.name_hash, hd_alloc_value.shape_hash); hd_index_hash is
+ * its low 32 bits. */
+static inline uint64_t hash64(struct hd_slice s)
+{
+	return XXH3_64bits(s.n ? s.p : "", s.n);
+}
+
+/* The hashes of a shape for hd_alloc_value (shape_hash, bare_hash). */
+struct shape_hashes {
+	uint64_t whole, bare;
+};
+
+/* The hashes of a shape the loose keys of canon.h use (hd_alloc_value's
+ * shape_hash and bare_hash), worked out without a memo. */
+static void hash_shape(struct hd_slice shape, struct shape_hashes *out)
+{
+	if (!out)
+		return;
+	out->whole = hash64(shape);
+	out->bare = hash64(hd_shape_strip_layout(shape));
+}
+
+/* hd_shape_logical_bytes of a shape longer than SHAPE_MEMO_TEXT, and
+ * its hashes when out is not NULL. */
+static int64_t long_shape_bytes(struct parser *ps, struct hd_slice shape,
+				struct shape_hashes *out)
 {
 	struct long_memo *m;
-	uint32_t h;
+	uint64_t h;
 
-	if (shape.n > LONG_MEMO_TEXT)
+	if (shape.n > LONG_MEMO_TEXT) {
+		hash_shape(shape, out);
 		return hd_shape_logical_bytes(shape);
-	h = hd_index_hash(shape);
+	}
+	h = hash64(shape);
 	m = &ps->long_memo[h & (LONG_MEMO_SLOTS - 1)];
 	if (m->len == shape.n && m->hash == h &&
-	    hd_bytes_eq(m->text, shape.p, shape.n))
+	    hd_bytes_eq(m->text, shape.p, shape.n)) {
+		if (out)
+			*out = (struct shape_hashes){ h, m->bare };
 		return m->bytes;
+	}
 	if (m->cap < shape.n) {
 		free(m->text);
 		m->cap = m->cap * 2 > shape.n ? m->cap * 2 : (uint32_t)shape.n;
 		m->text = hd_xmalloc(m->cap);
 	}
 	m->hash = h;
+	m->bare = hash64(hd_shape_strip_layout(shape));
 	m->len = (uint32_t)shape.n;
 	memcpy(m->text, shape.p, shape.n);
 	m->bytes = hd_shape_logical_bytes(shape);
+	if (out)
+		*out = (struct shape_hashes){ h, m->bare };
 	return m->bytes;
 }
 
 /* The memo slot of shape (1 to SHAPE_MEMO_TEXT bytes, hash h); *hit
  * says whether it holds shape. */
 static inline struct shape_memo *memo_slot(struct parser *ps, struct hd_slice shape,
-					   uint32_t h, int *hit)
+					   uint64_t h, int *hit)
 {
 	struct shape_memo *m = &ps->memo[h & (SHAPE_MEMO_SLOTS - 1)];
 
@@ -744,32 +781,46 @@ static inline struct shape_memo *memo_slot(struct parser *ps, struct hd_slice sh
 /* hd_shape_logical_bytes(shape) through the memo slot m (hit: it holds
  * shape already). */
 static int64_t memo_bytes(struct shape_memo *m, struct hd_slice shape,
-			  uint32_t h, int hit)
+			  uint64_t h, int hit)
 {
 	if (hit)
 		return m->bytes;
 	m->hash = h;
 	m->len = (uint32_t)shape.n;
 	m->plain = 0;
+	m->bare_known = 0;
 	memcpy(m->text, shape.p, shape.n);
 	m->bytes = hd_shape_logical_bytes(shape);
 	return m->bytes;
 }
 
-/* hd_shape_logical_bytes(shape), through the memo. */
-static int64_t shape_bytes(struct parser *ps, struct hd_slice shape)
+/* hd_shape_logical_bytes(shape), through the memo; and the shape's
+ * hashes when out is not NULL. */
+static int64_t shape_bytes(struct parser *ps, struct hd_slice shape,
+			   struct shape_hashes *out)
 {
 	struct shape_memo *m;
-	uint32_t h;
+	uint64_t h;
+	int64_t bytes;
 	int hit;
 
-	if (shape.n == 0)
+	if (shape.n == 0) {
+		hash_shape(shape, out);
 		return hd_shape_logical_bytes(shape);
+	}
 	if (shape.n > SHAPE_MEMO_TEXT)
-		return long_shape_bytes(ps, shape);
-	h = hd_index_hash(shape);
+		return long_shape_bytes(ps, shape, out);
+	h = hash64(shape);
 	m = memo_slot(ps, shape, h, &hit);
-	return memo_bytes(m, shape, h, hit);
+	bytes = memo_bytes(m, shape, h, hit);
+	if (out) {
+		if (!m->bare_known) {
+			m->bare = hash64(hd_shape_strip_layout(shape));
+			m->bare_known = 1;
+		}
+		*out = (struct shape_hashes){ h, m->bare };
+	}
+	return bytes;
 }
 
 /*
@@ -784,11 +835,11 @@ static size_t insn_shape(struct parser *ps, struct hd_slice t, int64_t *bytes)
 {
 	size_t k = find_either(t, 0, ' ', ' '), n;
 	struct shape_memo *m = NULL;
-	uint32_t h = 0;
+	uint64_t h = 0;
 	int hit = 0;
 
 	if (k > 0 && k < t.n && k <= SHAPE_MEMO_TEXT) {
-		h = hd_index_hash(hd_slice_make(t.p, k));
+		h = hash64(hd_slice_make(t.p, k));
 		m = memo_slot(ps, hd_slice_make(t.p, k), h, &hit);
 		if (hit && m->plain) {
 			*bytes = m->bytes;
@@ -799,7 +850,7 @@ static size_t insn_shape(struct parser *ps, struct hd_slice t, int64_t *bytes)
 	if (n == 0 || n == t.n)
 		return n;
 	if (n != k || !m) {
-		*bytes = shape_bytes(ps, hd_slice_make(t.p, n));
+		*bytes = shape_bytes(ps, hd_slice_make(t.p, n), NULL);
 		return n;
 	}
 	*bytes = memo_bytes(m, hd_slice_make(t.p, n), h, hit);
@@ -1080,6 +1131,7 @@ static int parse_alloc_value(struct parser *ps, struct hd_slice l)
 	struct hd_alloc_value *av;
 	struct hd_alloc *a;
 	struct hd_value *val;
+	struct shape_hashes hashes;
 	int64_t size, offset;
 	uint32_t v = HD_NONE;
 
@@ -1113,7 +1165,9 @@ static int parse_alloc_value(struct parser *ps, struct hd_slice l)
 	av->size = size;
 	av->offset = offset;
 	av->shape = t;
-	av->shape_bytes = shape_bytes(ps, t);
+	av->shape_bytes = shape_bytes(ps, t, &hashes);
+	av->shape_hash = hashes.whole;
+	av->bare_hash = hashes.bare;
 	av->line = (uint32_t)ps->line;
 	a->value_count++;
 	return 0;
@@ -1198,13 +1252,6 @@ static void prefetch_records(struct parser *ps, int64_t id)
 	ps->prefetched = later;
 }
 
-/* XXH3-64 of a name, kept whole for canonical hashing (hd_insn's
- * name_hash); hd_index_hash is its low 32 bits. */
-static inline uint64_t name_hash64(struct hd_slice name)
-{
-	return XXH3_64bits(name.n ? name.p : "", name.n);
-}
-
 static int parse_record(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice t = l;
@@ -1227,7 +1274,7 @@ static int parse_record(struct parser *ps, struct hd_slice l)
 	prefetch_records(ps, val->id);
 	/* The instruction is most likely the value's namesake: start
 	 * loading its index slot for the " from instruction:" line. */
-	ps->record_hash = name_hash64(val->name);
+	ps->record_hash = hash64(val->name);
 	hd_index_prefetch(&ps->d->insn_by_name, (uint32_t)ps->record_hash);
 	val->record_line = (uint32_t)ps->line;
 	val->pos_first = (uint32_t)ps->d->positions.len;
@@ -1547,7 +1594,7 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	if (d->insns.len >= HD_NONE - 1)
 		return perr(ps, "too many instructions");
 	hash = hd_index_key_eq(val->name, hd_slice_make(t.p, n)) ? ps->record_hash :
-		name_hash64(hd_slice_make(t.p, n));
+		hash64(hd_slice_make(t.p, n));
 	i = n ? hd_dump_insn_by_hash(d, (uint32_t)hash, hd_slice_make(t.p, n)) : HD_NONE;
 	if (i == HD_NONE) {
 		struct hd_insn *in = PUSH(&d->insns, struct hd_insn);

@@ -72,6 +72,9 @@ struct hd_alloc_value {
 	struct hd_slice shape;  /* with layout */
 	uint32_t line;
 	int64_t shape_bytes;    /* hd_shape_logical_bytes(shape), if d->shape_facts */
+	/* XXH3-64 of shape and of hd_shape_strip_layout(shape), if
+	 * d->shape_facts (the loose keys of canon.h hash them) */
+	uint64_t shape_hash, bare_hash;
 };
 
 /* "  value: <...> (color=C)" under " reused by buffers of a different color:" */
@@ -211,11 +214,12 @@ struct hd_dump {
 	struct hd_vec stack;        /* struct hd_stack_node, pre-order */
 
 	/*
-	 * The parser fills hd_alloc_value.shape_bytes, hd_insn.shape_bytes,
-	 * hd_insn.flags and hd_insn.name_hash while it reads each line, so
-	 * that the figures need not walk the shapes' text again, nor
-	 * canonical hashing hash the names again (by then the input pages
-	 * may be released, see input.h).  They are the text's digest, not
+	 * The parser fills hd_alloc_value.shape_bytes, .shape_hash and
+	 * .bare_hash, hd_insn.shape_bytes, hd_insn.flags and
+	 * hd_insn.name_hash while it reads each line, so that the figures
+	 * need not walk the shapes' text again, nor canonical hashing hash
+	 * the names and shapes again (by then the input pages may be
+	 * released, see input.h).  They are the text's digest, not
 	 * new facts; a model built otherwise (golden.c) leaves this 0.
 	 */
 	int shape_facts;
