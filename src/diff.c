@@ -360,34 +360,45 @@ struct fill_job {
 	struct value_counts n;
 };
 
-/* Old values [from, to); returns how many entries differ. */
+/*
+ * Old values [from, to); returns how many entries differ.  The counts
+ * go to a local copy while the chunk is made: the two jobs' counts are
+ * neighbours in memory, and counting there for every entry bounced
+ * their cache line between the two cores.
+ */
 static uint32_t fill_old(struct fill_job *j, uint32_t from, uint32_t to)
 {
 	const struct list_work *w = j->w;
 	const struct hd_diff *df = w->df;
-	uint32_t i, listed = j->n.listed;
+	struct value_counts n = j->n;
+	uint32_t i;
 
 	for (i = from; i < to; i++) {
-		fill_value(df, &w->out[i], i, df->match.old_to_new[i], &j->n);
+		fill_value(df, &w->out[i], i, df->match.old_to_new[i], &n);
 		value_item(df, &w->items[i], &w->out[i], i);
 	}
-	return j->n.listed - listed;
+	i = n.listed - j->n.listed;
+	j->n = n;
+	return i;
 }
 
-/* The new values no old value matched, from index n_old on. */
+/* The new values no old value matched, from index n_old on (counted
+ * as fill_old does). */
 static void fill_added(struct fill_job *j)
 {
 	struct list_work *w = j->w;
 	const struct hd_diff *df = w->df;
+	struct value_counts n = j->n;
 	uint32_t i, k = w->n_old;
 
 	for (i = 0; i < df->new_dump->values.len; i++) {
 		if (df->match.new_to_old[i] != HD_NONE)
 			continue;
-		fill_value(df, &w->out[k], HD_NONE, i, &j->n);
+		fill_value(df, &w->out[k], HD_NONE, i, &n);
 		value_item(df, &w->items[k], &w->out[k], k);
 		k++;
 	}
+	j->n = n;
 	w->n_out = k;
 }
 
