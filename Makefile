@@ -56,7 +56,7 @@ LIB_OBJS = $(filter-out $(BUILD)/obj/main.o,$(OBJS))
 UNIT_SRCS = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 UNIT_OBJS = $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/obj/tests/%.o)
-TAP_OBJ = $(BUILD)/obj/tap/tap.o
+TAP_OBJ = $(BUILD)/obj/tap/tap.o $(BUILD)/obj/tap/dumps.o
 TOOLS = $(BUILD)/gen-dump $(BUILD)/rusage
 
 DEPS = $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(TAP_OBJ:.o=.d) \
@@ -106,7 +106,7 @@ $(BUILD)/obj/tests/%.o: tests/unit/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(TAP_OBJ): tests/tap/tap.c $(FLAGS_STAMP)
+$(BUILD)/obj/tap/%.o: tests/tap/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
 

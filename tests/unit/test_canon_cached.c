@@ -11,7 +11,6 @@
  * (then canon.c hashes the text itself, as for a model built by
  * golden.c).
  */
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 #include "hlodiff/canon.h"
 #include "hlodiff/parse.h"
 #include "hlodiff/shape.h"
+#include "tap/dumps.h"
 #include "tap/tap.h"
 
 static unsigned n_dumps, n_values, n_bad;
@@ -98,43 +98,20 @@ static void check_dump(const char *path)
 	hd_dump_release(&d);
 }
 
-static int in_corpus;
-
-static int visit(const char *path, const struct stat *st, int type,
-		 struct FTW *ftw)
-{
-	size_t n = strlen(path);
-
-	(void)st;
-	(void)ftw;
-	if (type != FTW_F || n < 4 || strcmp(path + n - 4, ".txt") != 0)
-		return 0;
-	if (in_corpus && !strstr(path, "buffer-assignment") &&
-	    !strstr(path, "/seeds/"))
-		return 0;
-	check_dump(path);
-	return 0;
-}
-
 int main(void)
 {
-	const char *src = getenv("HD_SRCDIR"), *corpus = getenv("HD_CORPUS");
-	char path[4096];
 	unsigned before;
 
 	plan(2);
-	snprintf(path, sizeof(path), "%s/tests/data", src ? src : ".");
-	nftw(path, visit, 16, FTW_PHYS);
+	tap_each_test_dump(check_dump);
 	ok(n_dumps > 0 && n_bad == 0,
 	   "tests/data: %u dumps, %u values: kept hashes are the text's",
 	   n_dumps, n_values);
-	if (!corpus || !*corpus) {
+	before = n_dumps;
+	if (tap_each_corpus_dump(check_dump) < 0) {
 		skip("HD_CORPUS not set");
 		return 0;
 	}
-	before = n_dumps;
-	in_corpus = 1;
-	nftw(corpus, visit, 16, FTW_PHYS);
 	ok(n_dumps > before && n_bad == 0,
 	   "corpus: %u dumps, %u values in all: kept hashes are the text's",
 	   n_dumps - before, n_values);

@@ -15,7 +15,6 @@
  * is skipped when unset): its text equals the reference and its
  * canonical hash is the XXH3-64 of that text.
  */
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +23,7 @@
 
 #include "hlodiff/canon.h"
 #include "hlodiff/parse.h"
+#include "tap/dumps.h"
 #include "tap/tap.h"
 
 /* ------------------------------------------------------------------ */
@@ -586,44 +586,19 @@ static void check_dump(const char *path)
 	free(buf);
 }
 
-/* In the corpus only the dumps (lib.sh's corpus_dumps), not the other
- * reports beside them. */
-static int in_corpus;
-
-static int visit(const char *path, const struct stat *st, int type,
-		 struct FTW *ftw)
-{
-	size_t n = strlen(path);
-
-	(void)st;
-	(void)ftw;
-	if (type != FTW_F || n < 4 || strcmp(path + n - 4, ".txt") != 0)
-		return 0;
-	if (in_corpus && !strstr(path, "buffer-assignment") &&
-	    !strstr(path, "/seeds/"))
-		return 0;
-	check_dump(path);
-	return 0;
-}
-
 static void test_dumps(void)
 {
-	const char *src = getenv("HD_SRCDIR"), *corpus = getenv("HD_CORPUS");
-	char path[4096];
 	unsigned before;
 
-	snprintf(path, sizeof(path), "%s/tests/data", src ? src : ".");
-	nftw(path, visit, 16, FTW_PHYS);
+	tap_each_test_dump(check_dump);
 	ok(n_dumps > 0 && n_bad == 0,
 	   "tests/data: %u dumps, %u instructions, texts and hashes as the "
 	   "reference", n_dumps, n_insns);
-	if (!corpus || !*corpus) {
+	before = n_dumps;
+	if (tap_each_corpus_dump(check_dump) < 0) {
 		skip("HD_CORPUS not set");
 		return;
 	}
-	before = n_dumps;
-	in_corpus = 1;
-	nftw(corpus, visit, 16, FTW_PHYS);
 	ok(n_dumps > before && n_bad == 0,
 	   "corpus: %u dumps, %u instructions in all, texts and hashes as "
 	   "the reference", n_dumps - before, n_insns);

@@ -1,0 +1,56 @@
+/* dumps.c - the dumps a unit test sweeps (dumps.h). */
+#include "dumps.h"
+
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void (*visit_check)(const char *path);
+static int visit_corpus;
+static unsigned visited;
+
+static int visit(const char *path, const struct stat *st, int type,
+		 struct FTW *ftw)
+{
+	size_t n = strlen(path);
+
+	(void)st;
+	(void)ftw;
+	if (type != FTW_F || n < 4 || strcmp(path + n - 4, ".txt") != 0)
+		return 0;
+	if (visit_corpus && !strstr(path, "buffer-assignment") &&
+	    !strstr(path, "/seeds/"))
+		return 0;
+	visit_check(path);
+	visited++;
+	return 0;
+}
+
+static unsigned each_dump(const char *dir, int corpus,
+			  void (*check)(const char *path))
+{
+	visit_check = check;
+	visit_corpus = corpus;
+	visited = 0;
+	nftw(dir, visit, 16, FTW_PHYS);
+	return visited;
+}
+
+unsigned tap_each_test_dump(void (*check)(const char *path))
+{
+	const char *src = getenv("HD_SRCDIR");
+	char dir[4096];
+
+	snprintf(dir, sizeof(dir), "%s/tests/data", src ? src : ".");
+	return each_dump(dir, 0, check);
+}
+
+int tap_each_corpus_dump(void (*check)(const char *path))
+{
+	const char *corpus = getenv("HD_CORPUS");
+
+	if (!corpus || !*corpus)
+		return -1;
+	return (int)each_dump(corpus, 1, check);
+}
