@@ -1096,8 +1096,7 @@ struct work {
 	XXH3_state_t st;             /* streaming hash of long texts */
 	uint64_t words[FOLD_CHUNK];  /* scratch for folding */
 	struct sink sink;            /* canonical text */
-	uintptr_t given[3];          /* per input: pages before this given back */
-	uintptr_t mapped[3];         /* per input: mapped ahead up to this */
+	struct hd_input_pass pass[3]; /* per input: the window kept resident */
 };
 
 /* Combines two 64-bit hashes (xorshift-multiply finaliser). */
@@ -1114,29 +1113,11 @@ static uint64_t mix(uint64_t h, uint64_t x)
 
 /*
  * Canonical hashing reads the records and instruction lines a second
- * time, front to back; the pages it has passed are given back (see
- * hd_input_give_back) every HD_GIVE_BACK_STEP bytes, keeping HD_GIVE_BACK_LAG
- * behind, so that a diff does not hold both dumps' text resident again
- * after the parser gave it back.  The pages ahead, given back by the
- * parser, are mapped again HD_MAP_AHEAD bytes at a time (map_ahead).
+ * time, front to back, and keeps only a window of the dump resident
+ * (input.h, hd_input_pass_at), so that a diff does not hold both dumps'
+ * text resident again after the parser gave it back.
  */
-static void map_ahead(struct work *w, int k, const struct hd_input *in,
-		      uintptr_t p)
-{
-	uintptr_t lo = (uintptr_t)in->data, hi = lo + in->len, to;
-
-	if (w->mapped[k] < lo || w->mapped[k] > hi)
-		w->mapped[k] = p;
-	if (p + HD_MAP_AHEAD / 2 <= w->mapped[k] || w->mapped[k] >= hi)
-		return;
-	if (w->mapped[k] < p)
-		w->mapped[k] = p;
-	to = hi - p > HD_MAP_AHEAD ? p + HD_MAP_AHEAD : hi;
-	hd_input_map_ahead(in, (const char *)w->mapped[k], (const char *)to);
-	w->mapped[k] = to;
-}
-
-static void give_back_behind(struct work *w, const char *at)
+static void pass_at(struct work *w, const char *at)
 {
 	const struct hd_dump *d = w->d;
 	uintptr_t p = (uintptr_t)at;
@@ -1146,27 +1127,22 @@ static void give_back_behind(struct work *w, const char *at)
 		const struct hd_input *in = &d->inputs[k];
 		uintptr_t lo = (uintptr_t)in->data;
 
-		if (!in->mapped || p < lo || p >= lo + in->len)
-			continue;
-		map_ahead(w, k, in, p);
-		if (w->given[k] < lo || w->given[k] > p)
-			w->given[k] = lo;
-		if (p - w->given[k] >= HD_GIVE_BACK_STEP + HD_GIVE_BACK_LAG) {
-			hd_input_give_back(in, (const char *)w->given[k],
-					   (const char *)(p - HD_GIVE_BACK_LAG));
-			w->given[k] = p - HD_GIVE_BACK_LAG;
+		if (p >= lo && p - lo < in->len) {
+			hd_input_pass_at(in, &w->pass[k], at);
+			return;
 		}
-		return;
 	}
 }
 
-/*
- * One table for operand resolution: every instruction with a record,
- * then the names of non-defining positions (index empty or "{}":
- * get-tuple-element, bitcast, copy-done ...) -> value (the one of lowest
- * id when several have it).  A value's first position is its defining
- * instruction, already in, so it is skipped.
- */
+/* Starts a new pass over the dump. */
+static void pass_begin(struct work *w)
+{
+	int k;
+
+	for (k = 0; k < 3; k++)
+		w->pass[k] = (struct hd_input_pass)HD_INPUT_PASS_INIT;
+}
+
 /*
  * Puts n names in order: the instructions' (pos NULL; target = index),
  * or positions pos[i] -> value val[i].  Hashes a batch ahead and fetches
@@ -1200,7 +1176,7 @@ static void put_names(struct work *w, size_t n, const uint32_t *pos,
 			name_map_put(&w->names, d, h[k], len[k],
 				     pos ? val[i + k] | REF_VALUE :
 					   (uint32_t)(i + k));
-		give_back_behind(w, pos ? HD_POSITION(d, pos[i + m - 1]).name.p :
+		pass_at(w, pos ? HD_POSITION(d, pos[i + m - 1]).name.p :
 					  HD_INSN(d, i + m - 1).name.p);
 	}
 }
@@ -1242,8 +1218,7 @@ static void build_names(struct work *w)
 	free(owner);
 	name_map_init(&w->names, d->insns.len + np);
 	put_names(w, d->insns.len, NULL, NULL);
-	memset(w->given, 0, sizeof(w->given));
-	memset(w->mapped, 0, sizeof(w->mapped));
+	pass_begin(w);
 	put_names(w, np, pos, val);
 	free(pos);
 	free(val);
@@ -1730,8 +1705,7 @@ static void hash_insns(struct work *w)
 	uint32_t i;
 
 	build_names(w);
-	memset(w->given, 0, sizeof(w->given));
-	memset(w->mapped, 0, sizeof(w->mapped));
+	pass_begin(w);
 	for (i = 0; i < c->n_insns; i++) {
 		w->ref_first[i] = (uint32_t)w->refs.len;
 		w->cur_first = w->refs.len;
@@ -1740,7 +1714,7 @@ static void hash_insns(struct work *w)
 		resolve_refs(w);
 		c->insn_canon[i] = sink_hash(&w->sink);
 		loose_parts(c, &HD_INSN(d, i), i);
-		give_back_behind(w, HD_INSN(d, i).text.p);
+		pass_at(w, HD_INSN(d, i).text.p);
 	}
 	w->ref_first[c->n_insns] = (uint32_t)w->refs.len;
 	structural(w);

@@ -223,46 +223,25 @@ void hd_input_release(struct hd_input *in)
 
 /*
  * Gives back the whole pages of [from, to) of a mapped input (from
- * rounded up, to down); 0 when done or there was nothing to do.  A
- * private read-only mapping of a file holds clean copies of the page
- * cache, dropped and refetched without loss.
+ * rounded up, to down).  A private read-only mapping of a file holds
+ * clean copies of the page cache, dropped and refetched without loss.
  */
-static int give_back_pages(const struct hd_input *in, const char *from,
-			   const char *to, size_t *end)
+void hd_input_give_back(const struct hd_input *in, const char *from,
+			const char *to)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	size_t lo, hi;
 
 	if (!in->mapped || page <= 0 || !in->data || from < in->data ||
 	    to > in->data + in->len || from >= to)
-		return -1;
+		return;
 	/* mmap returned a page-aligned address, so offsets align too */
 	lo = ((size_t)(from - in->data) + (size_t)page - 1) & ~((size_t)page - 1);
 	hi = (size_t)(to - in->data) & ~((size_t)page - 1);
-	if (hi <= lo)
-		return -1;
 #ifdef MADV_DONTNEED
-	if (madvise((void *)(uintptr_t)(in->data + lo), hi - lo, MADV_DONTNEED) != 0)
-		return -1;
+	if (hi > lo)
+		(void)madvise((void *)(uintptr_t)(in->data + lo), hi - lo, MADV_DONTNEED);
 #endif
-	*end = hi;
-	return 0;
-}
-
-void hd_input_release_before(struct hd_input *in, const char *upto)
-{
-	size_t end;
-
-	if (in->data && give_back_pages(in, in->data + in->released, upto, &end) == 0)
-		in->released = end;
-}
-
-void hd_input_give_back(const struct hd_input *in, const char *from,
-			const char *to)
-{
-	size_t end;
-
-	(void)give_back_pages(in, from, to, &end);
 }
 
 /* Linux's value; older headers lack the name (the kernel then says EINVAL) */
@@ -294,6 +273,36 @@ void hd_input_map_ahead(const struct hd_input *in, const char *from,
 	(void)from;
 	(void)to;
 #endif
+}
+
+void hd_input_pass_at(const struct hd_input *in, struct hd_input_pass *p,
+		      const char *at)
+{
+	size_t off = (size_t)((uintptr_t)at - (uintptr_t)in->data);
+	size_t map_due, give_due;
+
+	if (!in->mapped || !in->data) {
+		p->next = SIZE_MAX;
+		return;
+	}
+	if ((uintptr_t)at < (uintptr_t)in->data || off >= in->len)
+		return;
+	if (off < p->next)
+		return;
+	if (p->mapped < in->len && off + HD_MAP_AHEAD / 2 > p->mapped) {
+		size_t to = in->len - off > HD_MAP_AHEAD ? off + HD_MAP_AHEAD : in->len;
+
+		hd_input_map_ahead(in, in->data + (p->mapped > off ? p->mapped : off),
+				   in->data + to);
+		p->mapped = to;
+	}
+	if (off >= p->given + HD_GIVE_BACK_STEP + HD_GIVE_BACK_LAG) {
+		hd_input_give_back(in, in->data + p->given, at - HD_GIVE_BACK_LAG);
+		p->given = off - HD_GIVE_BACK_LAG;
+	}
+	map_due = p->mapped < in->len ? p->mapped - HD_MAP_AHEAD / 2 : SIZE_MAX;
+	give_due = p->given + HD_GIVE_BACK_STEP + HD_GIVE_BACK_LAG;
+	p->next = map_due < give_due ? map_due : give_due;
 }
 
 int hd_input_exists(const char *path)

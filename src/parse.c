@@ -100,7 +100,7 @@ struct parser {
 	struct hd_input *in;    /* the mapped input, NULL for a buffer */
 	const char *data, *end; /* the input */
 	const char *checked;    /* [data, checked) has no NUL byte */
-	const char *mapped_to;  /* [data, mapped_to) mapped ahead (map_ahead) */
+	struct hd_input_pass pass; /* the window of in kept resident */
 	const char *file;       /* display name */
 	uint64_t line;          /* current line number, 1-based */
 	unsigned flags;
@@ -2093,31 +2093,12 @@ static int report_nul(struct parser *ps, const char *nul)
  * is wrong with it: the input is checked a chunk ahead of the line being
  * read, and every other message first checks the rest (no_nul_left).
  */
-/*
- * Maps the pages up to upto, and HD_MAP_AHEAD past the last mapping, in
- * one call before the NUL check reads them first (hd_input_map_ahead).
- */
-static void map_ahead(struct parser *ps, const char *upto)
-{
-	const char *to;
-
-	if (!ps->in || upto <= ps->mapped_to)
-		return;
-	to = (size_t)(ps->end - ps->mapped_to) > HD_MAP_AHEAD ?
-		ps->mapped_to + HD_MAP_AHEAD : ps->end;
-	if (to < upto)
-		to = upto;
-	hd_input_map_ahead(ps->in, ps->mapped_to, to);
-	ps->mapped_to = to;
-}
-
 static int check_nul_upto(struct parser *ps, const char *upto)
 {
 	const char *nul;
 
 	if (upto <= ps->checked)
 		return 0;
-	map_ahead(ps, upto);
 	nul = memchr(ps->checked, '\0', (size_t)(upto - ps->checked));
 	if (nul)
 		return report_nul(ps, nul);
@@ -2133,11 +2114,11 @@ static int no_nul_left(struct parser *ps)
 /*
  * The input is checked for NUL bytes NUL_CHUNK bytes at a time, just
  * ahead of the parse, so the line scans that follow find it in cache.
- * Reading a mapped file gives its pages back every HD_GIVE_BACK_STEP bytes, up
- * to HD_GIVE_BACK_LAG behind the line being read, so that only a window of the
- * input stays resident: the model keeps what later phases need (keys are
- * copied, shapes' sizes worked out), and what they still read of the
- * input comes back from the page cache.
+ * Reading a mapped file keeps only a window of it resident (input.h,
+ * hd_input_pass_at; NUL_CHUNK is well inside what is mapped ahead): the
+ * model keeps what later phases need (keys are copied, shapes' sizes
+ * worked out), and what they still read of the input comes back from the
+ * page cache.
  */
 #define NUL_CHUNK ((size_t)256 << 10)
 
@@ -2208,8 +2189,7 @@ static const char *find_newline(const char *p, const char *end)
 static int parse_lines(struct parser *ps)
 {
 	const char *p = ps->data, *end = ps->end;
-	const char *next_release = p + HD_GIVE_BACK_STEP + HD_GIVE_BACK_LAG;
-	/* a line ending past watch is due a NUL check or a give-back */
+	/* a line ending past watch is due a NUL check or the window's move */
 	const char *watch = p;
 
 	ps->line = 0;
@@ -2219,17 +2199,15 @@ static int parse_lines(struct parser *ps)
 		struct hd_slice l;
 
 		if (line_end > watch) {
+			if (ps->in)
+				hd_input_pass_at(ps->in, &ps->pass, p);
 			if (line_end > ps->checked &&
 			    check_nul_upto(ps, (size_t)(end - line_end) > NUL_CHUNK ?
 					   line_end + NUL_CHUNK : end))
 				return -1;
-			if (ps->in && p >= next_release) {
-				hd_input_release_before(ps->in, p - HD_GIVE_BACK_LAG);
-				next_release = p + HD_GIVE_BACK_STEP;
-			}
 			watch = ps->checked;
-			if (ps->in && next_release < watch)
-				watch = next_release;
+			if (ps->in && ps->pass.next < (size_t)(watch - ps->in->data))
+				watch = ps->in->data + ps->pass.next;
 		}
 		ps->line++;
 		if (!nl) {
@@ -2372,7 +2350,7 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 		hd_error(name, 0, "empty file (expected a buffer-assignment dump)");
 		return -1;
 	}
-	ps.data = ps.checked = ps.prefetched_to = ps.mapped_to = data;
+	ps.data = ps.checked = ps.prefetched_to = data;
 	ps.end = data + len;
 	ps.memo = hd_xcalloc(SHAPE_MEMO_SLOTS, sizeof(*ps.memo));
 	ps.long_memo = hd_xcalloc(LONG_MEMO_SLOTS, sizeof(*ps.long_memo));

@@ -25,7 +25,6 @@ struct hd_input {
 	size_t len;
 	int mapped;          /* 1 if data is an mmap of the file */
 	size_t map_len;
-	size_t released;     /* bytes at the start given back (mapped only) */
 	char *owned;         /* heap buffer when not mapped */
 };
 
@@ -37,44 +36,46 @@ int hd_input_open(struct hd_input *in, const char *path);
 void hd_input_release(struct hd_input *in);
 
 /*
- * Tells the kernel that the pages of a mapped file before upto are not
- * needed for now (madvise MADV_DONTNEED on whole pages), so that reading
- * a dump front to back keeps only a window of it resident.  The bytes
- * stay readable: a page touched again comes back from the page cache.
- * Does nothing for a buffer read or inflated into memory (there the
- * pages would come back zeroed), so it is safe on any input.
+ * A front-to-back pass over a mapped dump (the parser; canonical hashing,
+ * which reads the instruction lines again) keeps only a window of it
+ * resident.  Ahead of the pass, HD_MAP_AHEAD bytes of pages are mapped in
+ * one call (madvise MADV_POPULATE_READ, Linux 5.14 and later) instead of
+ * by a page fault every 64 KiB; behind it, the pages more than
+ * HD_GIVE_BACK_LAG back are given back every HD_GIVE_BACK_STEP bytes
+ * (MADV_DONTNEED: a page touched again comes back from the page cache).
+ * Inputs read or inflated into memory are left alone (their pages would
+ * come back zeroed).
  */
-void hd_input_release_before(struct hd_input *in, const char *upto);
-
-/* A front-to-back pass gives pages back every HD_GIVE_BACK_STEP bytes,
- * up to HD_GIVE_BACK_LAG behind where it is (the parser, canonical
- * hashing). */
+#define HD_MAP_AHEAD ((size_t)4 << 20)
 #define HD_GIVE_BACK_STEP ((size_t)4 << 20)
 #define HD_GIVE_BACK_LAG ((size_t)1 << 20)
 
+struct hd_input_pass {
+	size_t given;   /* [0, given) given back, up to whole pages */
+	size_t mapped;  /* mapped ahead up to here */
+	size_t next;    /* hd_input_pass_at has nothing to do before here */
+};
+
+#define HD_INPUT_PASS_INIT { 0, 0, 0 }
+
 /*
- * The same for the whole pages inside [from, to), for a later pass that
- * reads the dump front to back again (canonical hashing).  Does not
- * change in->released; does nothing for inputs that are not mapped files
- * or pointers outside in.
+ * The pass p over in has come to at (a byte of in; other pointers are
+ * ignored): maps ahead and gives back behind as due.  Cheap when nothing
+ * is due (at before in->data + p->next).
+ */
+void hd_input_pass_at(const struct hd_input *in, struct hd_input_pass *p,
+		      const char *at);
+
+/*
+ * What a pass does, for any range: gives back the whole pages inside
+ * [from, to), maps the pages holding [from, to).  Both do nothing for
+ * inputs that are not mapped files or pointers outside in; where the
+ * kernel does not know MADV_POPULATE_READ the pages come in by faults.
  */
 void hd_input_give_back(const struct hd_input *in, const char *from,
 			const char *to);
-
-/*
- * Maps the pages of [from, to) of a mapped file in one call, ahead of a
- * front-to-back pass that is about to read them (madvise
- * MADV_POPULATE_READ, Linux 5.14 and later): the same page-table work as
- * the page faults the pass would take, without a fault for every 64 KiB.
- * A pass maps HD_MAP_AHEAD bytes at a time, so the window it keeps
- * resident grows by that much at most.  Does nothing for inputs that are
- * not mapped files, for pointers outside in, or where the kernel does
- * not know the advice (the pages then come in by faults, as before).
- */
 void hd_input_map_ahead(const struct hd_input *in, const char *from,
 			const char *to);
-
-#define HD_MAP_AHEAD ((size_t)4 << 20)
 
 /* Does a file exist and is it a regular file? */
 int hd_input_exists(const char *path);

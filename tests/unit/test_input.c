@@ -1,7 +1,8 @@
 /*
  * test_input.c - pages of a mapped dump (src/input.c): given back, the
  * bytes stay readable; mapped ahead (hd_input_map_ahead), they are read
- * without a page fault each, where the kernel has MADV_POPULATE_READ;
+ * without a page fault each, where the kernel has MADV_POPULATE_READ; a
+ * pass (hd_input_pass_at) maps ahead and gives back behind as it moves;
  * ranges outside the input and inputs that are not mapped are left alone.
  */
 #include <stdint.h>
@@ -125,6 +126,38 @@ int main(void)
 		skip("the kernel does not know MADV_POPULATE_READ");
 	}
 
+	/* a pass: at 0 it maps [0, 4 MiB) and is next due at 2 MiB; at 6 MiB
+	 * it maps the rest and gives back [0, 5 MiB) */
+	hd_input_give_back(&in, in.data, in.data + in.len);
+	{
+		struct hd_input_pass pass = HD_INPUT_PASS_INIT;
+
+		hd_input_pass_at(&in, &pass, in.data);
+		is_int((long long)(4 * MIB), (long long)pass.mapped, "pass at 0: mapped to 4 MiB");
+		is_int((long long)(2 * MIB), (long long)pass.next, "pass at 0: next due at 2 MiB");
+		hd_input_pass_at(&in, &pass, in.data + MIB);
+		is_int((long long)(4 * MIB), (long long)pass.mapped, "pass at 1 MiB: nothing due");
+		hd_input_pass_at(&in, &pass, in.data + 6 * MIB);
+		is_int(FILE_BYTES, (long long)pass.mapped, "pass at 6 MiB: mapped to the end");
+		is_int((long long)(5 * MIB), (long long)pass.given, "pass at 6 MiB: [0, 5 MiB) given back");
+		is_int((long long)(10 * MIB), (long long)pass.next, "pass at 6 MiB: next due for a give-back at 10 MiB");
+		if (kernel_populates()) {
+			before = minor_faults();
+			is_int(0, (long long)touch(&in, 6 * MIB, in.len), "bytes the pass mapped ahead");
+			mapped_faults = minor_faults() - before;
+			ok(mapped_faults <= 2, "read with at most 2 page faults (%ld)", mapped_faults);
+		} else {
+			skip("the kernel does not know MADV_POPULATE_READ");
+		}
+		before = minor_faults();
+		is_int(0, (long long)touch(&in, 0, MIB), "bytes the pass gave back");
+		faulted = minor_faults() - before;
+		ok(faulted > 0, "pages given back come in again by page faults (%ld)", faulted);
+		hd_input_pass_at(&in, &pass, in.data - 1);
+		hd_input_pass_at(&in, &pass, in.data + in.len);
+		is_int((long long)(5 * MIB), (long long)pass.given, "pointers outside the input change nothing");
+	}
+
 	/* the last, partly filled page; ranges outside the input; empty */
 	hd_input_give_back(&in, in.data, in.data + in.len);
 	hd_input_map_ahead(&in, in.data + in.len - 100, in.data + in.len);
@@ -142,6 +175,13 @@ int main(void)
 	plain.len = sizeof(buf);
 	hd_input_map_ahead(&plain, buf, buf + sizeof(buf));
 	hd_input_give_back(&plain, buf, buf + sizeof(buf));
+	{
+		struct hd_input_pass pass = HD_INPUT_PASS_INIT;
+
+		hd_input_pass_at(&plain, &pass, buf);
+		ok(pass.next == SIZE_MAX && pass.mapped == 0 && pass.given == 0,
+		   "a pass over a buffer in memory is never due");
+	}
 	ok(buf[0] == 'x' && buf[63] == 'x', "a buffer in memory is left as it was");
 
 	hd_input_release(&in);
