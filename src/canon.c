@@ -1091,8 +1091,6 @@ struct work {
 	struct leaves leaves;
 	uint32_t *ref_first;         /* n_insns + 1 */
 	uint64_t *index_hash;        /* per value */
-	uint64_t plain_extra;        /* value_keys' extra of "{}", colour 0,
-					no phi */
 	XXH3_state_t st;             /* streaming hash of long texts */
 	uint64_t words[FOLD_CHUNK];  /* scratch for folding */
 	struct sink sink;            /* canonical text */
@@ -1511,15 +1509,8 @@ static void value_keys(struct work *w, uint32_t i)
 	struct hd_canon *c = w->c;
 	const struct hd_value *v = &HD_VALUE(d, i);
 	uint32_t ins = c->value_insn[i];
-	uint64_t extra;
-
-	/* most values share index "{}", colour 0 and no phi mark */
-	if (w->index_hash[i] == 0x7b7d && v->color == 0 &&
-	    !(v->flags & HD_VALUE_PHI))
-		extra = w->plain_extra;
-	else
-		extra = mix(mix(w->index_hash[i], (uint64_t)v->color),
-			    (v->flags & HD_VALUE_PHI) ? 1 : 0);
+	uint64_t extra = mix(mix(w->index_hash[i], (uint64_t)v->color),
+			     (v->flags & HD_VALUE_PHI) ? 1 : 0);
 
 	if (ins != HD_NONE) {
 		c->value_canon[i] = mix(c->insn_canon[ins], extra);
@@ -1750,7 +1741,6 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	c->value_insn = alloc_array(c->n_values, sizeof(uint32_t));
 	c->insn_loose = alloc_array(2 * (size_t)c->n_insns, sizeof(uint64_t));
 	w->index_hash = alloc_array(c->n_values, sizeof(uint64_t));
-	w->plain_extra = mix(mix(0x7b7d, 0), 0);
 	w->ref_first = alloc_array(c->n_insns + 1, sizeof(uint32_t));
 
 	value_basics(w);
