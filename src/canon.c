@@ -12,12 +12,10 @@
 #include <xxhash.h>
 
 #include "hlodiff/arena.h"
+#include "hlodiff/bytes.h"
 #include "hlodiff/diag.h"
 #include "hlodiff/shape.h"
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 /* A growable byte buffer, reused for every instruction. */
 struct cbuf {
@@ -63,22 +61,6 @@ static int is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-/* [A-Za-z0-9_.-], the bytes of HLO names. */
-static const unsigned char name_char[256] = {
-	['-'] = 1, ['.'] = 1, ['_'] = 1,
-	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
-	['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
-	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
-	['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1,
-	['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1,
-	['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
-	['Y'] = 1, ['Z'] = 1,
-	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
-	['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1,
-	['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1,
-	['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
-	['y'] = 1, ['z'] = 1,
-};
 
 /*
  * Length of the first '.'-part of name when it is a sanitised GPU
@@ -186,15 +168,12 @@ static inline size_t find_byte(const char *s, size_t n, size_t i, char c)
 
 #ifdef __SSE2__
 	if (n >= 16) {
-		__m128i cv = _mm_set1_epi8(c);
 		size_t stop = n - i > 32 ? i + 32 : n;
 
 		for (; i < stop; i += 16) {
 			size_t from = n - i >= 16 ? i : n - 16;
-			unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-				_mm_loadu_si128((const __m128i *)(const void *)
-						(s + from)), cv)) >>
-				     (i - from);
+			unsigned m = (unsigned)_mm_movemask_epi8(
+				hd_v_eq(hd_v_load(s + from), c)) >> (i - from);
 
 			if (m)
 				return i + (size_t)__builtin_ctz(m);
@@ -233,7 +212,7 @@ static size_t name_span(const char *s, size_t n)
 {
 	size_t i = 0;
 
-	while (i < n && name_char[(unsigned char)s[i]])
+	while (i < n && hd_name_char[(unsigned char)s[i]])
 		i++;
 	return i;
 }
@@ -442,24 +421,19 @@ struct block {
 };
 
 #ifdef __SSE2__
-static inline __m128i eq_byte(__m128i x, char c)
-{
-	return _mm_cmpeq_epi8(x, _mm_set1_epi8(c));
-}
-
 /* The bytes of x in the set (quotes q included). */
 static inline __m128i set_bytes(__m128i x, __m128i q, enum scan_set set)
 {
 	__m128i m;
 
 	if (set == SCAN_OPERANDS)
-		return _mm_or_si128(q, _mm_or_si128(eq_byte(x, '%'),
-						    eq_byte(x, '/')));
+		return _mm_or_si128(q, _mm_or_si128(hd_v_eq(x, '%'),
+						    hd_v_eq(x, '/')));
 	/* '(' ')' differ in bit 0; '[' '{' and ']' '}' in bit 5 */
-	m = _mm_or_si128(eq_byte(_mm_or_si128(x, _mm_set1_epi8(0x20)), '{'),
-			 eq_byte(_mm_or_si128(x, _mm_set1_epi8(0x20)), '}'));
-	m = _mm_or_si128(m, eq_byte(_mm_or_si128(x, _mm_set1_epi8(1)), ')'));
-	m = _mm_or_si128(m, _mm_or_si128(eq_byte(x, ','), eq_byte(x, '%')));
+	m = _mm_or_si128(hd_v_eq(_mm_or_si128(x, _mm_set1_epi8(0x20)), '{'),
+			 hd_v_eq(_mm_or_si128(x, _mm_set1_epi8(0x20)), '}'));
+	m = _mm_or_si128(m, hd_v_eq(_mm_or_si128(x, _mm_set1_epi8(1)), ')'));
+	m = _mm_or_si128(m, _mm_or_si128(hd_v_eq(x, ','), hd_v_eq(x, '%')));
 	return _mm_or_si128(m, q);
 }
 #endif
@@ -476,9 +450,8 @@ static inline void block_load(struct block *b, const char *s, size_t n,
 	if (n >= 16) {
 		size_t from = n - at >= 16 ? at : n - 16;
 		unsigned shift = (unsigned)(at - from);
-		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)
-					    (s + from));
-		__m128i q = eq_byte(x, '"');
+		__m128i x = hd_v_load(s + from);
+		__m128i q = hd_v_eq(x, '"');
 
 		b->spec = (unsigned)_mm_movemask_epi8(set_bytes(x, q, set)) >>
 			  shift;
@@ -548,28 +521,15 @@ static inline size_t block_string_end(struct block *b, const char *s,
 }
 
 #ifdef __SSE2__
-/* Bytes of x in [lo, hi] (signed compare after moving lo to -128). */
-static inline __m128i in_range(__m128i x, char lo, char hi)
-{
-	__m128i y = _mm_add_epi8(x, _mm_set1_epi8((char)(0x80 - (unsigned char)lo)));
-
-	return _mm_cmplt_epi8(y, _mm_set1_epi8((char)(-128 + (hi - lo) + 1)));
-}
-
-/* Masks of the 16 bytes at p: name bytes (name_char), '.', digits. */
+/* Masks of the 16 bytes at p: name bytes (hd_name_char), '.', digits. */
 static inline void name_masks(const char *p, unsigned *name, unsigned *dot,
 			      unsigned *digit)
 {
-	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-	__m128i d = in_range(x, '0', '9');
-	__m128i ok = _mm_or_si128(
-		_mm_or_si128(d, in_range(_mm_or_si128(x, _mm_set1_epi8(0x20)),
-					 'a', 'z')),
-		_mm_or_si128(in_range(x, '-', '.'), eq_byte(x, '_')));
+	__m128i x = hd_v_load(p);
 
-	*name = (unsigned)_mm_movemask_epi8(ok);
-	*dot = (unsigned)_mm_movemask_epi8(eq_byte(x, '.'));
-	*digit = (unsigned)_mm_movemask_epi8(d);
+	*name = (unsigned)_mm_movemask_epi8(hd_v_name(x));
+	*dot = (unsigned)_mm_movemask_epi8(hd_v_eq(x, '.'));
+	*digit = (unsigned)_mm_movemask_epi8(hd_v_in_range(x, '0', '9'));
 }
 #endif
 
@@ -774,26 +734,21 @@ static int attr_runs_plain(const char *s, size_t n, size_t i,
 	/* loads at k, k + 1, k + 2, k + 3: the next bytes of every lane */
 	for (; n - i >= 19; i += 16) {
 		const char *p = s + i;
-		__m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)p);
-		__m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)
-					     (p + 1));
-		__m128i m = _mm_and_si128(eq_byte(x0, ','), eq_byte(x1, ' '));
+		__m128i x0 = hd_v_load(p), x1 = hd_v_load(p + 1);
+		__m128i m = _mm_and_si128(hd_v_eq(x0, ','), hd_v_eq(x1, ' '));
 
 		if (mode == ATTR_COPY) {
-			m = _mm_or_si128(m, eq_byte(x0, '%'));
+			m = _mm_or_si128(m, hd_v_eq(x0, '%'));
 		} else if (mode == ATTR_BACKEND) {
-			__m128i x2 = _mm_loadu_si128(
-				(const __m128i *)(const void *)(p + 2));
-			__m128i x3 = _mm_loadu_si128(
-				(const __m128i *)(const void *)(p + 3));
+			__m128i x2 = hd_v_load(p + 2), x3 = hd_v_load(p + 3);
 			__m128i id = _mm_and_si128(
-				eq_byte(x0, '_'),
-				_mm_and_si128(eq_byte(x1, 'i'), eq_byte(x2, 'd')));
+				hd_v_eq(x0, '_'),
+				_mm_and_si128(hd_v_eq(x1, 'i'), hd_v_eq(x2, 'd')));
 			__m128i ues = _mm_and_si128(
-				eq_byte(x0, 'u'),
-				_mm_and_si128(eq_byte(x1, 'e'), eq_byte(x2, 's')));
+				hd_v_eq(x0, 'u'),
+				_mm_and_si128(hd_v_eq(x1, 'e'), hd_v_eq(x2, 's')));
 
-			m = _mm_or_si128(m, _mm_and_si128(eq_byte(x3, '"'),
+			m = _mm_or_si128(m, _mm_and_si128(hd_v_eq(x3, '"'),
 							  _mm_or_si128(id, ues)));
 		}
 		if (_mm_movemask_epi8(m))

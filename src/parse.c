@@ -15,12 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hlodiff/bytes.h"
 #include "hlodiff/diag.h"
 #include "hlodiff/shape.h"
-
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #define PARSE_QUOTE_MAX 60
 
@@ -305,25 +302,10 @@ static struct hd_slice tail(struct hd_slice l, size_t from)
 }
 
 #ifdef __SSE2__
-/* Bytes of x in [lo, hi] (signed compare after moving lo to -128). */
-static inline __m128i in_range(__m128i x, char lo, char hi)
-{
-	__m128i y = _mm_add_epi8(x, _mm_set1_epi8((char)(0x80 - (unsigned char)lo)));
-
-	return _mm_cmplt_epi8(y, _mm_set1_epi8((char)(-128 + (hi - lo) + 1)));
-}
-
-/* Mask of the bytes of the 16 at p that are not name bytes (name_char). */
+/* Mask of the bytes of the 16 at p that are not name bytes (hd_name_char). */
 static inline unsigned not_name_mask(const char *p)
 {
-	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-	__m128i ok = _mm_or_si128(
-		_mm_or_si128(in_range(x, '0', '9'),
-			     in_range(_mm_or_si128(x, _mm_set1_epi8(0x20)), 'a', 'z')),
-		_mm_or_si128(in_range(x, '-', '.'),
-			     _mm_cmpeq_epi8(x, _mm_set1_epi8('_'))));
-
-	return (unsigned)_mm_movemask_epi8(ok) ^ 0xffffu;
+	return (unsigned)_mm_movemask_epi8(hd_v_name(hd_v_load(p))) ^ 0xffffu;
 }
 #endif
 
@@ -360,8 +342,8 @@ take_i64(const struct parser *ps, struct hd_slice *s, int64_t *out)
 
 #ifdef __SSE2__
 	if (ps->end - s->p >= 16) {
-		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)s->p);
-		unsigned stop = ~(unsigned)_mm_movemask_epi8(in_range(x, '0', '9'));
+		__m128i x = hd_v_load(s->p);
+		unsigned stop = ~(unsigned)_mm_movemask_epi8(hd_v_in_range(x, '0', '9'));
 		unsigned n;
 
 		if (s->n < 16)
@@ -432,20 +414,6 @@ static int take_spaced_i64(struct hd_slice *s, int64_t *out)
 	return 0;
 }
 
-/* Bytes of an HLO name: [A-Za-z0-9_.-] */
-static const unsigned char name_char[256] = {
-	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1,
-	['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1, ['a'] = 1, ['b'] = 1,
-	['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
-	['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1,
-	['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1,
-	['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
-	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
-	['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1,
-	['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1,
-	['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
-	['Y'] = 1, ['Z'] = 1, ['_'] = 1, ['.'] = 1, ['-'] = 1,
-};
 
 
 /*
@@ -472,7 +440,7 @@ static inline size_t name_span(struct hd_slice s, const char *limit)
 #else
 	(void)limit;
 #endif
-	while (i < s.n && name_char[(unsigned char)s.p[i]])
+	while (i < s.n && hd_name_char[(unsigned char)s.p[i]])
 		i++;
 	return i;
 }
@@ -498,9 +466,7 @@ static size_t index_span(struct hd_slice s)
 /* Mask of the bytes of the 16 at p that equal c. */
 static inline unsigned eq_mask(const char *p, char c)
 {
-	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-
-	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(c)));
+	return (unsigned)_mm_movemask_epi8(hd_v_eq(hd_v_load(p), c));
 }
 #endif
 
@@ -587,7 +553,7 @@ static int is_closer(char c)
  */
 static inline unsigned special_mask(const char *p, char stop1, char stop2)
 {
-	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i x = hd_v_load(p);
 	__m128i lc = _mm_or_si128(x, _mm_set1_epi8(0x20));
 	__m128i br = _mm_or_si128(
 		_mm_or_si128(_mm_cmpeq_epi8(lc, _mm_set1_epi8('{')),
@@ -2176,7 +2142,7 @@ static const char *find_newline(const char *p, const char *end)
 	const char *stop = end - p > 64 ? p + 64 : end;
 
 	for (; stop - p >= 16; p += 16) {
-		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i b = hd_v_load(p);
 		unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, nl));
 
 		if (mask)
