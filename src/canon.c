@@ -14,6 +14,7 @@
 #include "hlodiff/arena.h"
 #include "hlodiff/bytes.h"
 #include "hlodiff/diag.h"
+#include "hlodiff/index.h"
 #include "hlodiff/shape.h"
 
 
@@ -903,11 +904,6 @@ size_t hd_canon_insn_text(const struct hd_insn *insn, char **buf,
 /* ------------------------------------------------------------------ */
 /* Operand references and the structural hash                          */
 
-static uint64_t hash_slice(struct hd_slice s)
-{
-	return XXH3_64bits(s.p ? s.p : "", s.n);
-}
-
 static uint64_t hash_buf(const struct cbuf *b)
 {
 	return XXH3_64bits(b->p ? b->p : "", b->n);
@@ -1120,7 +1116,7 @@ static void put_names(struct work *w, size_t n, const uint32_t *pos,
 				HD_INSN(d, i + k).name;
 
 			h[k] = !pos && d->shape_facts ?
-				HD_INSN(d, i + k).name_hash : hash_slice(name);
+				HD_INSN(d, i + k).name_hash : hd_hash64(name);
 			len[k] = name.n;
 			__builtin_prefetch(&w->names.slots[name_map_home(&w->names,
 									 h[k])], 1);
@@ -1259,7 +1255,7 @@ static void add_ref(struct work *w, struct hd_slice name)
 	if (w->n_pend == PEND_MAX)
 		resolve_refs(w);
 	p = &w->pend[w->n_pend++];
-	p->h = hash_slice(name);
+	p->h = hd_hash64(name);
 	p->name = name;
 	__builtin_prefetch(&w->names.slots[name_map_home(&w->names, p->h)]);
 }
@@ -1453,7 +1449,7 @@ static void value_basics(struct work *w)
 		if (v->index.n == 2 && v->index.p[0] == '{')
 			w->index_hash[i] = 0x7b7d; /* "{}": most values */
 		else
-			w->index_hash[i] = hash_slice(v->index);
+			w->index_hash[i] = hd_hash64(v->index);
 	}
 }
 
@@ -1547,7 +1543,7 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 {
 	const struct hd_value *val = &HD_VALUE(d, v);
 	uint32_t ins = c->value_insn[v];
-	uint64_t idx = hash_slice(val->index), h, shape, bare;
+	uint64_t idx = hd_hash64(val->index), h, shape, bare;
 	uint64_t opcode = 1, op_name = 1;
 	char small[256];
 	size_t n;
@@ -1559,8 +1555,8 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 	} else {
 		struct hd_slice s = hd_value_shape(d, v);
 
-		shape = hash_slice(s);
-		bare = hash_slice(hd_shape_strip_layout(s));
+		shape = hd_hash64(s);
+		bare = hd_hash64(hd_shape_strip_layout(s));
 	}
 
 	/* hashed here, not for every value: the matcher asks for the ones
@@ -1579,8 +1575,8 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 		n = drop_hex_hashes(small, n);
 		keys[HD_LOOSE_STEM] = mix(mix(opcode, XXH3_64bits(small, n)), idx);
 	} else {
-		keys[HD_LOOSE_NAMED] = mix(h, hash_slice(val->name));
-		keys[HD_LOOSE_STEM] = mix(mix(opcode, hash_slice(val->name)), idx);
+		keys[HD_LOOSE_NAMED] = mix(h, hd_hash64(val->name));
+		keys[HD_LOOSE_STEM] = mix(mix(opcode, hd_hash64(val->name)), idx);
 	}
 }
 
@@ -1637,10 +1633,10 @@ static void stored_hashes(struct hd_canon *c, const struct hd_dump *d)
 static void loose_parts(struct hd_canon *c, const struct hd_insn *in,
 			uint32_t i)
 {
-	uint64_t opcode = hash_slice(in->opcode);
+	uint64_t opcode = hd_hash64(in->opcode);
 
 	c->insn_loose[2 * (size_t)i] = opcode;
-	c->insn_loose[2 * (size_t)i + 1] = mix(opcode, hash_slice(in->op_name));
+	c->insn_loose[2 * (size_t)i + 1] = mix(opcode, hd_hash64(in->op_name));
 }
 
 /* Canonical texts, operand references and structural hashes. */

@@ -84,7 +84,7 @@ uint32_t hd_index_put(struct hd_index *x, struct hd_slice key, uint32_t idx,
 			x->count++;
 			return HD_NONE;
 		}
-		if (s->hash == hash && hd_index_key_eq(key_of(ctx, s->idx), key))
+		if (s->hash == hash && hd_slice_eq(key_of(ctx, s->idx), key))
 			return s->idx;
 	}
 }

@@ -257,37 +257,14 @@ static inline uint64_t load64(const char *p)
 }
 
 /*
- * Does l start with the n bytes of prefix?  A prefix of 8 bytes or more
- * is compared 8 bytes at a time (the last word overlapping): with a
- * literal prefix the words are constants and no memcmp is called (GCC
- * calls it for the longer literals, once or more per line).
+ * Does l start with the n bytes of prefix?  With a literal prefix,
+ * hd_bytes_eq compares constant words and calls no memcmp (GCC calls it
+ * for the longer literals, once or more per line).
  */
 static inline __attribute__((always_inline)) int
 starts(struct hd_slice l, const char *prefix, size_t n)
 {
-	size_t i;
-
-	if (l.n < n)
-		return 0;
-	if (n < 8) {
-		uint32_t a = 0, b = 0, c = 0, d = 0;
-
-		if (n < 4) {
-			for (i = 0; i < n; i++)
-				if (l.p[i] != prefix[i])
-					return 0;
-			return 1;
-		}
-		memcpy(&a, l.p, 4);
-		memcpy(&b, prefix, 4);
-		memcpy(&c, l.p + n - 4, 4);
-		memcpy(&d, prefix + n - 4, 4);
-		return a == b && c == d;
-	}
-	for (i = 0; i + 8 <= n; i += 8)
-		if (load64(l.p + i) != load64(prefix + i))
-			return 0;
-	return n % 8 == 0 || load64(l.p + n - 8) == load64(prefix + n - 8);
+	return l.n >= n && hd_bytes_eq(l.p, prefix, n);
 }
 
 #define STARTS(l, lit) starts((l), (lit), sizeof(lit) - 1)
@@ -674,14 +651,6 @@ push_zeroed(struct hd_vec *v, size_t size)
 
 #define PUSH(vec, type) ((type *)push_zeroed((vec), sizeof(type)))
 
-/* XXH3-64 of a text, kept whole where a later phase hashes the same
- * text (hd_insn.name_hash, hd_alloc_value.shape_hash); hd_index_hash is
- * its low 32 bits. */
-static inline uint64_t hash64(struct hd_slice s)
-{
-	return XXH3_64bits(s.n ? s.p : "", s.n);
-}
-
 /* The hashes of a shape for hd_alloc_value (shape_hash, bare_hash). */
 struct shape_hashes {
 	uint64_t whole, bare;
@@ -693,8 +662,8 @@ static void hash_shape(struct hd_slice shape, struct shape_hashes *out)
 {
 	if (!out)
 		return;
-	out->whole = hash64(shape);
-	out->bare = hash64(hd_shape_strip_layout(shape));
+	out->whole = hd_hash64(shape);
+	out->bare = hd_hash64(hd_shape_strip_layout(shape));
 }
 
 /* hd_shape_logical_bytes of a shape longer than SHAPE_MEMO_TEXT, and
@@ -709,7 +678,7 @@ static int64_t long_shape_bytes(struct parser *ps, struct hd_slice shape,
 		hash_shape(shape, out);
 		return hd_shape_logical_bytes(shape);
 	}
-	h = hash64(shape);
+	h = hd_hash64(shape);
 	m = &ps->long_memo[h & (LONG_MEMO_SLOTS - 1)];
 	if (m->len == shape.n && m->hash == h &&
 	    hd_bytes_eq(m->text, shape.p, shape.n)) {
@@ -723,7 +692,7 @@ static int64_t long_shape_bytes(struct parser *ps, struct hd_slice shape,
 		m->text = hd_xmalloc(m->cap);
 	}
 	m->hash = h;
-	m->bare = hash64(hd_shape_strip_layout(shape));
+	m->bare = hd_hash64(hd_shape_strip_layout(shape));
 	m->len = (uint32_t)shape.n;
 	memcpy(m->text, shape.p, shape.n);
 	m->bytes = hd_shape_logical_bytes(shape);
@@ -776,12 +745,12 @@ static int64_t shape_bytes(struct parser *ps, struct hd_slice shape,
 	}
 	if (shape.n > SHAPE_MEMO_TEXT)
 		return long_shape_bytes(ps, shape, out);
-	h = hash64(shape);
+	h = hd_hash64(shape);
 	m = memo_slot(ps, shape, h, &hit);
 	bytes = memo_bytes(m, shape, h, hit);
 	if (out) {
 		if (!m->bare_known) {
-			m->bare = hash64(hd_shape_strip_layout(shape));
+			m->bare = hd_hash64(hd_shape_strip_layout(shape));
 			m->bare_known = 1;
 		}
 		*out = (struct shape_hashes){ h, m->bare };
@@ -805,7 +774,7 @@ static size_t insn_shape(struct parser *ps, struct hd_slice t, int64_t *bytes)
 	int hit = 0;
 
 	if (k > 0 && k < t.n && k <= SHAPE_MEMO_TEXT) {
-		h = hash64(hd_slice_make(t.p, k));
+		h = hd_hash64(hd_slice_make(t.p, k));
 		m = memo_slot(ps, hd_slice_make(t.p, k), h, &hit);
 		if (hit && m->plain) {
 			*bytes = m->bytes;
@@ -847,7 +816,7 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 		val = &HD_VALUE(d, v);
 		struct hd_slice had = hd_value_key_of(val);
 
-		if (!hd_index_key_eq(had, key)) {
+		if (!hd_slice_eq(had, key)) {
 			char a[80], b[80];
 			hd_quote(a, sizeof(a), had.p, had.n, 60);
 			hd_quote(b, sizeof(b), key.p, key.n, 60);
@@ -1240,7 +1209,7 @@ static int parse_record(struct parser *ps, struct hd_slice l)
 	prefetch_records(ps, val->id);
 	/* The instruction is most likely the value's namesake: start
 	 * loading its index slot for the " from instruction:" line. */
-	ps->record_hash = hash64(val->name);
+	ps->record_hash = hd_hash64(val->name);
 	hd_index_prefetch(&ps->d->insn_by_name, (uint32_t)ps->record_hash);
 	val->record_line = (uint32_t)ps->line;
 	val->pos_first = (uint32_t)ps->d->positions.len;
@@ -1553,14 +1522,14 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	n = name_span(t, ps->end);
 	/* tuple elements repeat their instruction: check the last one first */
 	if (n && ps->last_insn != HD_NONE &&
-	    hd_index_key_eq(HD_INSN(d, ps->last_insn).name, hd_slice_make(t.p, n))) {
+	    hd_slice_eq(HD_INSN(d, ps->last_insn).name, hd_slice_make(t.p, n))) {
 		val->insn = ps->last_insn;
 		return 0;
 	}
 	if (d->insns.len >= HD_NONE - 1)
 		return perr(ps, "too many instructions");
-	hash = hd_index_key_eq(val->name, hd_slice_make(t.p, n)) ? ps->record_hash :
-		hash64(hd_slice_make(t.p, n));
+	hash = hd_slice_eq(val->name, hd_slice_make(t.p, n)) ? ps->record_hash :
+		hd_hash64(hd_slice_make(t.p, n));
 	i = n ? hd_dump_insn_by_hash(d, (uint32_t)hash, hd_slice_make(t.p, n)) : HD_NONE;
 	if (i == HD_NONE) {
 		struct hd_insn *in = PUSH(&d->insns, struct hd_insn);
@@ -1572,7 +1541,7 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 		hd_index_add(&d->insn_by_name, (uint32_t)hash, i);
 		in->name_hash = hash;
 		/* the value's copy of the name serves, out of the input */
-		if (hd_index_key_eq(in->name, val->name))
+		if (hd_slice_eq(in->name, val->name))
 			in->name = val->name;
 	}
 	val->insn = i;

@@ -48,54 +48,21 @@ struct hd_index {
 typedef struct hd_slice (*hd_index_key_fn)(const void *ctx, uint32_t idx);
 
 /*
- * The hash the index files key under: the low 32 bits of XXH3-64, the
- * project's hash, compiled inline here because it runs for most lines of
- * a dump (keys are short names).
+ * The project's hash of a text, XXH3-64, compiled inline here because it
+ * runs for most lines of a dump (keys are short names).  What one phase
+ * hashes and keeps (hd_insn.name_hash, hd_alloc_value.shape_hash) a
+ * later phase takes for its own hash of the same text: all of them are
+ * this function.
  */
+static inline uint64_t hd_hash64(struct hd_slice s)
+{
+	return XXH3_64bits(s.n ? s.p : "", s.n);
+}
+
+/* The hash the index files key under: the low 32 bits of hd_hash64. */
 static inline uint32_t hd_index_hash(struct hd_slice key)
 {
-	return (uint32_t)XXH3_64bits(key.n ? key.p : "", key.n);
-}
-
-/*
- * hd_slice_eq for keys: they are short names, and a memcmp call cost
- * more than the compare.  8 bytes at a time (the last load overlapping),
- * 4 (two overlapping) below 8, one by one below 4.  Reads only the n
- * bytes of each.
- */
-static inline int hd_bytes_eq(const char *a, const char *b, size_t n)
-{
-	uint64_t x, y;
-	uint32_t h[4];
-	size_t i;
-
-	if (n >= 8) {
-		for (i = 0; i + 8 < n; i += 8) {
-			memcpy(&x, a + i, 8);
-			memcpy(&y, b + i, 8);
-			if (x != y)
-				return 0;
-		}
-		memcpy(&x, a + n - 8, 8);
-		memcpy(&y, b + n - 8, 8);
-		return x == y;
-	}
-	if (n >= 4) {
-		memcpy(&h[0], a, 4);
-		memcpy(&h[1], b, 4);
-		memcpy(&h[2], a + n - 4, 4);
-		memcpy(&h[3], b + n - 4, 4);
-		return ((h[0] ^ h[1]) | (h[2] ^ h[3])) == 0;
-	}
-	for (i = 0; i < n; i++)
-		if (a[i] != b[i])
-			return 0;
-	return 1;
-}
-
-static inline int hd_index_key_eq(struct hd_slice a, struct hd_slice b)
-{
-	return a.n == b.n && hd_bytes_eq(a.p, b.p, a.n);
+	return (uint32_t)hd_hash64(key);
 }
 
 /* Record with this key (hash = hd_index_hash(key)), or HD_NONE. */
@@ -112,7 +79,7 @@ static inline uint32_t hd_index_find(const struct hd_index *x, uint32_t hash,
 
 		if (s->idx == HD_NONE)
 			return HD_NONE;
-		if (s->hash == hash && hd_index_key_eq(key_of(ctx, s->idx), key))
+		if (s->hash == hash && hd_slice_eq(key_of(ctx, s->idx), key))
 			return s->idx;
 	}
 }

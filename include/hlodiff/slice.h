@@ -30,6 +30,46 @@ static inline struct hd_slice hd_slice_cstr(const char *s)
 	return hd_slice_make(s, strlen(s));
 }
 
+/*
+ * Are the n bytes at a and b equal?  For the parser's literal line
+ * prefixes and memoised shapes, where a memcmp call cost more than the
+ * compare: up to 32 bytes they are compared inline, 8 bytes at a time (the last
+ * load overlapping), 4 (two overlapping) below 8, one by one below 4;
+ * longer ones by memcmp.  Reads only the n bytes of each.
+ */
+static inline __attribute__((always_inline)) int
+hd_bytes_eq(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	uint32_t h[4];
+	size_t i;
+
+	if (n > 32)
+		return memcmp(a, b, n) == 0;
+	if (n >= 8) {
+		for (i = 0; i + 8 < n; i += 8) {
+			memcpy(&x, a + i, 8);
+			memcpy(&y, b + i, 8);
+			if (x != y)
+				return 0;
+		}
+		memcpy(&x, a + n - 8, 8);
+		memcpy(&y, b + n - 8, 8);
+		return x == y;
+	}
+	if (n >= 4) {
+		memcpy(&h[0], a, 4);
+		memcpy(&h[1], b, 4);
+		memcpy(&h[2], a + n - 4, 4);
+		memcpy(&h[3], b + n - 4, 4);
+		return ((h[0] ^ h[1]) | (h[2] ^ h[3])) == 0;
+	}
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
 static inline int hd_slice_eq(struct hd_slice a, struct hd_slice b)
 {
 	return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
