@@ -466,23 +466,6 @@ static inline size_t find_either(struct hd_slice s, size_t i, char c1, char c2)
 	return i;
 }
 
-/* Offset of the first '"' in s at or after i, or s.n. */
-static inline size_t find_quote(struct hd_slice s, size_t i)
-{
-	const char *q;
-
-#ifdef __SSE2__
-	for (; i + 16 <= s.n; i += 16) {
-		unsigned m = eq_mask(s.p + i, '"');
-
-		if (m)
-			return i + (size_t)__builtin_ctz(m);
-	}
-#endif
-	q = i < s.n ? memchr(s.p + i, '"', s.n - i) : NULL;
-	return q ? (size_t)(q - s.p) : s.n;
-}
-
 /*
  * Index just past the string whose opening quote is at s.p[i] (or s.n):
  * a closing quote counts when an even number of backslashes precede it.
@@ -492,7 +475,7 @@ static size_t skip_string(struct hd_slice s, size_t i)
 	for (i++; i < s.n; i++) {
 		size_t k, bs = 0;
 
-		i = find_quote(s, i);
+		i = find_either(s, i, '"', '"');
 		if (i >= s.n)
 			return s.n;
 		for (k = i; k > 0 && s.p[k - 1] == '\\'; k--)
@@ -509,16 +492,17 @@ static size_t skip_string(struct hd_slice s, size_t i)
  * s.n).  Strings in double quotes may hold any bracket; backslash escapes
  * the next byte.
  */
-/* Bytes that need a look in balanced_until: quotes, brackets, stops. */
-#define BALANCED_BASE ['"'] = 1, ['('] = 1, ['['] = 1, ['{'] = 1, \
-	[')'] = 1, [']'] = 1, ['}'] = 1
-static const unsigned char stop_comma[256] = { BALANCED_BASE, [','] = 1 };
-static const unsigned char stop_space[256] = { BALANCED_BASE, [' '] = 1 };
-static const unsigned char stop_eq_space[256] = { BALANCED_BASE, ['='] = 1, [' '] = 1 };
-
 static int is_closer(char c)
 {
 	return c == ')' || c == ']' || c == '}';
+}
+
+/* Bytes that need a look in balanced_scan: quotes, brackets, the stops
+ * (byte by byte what special_mask finds 16 at a time). */
+static inline int balanced_special(char c, char stop1, char stop2)
+{
+	return c == '"' || c == stop1 || c == stop2 || c == '(' || c == '[' ||
+	       c == '{' || is_closer(c);
 }
 
 #ifdef __SSE2__
@@ -551,14 +535,12 @@ static inline unsigned special_mask(const char *p, char stop1, char stop2)
  * bytes between special ones (special_mask, the table) are skipped 16
  * at a time with SSE2: mask keeps the special bytes of the block
  * [blk_end - 16, blk_end) not visited yet, whole blocks inside s only;
- * the tail is read through the table.
+ * the tail is read byte by byte (balanced_special).
  */
 static inline __attribute__((always_inline)) size_t
 balanced_scan(struct hd_slice s, char stop1, char stop2,
 				   int at_close)
 {
-	const unsigned char *special = stop1 == ',' ? stop_comma :
-				       stop1 == '=' ? stop_eq_space : stop_space;
 	size_t i = 0;
 	int depth = 0;
 #ifdef __SSE2__
@@ -583,7 +565,7 @@ balanced_scan(struct hd_slice s, char stop1, char stop2,
 			blk_end = i + 16;
 		}
 #endif
-		while (i < s.n && !special[(unsigned char)s.p[i]])
+		while (i < s.n && !balanced_special(s.p[i], stop1, stop2))
 			i++;
 		if (i >= s.n)
 			return s.n;
@@ -656,6 +638,16 @@ struct shape_hashes {
 	uint64_t whole, bare;
 };
 
+/* The hash of shape without its layout, given whole, the hash of shape:
+ * a shape without a layout (or a tuple, which keeps its text) is not
+ * hashed again. */
+static uint64_t bare_hash(struct hd_slice shape, uint64_t whole)
+{
+	struct hd_slice bare = hd_shape_strip_layout(shape);
+
+	return bare.n == shape.n ? whole : hd_hash64(bare);
+}
+
 /* The hashes of a shape the loose keys of canon.h use (hd_alloc_value's
  * shape_hash and bare_hash), worked out without a memo. */
 static void hash_shape(struct hd_slice shape, struct shape_hashes *out)
@@ -663,7 +655,7 @@ static void hash_shape(struct hd_slice shape, struct shape_hashes *out)
 	if (!out)
 		return;
 	out->whole = hd_hash64(shape);
-	out->bare = hd_hash64(hd_shape_strip_layout(shape));
+	out->bare = bare_hash(shape, out->whole);
 }
 
 /* hd_shape_logical_bytes of a shape longer than SHAPE_MEMO_TEXT, and
@@ -692,7 +684,7 @@ static int64_t long_shape_bytes(struct parser *ps, struct hd_slice shape,
 		m->text = hd_xmalloc(m->cap);
 	}
 	m->hash = h;
-	m->bare = hd_hash64(hd_shape_strip_layout(shape));
+	m->bare = bare_hash(shape, h);
 	m->len = (uint32_t)shape.n;
 	memcpy(m->text, shape.p, shape.n);
 	m->bytes = hd_shape_logical_bytes(shape);
@@ -750,7 +742,7 @@ static int64_t shape_bytes(struct parser *ps, struct hd_slice shape,
 	bytes = memo_bytes(m, shape, h, hit);
 	if (out) {
 		if (!m->bare_known) {
-			m->bare = hd_hash64(hd_shape_strip_layout(shape));
+			m->bare = bare_hash(shape, h);
 			m->bare_known = 1;
 		}
 		*out = (struct shape_hashes){ h, m->bare };
@@ -1316,16 +1308,6 @@ static void read_metadata(struct hd_insn *in)
 }
 
 /*
- * find_metadata's two passes (the end of "{...}", then its items) in
- * one, for the usual text: the items are read as read_metadata reads
- * them, and the closing '}' is the first closing bracket met between
- * items or inside one at depth 0, followed by ',' or the end.  There
- * find_metadata's first pass (depth 1 inside the braces, the same
- * strings skipped) ends too, so the result is the same.  Anything else
- * (a ')' or ']' there, a '}' followed by other text, no end) returns
- * -1, and the caller does the two passes.  m starts at the '{'.
- */
-/*
  * balanced_scan(r, '=', ' ', 1) for the usual key, a run of name bytes
  * (none of which the scan stops at or counts) and then '='.
  */
@@ -1352,6 +1334,16 @@ static inline size_t metadata_value_end(struct hd_slice r, const char *limit)
 	return balanced_scan(r, ' ', ' ', 1);
 }
 
+/*
+ * find_metadata's two passes (the end of "{...}", then its items) in
+ * one, for the usual text: the items are read as read_metadata reads
+ * them, and the closing '}' is the first closing bracket met between
+ * items or inside one at depth 0, followed by ',' or the end.  There
+ * find_metadata's first pass (depth 1 inside the braces, the same
+ * strings skipped) ends too, so the result is the same.  Anything else
+ * (a ')' or ']' there, a '}' followed by other text, no end) returns
+ * -1, and the caller does the two passes.  m starts at the '{'.
+ */
 static int read_metadata_fast(struct hd_insn *in, struct hd_slice m,
 			      const char *limit)
 {
