@@ -167,6 +167,21 @@ void hd_arena_release(struct hd_arena *a)
 #define VEC_MAP_SPAN ((size_t)0)  /* 32-bit: too little address space */
 #endif
 
+/* span bytes of address space for big arrays (2 MiB pages where the
+ * kernel can), or NULL. */
+static void *map_span(size_t span)
+{
+	void *p = mmap(NULL, span, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, span, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
 /* Moves malloc'd v into a reservation if bytes call for one; 0 if not. */
 static int vec_map(struct hd_vec *v, size_t bytes)
 {
@@ -174,13 +189,9 @@ static int vec_map(struct hd_vec *v, size_t bytes)
 
 	if (bytes < VEC_MAP_FROM || bytes > VEC_MAP_SPAN)
 		return 0;
-	p = mmap(NULL, VEC_MAP_SPAN, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
+	p = map_span(VEC_MAP_SPAN);
+	if (!p)
 		return 0;
-#ifdef MADV_HUGEPAGE
-	(void)madvise(p, VEC_MAP_SPAN, MADV_HUGEPAGE);
-#endif
 	if (v->len)
 		memcpy(p, v->data, v->len * v->elem);
 	free(v->data);
@@ -210,6 +221,29 @@ void hd_vec_reserve(struct hd_vec *v, size_t n)
 		v->data = hd_xrealloc(v->data, cap * v->elem);
 	}
 	v->cap = cap;
+}
+
+void *hd_vec_block(struct hd_vec *v, size_t elem, size_t n)
+{
+	size_t huge = (size_t)2 << 20, bytes;
+
+	v->elem = elem;
+	if (elem && n > SIZE_MAX / elem)
+		out_of_memory(n);
+	bytes = n * elem;
+	if (!v->data && elem && bytes >= VEC_MAP_FROM && bytes <= VEC_MAP_SPAN) {
+		size_t span = (bytes + huge - 1) & ~(huge - 1);
+		void *p = map_span(span);
+
+		if (p) {
+			v->data = p;
+			v->mapped = span;
+			v->cap = span / elem;
+			return p;
+		}
+	}
+	hd_vec_reserve(v, n);
+	return v->data;
 }
 
 void *hd_vec_push(struct hd_vec *v)

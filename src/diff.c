@@ -235,17 +235,6 @@ static void value_item(const struct hd_diff *df, struct hd_key_item *it,
 		hd_key_item_set_str(it, vd_key(df, x), i);
 }
 
-/*
- * Room for n elements of v's size in v (empty), returned.  An hd_vec
- * rather than malloc: a big one is backed by 2 MiB pages where the
- * kernel can (arena.h), one page fault where 4 KiB pages take 512.
- */
-static void *big_array(struct hd_vec *v, size_t n)
-{
-	hd_vec_reserve(v, n);
-	return v->data;
-}
-
 /* Entries [from, to) split into the two runs of sort_values, the
  * differing ones from runs[a], the others from runs[b], in order. */
 struct split {
@@ -289,7 +278,8 @@ static void sort_values(struct hd_diff *df, struct hd_key_item *items,
 		return;
 	/* Entries [0, h) hold listed_h of the differing ones: their places
 	 * in the runs are known, and the two halves split at once. */
-	sp[0] = (struct split){ df->values.data, items, big_array(&run_mem, n),
+	sp[0] = (struct split){ df->values.data, items,
+				hd_vec_block(&run_mem, sizeof(struct hd_key_item), n),
 				0, h, 0, a };
 	sp[1] = (struct split){ df->values.data, items, sp[0].runs, h, n,
 				listed_h, a + (h - listed_h) };
@@ -541,7 +531,7 @@ static void *list_and_sort(void *arg)
 {
 	struct hd_diff *df = arg;
 	struct hd_vec item_mem = HD_VEC_INIT(struct hd_key_item);
-	struct hd_key_item *items = big_array(&item_mem,
+	struct hd_key_item *items = hd_vec_block(&item_mem, sizeof(*items),
 		df->old->values.len + df->new_dump->values.len + 1);
 	uint32_t h, listed_h;
 

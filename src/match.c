@@ -65,7 +65,6 @@ struct side {
 	const struct hd_dump *d;
 	struct hd_canon c;
 	uint32_t n;
-	uint32_t *order;     /* values in schedule order */
 	uint32_t *rank;      /* value -> position in order */
 	uint32_t *free_list; /* unpaired values in schedule order */
 	uint64_t *keys;      /* the current pass's key of free_list[r] */
@@ -74,7 +73,7 @@ struct side {
 	uint64_t *loose;     /* looser keys of the values unpaired when they
 			      * were made: HD_LOOSE_COUNT per row */
 	uint32_t *loose_row; /* value -> its row in loose */
-	struct hd_vec mem;   /* where keys, order, rank and free_list are */
+	struct hd_vec mem;   /* where keys, rank and free_list are */
 };
 
 /* What hd_match_side_new prepares: one side before the match. */
@@ -105,7 +104,7 @@ struct mctx;
  */
 struct part {
 	struct mctx *x;
-	unsigned id, n_parts;           /* keys with key_part(key) == id */
+	unsigned n_parts;               /* 1: this part takes every key */
 	struct group *head;             /* uthash table of the pass */
 	unsigned log2;                  /* its buckets, log2 */
 	struct group *groups;           /* in order of first old member */
@@ -166,19 +165,6 @@ const char *hd_match_how_name(enum hd_match_how how)
 	};
 
 	return (unsigned)how < HD_MATCH_HOW_COUNT ? names[how] : "?";
-}
-
-/*
- * Room for n bytes in v (empty), returned, aligned for any scalar.  An
- * hd_vec rather than malloc: a big one is backed by 2 MiB pages where
- * the kernel can (arena.h), one page fault where 4 KiB pages take 512.
- * The arrays of a side and of a part are each one such block.
- */
-static void *big_block(struct hd_vec *v, size_t n)
-{
-	v->elem = 1;
-	hd_vec_reserve(v, n);
-	return v->data;
 }
 
 /* ------------------------------------------------------------------ */
@@ -269,7 +255,7 @@ static uint64_t clamped_id(const struct hd_value *v)
 static void side_order(struct side *s)
 {
 	struct hd_vec mem = HD_VEC_INIT(char);
-	struct order_item *a = big_block(&mem, 2 * ((size_t)s->n + 1) *
+	struct order_item *a = hd_vec_block(&mem, 1, 2 * ((size_t)s->n + 1) *
 					 sizeof(*a));
 	struct order_item *tmp = a + s->n + 1;
 	struct order_item *sorted;
@@ -307,7 +293,6 @@ static void side_order(struct side *s)
 	}
 	sorted = radix_sort(a, tmp, s->n, bit_width(max_start + 1) + id_bits);
 	for (i = 0; i < s->n; i++) {
-		s->order[i] = sorted[i].v;
 		s->rank[sorted[i].v] = i;
 		s->free_list[i] = sorted[i].v;
 	}
@@ -427,18 +412,14 @@ static void *new_keys_thread(void *arg)
 	return NULL;
 }
 
-static void part_init(struct part *p, struct mctx *x, unsigned id)
+static void part_init(struct part *p, struct mctx *x)
 {
 	memset(p, 0, sizeof(*p));
 	p->x = x;
-	p->id = id;
-	/* Room for a group per old value, from an hd_vec: the big one is
-	 * then backed by 2 MiB pages where the kernel can (arena.h), a page
-	 * fault each 2 MiB instead of each 4 KiB of the groups it fills. */
-	p->group_mem.elem = sizeof(*p->groups);
-	hd_vec_reserve(&p->group_mem, x->o.n + 1);
-	p->groups = p->group_mem.data;
-	p->o_at = big_block(&p->mem, 3 * ((size_t)x->o.n + 1 + x->n.n + 1) *
+	/* a group per old value; the arrays of a side and of a part are
+	 * each one block on 2 MiB pages where the kernel can (arena.h) */
+	p->groups = hd_vec_block(&p->group_mem, sizeof(*p->groups), x->o.n + 1);
+	p->o_at = hd_vec_block(&p->mem, 1, 3 * ((size_t)x->o.n + 1 + x->n.n + 1) *
 			    sizeof(uint32_t));
 	p->o_grp = p->o_at + x->o.n + 1;
 	p->olist = p->o_grp + x->o.n + 1;
@@ -821,10 +802,9 @@ struct hd_match_side *hd_match_side_begin(const struct hd_dump *d)
 	memset(s, 0, sizeof(*s));
 	s->d = d;
 	s->n = (uint32_t)d->values.len;
-	s->keys = big_block(&s->mem, ((size_t)s->n + 1) *
-			    (sizeof(uint64_t) + 3 * sizeof(uint32_t)));
-	s->order = (uint32_t *)(s->keys + s->n + 1);
-	s->rank = s->order + s->n + 1;
+	s->keys = hd_vec_block(&s->mem, 1, ((size_t)s->n + 1) *
+			    (sizeof(uint64_t) + 2 * sizeof(uint32_t)));
+	s->rank = (uint32_t *)(s->keys + s->n + 1);
 	s->free_list = s->rank + s->n + 1;
 	return ms;
 }
@@ -960,8 +940,8 @@ int hd_match_values_sides(struct hd_match *m, struct hd_match_side *old,
 	x.n = new_side->s;
 	x.o.partner = m->old_to_new;
 	x.n.partner = m->new_to_old;
-	part_init(&x.part[0], &x, 0);
-	part_init(&x.part[1], &x, 1);
+	part_init(&x.part[0], &x);
+	part_init(&x.part[1], &x);
 
 	if (flags & HD_MATCH_BY_NAME_ONLY)
 		pass_by_name_only(&x);

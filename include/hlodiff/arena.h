@@ -60,6 +60,16 @@ struct hd_vec {
 void *hd_vec_push(struct hd_vec *v);
 void hd_vec_reserve(struct hd_vec *v, size_t n);
 void hd_vec_release(struct hd_vec *v);
+
+/*
+ * Room for n elements of elem bytes in the empty v, for an array of a
+ * size known at once that will not grow (scratch of a sort or a match
+ * pass), returned.  A big one is mapped at its size, rounded up to 2 MiB,
+ * and backed by 2 MiB pages where the kernel can (one page fault where
+ * 4 KiB pages take 512), without the address-space reservation of a
+ * growing array; else, or where the mapping is refused, malloc.
+ */
+void *hd_vec_block(struct hd_vec *v, size_t elem, size_t n);
 #define HD_VEC_AT(v, type, i) (((type *)(v)->data)[i])
 
 #endif

@@ -97,6 +97,32 @@ static void check_reserve(void)
 	hd_vec_release(&v);
 }
 
+/*
+ * hd_vec_block: a small block comes from malloc; a big one is mapped at
+ * its size rounded up to 2 MiB (no reservation to grow in); both hold
+ * every element written.
+ */
+static void check_block(size_t n)
+{
+	struct hd_vec v = HD_VEC_INIT(struct item);
+	struct item *a = hd_vec_block(&v, sizeof(*a), n);
+	size_t bytes = n * sizeof(*a), huge = (size_t)2 << 20, i, bad = 0;
+
+	for (i = 0; i < n; i++)
+		a[i] = (struct item){ i, ~(uint64_t)i, (uint32_t)i };
+	for (i = 0; i < n; i++)
+		bad += a[i].a != i || a[i].b != ~(uint64_t)i || a[i].c != (uint32_t)i;
+	is_int(0, (long long)bad, "block of %zu items: read back", n);
+	if (bytes < BIG)
+		is_int(0, (long long)v.mapped, "block of %zu items: from malloc", n);
+	else if (!room_to_reserve())
+		skip("block of %zu items: address space limited", n);
+	else
+		is_int((long long)((bytes + huge - 1) / huge * huge), (long long)v.mapped,
+		       "block of %zu items: mapped at its size in 2 MiB", n);
+	hd_vec_release(&v);
+}
+
 /* Address space this process uses now, in bytes; 0 if unknown. */
 static size_t address_space_now(void)
 {
@@ -151,9 +177,12 @@ int main(void)
 	static const size_t sizes[] = { 0, 1, 16, 17, 1000, 262144, 262145, 1500000 };
 	size_t i;
 
-	plan(6 * (int)(sizeof(sizes) / sizeof(sizes[0])) + 4);
+	plan(6 * (int)(sizeof(sizes) / sizeof(sizes[0])) + 4 + 2 * 3);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		check(sizes[i]);
+	check_block(1000);
+	check_block(262144);
+	check_block(1000001);
 	check_reserve();
 	check_refused_reservation();
 	return 0;
