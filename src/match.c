@@ -281,6 +281,7 @@ static void side_order(struct side *s)
 		prev_id = id;
 		a[i].key = start;
 		a[i].v = i;
+		tmp[i].key = id; /* tmp is the sort's scratch, free till then */
 	}
 	/* No live range sorts last: just after the latest start. */
 	id_bits = ids_ascend ? 0 : bit_width(max_id);
@@ -289,7 +290,7 @@ static void side_order(struct side *s)
 
 		a[i].key = start << id_bits;
 		if (id_bits)
-			a[i].key |= clamped_id(&HD_VALUE(s->d, i));
+			a[i].key |= tmp[i].key;
 	}
 	sorted = radix_sort(a, tmp, s->n, bit_width(max_start + 1) + id_bits);
 	for (i = 0; i < s->n; i++) {
