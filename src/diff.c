@@ -117,29 +117,13 @@ static int64_t value_space(const struct hd_dump *d, uint32_t v)
 	return hd_shape_memory_space(hd_value_shape(d, v));
 }
 
-/* The flags of value v's allocation; 0 without one (*has = 0). */
-static uint32_t alloc_flags(const struct hd_dump *d, uint32_t v, int *has)
+static int value_kind(const struct hd_dump *d, uint32_t v)
 {
 	const struct hd_value *val = &HD_VALUE(d, v);
 
-	*has = val->alloc_value != HD_NONE;
-	if (!*has)
-		return 0;
-	return HD_ALLOC(d, HD_ALLOC_VALUE(d, val->alloc_value).alloc).flags;
-}
-
-/* Do old value a and new value b have the same allocation kind (none
- * for both without an allocation)?  Equal flags (the common case) give
- * equal kinds without working them out. */
-static int same_kind(const struct hd_dump *o, uint32_t a,
-		     const struct hd_dump *n, uint32_t b)
-{
-	int ha, hb;
-	uint32_t fa = alloc_flags(o, a, &ha), fb = alloc_flags(n, b, &hb);
-
-	if (ha != hb)
-		return 0;
-	return !ha || fa == fb || hd_alloc_kind_of(fa) == hd_alloc_kind_of(fb);
+	if (val->alloc_value == HD_NONE)
+		return -1;
+	return (int)hd_alloc_kind_of(HD_ALLOC(d, HD_ALLOC_VALUE(d, val->alloc_value).alloc).flags);
 }
 
 /*
@@ -170,7 +154,7 @@ static uint32_t value_changes(const struct hd_dump *o, uint32_t a,
 		c |= HD_CHANGE_SPACE;
 		c &= ~(uint32_t)HD_CHANGE_LAYOUT;
 	}
-	if (!same_kind(o, a, n, b))
+	if (value_kind(o, a) != value_kind(n, b))
 		c |= HD_CHANGE_KIND;
 	if (live_length(va) != live_length(vb))
 		c |= HD_CHANGE_LIVE;
