@@ -9,10 +9,10 @@
  * canonicalised on two threads at once.
  *
  * Every pass pairs values only inside a group, and a group's pairs
- * depend on nothing but its own members.  So a big pass runs as two
- * "parts" on two threads, each with the groups of half the keys (split
- * by a bit of the mixed key, not by thread timing): the pairs are the
- * same as with one part.
+ * depend on nothing but its own members.  So a pass runs as two "parts",
+ * on two threads when it is big, each with the groups of half the keys
+ * (split by a bit of the mixed key, not by thread timing): the pairs are
+ * the same as with one part.
  *
  * Schedule order of a value: live-range start (XLA derives it from the
  * sequence position of the defining instruction; values without a live
@@ -104,7 +104,6 @@ struct mctx;
  */
 struct part {
 	struct mctx *x;
-	unsigned n_parts;               /* 1: this part takes every key */
 	struct group *head;             /* uthash table of the pass */
 	unsigned log2;                  /* its buckets, log2 */
 	struct group *groups;           /* in order of first old member */
@@ -436,17 +435,6 @@ static void part_release(struct part *p)
 	hd_vec_release(&p->mem);
 }
 
-/* Every place r of the n free values of a side: the part's own when
- * a pass has one part (side_keys split them for two). */
-static uint32_t all_places(uint32_t n, uint32_t *at)
-{
-	uint32_t r;
-
-	for (r = 0; r < n; r++)
-		at[r] = r;
-	return n;
-}
-
 /*
  * Empties the table for a pass of at most n keys and sizes the next
  * one for them: about n / 2 buckets, at least 32.
@@ -547,10 +535,6 @@ static void *part_run(void *arg)
 	struct part *p = arg;
 	const struct mctx *x = p->x;
 
-	if (p->n_parts == 1) {
-		p->n_o = all_places(x->o.n_free, p->o_at);
-		p->n_n = all_places(x->n.n_free, p->n_at);
-	}
 	part_reset(p, p->n_o);
 	group_old(p);
 	group_new(p);
@@ -560,28 +544,21 @@ static void *part_run(void *arg)
 	return NULL;
 }
 
-/* Below this many unpaired old values a pass runs as one part. */
+/* Below this many unpaired old values a pass runs on one thread. */
 #define TWO_PARTS_MIN 8192
 
 /* Runs pass ps over the values still unpaired. */
 static void run_pass(struct mctx *x, const struct pass *ps)
 {
-	int two;
-
 	/* The free lists as the last pass left them decide whether the
-	 * keys are taken on two threads (either way gives the same); the
-	 * lists without the values it paired, whether the pass has two
-	 * parts. */
+	 * keys are taken on two threads, the lists without the values it
+	 * paired whether the two parts run on two (either way gives the
+	 * same pairs). */
 	x->pass = ps;
 	hd_run_two(old_keys_thread, x, new_keys_thread, x,
 		   x->o.n_free >= TWO_PARTS_MIN);
-	two = x->o.n_free >= TWO_PARTS_MIN;
-	x->part[0].n_parts = two ? 2 : 1;
-	x->part[1].n_parts = 2;
-	if (two)
-		hd_run_two(part_run, &x->part[0], part_run, &x->part[1], 1);
-	else
-		part_run(&x->part[0]);
+	hd_run_two(part_run, &x->part[0], part_run, &x->part[1],
+		   x->o.n_free >= TWO_PARTS_MIN);
 	x->pass = NULL;
 }
 
