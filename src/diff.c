@@ -382,13 +382,15 @@ static void *fill_chunks(void *arg)
 	struct list_work *w = j->w;
 	uint32_t c;
 
+	/* chunk 0 is the added values, a walk over all new values: taken
+	 * first, so that it is not the one long job at the end */
 	while ((c = atomic_fetch_add(&w->next, 1)) <= w->n_old_chunks) {
-		uint32_t from = c * LIST_CHUNK;
+		uint32_t from = (c - 1) * LIST_CHUNK;
 
-		if (c == w->n_old_chunks)
+		if (c == 0)
 			fill_added(j);
 		else
-			w->chunk_listed[c] = fill_old(j, from,
+			w->chunk_listed[c - 1] = fill_old(j, from,
 				w->n_old - from < LIST_CHUNK ? w->n_old :
 				from + LIST_CHUNK);
 	}
