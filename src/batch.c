@@ -20,6 +20,7 @@
 #include "hlodiff/golden.h"
 #include "hlodiff/html.h"
 #include "hlodiff/match.h"
+#include "hlodiff/parse.h"
 #include "hlodiff/rules.h"
 #include "hlodiff/verdict.h"
 
@@ -588,8 +589,10 @@ static int load_pair(struct pair_side *os, struct pair_side *ns)
 static void compare_pair(const struct hd_batch_opts *o, const struct hd_job *j,
 			 struct hd_module_report *m)
 {
-	struct pair_side os = { .path = j->old_path, .parse_flags = o->parse_flags },
-			 ns = { .path = j->new_path, .parse_flags = o->parse_flags };
+	struct pair_side os = { .path = j->old_path,
+				.parse_flags = o->parse_flags | HD_PARSE_CANON },
+			 ns = { .path = j->new_path,
+				.parse_flags = o->parse_flags | HD_PARSE_CANON };
 	struct hd_dump *old = &os.d, *new_dump = &ns.d;
 	struct hd_diff df;
 	struct hd_report_opts ro = o->report;

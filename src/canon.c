@@ -587,14 +587,17 @@ static inline size_t sink_name_at(struct sink *k, const char *s, size_t n,
 
 struct work;
 static void add_ref(struct work *w, struct hd_slice name);
+static void pre_add(struct hd_canon_pre *p, struct hd_slice name);
 
 /*
  * Writes text with every %name stripped (hd_canon_name), string
  * literals copied as they are and comments ("/ *index=5* /") dropped.
- * With w, every %name is also resolved as an operand (add_ref).  Plain
- * bytes since cs are written when something changes and at the end.
+ * With w, every %name is also resolved as an operand (add_ref); with
+ * pre, kept for hd_canon_compute to resolve (pre_add).  Plain bytes
+ * since cs are written when something changes and at the end.
  */
-static void put_operands(struct sink *k, struct hd_slice t, struct work *w)
+static void put_operands(struct sink *k, struct hd_slice t, struct work *w,
+			 struct hd_canon_pre *pre)
 {
 	const char *s = t.p;
 	size_t n = t.n, i = 0, cs = 0, j;
@@ -623,6 +626,8 @@ static void put_operands(struct sink *k, struct hd_slice t, struct work *w)
 			name = hd_slice_make(s + i, sink_name_at(k, s, n, i));
 			if (w)
 				add_ref(w, name);
+			else if (pre)
+				pre_add(pre, name);
 			i = cs = i + name.n;
 		}
 	}
@@ -868,10 +873,10 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 
 /*
  * Writes the canonical text of insn to k; with w, also resolves its
- * operands.
+ * operands, with pre keeps them (put_operands).
  */
 static void insn_text(struct sink *k, const struct hd_insn *insn,
-		      struct work *w)
+		      struct work *w, struct hd_canon_pre *pre)
 {
 	sink_name(k, insn->name);
 	sink_byte(k, '\0');
@@ -879,7 +884,7 @@ static void insn_text(struct sink *k, const struct hd_insn *insn,
 	sink_byte(k, '\0');
 	sink_bytes(k, insn->shape.p, insn->shape.n);
 	sink_byte(k, '\0');
-	put_operands(k, insn->operands, w);
+	put_operands(k, insn->operands, w, pre);
 	sink_byte(k, '\0');
 	put_attrs(k, insn);
 }
@@ -893,7 +898,7 @@ size_t hd_canon_insn_text(const struct hd_insn *insn, char **buf,
 	k->text = &b;
 	k->st = NULL;
 	sink_begin(k);
-	insn_text(k, insn, NULL);
+	insn_text(k, insn, NULL, NULL);
 	sink_flush(k);
 	free(k);
 	*buf = b.p;
@@ -1022,6 +1027,48 @@ struct pending {
 	struct hd_slice name;
 };
 
+/* An operand name kept for resolution: its hash and length, and where it
+ * is in its instruction's text (read again only when it resolves to
+ * nothing). */
+struct pre_op {
+	uint64_t h;
+	uint32_t len, off;
+};
+
+/* op_first flag: the instruction kept no operands (over the budget), its
+ * text is read again. */
+#define PRE_WALK 0x80000000u
+
+/* The operand records may take this share of the input's bytes. */
+#define PRE_BUDGET_SHARE 8
+
+/* What the parser keeps of an instruction. */
+struct pre_insn {
+	uint64_t canon;         /* canonical hash */
+	uint64_t loose[2];      /* insn_loose */
+	uint32_t op_first;      /* its first operand record, | PRE_WALK */
+};
+
+/*
+ * The arrays are hd_vecs reserved for the input's size at once
+ * (PRE_BYTES_EACH): a big one then grows in place on 2 MiB pages where
+ * the kernel can (arena.h), with no copies and few page faults; only
+ * what is written takes memory.
+ */
+#define PRE_BYTES_EACH 256
+
+struct hd_canon_pre {
+	struct hd_vec insns;    /* struct pre_insn */
+	struct hd_vec ops;      /* struct pre_op */
+	size_t max_ops;         /* the budget of ops.len */
+	struct hd_vec pos_hash; /* uint64_t per position: XXH3-64 of its name */
+	const char *base;       /* text of the instruction being hashed */
+	int over;               /* it keeps no operands */
+	int taken;              /* hd_canon_compute took the results */
+	XXH3_state_t st;
+	struct sink sink;
+};
+
 /* Folding a long operand list: words hashed this many at a time. */
 #ifndef FOLD_CHUNK
 #define FOLD_CHUNK 256
@@ -1046,6 +1093,7 @@ struct work {
 	uint64_t words[FOLD_CHUNK];  /* scratch for folding */
 	struct sink sink;            /* canonical text */
 	struct hd_input_pass pass[3]; /* per input: the window kept resident */
+	struct hd_canon_pre *pre;    /* what the parser kept, or NULL */
 };
 
 /* Combines two 64-bit hashes (xorshift-multiply finaliser). */
@@ -1097,7 +1145,8 @@ static void pass_begin(struct work *w)
  * or positions pos[i] -> value val[i].  Hashes a batch ahead and fetches
  * its slots before the inserts, which then mostly hit the cache.  The
  * instructions' hashes come from the parser when it kept them
- * (hd_insn.name_hash).
+ * (hd_insn.name_hash), the positions' likewise (hd_canon_pre): then no
+ * name is read.
  */
 #define PUT_BATCH 16
 
@@ -1115,8 +1164,13 @@ static void put_names(struct work *w, size_t n, const uint32_t *pos,
 				HD_POSITION(d, pos[i + k]).name :
 				HD_INSN(d, i + k).name;
 
-			h[k] = !pos && d->shape_facts ?
-				HD_INSN(d, i + k).name_hash : hd_hash64(name);
+			if (!pos && d->shape_facts)
+				h[k] = HD_INSN(d, i + k).name_hash;
+			else if (pos && w->pre)
+				h[k] = HD_VEC_AT(&w->pre->pos_hash, uint64_t,
+						  pos[i + k]);
+			else
+				h[k] = hd_hash64(name);
 			len[k] = name.n;
 			__builtin_prefetch(&w->names.slots[name_map_home(&w->names,
 									 h[k])], 1);
@@ -1125,8 +1179,9 @@ static void put_names(struct work *w, size_t n, const uint32_t *pos,
 			name_map_put(&w->names, d, h[k], len[k],
 				     pos ? val[i + k] | REF_VALUE :
 					   (uint32_t)(i + k));
-		pass_at(w, pos ? HD_POSITION(d, pos[i + m - 1]).name.p :
-					  HD_INSN(d, i + m - 1).name.p);
+		if (!w->pre)
+			pass_at(w, pos ? HD_POSITION(d, pos[i + m - 1]).name.p :
+						  HD_INSN(d, i + m - 1).name.p);
 	}
 }
 
@@ -1159,7 +1214,10 @@ static void build_names(struct work *w)
 
 		if (owner[q] == HD_NONE)
 			continue;
-		if (p->index.n && !hd_slice_eq_cstr(p->index, "{}"))
+		/* the parser takes an index only as "{...}" (so "{}" is the
+		 * one of 2 bytes): with its hashes, no index is read */
+		if (p->index.n && (w->pre ? p->index.n != 2 :
+				   !hd_slice_eq_cstr(p->index, "{}")))
 			continue;
 		pos[np] = (uint32_t)q;
 		val[np++] = owner[q];
@@ -1229,22 +1287,31 @@ static void push_ref(struct work *w, uint32_t code)
 	w->last_code = code;
 }
 
+/*
+ * Resolves one operand name (hash h, length n; name is read only when
+ * it resolves to nothing, for the hash of its stripped form).
+ */
+static inline void resolve_one(struct work *w, uint64_t h, size_t n,
+			       const char *name)
+{
+	uint32_t t = name_map_find(&w->names, h, n)->target;
+
+	if (t == HD_NONE) {
+		w->name.n = 0;
+		add_name(&w->name, hd_slice_make(name, n));
+		t = REF_LEAF | leaf_of(&w->leaves, hash_buf(&w->name));
+	}
+	push_ref(w, t);
+}
+
 /* Resolves the pending operand names, in order. */
 static void resolve_refs(struct work *w)
 {
 	uint32_t k;
 
-	for (k = 0; k < w->n_pend; k++) {
-		const struct pending *p = &w->pend[k];
-		uint32_t t = name_map_find(&w->names, p->h, p->name.n)->target;
-
-		if (t == HD_NONE) {
-			w->name.n = 0;
-			add_name(&w->name, p->name);
-			t = REF_LEAF | leaf_of(&w->leaves, hash_buf(&w->name));
-		}
-		push_ref(w, t);
-	}
+	for (k = 0; k < w->n_pend; k++)
+		resolve_one(w, w->pend[k].h, w->pend[k].name.n,
+			    w->pend[k].name.p);
 	w->n_pend = 0;
 }
 
@@ -1628,15 +1695,182 @@ static void stored_hashes(struct hd_canon *c, const struct hd_dump *d)
 	}
 }
 
-/* The per-instruction parts of the loose keys of instruction i (canon.h:
- * insn_loose), while its text is in cache. */
-static void loose_parts(struct hd_canon *c, const struct hd_insn *in,
-			uint32_t i)
+/* The per-instruction parts of the loose keys of an instruction (canon.h:
+ * insn_loose) to out[0, 2), while its text is in cache. */
+static void loose_parts(uint64_t *out, const struct hd_insn *in)
 {
 	uint64_t opcode = hd_hash64(in->opcode);
 
-	c->insn_loose[2 * (size_t)i] = opcode;
-	c->insn_loose[2 * (size_t)i + 1] = mix(opcode, hd_hash64(in->op_name));
+	out[0] = opcode;
+	out[1] = mix(opcode, hd_hash64(in->op_name));
+}
+
+/* ------------------------------------------------------------------ */
+/* Hashing while the parser has the instruction in cache (canon.h)     */
+
+struct hd_canon_pre *hd_canon_pre_new(void)
+{
+	struct hd_canon_pre *p = hd_xcalloc(1, sizeof(*p));
+
+	p->sink.st = &p->st;
+	p->insns = (struct hd_vec)HD_VEC_INIT(struct pre_insn);
+	p->ops = (struct hd_vec)HD_VEC_INIT(struct pre_op);
+	p->pos_hash = (struct hd_vec)HD_VEC_INIT(uint64_t);
+	return p;
+}
+
+void hd_canon_pre_budget(struct hd_canon_pre *p, size_t input_bytes)
+{
+	size_t more = input_bytes / PRE_BUDGET_SHARE / sizeof(struct pre_op);
+	size_t guess = input_bytes / PRE_BYTES_EACH;
+
+	/* a guess of how many there will be (a little more than a real
+	 * dump needs): no copies as they grow */
+	hd_vec_reserve(&p->insns, p->insns.len + guess);
+	hd_vec_reserve(&p->ops, p->ops.len + guess);
+	hd_vec_reserve(&p->pos_hash, p->pos_hash.len + guess);
+
+	/* op_first holds record numbers below PRE_WALK */
+	p->max_ops = more < PRE_WALK - 1 - p->max_ops ? p->max_ops + more :
+							 PRE_WALK - 1;
+}
+
+static void pre_add(struct hd_canon_pre *p, struct hd_slice name)
+{
+	struct pre_op *o;
+
+	if (p->over)
+		return;
+	if (p->ops.len == p->max_ops) {
+		p->over = 1;
+		return;
+	}
+	if (p->ops.len == p->ops.cap)
+		hd_vec_reserve(&p->ops, p->ops.len + 1);
+	o = &HD_VEC_AT(&p->ops, struct pre_op, p->ops.len++);
+	o->h = hd_hash64(name);
+	o->len = (uint32_t)name.n;
+	o->off = (uint32_t)(name.p - p->base);
+}
+
+void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in)
+{
+	size_t first = p->ops.len;
+	struct pre_insn *r;
+
+	if (p->insns.len == p->insns.cap)
+		hd_vec_reserve(&p->insns, p->insns.len + 1);
+	r = &HD_VEC_AT(&p->insns, struct pre_insn, p->insns.len++);
+	/* An operand list longer than the budget left would likely run
+	 * past it (a name takes 16 bytes of records, a few of text): the
+	 * instruction is left to hd_canon_compute, which hashes it and
+	 * resolves its operands in one walk, as without the parser. */
+	p->base = in->text.p;
+	p->over = in->text.n > UINT32_MAX ||
+		  in->operands.n > (p->max_ops - first) * sizeof(struct pre_op);
+	r->canon = 0;
+	if (!p->over) {
+		sink_begin(&p->sink);
+		insn_text(&p->sink, in, NULL, p);
+		r->canon = sink_hash(&p->sink);
+	}
+	loose_parts(r->loose, in);
+	if (p->over)
+		p->ops.len = first;
+	r->op_first = (uint32_t)first | (p->over ? PRE_WALK : 0);
+}
+
+void hd_canon_pre_position(struct hd_canon_pre *p, struct hd_slice name)
+{
+	if (p->pos_hash.len == p->pos_hash.cap)
+		hd_vec_reserve(&p->pos_hash, p->pos_hash.len + 1);
+	HD_VEC_AT(&p->pos_hash, uint64_t, p->pos_hash.len++) = hd_hash64(name);
+}
+
+/* Frees the records hd_canon_compute needs no more. */
+static void pre_drop_records(struct hd_canon_pre *p)
+{
+	hd_vec_release(&p->insns);
+	hd_vec_release(&p->ops);
+	hd_vec_release(&p->pos_hash);
+}
+
+void hd_canon_pre_free(struct hd_canon_pre *p)
+{
+	if (!p)
+		return;
+	pre_drop_records(p);
+	free(p);
+}
+
+/*
+ * The parser's results for d when they are whole (every instruction and
+ * position, not taken before), marked taken; else NULL.
+ */
+static struct hd_canon_pre *pre_take(const struct hd_dump *d)
+{
+	struct hd_canon_pre *p = d->canon_pre;
+
+	if (!p || p->taken || p->insns.len == 0 || p->insns.len != d->insns.len ||
+	    p->pos_hash.len != d->positions.len || !d->shape_facts)
+		return NULL;
+	p->taken = 1;
+	return p;
+}
+
+/* How far ahead hash_insns_pre fetches the table slot of a record. */
+#define PRE_AHEAD 8
+
+/*
+ * hash_insns from the parser's results: resolves the kept operand names
+ * in order (an instruction that kept none is read again, as
+ * hash_insns does), then the structural hashes.
+ */
+static void hash_insns_pre(struct work *w)
+{
+	const struct hd_dump *d = w->d;
+	struct hd_canon *c = w->c;
+	struct hd_canon_pre *p = w->pre;
+	const struct pre_op *ops = p->ops.data;
+	const struct pre_insn *pi = p->insns.data;
+	size_t n_ops = p->ops.len;
+	uint32_t i, k;
+
+	for (i = 0; i < c->n_insns; i++) {
+		c->insn_canon[i] = pi[i].canon;
+		c->insn_loose[2 * (size_t)i] = pi[i].loose[0];
+		c->insn_loose[2 * (size_t)i + 1] = pi[i].loose[1];
+	}
+
+	build_names(w);
+	pass_begin(w);
+	for (i = 0; i < c->n_insns; i++) {
+		const struct hd_insn *in = &HD_INSN(d, i);
+		uint32_t a = pi[i].op_first, b = i + 1 < c->n_insns ?
+			pi[i + 1].op_first & ~PRE_WALK : (uint32_t)n_ops;
+
+		w->ref_first[i] = (uint32_t)w->refs.len;
+		w->cur_first = w->refs.len;
+		if (a & PRE_WALK) {
+			/* as hash_insns (the parser may not have hashed it) */
+			sink_begin(&w->sink);
+			insn_text(&w->sink, in, w, NULL);
+			resolve_refs(w);
+			c->insn_canon[i] = sink_hash(&w->sink);
+			pass_at(w, in->text.p);
+			c->n_walked++;
+			continue;
+		}
+		for (k = a; k < b; k++) {
+			if (k + PRE_AHEAD < n_ops)
+				__builtin_prefetch(&w->names.slots[name_map_home(
+					&w->names, ops[k + PRE_AHEAD].h)]);
+			resolve_one(w, ops[k].h, ops[k].len, in->text.p + ops[k].off);
+		}
+	}
+	w->ref_first[c->n_insns] = (uint32_t)w->refs.len;
+	pre_drop_records(p);
+	structural(w);
 }
 
 /* Canonical texts, operand references and structural hashes. */
@@ -1652,13 +1886,14 @@ static void hash_insns(struct work *w)
 		w->ref_first[i] = (uint32_t)w->refs.len;
 		w->cur_first = w->refs.len;
 		sink_begin(&w->sink);
-		insn_text(&w->sink, &HD_INSN(d, i), w);
+		insn_text(&w->sink, &HD_INSN(d, i), w, NULL);
 		resolve_refs(w);
 		c->insn_canon[i] = sink_hash(&w->sink);
-		loose_parts(c, &HD_INSN(d, i), i);
+		loose_parts(&c->insn_loose[2 * (size_t)i], &HD_INSN(d, i));
 		pass_at(w, HD_INSN(d, i).text.p);
 	}
 	w->ref_first[c->n_insns] = (uint32_t)w->refs.len;
+	c->n_walked = c->n_insns;
 	structural(w);
 }
 
@@ -1685,20 +1920,24 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	hd_vec_reserve(&w->refs, 2 * (size_t)d->insns.len + 16);
 	c->n_insns = (uint32_t)d->insns.len;
 	c->n_values = (uint32_t)d->values.len;
+	w->pre = pre_take(d);
 	c->insn_canon = alloc_array(c->n_insns, sizeof(uint64_t));
+	c->insn_loose = alloc_array(2 * (size_t)c->n_insns, sizeof(uint64_t));
 	c->insn_struct = alloc_array(c->n_insns, sizeof(uint64_t));
 	c->value_canon = alloc_array(c->n_values, sizeof(uint64_t));
 	c->value_struct = alloc_array(c->n_values, sizeof(uint64_t));
 	c->value_insn = alloc_array(c->n_values, sizeof(uint32_t));
-	c->insn_loose = alloc_array(2 * (size_t)c->n_insns, sizeof(uint64_t));
 	w->index_hash = alloc_array(c->n_values, sizeof(uint64_t));
 	w->ref_first = alloc_array(c->n_insns + 1, sizeof(uint32_t));
 
 	value_basics(w);
-	if (c->n_insns && is_stored(&HD_INSN(d, 0))) {
+	if (w->pre) {
+		hash_insns_pre(w);
+	} else if (c->n_insns && is_stored(&HD_INSN(d, 0))) {
 		stored_hashes(c, d);
 		for (i = 0; i < c->n_insns; i++)
-			loose_parts(c, &HD_INSN(d, i), i);
+			loose_parts(&c->insn_loose[2 * (size_t)i],
+				    &HD_INSN(d, i));
 	} else {
 		hash_insns(w);
 	}

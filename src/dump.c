@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "hlodiff/canon.h"
 #include "hlodiff/shape.h"
 
 void hd_dump_init(struct hd_dump *d)
@@ -52,6 +53,8 @@ void hd_dump_release(struct hd_dump *d)
 	hd_vec_release(&d->live_ranges);
 	hd_vec_release(&d->peak);
 	hd_vec_release(&d->stack);
+	hd_canon_pre_free(d->canon_pre);
+	d->canon_pre = NULL;
 	for (i = 0; i < d->n_inputs; i++)
 		hd_input_release(&d->inputs[i]);
 	d->n_inputs = 0;

@@ -677,7 +677,7 @@ static int cmd_golden_update(const struct options *o)
 		goto done;
 	hd_pair_files(&jobs, &arena, &none, &files, 0, 0, 1);
 	out = hd_xcalloc(jobs.len + 1, sizeof(*out));
-	hd_batch_write_goldens(o->args[0], o->gz, parse_flags(o),
+	hd_batch_write_goldens(o->args[0], o->gz, parse_flags(o) | HD_PARSE_CANON,
 			       o->jobs ? o->jobs : hd_online_cpus(), jobs.data,
 			       jobs.len, out);
 	status = HD_EXIT_OK;

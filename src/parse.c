@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "hlodiff/bytes.h"
+#include "hlodiff/canon.h"
 #include "hlodiff/diag.h"
 #include "hlodiff/shape.h"
 
@@ -1229,6 +1230,8 @@ static int parse_position(struct parser *ps, struct hd_slice l)
 		p->index = t;
 	}
 	HD_VALUE(ps->d, ps->record).pos_count++;
+	if (ps->d->canon_pre)
+		hd_canon_pre_position(ps->d->canon_pre, p->name);
 	return 0;
 }
 
@@ -1535,6 +1538,8 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 		/* the value's copy of the name serves, out of the input */
 		if (hd_slice_eq(in->name, val->name))
 			in->name = val->name;
+		if (d->canon_pre)
+			hd_canon_pre_insn(d->canon_pre, in);
 	}
 	val->insn = i;
 	ps->last_insn = i;
@@ -2267,6 +2272,10 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 	int rc, i;
 
 	d->shape_facts = 1;
+	if ((flags & HD_PARSE_CANON) && !d->canon_pre)
+		d->canon_pre = hd_canon_pre_new();
+	if (d->canon_pre)
+		hd_canon_pre_budget(d->canon_pre, len);
 	parser_init(&ps, d, name, flags);
 	ps.in = in;
 	ps.file_sections = d->sections;

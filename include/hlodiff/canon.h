@@ -74,6 +74,9 @@ struct hd_canon {
 				   * in cache: opcode hash, then opcode mixed
 				   * with op_name hash */
 	uint32_t n_cyclic;        /* instructions hashed with broken cycles */
+	uint32_t n_walked;        /* instructions whose text hd_canon_compute
+				   * read: all of them, but those the parser
+				   * hashed (hd_canon_pre) or stored */
 };
 
 /* Looser keys of one value (hd_canon_loose). */
@@ -96,6 +99,33 @@ enum hd_loose_key {
  */
 int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d);
 void hd_canon_release(struct hd_canon *c);
+
+/*
+ * Canonical hashing while the parser has each instruction in cache
+ * (HD_PARSE_CANON, parse.h), so that hd_canon_compute need not read the
+ * instruction texts again (by then the parser has given their pages
+ * back, input.h).  For every instruction it files, the parser calls
+ * hd_canon_pre_insn, which computes its canonical hash and insn_loose
+ * parts (the same canonical text as hd_canon_compute's, one code path)
+ * and keeps the XXH3-64 and length of each operand name; for every
+ * position, hd_canon_pre_position keeps the XXH3-64 of its name.  The
+ * operand records (16 bytes a name) may take an eighth of the input's
+ * bytes (hd_canon_pre_budget, per input); an instruction past that
+ * keeps none, and hd_canon_compute reads its text again.  An operand
+ * name that resolves to nothing is read again for its stripped form.
+ *
+ * The results live in d->canon_pre (freed by hd_dump_release).
+ * hd_canon_compute takes them when they cover every instruction and
+ * position of d: the hashes become c's arrays and the operand and
+ * position records are freed once resolved.  Taken once: a second
+ * hd_canon_compute of the same dump reads the text, as for a dump
+ * parsed without the flag.
+ */
+struct hd_canon_pre *hd_canon_pre_new(void);
+void hd_canon_pre_budget(struct hd_canon_pre *p, size_t input_bytes);
+void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *insn);
+void hd_canon_pre_position(struct hd_canon_pre *p, struct hd_slice name);
+void hd_canon_pre_free(struct hd_canon_pre *p);
 
 /*
  * Fills keys[HD_LOOSE_COUNT] for value v of d (c computed for d).  The

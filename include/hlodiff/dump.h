@@ -195,6 +195,8 @@ enum hd_sections {
 
 #define HD_UNKNOWN_SHOWN 10
 
+struct hd_canon_pre;        /* canon.h */
+
 struct hd_dump {
 	const char *name;           /* display name of the main file */
 	struct hd_arena arena;
@@ -223,6 +225,11 @@ struct hd_dump {
 	 * new facts; a model built otherwise (golden.c) leaves this 0.
 	 */
 	int shape_facts;
+
+	/* With HD_PARSE_CANON (parse.h): the canonical hashes the parser
+	 * computed while each instruction was in cache (canon.h), for
+	 * hd_canon_compute; NULL otherwise. */
+	struct hd_canon_pre *canon_pre;
 
 	uint32_t sections;          /* enum hd_sections */
 	int64_t total_bytes;        /* valid with HD_SEC_TOTAL */

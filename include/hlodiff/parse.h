@@ -28,7 +28,12 @@ enum hd_parse_flags {
 	 * and checked either way, but nothing in hlodiff needs them, and
 	 * on a dump of many small values they were a twelfth of its
 	 * memory; without this flag only each value's use_count is kept. */
-	HD_PARSE_KEEP_USES = 1u << 3
+	HD_PARSE_KEEP_USES = 1u << 3,
+	/* Compute the canonical hashes of the instructions while each is in
+	 * cache, for hd_canon_compute (canon.h: hd_canon_pre); costs the
+	 * parse what hashing would cost later, so only for callers that
+	 * hash (a diff, golden files), not for stat. */
+	HD_PARSE_CANON = 1u << 4
 };
 
 /*
