@@ -1170,6 +1170,10 @@ static void put_names(struct work *w, size_t n, const uint32_t *pos,
 				h[k] = HD_VEC_AT(&w->pre->pos_hash, uint64_t,
 						  pos[i + k]);
 			else
+				h[k] = 0;
+			/* 0: not hashed by the parser (or a hash of 0,
+			 * which hashing again gives) */
+			if (h[k] == 0)
 				h[k] = hd_hash64(name);
 			len[k] = name.n;
 			__builtin_prefetch(&w->names.slots[name_map_home(&w->names,
@@ -1780,11 +1784,22 @@ void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in)
 	r->op_first = (uint32_t)first | (p->over ? PRE_WALK : 0);
 }
 
-void hd_canon_pre_position(struct hd_canon_pre *p, struct hd_slice name)
+/*
+ * The first position of a value is its instruction's name, which
+ * build_names files as the instruction, and one with an index other
+ * than {} is not filed: those are not hashed (0: hashed when needed, for
+ * a value whose record has no instruction).
+ */
+void hd_canon_pre_position(struct hd_canon_pre *p,
+			   const struct hd_position *pos, uint32_t k)
 {
+	uint64_t h = 0;
+
+	if (k > 0 && pos->index.n <= 2)
+		h = hd_hash64(pos->name);
 	if (p->pos_hash.len == p->pos_hash.cap)
 		hd_vec_reserve(&p->pos_hash, p->pos_hash.len + 1);
-	HD_VEC_AT(&p->pos_hash, uint64_t, p->pos_hash.len++) = hd_hash64(name);
+	HD_VEC_AT(&p->pos_hash, uint64_t, p->pos_hash.len++) = h;
 }
 
 /* Frees the records hd_canon_compute needs no more. */

@@ -1229,9 +1229,10 @@ static int parse_position(struct parser *ps, struct hd_slice l)
 			return bad_line(ps, l, "bad position", "'  NAME {IDX}'");
 		p->index = t;
 	}
-	HD_VALUE(ps->d, ps->record).pos_count++;
 	if (ps->d->canon_pre)
-		hd_canon_pre_position(ps->d->canon_pre, p->name);
+		hd_canon_pre_position(ps->d->canon_pre, p,
+				      HD_VALUE(ps->d, ps->record).pos_count);
+	HD_VALUE(ps->d, ps->record).pos_count++;
 	return 0;
 }
 

@@ -108,11 +108,12 @@ void hd_canon_release(struct hd_canon *c);
  * hd_canon_pre_insn, which computes its canonical hash and insn_loose
  * parts (the same canonical text as hd_canon_compute's, one code path)
  * and keeps the XXH3-64 and length of each operand name; for every
- * position, hd_canon_pre_position keeps the XXH3-64 of its name.  The
- * operand records (16 bytes a name) may take an eighth of the input's
- * bytes (hd_canon_pre_budget, per input); an instruction past that
- * keeps none, and hd_canon_compute reads its text again.  An operand
- * name that resolves to nothing is read again for its stripped form.
+ * position that operands may be resolved through,
+ * hd_canon_pre_position keeps the XXH3-64 of its name.  The operand
+ * records (16 bytes a name) may take an eighth of the input's bytes
+ * (hd_canon_pre_budget, per input); an instruction past that keeps
+ * none, and hd_canon_compute reads its text again.  An operand name
+ * that resolves to nothing is read again for its stripped form.
  *
  * The results live in d->canon_pre (freed by hd_dump_release).
  * hd_canon_compute takes them when they cover every instruction and
@@ -124,7 +125,9 @@ void hd_canon_release(struct hd_canon *c);
 struct hd_canon_pre *hd_canon_pre_new(void);
 void hd_canon_pre_budget(struct hd_canon_pre *p, size_t input_bytes);
 void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *insn);
-void hd_canon_pre_position(struct hd_canon_pre *p, struct hd_slice name);
+/* Position pos, the k-th (from 0) of its value's record. */
+void hd_canon_pre_position(struct hd_canon_pre *p,
+			   const struct hd_position *pos, uint32_t k);
 void hd_canon_pre_free(struct hd_canon_pre *p);
 
 /*
