@@ -7,11 +7,19 @@
  * Without a separator the input is compared with itself, and then
  * nothing may differ: every value matched, none added, removed or
  * changed.  Odd-sized inputs are matched by name only.
+ *
+ * OLD is parsed with HD_PARSE_CANON (the parser computes the canonical
+ * hashes as a diff does), NEW without.  Compared with itself, when bit 2
+ * of the size is set, both are hashed first and every hash must agree:
+ * the parser's results are the ones hd_canon_compute gets from the text.
+ * The diff then hashes OLD from its text (the parser's results are taken
+ * once); otherwise the diff uses them.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "hlodiff/canon.h"
 #include "hlodiff/diff.h"
 #include "hlodiff/dump.h"
 #include "hlodiff/match.h"
@@ -25,6 +33,30 @@
 #define FUZZ_DIFF_SEP_LEN 4
 
 static struct hd_rules *rules;
+
+static int same_u64(const uint64_t *a, const uint64_t *b, size_t n)
+{
+	return n == 0 || memcmp(a, b, n * sizeof(*a)) == 0;
+}
+
+/* The hashes of one text, parsed with and without HD_PARSE_CANON, agree. */
+static void check_fused_hashes(const struct hd_dump *fused,
+			       const struct hd_dump *plain)
+{
+	struct hd_canon a, b;
+
+	hd_canon_compute(&a, fused);
+	hd_canon_compute(&b, plain);
+	fuzz_check(a.n_insns == b.n_insns && a.n_values == b.n_values);
+	fuzz_check(same_u64(a.insn_canon, b.insn_canon, a.n_insns));
+	fuzz_check(same_u64(a.insn_struct, b.insn_struct, a.n_insns));
+	fuzz_check(same_u64(a.insn_loose, b.insn_loose, 2 * (size_t)a.n_insns));
+	fuzz_check(same_u64(a.value_canon, b.value_canon, a.n_values));
+	fuzz_check(same_u64(a.value_struct, b.value_struct, a.n_values));
+	fuzz_check(a.n_cyclic == b.n_cyclic);
+	hd_canon_release(&a);
+	hd_canon_release(&b);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -52,12 +84,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int rc_old, rc_new;
 
 	fuzz_msgs_reset();
-	rc_old = hd_parse_buffer(&old, "old.txt", text, old_len, 0);
+	rc_old = hd_parse_buffer(&old, "old.txt", text, old_len, HD_PARSE_CANON);
 	fuzz_check_parse_msgs(rc_old, "old.txt");
 	fuzz_msgs_reset();
 	rc_new = hd_parse_buffer(&new_dump, "new.txt", new_text, new_len, 0);
 	fuzz_check_parse_msgs(rc_new, "new.txt");
 	if (rc_old == 0 && rc_new == 0) {
+		if (!sep && (size & 4))
+			check_fused_hashes(&old, &new_dump);
 		hd_diff_compute(&df, &old, &new_dump, flags);
 		if (!sep) {
 			fuzz_check(df.n_added == 0);
