@@ -36,9 +36,9 @@ int hd_input_open(struct hd_input *in, const char *path);
 void hd_input_release(struct hd_input *in);
 
 /*
- * A front-to-back pass over a mapped dump (the parser; canonical hashing,
- * which reads the instruction lines again) keeps only a window of it
- * resident.  Ahead of the pass, HD_MAP_AHEAD bytes of pages are mapped in
+ * A front-to-back pass over a mapped dump (the parser; canonical hashing
+ * when it has to read the instruction lines again, canon.h) keeps only a
+ * window of it resident.  Ahead of the pass, HD_MAP_AHEAD bytes of pages are mapped in
  * one call (madvise MADV_POPULATE_READ, Linux 5.14 and later) instead of
  * by a page fault every 64 KiB; behind it, the pages more than
  * HD_GIVE_BACK_LAG back are given back every HD_GIVE_BACK_STEP bytes
