@@ -2,11 +2,10 @@
  * match.c - pairs the values of two dumps (see match.h).
  *
  * Every pass looks only at values that earlier passes left unpaired.
- * Grouping by a key uses a uthash table from the 64-bit key to the group
- * (the groups are the nodes, from one array per pass); groups are
- * numbered in the order of their first old member in schedule order, so
- * the result never depends on hash order.  The two dumps are
- * canonicalised on two threads at once.
+ * Grouping by a key uses an open-addressing table from the 64-bit key to
+ * the group (see struct part); groups are numbered in the order of their
+ * first old member in schedule order, so the result never depends on
+ * hash order.  The two dumps are canonicalised on two threads at once.
  *
  * Every pass pairs values only inside a group, and a group's pairs
  * depend on nothing but its own members.  So a pass runs as two "parts",
@@ -30,36 +29,6 @@
 #include "hlodiff/parallel.h"
 #include "hlodiff/diag.h"
 
-/* Keys are 64-bit hashes already: fold them, do not hash them again
- * (group_old and group_new pass key_hash; this is what the other
- * macros would use). */
-#undef HASH_FUNCTION
-#define HASH_FUNCTION(keyptr, keylen, hashv) do { \
-		uint64_t k_; \
-		memcpy(&k_, (keyptr), sizeof(k_)); \
-		(void)(keylen); \
-		(hashv) = key_hash(k_); \
-	} while (0)
-#include <uthash.h>
-/*
- * uthash.h defines its table sizing unconditionally (a definition made
- * before the include is silently replaced: the header is a system
- * header, so no redefinition warning), so they are replaced here, after
- * it; the macros are expanded where HASH_ADD is used.  A new table gets
- * as many buckets as part_reset planned for the pass (p->log2 in the
- * scope of group_old), so it never doubles while it fills, each
- * doubling rehashing every node (from 32 buckets, a dozen times for a
- * big dump).  With at most two keys a bucket on average, a chain of 16
- * is as good as impossible for 64-bit hashes, so the threshold only
- * guards against a degenerate key set.
- */
-#undef HASH_INITIAL_NUM_BUCKETS
-#undef HASH_INITIAL_NUM_BUCKETS_LOG2
-#undef HASH_BKT_CAPACITY_THRESH
-#define HASH_INITIAL_NUM_BUCKETS (1U << HASH_INITIAL_NUM_BUCKETS_LOG2)
-#define HASH_INITIAL_NUM_BUCKETS_LOG2 (p->log2)
-#define HASH_BKT_CAPACITY_THRESH 16U
-
 /* One side (old or new) of the match. */
 struct side {
 	const struct hd_dump *d;
@@ -81,12 +50,8 @@ struct hd_match_side {
 	struct side s;
 };
 
-/*
- * The values of both sides with one key in a pass.  It is its own
- * uthash node, so that looking a key up gives the group itself.
- */
+/* The values of both sides with one key in a pass. */
 struct group {
-	UT_hash_handle hh;
 	uint64_t key;
 	uint32_t n_old, n_new;
 	uint32_t first_old, first_new;  /* lowest-ranked members */
@@ -100,14 +65,22 @@ struct mctx;
  * The groups of one part of a pass (see top): the unpaired values whose
  * key is in the part, by their place r in the side's free list, and the
  * table from key to group.  Arrays are sized for all values of a side
- * at the start, so a pass allocates only uthash's bucket array.
+ * at the start, so a pass allocates nothing.
+ *
+ * The table is open addressing with linear probing, at most half full:
+ * a slot is 0 (empty) or the group's number + 1 in its low half and the
+ * key's high half in its high half, which tells most other keys of a
+ * probe apart without a look at their group.  A lookup reads one slot
+ * (8 bytes, mostly one cache line) where a chained table read a bucket
+ * and then a node of a hundred bytes.
  */
 struct part {
 	struct mctx *x;
-	struct group *head;             /* uthash table of the pass */
-	unsigned log2;                  /* its buckets, log2 */
+	uint64_t *slot;                 /* the table, 1 << log2 slots */
+	unsigned log2;                  /* its size in this pass, log2 */
 	struct group *groups;           /* in order of first old member */
 	struct hd_vec group_mem;        /* where groups is (see part_init) */
+	struct hd_vec slot_mem;         /* where slot is */
 	struct hd_vec mem;              /* where the other arrays are */
 	uint32_t n_groups;
 	uint32_t *o_at, *n_at;          /* own places r, ascending */
@@ -412,6 +385,17 @@ static void *new_keys_thread(void *arg)
 	return NULL;
 }
 
+/* Slots of the table of n keys at most: 2n rounded up to a power of
+ * two, at least 32; log2 of that. */
+static unsigned table_log2(size_t n)
+{
+	unsigned log2 = 5;
+
+	while (log2 < 8 * sizeof(size_t) - 2 && ((size_t)1 << log2) < 2 * n)
+		log2++;
+	return log2;
+}
+
 static void part_init(struct part *p, struct mctx *x)
 {
 	memset(p, 0, sizeof(*p));
@@ -419,6 +403,8 @@ static void part_init(struct part *p, struct mctx *x)
 	/* a group per old value; the arrays of a side and of a part are
 	 * each one block on 2 MiB pages where the kernel can (arena.h) */
 	p->groups = hd_vec_block(&p->group_mem, sizeof(*p->groups), x->o.n + 1);
+	p->slot = hd_vec_block(&p->slot_mem, sizeof(*p->slot),
+			       (size_t)1 << table_log2(x->o.n));
 	p->o_at = hd_vec_block(&p->mem, 1, 3 * ((size_t)x->o.n + 1 + x->n.n + 1) *
 			    sizeof(uint32_t));
 	p->o_grp = p->o_at + x->o.n + 1;
@@ -430,22 +416,61 @@ static void part_init(struct part *p, struct mctx *x)
 
 static void part_release(struct part *p)
 {
-	HASH_CLEAR(hh, p->head);
 	hd_vec_release(&p->group_mem);
+	hd_vec_release(&p->slot_mem);
 	hd_vec_release(&p->mem);
 }
 
-/*
- * Empties the table for a pass of at most n keys and sizes the next
- * one for them: about n / 2 buckets, at least 32.
- */
+/* Empties the table for a pass of at most n keys, at its size for
+ * them (cleared only as far as the pass uses it). */
 static void part_reset(struct part *p, uint32_t n)
 {
-	HASH_CLEAR(hh, p->head);
 	p->n_groups = 0;
-	p->log2 = 5;
-	while (p->log2 < 30 && ((size_t)2 << p->log2) < n)
-		p->log2++;
+	p->log2 = table_log2(n);
+	memset(p->slot, 0, ((size_t)1 << p->log2) * sizeof(*p->slot));
+}
+
+/* The slot where key's probe starts. */
+static size_t slot_home(const struct part *p, uint64_t key)
+{
+	return key_hash(key) & (((size_t)1 << p->log2) - 1);
+}
+
+/* The high half of a key, as its slots keep it. */
+static uint64_t slot_tag(uint64_t key)
+{
+	return key & 0xffffffff00000000u;
+}
+
+/*
+ * Looks key up: returns its group's number, or HD_NONE with *at the
+ * empty slot where it would go.  The table is never full (part_reset).
+ */
+static uint32_t table_find(const struct part *p, uint64_t key, size_t *at)
+{
+	size_t mask = ((size_t)1 << p->log2) - 1, h = slot_home(p, key);
+	uint64_t tag = slot_tag(key);
+
+	for (;; h = (h + 1) & mask) {
+		uint64_t e = p->slot[h];
+		uint32_t g = (uint32_t)e - 1;
+
+		if (e == 0) {
+			*at = h;
+			return HD_NONE;
+		}
+		if ((e & 0xffffffff00000000u) == tag && p->groups[g].key == key)
+			return g;
+	}
+}
+
+/* How far ahead group_old and group_new fetch the slot of a key: the
+ * keys are random, so each lookup would wait for a cache miss. */
+#define SLOT_AHEAD 16
+
+static void fetch_slot(const struct part *p, uint64_t key)
+{
+	__builtin_prefetch(&p->slot[slot_home(p, key)]);
 }
 
 /* Groups the part's old values: a group for each key, counts, first
@@ -456,26 +481,27 @@ static void group_old(struct part *p)
 	uint32_t i;
 
 	for (i = 0; i < p->n_o; i++) {
-		uint32_t r = p->o_at[i];
+		uint32_t r = p->o_at[i], g;
 		uint64_t key = s->keys[r];
-		unsigned h = key_hash(key);
-		struct group *g;
+		size_t at;
 
-		HASH_FIND_BYHASHVALUE(hh, p->head, &key, sizeof(key), h, g);
-		if (!g) {
-			/* Every field set (HASH_ADD sets all of the
-			 * handle's), not the whole node cleared first. */
-			g = &p->groups[p->n_groups++];
-			g->key = key;
-			g->n_old = g->n_new = 0;
-			g->first_old = s->free_list[r];
-			g->first_new = HD_NONE;
-			g->at_old = g->at_new = 0;
-			g->fill_old = g->fill_new = 0;
-			HASH_ADD_BYHASHVALUE(hh, p->head, key, sizeof(key), h, g);
+		if (i + SLOT_AHEAD < p->n_o)
+			fetch_slot(p, s->keys[p->o_at[i + SLOT_AHEAD]]);
+		g = table_find(p, key, &at);
+		if (g == HD_NONE) {
+			struct group *q = &p->groups[p->n_groups];
+
+			g = p->n_groups++;
+			q->key = key;
+			q->n_old = q->n_new = 0;
+			q->first_old = s->free_list[r];
+			q->first_new = HD_NONE;
+			q->at_old = q->at_new = 0;
+			q->fill_old = q->fill_new = 0;
+			p->slot[at] = slot_tag(key) | (g + 1);
 		}
-		g->n_old++;
-		p->o_grp[i] = (uint32_t)(g - p->groups);
+		p->groups[g].n_old++;
+		p->o_grp[i] = g;
 	}
 }
 
@@ -487,15 +513,16 @@ static void group_new(struct part *p)
 	uint32_t i;
 
 	for (i = 0; i < p->n_n; i++) {
-		uint32_t r = p->n_at[i];
+		uint32_t r = p->n_at[i], g;
 		uint64_t key = s->keys[r];
-		struct group *g;
+		size_t at;
 
-		HASH_FIND_BYHASHVALUE(hh, p->head, &key, sizeof(key),
-				      key_hash(key), g);
-		p->n_grp[i] = g ? (uint32_t)(g - p->groups) : HD_NONE;
-		if (g && g->n_new++ == 0)
-			g->first_new = s->free_list[r];
+		if (i + SLOT_AHEAD < p->n_n)
+			fetch_slot(p, s->keys[p->n_at[i + SLOT_AHEAD]]);
+		g = table_find(p, key, &at);
+		p->n_grp[i] = g;
+		if (g != HD_NONE && p->groups[g].n_new++ == 0)
+			p->groups[g].first_new = s->free_list[r];
 	}
 }
 
