@@ -225,15 +225,16 @@ static int full_value_cmp(void *ctx, uint32_t a, uint32_t b)
 }
 
 /* The sort item of entry i (keysort.h): |delta| descending, status,
- * key; differs() splits the entries before the sort.  The others are
- * all matched with delta 0 (no size change): ordered by key alone. */
+ * key; differs() (given as differ) splits the entries before the
+ * sort.  The others are all matched with delta 0 (no size change):
+ * ordered by key alone. */
 static void value_item(const struct hd_diff *df, struct hd_key_item *it,
-		       const struct hd_value_diff *x, uint32_t i)
+		       const struct hd_value_diff *x, uint32_t i, int differ)
 {
 	uint64_t mag = x->delta < 0 ? 0 - (uint64_t)x->delta :
 				      (uint64_t)x->delta;
 
-	if (differs(x))
+	if (differ)
 		hd_key_item_set(it, ~mag, x->status, vd_key(df, x), i);
 	else
 		hd_key_item_set_str(it, vd_key(df, x), i);
@@ -303,14 +304,17 @@ struct value_counts {
 /*
  * Fills *out for old value a and new value b (HD_NONE on a missing
  * side), and *it, its sort item (index i).  The entry is made in a local
- * and stored once: read back from out, its fields just stored in pieces
- * stalled every entry.
+ * and stored once, and whether it differs is worked out from the
+ * numbers, not read back: read back from memory, its fields just stored
+ * in pieces stalled every entry.
  */
 static void fill_value(const struct hd_diff *df, struct hd_value_diff *out,
 		       struct hd_key_item *it, uint32_t i, uint32_t a,
 		       uint32_t b, struct value_counts *n)
 {
 	struct hd_value_diff x;
+	uint32_t changes = 0;
+	uint8_t status;
 
 	memset(&x, 0, sizeof(x));
 	x.old_v = a;
@@ -320,23 +324,28 @@ static void fill_value(const struct hd_diff *df, struct hd_value_diff *out,
 	x.delta = hd_delta(x.old_bytes > 0 ? x.old_bytes : 0,
 			   x.new_bytes > 0 ? x.new_bytes : 0);
 	if (a != HD_NONE && b != HD_NONE) {
-		x.status = HD_STATUS_MATCHED;
+		status = HD_STATUS_MATCHED;
 		x.how = df->match.how[a];
-		x.changes = value_changes(df->old, a, x.old_bytes,
-					  df->new_dump, b, x.new_bytes);
+		changes = value_changes(df->old, a, x.old_bytes,
+					df->new_dump, b, x.new_bytes);
 		n->matched++;
-		if (x.changes)
+		if (changes)
 			n->changed++;
 	} else if (a != HD_NONE) {
-		x.status = HD_STATUS_REMOVED;
+		status = HD_STATUS_REMOVED;
 		n->removed++;
 	} else {
-		x.status = HD_STATUS_ADDED;
+		status = HD_STATUS_ADDED;
 		n->added++;
 	}
-	if (differs(&x))
+	x.status = status;
+	x.changes = changes;
+	if (status != HD_STATUS_MATCHED || changes) {
 		n->listed++;
-	value_item(df, it, &x, i);
+		value_item(df, it, &x, i, 1);
+	} else {
+		value_item(df, it, &x, i, 0);
+	}
 	*out = x;
 }
 
@@ -358,32 +367,39 @@ static void fetch_block(const struct hd_diff *df, uint32_t from, uint32_t n)
 {
 	const struct hd_dump *d[2] = { df->old, df->new_dump };
 	uint32_t av[2][FILL_BLOCK];
-	const char *text[2][FILL_BLOCK];
+	struct hd_slice text[2][FILL_BLOCK];
 	uint64_t acc = 0;
 	uint32_t k, s;
 
 	for (k = 0; k < n; k++) {
 		uint32_t b = df->match.old_to_new[from + k];
+		const struct hd_value *vb;
 
 		av[0][k] = HD_VALUE(d[0], from + k).alloc_value;
-		av[1][k] = b != HD_NONE ? HD_VALUE(d[1], b).alloc_value : HD_NONE;
+		av[1][k] = HD_NONE;
+		if (b == HD_NONE)
+			continue;
+		/* a record spans two cache lines: both are read */
+		vb = &HD_VALUE(d[1], b);
+		av[1][k] = vb->alloc_value;
+		acc += (uint64_t)vb->live_end;
 	}
 	for (s = 0; s < 2; s++)
 		for (k = 0; k < n; k++) {
 			const struct hd_alloc_value *e;
 
-			text[s][k] = NULL;
+			text[s][k] = HD_SLICE_NULL;
 			if (av[s][k] == HD_NONE)
 				continue;
 			e = &HD_ALLOC_VALUE(d[s], av[s][k]);
-			if (e->shape.n)
-				text[s][k] = e->shape.p;
-			acc += HD_ALLOC(d[s], e->alloc).flags;
+			text[s][k] = e->shape;
+			acc += e->shape_hash + HD_ALLOC(d[s], e->alloc).flags;
 		}
 	for (s = 0; s < 2; s++)
 		for (k = 0; k < n; k++)
-			if (text[s][k])
-				acc += (unsigned char)text[s][k][0];
+			if (text[s][k].n)
+				acc += (unsigned char)text[s][k].p[0] +
+				       (unsigned char)text[s][k].p[text[s][k].n - 1];
 	fetch_sink = acc;
 }
 
