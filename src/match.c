@@ -142,12 +142,6 @@ const char *hd_match_how_name(enum hd_match_how how)
 /* ------------------------------------------------------------------ */
 /* Schedule order                                                      */
 
-/* Sort item: key packs (live start, id), see side_order. */
-struct order_item {
-	uint64_t key;
-	uint32_t v;
-};
-
 /* Most bits a digit of the radix sort: 8192 counters (32 KiB) a pass. */
 #define DIGIT_BITS_MAX 13
 
@@ -158,17 +152,16 @@ static unsigned bit_width(uint64_t x)
 }
 
 /*
- * Stable LSD radix sort of a[0, n) by the low `bits` bits of key, in as
- * few passes as digits of DIGIT_BITS_MAX bits allow, the bits shared
- * out evenly among them.  The counts of every digit are made before the
- * passes, a digit at a time (the passes only move the items, which keeps
- * the counts of a digit); a pass whose digit is the same for all items
- * is skipped.  The items move between a and tmp (n items each); returns
- * where they end.
+ * Stable LSD radix sort of a[0, n) by bits [lo, lo + bits) of each
+ * item, in as few passes as digits of DIGIT_BITS_MAX bits allow, the
+ * bits shared out evenly among them.  The counts of every digit are made
+ * before the passes, a digit at a time (the passes only move the items,
+ * which keeps the counts of a digit); a pass whose digit is the same for
+ * all items is skipped.  The items move between a and tmp (n items
+ * each); returns where they end.
  */
-static struct order_item *radix_sort(struct order_item *a,
-				     struct order_item *tmp, uint32_t n,
-				     unsigned bits)
+static uint64_t *radix_sort(uint64_t *a, uint64_t *tmp, uint32_t n,
+			    unsigned lo, unsigned bits)
 {
 	unsigned passes = (bits + DIGIT_BITS_MAX - 1) / DIGIT_BITS_MAX, d;
 	unsigned digit = passes ? (bits + passes - 1) / passes : 0;
@@ -180,17 +173,17 @@ static struct order_item *radix_sort(struct order_item *a,
 	count = hd_xcalloc((size_t)passes << digit, sizeof(*count));
 	for (d = 0; d < passes; d++) {
 		uint32_t *c = count + ((size_t)d << digit);
-		unsigned shift = d * digit;
+		unsigned shift = lo + d * digit;
 
 		for (i = 0; i < n; i++)
-			c[(a[i].key >> shift) & mask]++;
+			c[(a[i] >> shift) & mask]++;
 	}
 	for (d = 0; d < passes; d++) {
-		unsigned shift = d * digit;
+		unsigned shift = lo + d * digit;
 		uint32_t *c = count + ((size_t)d << digit), sum = 0, k;
-		struct order_item *t;
+		uint64_t *t;
 
-		if (c[(a[0].key >> shift) & mask] == n)
+		if (c[(a[0] >> shift) & mask] == n)
 			continue;
 		for (k = 0; k <= mask; k++) {
 			uint32_t x = c[k];
@@ -199,7 +192,7 @@ static struct order_item *radix_sort(struct order_item *a,
 			sum += x;
 		}
 		for (i = 0; i < n; i++)
-			tmp[c[(a[i].key >> shift) & mask]++] = a[i];
+			tmp[c[(a[i] >> shift) & mask]++] = a[i];
 		t = a;
 		a = tmp;
 		tmp = t;
@@ -215,59 +208,89 @@ static uint64_t clamped_id(const struct hd_value *v)
 						     (uint64_t)v->id;
 }
 
+/* A value's live start + 1 clamped to 0xfffffffe, or HD_NONE without a
+ * live range. */
+static uint64_t sched_start(const struct hd_value *v)
+{
+	if (!(v->flags & HD_VALUE_LIVE) || v->live_start < 0)
+		return HD_NONE;
+	return v->live_start < 0xfffffffe ? (uint64_t)v->live_start + 1 :
+					    0xfffffffe;
+}
+
 /*
  * Sorts the values of one side into schedule order (see top): by live
  * start + 1 (clamped to 0xfffffffe; values without a live range after
  * all others), then by id (clamped to [0, 0xffffffff]); ties in dump
- * order (the sort is stable).  The two numbers are packed into as few
- * bits as their largest values need, which keeps the radix passes few;
- * when the ids already ascend in dump order the start alone sorts, as
- * the stable order of equal starts is then their id order.
+ * order (the sort is stable).  Each item is one number: the value's
+ * index in its low bits, above them the start and the id, each in as
+ * few bits as its largest value needs, which keeps the items at 8 bytes
+ * and the radix passes few; when the ids already ascend in dump order
+ * the start alone sorts, as the stable order of equal starts is then
+ * their id order.  Where the three do not fit in 64 bits (hostile ids
+ * and starts), the items are sorted by id, then stably by start.
  */
 static void side_order(struct side *s)
 {
 	struct hd_vec mem = HD_VEC_INIT(char);
-	struct order_item *a = hd_vec_block(&mem, 1, 2 * ((size_t)s->n + 1) *
-					 sizeof(*a));
-	struct order_item *tmp = a + s->n + 1;
-	struct order_item *sorted;
-	uint64_t max_start = 0, max_id = 0, prev_id = 0;
+	uint64_t *a = hd_vec_block(&mem, 1, 2 * ((size_t)s->n + 1) *
+				   sizeof(*a));
+	uint64_t *tmp = a + s->n + 1;
+	uint64_t *sorted;
+	uint64_t max_start = 0, max_id = 0, prev_id = 0, v_mask;
+	unsigned id_bits, start_bits, v_bits = bit_width(s->n);
 	int ids_ascend = 1;
-	unsigned id_bits;
 	uint32_t i;
 
 	for (i = 0; i < s->n; i++) {
 		const struct hd_value *v = &HD_VALUE(s->d, i);
-		uint64_t start = HD_NONE, id;
+		uint64_t start = sched_start(v), id = clamped_id(v);
 
-		if ((v->flags & HD_VALUE_LIVE) && v->live_start >= 0) {
-			start = v->live_start < 0xfffffffe ?
-				(uint64_t)v->live_start + 1 : 0xfffffffe;
-			if (start > max_start)
-				max_start = start;
-		}
-		id = clamped_id(v);
+		if (start != HD_NONE && start > max_start)
+			max_start = start;
 		if (id > max_id)
 			max_id = id;
 		ids_ascend &= id >= prev_id;
 		prev_id = id;
-		a[i].key = start;
-		a[i].v = i;
-		tmp[i].key = id; /* tmp is the sort's scratch, free till then */
+		a[i] = start;
+		tmp[i] = id; /* tmp is the sort's scratch, free till then */
 	}
 	/* No live range sorts last: just after the latest start. */
 	id_bits = ids_ascend ? 0 : bit_width(max_id);
-	for (i = 0; i < s->n; i++) {
-		uint64_t start = a[i].key == HD_NONE ? max_start + 1 : a[i].key;
+	start_bits = bit_width(max_start + 1);
+	v_mask = ((uint64_t)1 << v_bits) - 1;
+	if (start_bits + id_bits + v_bits <= 64) {
+		for (i = 0; i < s->n; i++) {
+			uint64_t start = a[i] == HD_NONE ? max_start + 1 : a[i];
+			uint64_t key = start << id_bits;
 
-		a[i].key = start << id_bits;
-		if (id_bits)
-			a[i].key |= tmp[i].key;
+			if (id_bits)
+				key |= tmp[i];
+			a[i] = key << v_bits | i;
+		}
+		sorted = radix_sort(a, tmp, s->n, v_bits, start_bits + id_bits);
+	} else {
+		uint64_t *other;
+
+		for (i = 0; i < s->n; i++)
+			a[i] = tmp[i] << v_bits | i;
+		sorted = radix_sort(a, tmp, s->n, v_bits, id_bits);
+		other = sorted == a ? tmp : a;
+		for (i = 0; i < s->n; i++) {
+			uint32_t v = (uint32_t)(sorted[i] & v_mask);
+			uint64_t start = sched_start(&HD_VALUE(s->d, v));
+
+			if (start == HD_NONE)
+				start = max_start + 1;
+			sorted[i] = start << v_bits | v;
+		}
+		sorted = radix_sort(sorted, other, s->n, v_bits, start_bits);
 	}
-	sorted = radix_sort(a, tmp, s->n, bit_width(max_start + 1) + id_bits);
 	for (i = 0; i < s->n; i++) {
-		s->rank[sorted[i].v] = i;
-		s->free_list[i] = sorted[i].v;
+		uint32_t v = (uint32_t)(sorted[i] & v_mask);
+
+		s->rank[v] = i;
+		s->free_list[i] = v;
 	}
 	s->n_free = s->n;
 	hd_vec_release(&mem);
