@@ -349,43 +349,14 @@ static inline uint64_t key_of(const struct keysrc *ks, uint32_t v)
 	return ks->rows[(size_t)ks->row_of[v] * HD_LOOSE_COUNT + ks->k];
 }
 
-/* How far ahead side_keys fetches what it reads by value (the free
- * list is in schedule order, the arrays by value in dump order). */
-#define KEYS_AHEAD 16
-
-/* Prefetches what side_keys reads for the value at place i of the free
- * list: its partner and key (for a key of the loose rows, the row
- * number first and the key half as far ahead, once the number is in). */
-static void fetch_keys(const struct side *s, const struct keysrc *ks,
-		       uint32_t i)
-{
-	uint32_t v;
-
-	if (i + KEYS_AHEAD < s->n_free) {
-		v = s->free_list[i + KEYS_AHEAD];
-		__builtin_prefetch(&s->partner[v]);
-		if (ks->by_value)
-			__builtin_prefetch(&ks->by_value[v]);
-		else
-			__builtin_prefetch(&ks->row_of[v]);
-	}
-	if (!ks->by_value && i + KEYS_AHEAD / 2 < s->n_free) {
-		v = s->free_list[i + KEYS_AHEAD / 2];
-		__builtin_prefetch(&ks->rows[(size_t)ks->row_of[v] *
-					     HD_LOOSE_COUNT + ks->k]);
-	}
-}
-
 /*
  * Drops the values paired since the last pass from the free list of s,
  * and takes the key of every value left, by place: one pass of
  * scattered reads with nothing waiting on them, instead of one inside
  * each hash step of each part.  The places r of the keys of each part
  * of a pass in two go to at[0] and at[1] (ascending), their numbers to
- * n_at[0] and n_at[1].  Without a branch (whether a value is still
- * free is as good as random): every value's key is read and all writes
- * are made, and only the counts of a free value's part and of the
- * list grow.
+ * n_at[0] and n_at[1] (without a branch: both writes are always made,
+ * and the count of the key's part grows).
  */
 static void side_keys(struct side *s, const struct keysrc *ks,
 		      uint32_t *const at[2], uint32_t n_at[2])
@@ -395,19 +366,19 @@ static void side_keys(struct side *s, const struct keysrc *ks,
 	for (i = 0; i < s->n_free; i++) {
 		uint32_t v = s->free_list[i];
 		uint64_t key;
-		unsigned part, is_free;
+		unsigned part;
 
-		fetch_keys(s, ks, i);
-		is_free = s->partner[v] == HD_NONE;
+		if (s->partner[v] != HD_NONE)
+			continue;
 		key = key_of(ks, v);
 		part = key_part(key);
 		s->free_list[k] = v;
 		s->keys[k] = key;
 		at[0][n0] = k;
 		at[1][n1] = k;
-		n0 += is_free & (part ^ 1);
-		n1 += is_free & part;
-		k += is_free;
+		n0 += part ^ 1;
+		n1 += part;
+		k++;
 	}
 	s->n_free = k;
 	n_at[0] = n0;
@@ -960,10 +931,8 @@ static void side_loose(struct side *s)
 			      sizeof(uint64_t));
 	s->loose_row = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
 	for (v = 0, rows = 0; v < s->n; v++) {
-		if (s->partner[v] != HD_NONE) {
-			s->loose_row[v] = 0;   /* read, not used, by side_keys */
+		if (s->partner[v] != HD_NONE)
 			continue;
-		}
 		s->loose_row[v] = rows;
 		hd_canon_loose(&s->c, s->d, v,
 			       &s->loose[(size_t)rows++ * HD_LOOSE_COUNT]);
