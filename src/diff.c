@@ -127,6 +127,26 @@ static int value_kind(const struct hd_dump *d, uint32_t v)
 }
 
 /*
+ * Are the shapes sa of old value a and sb of new value b byte-identical?
+ * Where both dumps keep the hash of each value line's shape (dump.h,
+ * shape_facts) and both values have a value line, unequal hashes say
+ * no without reading the text.
+ */
+static int same_shape(const struct hd_dump *o, const struct hd_value *va,
+		      struct hd_slice sa, const struct hd_dump *n,
+		      const struct hd_value *vb, struct hd_slice sb)
+{
+	if (sa.n != sb.n)
+		return 0;
+	if (o->shape_facts && n->shape_facts && va->alloc_value != HD_NONE &&
+	    vb->alloc_value != HD_NONE &&
+	    HD_ALLOC_VALUE(o, va->alloc_value).shape_hash !=
+		    HD_ALLOC_VALUE(n, vb->alloc_value).shape_hash)
+		return 0;
+	return hd_bytes_eq(sa.p, sb.p, sa.n);
+}
+
+/*
  * What differs between old value a and new value b, whose sizes are
  * sa_size and sb_size.  Byte-identical shapes differ in nothing a shape
  * can (most matched values): their layouts are not stripped to compare,
@@ -138,7 +158,7 @@ static uint32_t value_changes(const struct hd_dump *o, uint32_t a,
 {
 	struct hd_slice sa = hd_value_shape(o, a), sb = hd_value_shape(n, b);
 	const struct hd_value *va = &HD_VALUE(o, a), *vb = &HD_VALUE(n, b);
-	int same = hd_slice_eq(sa, sb);
+	int same = same_shape(o, va, sa, n, vb, sb);
 	uint32_t c = 0;
 
 	if (a_size != b_size)
@@ -205,15 +225,16 @@ static int full_value_cmp(void *ctx, uint32_t a, uint32_t b)
 }
 
 /* The sort item of entry i (keysort.h): |delta| descending, status,
- * key; differs() splits the entries before the sort.  The others are
- * all matched with delta 0 (no size change): ordered by key alone. */
+ * key; differs() (given as differ) splits the entries before the
+ * sort.  The others are all matched with delta 0 (no size change):
+ * ordered by key alone. */
 static void value_item(const struct hd_diff *df, struct hd_key_item *it,
-		       const struct hd_value_diff *x, uint32_t i)
+		       const struct hd_value_diff *x, uint32_t i, int differ)
 {
 	uint64_t mag = x->delta < 0 ? 0 - (uint64_t)x->delta :
 				      (uint64_t)x->delta;
 
-	if (differs(x))
+	if (differ)
 		hd_key_item_set(it, ~mag, x->status, vd_key(df, x), i);
 	else
 		hd_key_item_set_str(it, vd_key(df, x), i);
@@ -280,34 +301,106 @@ struct value_counts {
 	uint32_t matched, changed, removed, added, listed;
 };
 
-/* Fills x for old value a and new value b (HD_NONE on a missing side). */
-static void fill_value(const struct hd_diff *df, struct hd_value_diff *x,
-		       uint32_t a, uint32_t b, struct value_counts *n)
+/*
+ * Fills *out for old value a and new value b (HD_NONE on a missing
+ * side), and *it, its sort item (index i).  The entry is made in a local
+ * and stored once, and whether it differs is worked out from the
+ * numbers, not read back: read back from memory, its fields just stored
+ * in pieces stalled every entry.
+ */
+static void fill_value(const struct hd_diff *df, struct hd_value_diff *out,
+		       struct hd_key_item *it, uint32_t i, uint32_t a,
+		       uint32_t b, struct value_counts *n)
 {
-	memset(x, 0, sizeof(*x));
-	x->old_v = a;
-	x->new_v = b;
-	x->old_bytes = a != HD_NONE ? hd_value_size(df->old, a) : -1;
-	x->new_bytes = b != HD_NONE ? hd_value_size(df->new_dump, b) : -1;
-	x->delta = hd_delta(x->old_bytes > 0 ? x->old_bytes : 0,
-			    x->new_bytes > 0 ? x->new_bytes : 0);
+	struct hd_value_diff x;
+	uint32_t changes = 0;
+	uint8_t status;
+
+	memset(&x, 0, sizeof(x));
+	x.old_v = a;
+	x.new_v = b;
+	x.old_bytes = a != HD_NONE ? hd_value_size(df->old, a) : -1;
+	x.new_bytes = b != HD_NONE ? hd_value_size(df->new_dump, b) : -1;
+	x.delta = hd_delta(x.old_bytes > 0 ? x.old_bytes : 0,
+			   x.new_bytes > 0 ? x.new_bytes : 0);
 	if (a != HD_NONE && b != HD_NONE) {
-		x->status = HD_STATUS_MATCHED;
-		x->how = df->match.how[a];
-		x->changes = value_changes(df->old, a, x->old_bytes,
-					   df->new_dump, b, x->new_bytes);
+		status = HD_STATUS_MATCHED;
+		x.how = df->match.how[a];
+		changes = value_changes(df->old, a, x.old_bytes,
+					df->new_dump, b, x.new_bytes);
 		n->matched++;
-		if (x->changes)
+		if (changes)
 			n->changed++;
 	} else if (a != HD_NONE) {
-		x->status = HD_STATUS_REMOVED;
+		status = HD_STATUS_REMOVED;
 		n->removed++;
 	} else {
-		x->status = HD_STATUS_ADDED;
+		status = HD_STATUS_ADDED;
 		n->added++;
 	}
-	if (differs(x))
+	x.status = status;
+	x.changes = changes;
+	if (status != HD_STATUS_MATCHED || changes) {
 		n->listed++;
+		value_item(df, it, &x, i, 1);
+	} else {
+		value_item(df, it, &x, i, 0);
+	}
+	*out = x;
+}
+
+/*
+ * fill_old makes the entries of FILL_BLOCK old values at a time: first
+ * it loads, for all of them, the value records of their partners, then
+ * the value lines (sizes, shapes) and allocations of both sides, then
+ * the first byte of both shapes' text.  The loads of one round do not
+ * wait on each other, so their cache misses overlap; the entries are
+ * then made from what is in cache.  (The partners are scattered over
+ * the new dump, and each of these was a cache miss after another.)
+ */
+#define FILL_BLOCK 32
+
+/* where fetch_block's loads go, so that they are not optimised away */
+static _Thread_local volatile uint64_t fetch_sink;
+
+static void fetch_block(const struct hd_diff *df, uint32_t from, uint32_t n)
+{
+	const struct hd_dump *d[2] = { df->old, df->new_dump };
+	uint32_t av[2][FILL_BLOCK];
+	struct hd_slice text[2][FILL_BLOCK];
+	uint64_t acc = 0;
+	uint32_t k, s;
+
+	for (k = 0; k < n; k++) {
+		uint32_t b = df->match.old_to_new[from + k];
+		const struct hd_value *vb;
+
+		av[0][k] = HD_VALUE(d[0], from + k).alloc_value;
+		av[1][k] = HD_NONE;
+		if (b == HD_NONE)
+			continue;
+		/* a record spans two cache lines: both are read */
+		vb = &HD_VALUE(d[1], b);
+		av[1][k] = vb->alloc_value;
+		acc += (uint64_t)vb->live_end;
+	}
+	for (s = 0; s < 2; s++)
+		for (k = 0; k < n; k++) {
+			const struct hd_alloc_value *e;
+
+			text[s][k] = HD_SLICE_NULL;
+			if (av[s][k] == HD_NONE)
+				continue;
+			e = &HD_ALLOC_VALUE(d[s], av[s][k]);
+			text[s][k] = e->shape;
+			acc += e->shape_hash + HD_ALLOC(d[s], e->alloc).flags;
+		}
+	for (s = 0; s < 2; s++)
+		for (k = 0; k < n; k++)
+			if (text[s][k].n)
+				acc += (unsigned char)text[s][k].p[0] +
+				       (unsigned char)text[s][k].p[text[s][k].n - 1];
+	fetch_sink = acc;
 }
 
 /*
@@ -348,8 +441,10 @@ static uint32_t fill_old(struct fill_job *j, uint32_t from, uint32_t to)
 	uint32_t i;
 
 	for (i = from; i < to; i++) {
-		fill_value(df, &w->out[i], i, df->match.old_to_new[i], &n);
-		value_item(df, &w->items[i], &w->out[i], i);
+		if ((i - from) % FILL_BLOCK == 0)
+			fetch_block(df, i, to - i < FILL_BLOCK ? to - i : FILL_BLOCK);
+		fill_value(df, &w->out[i], &w->items[i], i, i,
+			   df->match.old_to_new[i], &n);
 	}
 	i = n.listed - j->n.listed;
 	j->n = n;
@@ -368,8 +463,7 @@ static void fill_added(struct fill_job *j)
 	for (i = 0; i < df->new_dump->values.len; i++) {
 		if (df->match.new_to_old[i] != HD_NONE)
 			continue;
-		fill_value(df, &w->out[k], HD_NONE, i, &n);
-		value_item(df, &w->items[k], &w->out[k], k);
+		fill_value(df, &w->out[k], &w->items[k], k, HD_NONE, i, &n);
 		k++;
 	}
 	j->n = n;

@@ -257,6 +257,21 @@ static int clamp_range(const struct hd_live_range *lr, int64_t max,
 }
 
 /*
+ * The bytes live at each time (what live_bytes_at2 adds up) as a
+ * difference array over the times: +b at a range's start, -b after its
+ * end, b as live_bytes_at2 weighs the range.  xla_peak_time fills it in
+ * the pass it makes anyway, and the bytes at a time are then its prefix
+ * sum, without a second pass over the ranges (each a cache miss or
+ * two).  overflow: an entry went beyond int64 (only hostile shapes do);
+ * then the second pass is made after all, which says exactly which sum
+ * does not fit.
+ */
+struct live_diff {
+	int64_t *at;            /* T + 3 entries */
+	int overflow;
+};
+
+/*
  * The peak time the way XLA chooses it (HloLiveRange, FORMAT.md section
  * 5).  XLA sweeps start events at `start` and end events at `end + 1`,
  * sorted so that at one time all starts come before all ends, weighs
@@ -275,30 +290,42 @@ static int clamp_range(const struct hd_live_range *lr, int64_t max,
  *
  * Returns -1 when the sizes add up beyond int64 (only hostile shapes
  * do), so the caller leaves the figure absent rather than wrong.
+ *
+ * The same pass fills ld (see struct live_diff) for the bytes live at
+ * a time.
  */
 static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
-			     uint32_t *unsized)
+			     uint32_t *unsized, struct live_diff *ld)
 {
 	int64_t max = d->live_max, t, run = 0, best = -1, best_t = 0;
 	int64_t *diff;
 	size_t i;
-	int overflow = 0;
+	int overflow = 0, plain = d->peak_style == HD_PEAK_PLAIN;
 
 	diff = hd_xcalloc((size_t)max + 3, sizeof(*diff));
 	for (i = 0; i < d->live_ranges.len; i++) {
-		int64_t start, end, w;
+		int64_t start, end, w, b;
 		struct range_size sz;
+		int in;
 
 		if (i % RANGE_BLOCK == 0)
 			prefetch_block(d, i, d->live_ranges.len - i < RANGE_BLOCK ?
 				       d->live_ranges.len - i : RANGE_BLOCK, NULL);
 		sz = range_size(d, wc, i);
 		w = sz.whole >= 0 ? sz.whole : sz.own;
+		b = plain && sz.whole >= 0 ? sz.whole : sz.own;
 
 		if (sz.own < 0)
 			(*unsized)++;
 
-		if (w <= 0 || !clamp_range(&HD_LIVE_RANGE(d, i), max, &start, &end))
+		in = clamp_range(&HD_LIVE_RANGE(d, i), max, &start, &end);
+		if (in && b > 0) {
+			ld->overflow |= __builtin_add_overflow(ld->at[start], b,
+							       &ld->at[start]);
+			ld->overflow |= __builtin_sub_overflow(ld->at[end + 1], b,
+							       &ld->at[end + 1]);
+		}
+		if (w <= 0 || !in)
 			continue;
 		overflow |= __builtin_add_overflow(diff[start], w, &diff[start]);
 		overflow |= __builtin_sub_overflow(diff[end + 2], w, &diff[end + 2]);
@@ -371,6 +398,31 @@ static int live_bytes_at2(const struct hd_dump *d, struct whole_cache *wc,
 }
 
 /*
+ * live_bytes_at2 from the difference array: the same sums, or -1 when
+ * a prefix sum goes beyond int64 (then the caller asks live_bytes_at2,
+ * as a sum that fits may have a prefix on the way that does not).
+ * Without an overflow anywhere, the prefix at t is exactly the sum of
+ * the positive bytes live at t, so it fits, and live_bytes_at2 adds up
+ * the same numbers without an overflow.  No range is live outside [0, T].
+ */
+static int live_bytes_from_diff(const struct live_diff *ld, int64_t max,
+				const int64_t t[2], int64_t sum[2])
+{
+	int64_t run = 0, x, hi = t[0] > t[1] ? t[0] : t[1];
+	int overflow = ld->overflow;
+
+	sum[0] = sum[1] = 0;
+	for (x = 0; x <= hi && x <= max && !overflow; x++) {
+		overflow |= __builtin_add_overflow(run, ld->at[x], &run);
+		if (x == t[0])
+			sum[0] = run;
+		if (x == t[1])
+			sum[1] = run;
+	}
+	return overflow ? -1 : 0;
+}
+
+/*
  * Peak recomputed from BufferLiveRange.  Needs "HloLiveRange (max T)"
  * and at least one range; T must not exceed the number of input lines
  * (the InstructionSequence prints T lines), which bounds the array.
@@ -379,12 +431,15 @@ static int live_bytes_at2(const struct hd_dump *d, struct whole_cache *wc,
 static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d)
 {
 	struct whole_cache wc = { NULL, NULL };
+	struct live_diff ld;
 	int64_t at_stated = 0;
 
 	if (d->live_max < 0 || d->live_ranges.len == 0 ||
 	    (uint64_t)d->live_max > d->n_lines)
 		return;
-	f->recomputed_time = xla_peak_time(d, &wc, &f->recomputed_unsized);
+	ld.at = hd_xcalloc((size_t)d->live_max + 3, sizeof(*ld.at));
+	ld.overflow = 0;
+	f->recomputed_time = xla_peak_time(d, &wc, &f->recomputed_unsized, &ld);
 	if (f->recomputed_time < 0) {
 		f->recomputed_bytes = -1;
 	} else {
@@ -392,13 +447,15 @@ static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d)
 
 		t[0] = f->recomputed_time;
 		t[1] = f->has_peak ? f->peak_time : -1;
-		if (live_bytes_at2(d, &wc, t, sum) < 0) {
+		if (live_bytes_from_diff(&ld, d->live_max, t, sum) < 0 &&
+		    live_bytes_at2(d, &wc, t, sum) < 0) {
 			f->recomputed_bytes = -1;
 		} else {
 			f->recomputed_bytes = sum[0];
 			at_stated = f->has_peak ? sum[1] : 0;
 		}
 	}
+	free(ld.at);
 	free(wc.by_insn);
 	free(wc.by_value);
 	if (f->recomputed_bytes < 0 || at_stated < 0) {

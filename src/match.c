@@ -2,11 +2,10 @@
  * match.c - pairs the values of two dumps (see match.h).
  *
  * Every pass looks only at values that earlier passes left unpaired.
- * Grouping by a key uses a uthash table from the 64-bit key to the group
- * (the groups are the nodes, from one array per pass); groups are
- * numbered in the order of their first old member in schedule order, so
- * the result never depends on hash order.  The two dumps are
- * canonicalised on two threads at once.
+ * Grouping by a key uses an open-addressing table from the 64-bit key to
+ * the group (see struct part); groups are numbered in the order of their
+ * first old member in schedule order, so the result never depends on
+ * hash order.  The two dumps are canonicalised on two threads at once.
  *
  * Every pass pairs values only inside a group, and a group's pairs
  * depend on nothing but its own members.  So a pass runs as two "parts",
@@ -30,36 +29,6 @@
 #include "hlodiff/parallel.h"
 #include "hlodiff/diag.h"
 
-/* Keys are 64-bit hashes already: fold them, do not hash them again
- * (group_old and group_new pass key_hash; this is what the other
- * macros would use). */
-#undef HASH_FUNCTION
-#define HASH_FUNCTION(keyptr, keylen, hashv) do { \
-		uint64_t k_; \
-		memcpy(&k_, (keyptr), sizeof(k_)); \
-		(void)(keylen); \
-		(hashv) = key_hash(k_); \
-	} while (0)
-#include <uthash.h>
-/*
- * uthash.h defines its table sizing unconditionally (a definition made
- * before the include is silently replaced: the header is a system
- * header, so no redefinition warning), so they are replaced here, after
- * it; the macros are expanded where HASH_ADD is used.  A new table gets
- * as many buckets as part_reset planned for the pass (p->log2 in the
- * scope of group_old), so it never doubles while it fills, each
- * doubling rehashing every node (from 32 buckets, a dozen times for a
- * big dump).  With at most two keys a bucket on average, a chain of 16
- * is as good as impossible for 64-bit hashes, so the threshold only
- * guards against a degenerate key set.
- */
-#undef HASH_INITIAL_NUM_BUCKETS
-#undef HASH_INITIAL_NUM_BUCKETS_LOG2
-#undef HASH_BKT_CAPACITY_THRESH
-#define HASH_INITIAL_NUM_BUCKETS (1U << HASH_INITIAL_NUM_BUCKETS_LOG2)
-#define HASH_INITIAL_NUM_BUCKETS_LOG2 (p->log2)
-#define HASH_BKT_CAPACITY_THRESH 16U
-
 /* One side (old or new) of the match. */
 struct side {
 	const struct hd_dump *d;
@@ -81,12 +50,8 @@ struct hd_match_side {
 	struct side s;
 };
 
-/*
- * The values of both sides with one key in a pass.  It is its own
- * uthash node, so that looking a key up gives the group itself.
- */
+/* The values of both sides with one key in a pass. */
 struct group {
-	UT_hash_handle hh;
 	uint64_t key;
 	uint32_t n_old, n_new;
 	uint32_t first_old, first_new;  /* lowest-ranked members */
@@ -100,20 +65,29 @@ struct mctx;
  * The groups of one part of a pass (see top): the unpaired values whose
  * key is in the part, by their place r in the side's free list, and the
  * table from key to group.  Arrays are sized for all values of a side
- * at the start, so a pass allocates only uthash's bucket array.
+ * at the start, so a pass allocates nothing.
+ *
+ * The table is open addressing with linear probing, at most half full:
+ * a slot is 0 (empty) or the group's number + 1 in its low half and the
+ * key's high half in its high half, which tells most other keys of a
+ * probe apart without a look at their group.  A lookup reads one slot
+ * (8 bytes, mostly one cache line) where a chained table read a bucket
+ * and then a node of a hundred bytes.
  */
 struct part {
 	struct mctx *x;
-	struct group *head;             /* uthash table of the pass */
-	unsigned log2;                  /* its buckets, log2 */
+	uint64_t *slot;                 /* the table, 1 << log2 slots */
+	unsigned log2;                  /* its size in this pass, log2 */
 	struct group *groups;           /* in order of first old member */
 	struct hd_vec group_mem;        /* where groups is (see part_init) */
+	struct hd_vec slot_mem;         /* where slot is */
 	struct hd_vec mem;              /* where the other arrays are */
 	uint32_t n_groups;
 	uint32_t *o_at, *n_at;          /* own places r, ascending */
 	uint32_t *o_grp, *n_grp;        /* their groups (HD_NONE: none) */
 	uint32_t n_o, n_n;
 	uint32_t *olist, *nlist;        /* members, by group, rank order */
+	uint32_t n_olist, n_nlist;      /* their lengths */
 	uint32_t count[HD_MATCH_HOW_COUNT]; /* pairs made by this part */
 };
 
@@ -169,12 +143,6 @@ const char *hd_match_how_name(enum hd_match_how how)
 /* ------------------------------------------------------------------ */
 /* Schedule order                                                      */
 
-/* Sort item: key packs (live start, id), see side_order. */
-struct order_item {
-	uint64_t key;
-	uint32_t v;
-};
-
 /* Most bits a digit of the radix sort: 8192 counters (32 KiB) a pass. */
 #define DIGIT_BITS_MAX 13
 
@@ -185,17 +153,16 @@ static unsigned bit_width(uint64_t x)
 }
 
 /*
- * Stable LSD radix sort of a[0, n) by the low `bits` bits of key, in as
- * few passes as digits of DIGIT_BITS_MAX bits allow, the bits shared
- * out evenly among them.  The counts of every digit are made before the
- * passes, a digit at a time (the passes only move the items, which keeps
- * the counts of a digit); a pass whose digit is the same for all items
- * is skipped.  The items move between a and tmp (n items each); returns
- * where they end.
+ * Stable LSD radix sort of a[0, n) by bits [lo, lo + bits) of each
+ * item, in as few passes as digits of DIGIT_BITS_MAX bits allow, the
+ * bits shared out evenly among them.  The counts of every digit are made
+ * before the passes, a digit at a time (the passes only move the items,
+ * which keeps the counts of a digit); a pass whose digit is the same for
+ * all items is skipped.  The items move between a and tmp (n items
+ * each); returns where they end.
  */
-static struct order_item *radix_sort(struct order_item *a,
-				     struct order_item *tmp, uint32_t n,
-				     unsigned bits)
+static uint64_t *radix_sort(uint64_t *a, uint64_t *tmp, uint32_t n,
+			    unsigned lo, unsigned bits)
 {
 	unsigned passes = (bits + DIGIT_BITS_MAX - 1) / DIGIT_BITS_MAX, d;
 	unsigned digit = passes ? (bits + passes - 1) / passes : 0;
@@ -207,17 +174,17 @@ static struct order_item *radix_sort(struct order_item *a,
 	count = hd_xcalloc((size_t)passes << digit, sizeof(*count));
 	for (d = 0; d < passes; d++) {
 		uint32_t *c = count + ((size_t)d << digit);
-		unsigned shift = d * digit;
+		unsigned shift = lo + d * digit;
 
 		for (i = 0; i < n; i++)
-			c[(a[i].key >> shift) & mask]++;
+			c[(a[i] >> shift) & mask]++;
 	}
 	for (d = 0; d < passes; d++) {
-		unsigned shift = d * digit;
+		unsigned shift = lo + d * digit;
 		uint32_t *c = count + ((size_t)d << digit), sum = 0, k;
-		struct order_item *t;
+		uint64_t *t;
 
-		if (c[(a[0].key >> shift) & mask] == n)
+		if (c[(a[0] >> shift) & mask] == n)
 			continue;
 		for (k = 0; k <= mask; k++) {
 			uint32_t x = c[k];
@@ -226,7 +193,7 @@ static struct order_item *radix_sort(struct order_item *a,
 			sum += x;
 		}
 		for (i = 0; i < n; i++)
-			tmp[c[(a[i].key >> shift) & mask]++] = a[i];
+			tmp[c[(a[i] >> shift) & mask]++] = a[i];
 		t = a;
 		a = tmp;
 		tmp = t;
@@ -242,59 +209,89 @@ static uint64_t clamped_id(const struct hd_value *v)
 						     (uint64_t)v->id;
 }
 
+/* A value's live start + 1 clamped to 0xfffffffe, or HD_NONE without a
+ * live range. */
+static uint64_t sched_start(const struct hd_value *v)
+{
+	if (!(v->flags & HD_VALUE_LIVE) || v->live_start < 0)
+		return HD_NONE;
+	return v->live_start < 0xfffffffe ? (uint64_t)v->live_start + 1 :
+					    0xfffffffe;
+}
+
 /*
  * Sorts the values of one side into schedule order (see top): by live
  * start + 1 (clamped to 0xfffffffe; values without a live range after
  * all others), then by id (clamped to [0, 0xffffffff]); ties in dump
- * order (the sort is stable).  The two numbers are packed into as few
- * bits as their largest values need, which keeps the radix passes few;
- * when the ids already ascend in dump order the start alone sorts, as
- * the stable order of equal starts is then their id order.
+ * order (the sort is stable).  Each item is one number: the value's
+ * index in its low bits, above them the start and the id, each in as
+ * few bits as its largest value needs, which keeps the items at 8 bytes
+ * and the radix passes few; when the ids already ascend in dump order
+ * the start alone sorts, as the stable order of equal starts is then
+ * their id order.  Where the three do not fit in 64 bits (hostile ids
+ * and starts), the items are sorted by id, then stably by start.
  */
 static void side_order(struct side *s)
 {
 	struct hd_vec mem = HD_VEC_INIT(char);
-	struct order_item *a = hd_vec_block(&mem, 1, 2 * ((size_t)s->n + 1) *
-					 sizeof(*a));
-	struct order_item *tmp = a + s->n + 1;
-	struct order_item *sorted;
-	uint64_t max_start = 0, max_id = 0, prev_id = 0;
+	uint64_t *a = hd_vec_block(&mem, 1, 2 * ((size_t)s->n + 1) *
+				   sizeof(*a));
+	uint64_t *tmp = a + s->n + 1;
+	uint64_t *sorted;
+	uint64_t max_start = 0, max_id = 0, prev_id = 0, v_mask;
+	unsigned id_bits, start_bits, v_bits = bit_width(s->n);
 	int ids_ascend = 1;
-	unsigned id_bits;
 	uint32_t i;
 
 	for (i = 0; i < s->n; i++) {
 		const struct hd_value *v = &HD_VALUE(s->d, i);
-		uint64_t start = HD_NONE, id;
+		uint64_t start = sched_start(v), id = clamped_id(v);
 
-		if ((v->flags & HD_VALUE_LIVE) && v->live_start >= 0) {
-			start = v->live_start < 0xfffffffe ?
-				(uint64_t)v->live_start + 1 : 0xfffffffe;
-			if (start > max_start)
-				max_start = start;
-		}
-		id = clamped_id(v);
+		if (start != HD_NONE && start > max_start)
+			max_start = start;
 		if (id > max_id)
 			max_id = id;
 		ids_ascend &= id >= prev_id;
 		prev_id = id;
-		a[i].key = start;
-		a[i].v = i;
-		tmp[i].key = id; /* tmp is the sort's scratch, free till then */
+		a[i] = start;
+		tmp[i] = id; /* tmp is the sort's scratch, free till then */
 	}
 	/* No live range sorts last: just after the latest start. */
 	id_bits = ids_ascend ? 0 : bit_width(max_id);
-	for (i = 0; i < s->n; i++) {
-		uint64_t start = a[i].key == HD_NONE ? max_start + 1 : a[i].key;
+	start_bits = bit_width(max_start + 1);
+	v_mask = ((uint64_t)1 << v_bits) - 1;
+	if (start_bits + id_bits + v_bits <= 64) {
+		for (i = 0; i < s->n; i++) {
+			uint64_t start = a[i] == HD_NONE ? max_start + 1 : a[i];
+			uint64_t key = start << id_bits;
 
-		a[i].key = start << id_bits;
-		if (id_bits)
-			a[i].key |= tmp[i].key;
+			if (id_bits)
+				key |= tmp[i];
+			a[i] = key << v_bits | i;
+		}
+		sorted = radix_sort(a, tmp, s->n, v_bits, start_bits + id_bits);
+	} else {
+		uint64_t *other;
+
+		for (i = 0; i < s->n; i++)
+			a[i] = tmp[i] << v_bits | i;
+		sorted = radix_sort(a, tmp, s->n, v_bits, id_bits);
+		other = sorted == a ? tmp : a;
+		for (i = 0; i < s->n; i++) {
+			uint32_t v = (uint32_t)(sorted[i] & v_mask);
+			uint64_t start = sched_start(&HD_VALUE(s->d, v));
+
+			if (start == HD_NONE)
+				start = max_start + 1;
+			sorted[i] = start << v_bits | v;
+		}
+		sorted = radix_sort(sorted, other, s->n, v_bits, start_bits);
 	}
-	sorted = radix_sort(a, tmp, s->n, bit_width(max_start + 1) + id_bits);
 	for (i = 0; i < s->n; i++) {
-		s->rank[sorted[i].v] = i;
-		s->free_list[i] = sorted[i].v;
+		uint32_t v = (uint32_t)(sorted[i] & v_mask);
+
+		s->rank[v] = i;
+		s->free_list[i] = v;
 	}
 	s->n_free = s->n;
 	hd_vec_release(&mem);
@@ -412,6 +409,17 @@ static void *new_keys_thread(void *arg)
 	return NULL;
 }
 
+/* Slots of the table of n keys at most: 2n rounded up to a power of
+ * two, at least 32; log2 of that. */
+static unsigned table_log2(size_t n)
+{
+	unsigned log2 = 5;
+
+	while (log2 < 8 * sizeof(size_t) - 2 && ((size_t)1 << log2) < 2 * n)
+		log2++;
+	return log2;
+}
+
 static void part_init(struct part *p, struct mctx *x)
 {
 	memset(p, 0, sizeof(*p));
@@ -419,6 +427,8 @@ static void part_init(struct part *p, struct mctx *x)
 	/* a group per old value; the arrays of a side and of a part are
 	 * each one block on 2 MiB pages where the kernel can (arena.h) */
 	p->groups = hd_vec_block(&p->group_mem, sizeof(*p->groups), x->o.n + 1);
+	p->slot = hd_vec_block(&p->slot_mem, sizeof(*p->slot),
+			       (size_t)1 << table_log2(x->o.n));
 	p->o_at = hd_vec_block(&p->mem, 1, 3 * ((size_t)x->o.n + 1 + x->n.n + 1) *
 			    sizeof(uint32_t));
 	p->o_grp = p->o_at + x->o.n + 1;
@@ -430,22 +440,61 @@ static void part_init(struct part *p, struct mctx *x)
 
 static void part_release(struct part *p)
 {
-	HASH_CLEAR(hh, p->head);
 	hd_vec_release(&p->group_mem);
+	hd_vec_release(&p->slot_mem);
 	hd_vec_release(&p->mem);
 }
 
-/*
- * Empties the table for a pass of at most n keys and sizes the next
- * one for them: about n / 2 buckets, at least 32.
- */
+/* Empties the table for a pass of at most n keys, at its size for
+ * them (cleared only as far as the pass uses it). */
 static void part_reset(struct part *p, uint32_t n)
 {
-	HASH_CLEAR(hh, p->head);
 	p->n_groups = 0;
-	p->log2 = 5;
-	while (p->log2 < 30 && ((size_t)2 << p->log2) < n)
-		p->log2++;
+	p->log2 = table_log2(n);
+	memset(p->slot, 0, ((size_t)1 << p->log2) * sizeof(*p->slot));
+}
+
+/* The slot where key's probe starts. */
+static size_t slot_home(const struct part *p, uint64_t key)
+{
+	return key_hash(key) & (((size_t)1 << p->log2) - 1);
+}
+
+/* The high half of a key, as its slots keep it. */
+static uint64_t slot_tag(uint64_t key)
+{
+	return key & 0xffffffff00000000u;
+}
+
+/*
+ * Looks key up: returns its group's number, or HD_NONE with *at the
+ * empty slot where it would go.  The table is never full (part_reset).
+ */
+static uint32_t table_find(const struct part *p, uint64_t key, size_t *at)
+{
+	size_t mask = ((size_t)1 << p->log2) - 1, h = slot_home(p, key);
+	uint64_t tag = slot_tag(key);
+
+	for (;; h = (h + 1) & mask) {
+		uint64_t e = p->slot[h];
+		uint32_t g = (uint32_t)e - 1;
+
+		if (e == 0) {
+			*at = h;
+			return HD_NONE;
+		}
+		if ((e & 0xffffffff00000000u) == tag && p->groups[g].key == key)
+			return g;
+	}
+}
+
+/* How far ahead group_old and group_new fetch the slot of a key: the
+ * keys are random, so each lookup would wait for a cache miss. */
+#define SLOT_AHEAD 16
+
+static void fetch_slot(const struct part *p, uint64_t key)
+{
+	__builtin_prefetch(&p->slot[slot_home(p, key)]);
 }
 
 /* Groups the part's old values: a group for each key, counts, first
@@ -456,26 +505,27 @@ static void group_old(struct part *p)
 	uint32_t i;
 
 	for (i = 0; i < p->n_o; i++) {
-		uint32_t r = p->o_at[i];
+		uint32_t r = p->o_at[i], g;
 		uint64_t key = s->keys[r];
-		unsigned h = key_hash(key);
-		struct group *g;
+		size_t at;
 
-		HASH_FIND_BYHASHVALUE(hh, p->head, &key, sizeof(key), h, g);
-		if (!g) {
-			/* Every field set (HASH_ADD sets all of the
-			 * handle's), not the whole node cleared first. */
-			g = &p->groups[p->n_groups++];
-			g->key = key;
-			g->n_old = g->n_new = 0;
-			g->first_old = s->free_list[r];
-			g->first_new = HD_NONE;
-			g->at_old = g->at_new = 0;
-			g->fill_old = g->fill_new = 0;
-			HASH_ADD_BYHASHVALUE(hh, p->head, key, sizeof(key), h, g);
+		if (i + SLOT_AHEAD < p->n_o)
+			fetch_slot(p, s->keys[p->o_at[i + SLOT_AHEAD]]);
+		g = table_find(p, key, &at);
+		if (g == HD_NONE) {
+			struct group *q = &p->groups[p->n_groups];
+
+			g = p->n_groups++;
+			q->key = key;
+			q->n_old = q->n_new = 0;
+			q->first_old = s->free_list[r];
+			q->first_new = HD_NONE;
+			q->at_old = q->at_new = 0;
+			q->fill_old = q->fill_new = 0;
+			p->slot[at] = slot_tag(key) | (g + 1);
 		}
-		g->n_old++;
-		p->o_grp[i] = (uint32_t)(g - p->groups);
+		p->groups[g].n_old++;
+		p->o_grp[i] = g;
 	}
 }
 
@@ -487,15 +537,16 @@ static void group_new(struct part *p)
 	uint32_t i;
 
 	for (i = 0; i < p->n_n; i++) {
-		uint32_t r = p->n_at[i];
+		uint32_t r = p->n_at[i], g;
 		uint64_t key = s->keys[r];
-		struct group *g;
+		size_t at;
 
-		HASH_FIND_BYHASHVALUE(hh, p->head, &key, sizeof(key),
-				      key_hash(key), g);
-		p->n_grp[i] = g ? (uint32_t)(g - p->groups) : HD_NONE;
-		if (g && g->n_new++ == 0)
-			g->first_new = s->free_list[r];
+		if (i + SLOT_AHEAD < p->n_n)
+			fetch_slot(p, s->keys[p->n_at[i + SLOT_AHEAD]]);
+		g = table_find(p, key, &at);
+		p->n_grp[i] = g;
+		if (g != HD_NONE && p->groups[g].n_new++ == 0)
+			p->groups[g].first_new = s->free_list[r];
 	}
 }
 
@@ -515,6 +566,8 @@ static void fill_lists(struct part *p)
 		at_o += q->n_old;
 		at_n += q->n_new;
 	}
+	p->n_olist = at_o;
+	p->n_nlist = at_n;
 	for (i = 0; i < p->n_o; i++)
 		p->olist[p->groups[p->o_grp[i]].fill_old++] = ofree[p->o_at[i]];
 	for (i = 0; i < p->n_n; i++) {
@@ -690,14 +743,56 @@ static void pair_last(struct part *p, const struct group *q,
  * Names are looked up only in groups of unequal size, so the common
  * case costs no lookup.
  */
+/*
+ * A cursor that prefetches, ahead of exact_body, what comparing the keys
+ * of the members of a list reads: each member's value record, and once
+ * that is in (half as far ahead), its name's text and index's text.
+ * The members of the groups are scattered over the dump, and exact_body
+ * waited for two or three cache misses a member.
+ */
+struct member_fetch {
+	const struct hd_dump *d;
+	const uint32_t *list;
+	uint32_t n, rec, text;          /* length, places fetched */
+};
+
+#define MEMBERS_AHEAD 16
+
+/* Fetches for places up to just before `to` + MEMBERS_AHEAD. */
+static void fetch_members(struct member_fetch *f, uint32_t to)
+{
+	uint32_t rec_to = to + MEMBERS_AHEAD, text_to = to + MEMBERS_AHEAD / 2;
+
+	if (rec_to > f->n)
+		rec_to = f->n;
+	if (text_to > f->n)
+		text_to = f->n;
+	for (; f->rec < rec_to; f->rec++) {
+		const struct hd_value *v = &HD_VALUE(f->d, f->list[f->rec]);
+
+		__builtin_prefetch(&v->name);
+		__builtin_prefetch(&v->index.n);
+	}
+	for (; f->text < text_to; f->text++) {
+		const struct hd_value *v = &HD_VALUE(f->d, f->list[f->text]);
+
+		__builtin_prefetch(v->name.p);
+		__builtin_prefetch(v->index.p);
+	}
+}
+
 static void exact_body(struct part *p, const struct pass *ps)
 {
 	const struct mctx *x = p->x;
+	struct member_fetch fo = { x->o.d, p->olist, p->n_olist, 0, 0 };
+	struct member_fetch fn = { x->n.d, p->nlist, p->n_nlist, 0, 0 };
 	uint32_t g, k;
 
 	for (g = 0; g < p->n_groups; g++) {
 		const struct group *q = &p->groups[g];
 
+		fetch_members(&fo, q->at_old + q->n_old);
+		fetch_members(&fn, q->at_new + q->n_new);
 		if (q->n_new == 0)
 			continue;
 		if (q->n_old == q->n_new) {

@@ -67,11 +67,19 @@ struct peak_sort {
 	const struct hd_dump *old, *new_dump;
 };
 
-static struct hd_slice peak_key(const struct peak_sort *ps, const struct hd_peak_value *e)
+/* The record of the value whose key names entry e: the new one's when
+ * there is one. */
+static const struct hd_value *key_record(const struct peak_sort *ps,
+					 const struct hd_peak_value *e)
 {
 	if (e->new_v != HD_NONE)
-		return hd_value_key_of(&HD_VALUE(ps->new_dump, e->new_v));
-	return hd_value_key_of(&HD_VALUE(ps->old, e->old_v));
+		return &HD_VALUE(ps->new_dump, e->new_v);
+	return &HD_VALUE(ps->old, e->old_v);
+}
+
+static struct hd_slice peak_key(const struct peak_sort *ps, const struct hd_peak_value *e)
+{
+	return hd_value_key_of(key_record(ps, e));
 }
 
 /* By |delta| descending, then role, then name. */
@@ -106,6 +114,32 @@ static int full_peak_cmp(void *ctx, uint32_t a, uint32_t b)
 	return cmp_peak_value(&f->v[a], &f->v[b], &f->ps);
 }
 
+/*
+ * The entries' keys are read in the records of the values, scattered
+ * over the dump, and then in their text: sort_peak prefetches the record
+ * of the entry KEY_AHEAD places ahead, and its text half as far ahead,
+ * once the record is in.
+ */
+#define KEY_AHEAD 16
+
+static void fetch_record(const struct peak_sort *ps,
+			 const struct hd_peak_value *e)
+{
+	const struct hd_value *v = key_record(ps, e);
+
+	__builtin_prefetch(&v->name);
+	__builtin_prefetch(&v->index.n);
+}
+
+static void fetch_text(const struct peak_sort *ps,
+		       const struct hd_peak_value *e)
+{
+	const struct hd_value *v = key_record(ps, e);
+
+	__builtin_prefetch(v->name.p);
+	__builtin_prefetch(v->index.p);
+}
+
 /* Sorts p->values by cmp_peak_value, stably (keysort.h). */
 static void sort_peak(struct hd_peak_diff *p, const struct hd_dump *old,
 		      const struct hd_dump *new_dump)
@@ -121,6 +155,11 @@ static void sort_peak(struct hd_peak_diff *p, const struct hd_dump *old,
 		const struct hd_peak_value *e = &f.v[i];
 		uint64_t mag = e->delta < 0 ? 0 - (uint64_t)e->delta :
 					      (uint64_t)e->delta;
+
+		if (i + KEY_AHEAD < n)
+			fetch_record(&f.ps, &f.v[i + KEY_AHEAD]);
+		if (i + KEY_AHEAD / 2 < n)
+			fetch_text(&f.ps, &f.v[i + KEY_AHEAD / 2]);
 
 		hd_key_item_set(&items[i], ~mag, e->role, peak_key(&f.ps, e),
 				(uint32_t)i);

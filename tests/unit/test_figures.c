@@ -515,6 +515,50 @@ static void test_undetermined(void)
 	done(&d, &f);
 }
 
+/*
+ * Own sizes that add up beyond int64 at one time, not at the peak: the
+ * three elements of t are 2^62 bytes each (f32[2^60]) and live at time
+ * 1, while by whole shapes (t{}'s, 3 x 8 bytes of pointers) the peak is
+ * a's 4096 bytes at time 3.  The bytes at the peak are still worked out
+ * (figures.c makes its second pass over the ranges when the difference
+ * array of the bytes overflows).
+ */
+static const char huge_text[] =
+	"BufferAssignment:\n"
+	"allocation 0: size 8192, preallocated-temp:\n"
+	" value: <1 t{} @0> (size=24,offset=0): (f32[1152921504606846976]{0}, f32[1152921504606846976]{0}, f32[1152921504606846976]{0})\n"
+	" value: <2 t{0} @0> (size=8,offset=32): f32[1152921504606846976]{0}\n"
+	" value: <3 t{1} @0> (size=8,offset=40): f32[1152921504606846976]{0}\n"
+	" value: <4 t{2} @0> (size=8,offset=48): f32[1152921504606846976]{0}\n"
+	" value: <5 a @0> (size=4096,offset=4096): f32[1024]{0}\n"
+	"\n"
+	"Total bytes used: 8192 (8KiB)\n"
+	"\n"
+	"\n"
+	"HloLiveRange (max 4):\n"
+	"  InstructionSequence:\n"
+	"    0:p\n"
+	"    1:t\n"
+	"    2:q\n"
+	"    3:a\n"
+	"  BufferLiveRange:\n"
+	"    t{0}:1-1\n"
+	"    t{1}:1-1\n"
+	"    t{2}:1-1\n"
+	"    a{}:3-3\n";
+
+static void test_huge_elsewhere(void)
+{
+	struct hd_dump d;
+	struct hd_figures f;
+
+	load_text("huge", huge_text, &d, &f);
+	ok(f.has_recomputed, "huge elsewhere: recomputed");
+	is_int(3, f.recomputed_time, "huge elsewhere: peak at a by whole shapes");
+	is_int(4096, f.recomputed_bytes, "huge elsewhere: a's bytes at the peak");
+	done(&d, &f);
+}
+
 static void test_names(void)
 {
 	is_string("prefetch", hd_copy_class_name(HD_COPY_PREFETCH), "name prefetch");
@@ -578,6 +622,7 @@ int main(void)
 	test_classes();
 	test_plain_peak();
 	test_undetermined();
+	test_huge_elsewhere();
 	test_names();
 	test_uses();
 	return 0;
