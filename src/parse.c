@@ -617,17 +617,26 @@ static int64_t sat_add(int64_t a, int64_t b)
 /*
  * hd_vec_push for the model's vectors, whose element size is known
  * here: the zeroing is a few stores instead of a memset call (a push or
- * two per line).  hd_vec_push itself grows a full vector.
+ * two per line).  hd_vec_push itself grows a full vector.  The record is
+ * zeroed 32 bytes at a time: GCC makes each constant 32-byte memset two
+ * 16-byte stores, where one memset of a whole record (56 to 176 bytes)
+ * becomes a `rep stos`, whose start-up costs tens of cycles on the
+ * machines measured (about 4% of a parse, for some 2.3 million pushes
+ * in a 256 MiB dump).
  */
 static inline __attribute__((always_inline)) void *
 push_zeroed(struct hd_vec *v, size_t size)
 {
-	void *p;
+	char *p;
+	size_t i;
 
 	if (v->len == v->cap)
 		return hd_vec_push(v);
 	p = (char *)v->data + v->len * size;
-	memset(p, 0, size);
+	for (i = 0; i + 32 <= size; i += 32)
+		memset(p + i, 0, 32);
+	if (i < size)
+		memset(p + i, 0, size - i);
 	v->len++;
 	return p;
 }
