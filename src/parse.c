@@ -617,17 +617,26 @@ static int64_t sat_add(int64_t a, int64_t b)
 /*
  * hd_vec_push for the model's vectors, whose element size is known
  * here: the zeroing is a few stores instead of a memset call (a push or
- * two per line).  hd_vec_push itself grows a full vector.
+ * two per line).  hd_vec_push itself grows a full vector.  The record is
+ * zeroed 32 bytes at a time: GCC makes each constant 32-byte memset two
+ * 16-byte stores, where one memset of a whole record (56 to 176 bytes)
+ * becomes a `rep stos`, whose start-up costs tens of cycles on the
+ * machines measured (about 4% of a parse, for some 2.3 million pushes
+ * in a 256 MiB dump).
  */
 static inline __attribute__((always_inline)) void *
 push_zeroed(struct hd_vec *v, size_t size)
 {
-	void *p;
+	char *p;
+	size_t i;
 
 	if (v->len == v->cap)
 		return hd_vec_push(v);
 	p = (char *)v->data + v->len * size;
-	memset(p, 0, size);
+	for (i = 0; i + 32 <= size; i += 32)
+		memset(p + i, 0, 32);
+	if (i < size)
+		memset(p + i, 0, size - i);
 	v->len++;
 	return p;
 }
@@ -2023,8 +2032,9 @@ static int report_nul(struct parser *ps, const char *nul)
 /*
  * Looks for a NUL byte in the input up to upto that was not looked at
  * yet.  A NUL anywhere in the input is the error reported, whatever else
- * is wrong with it: the input is checked a chunk ahead of the line being
- * read, and every other message first checks the rest (no_nul_left).
+ * is wrong with it: each line is checked as its end is looked for
+ * (find_line_end), and every other message first checks the rest
+ * (no_nul_left).
  */
 static int check_nul_upto(struct parser *ps, const char *upto)
 {
@@ -2043,17 +2053,6 @@ static int no_nul_left(struct parser *ps)
 {
 	return check_nul_upto(ps, ps->end);
 }
-
-/*
- * The input is checked for NUL bytes NUL_CHUNK bytes at a time, just
- * ahead of the parse, so the line scans that follow find it in cache.
- * Reading a mapped file keeps only a window of it resident (input.h,
- * hd_input_pass_at; NUL_CHUNK is well inside what is mapped ahead): the
- * model keeps what later phases need (keys are copied, shapes' sizes
- * worked out), and what they still read of the input comes back from the
- * page cache.
- */
-#define NUL_CHUNK ((size_t)256 << 10)
 
 /*
  * Each BufferLiveRange and peak line looks a value up by its key: three
@@ -2098,49 +2097,56 @@ static const char *prefetch_lookups(struct parser *ps, const char *p)
 }
 
 /*
- * The end of the line at p: memchr, but most lines are short and the
- * call costs more than the search, so the first 64 bytes are looked at
- * inline (16 at a time with SSE2; only whole blocks inside the input).
+ * The end of the line at p, or a NUL byte before it: the first '\n' or
+ * '\0' in [p, end), NULL when there is neither.  The line scan is the
+ * NUL check too, so the input is read once, not a second time ahead of
+ * the parse (memchr calls cost more than the search for most lines).
+ * With SSE2, whole 16-byte blocks inside the input, then the last bytes
+ * one at a time; else two memchr.
  */
-static const char *find_newline(const char *p, const char *end)
+static const char *find_line_end(const char *p, const char *end)
 {
 #ifdef __SSE2__
-	const __m128i nl = _mm_set1_epi8('\n');
-	const char *stop = end - p > 64 ? p + 64 : end;
+	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
 
-	for (; stop - p >= 16; p += 16) {
+	for (; end - p >= 16; p += 16) {
 		__m128i b = hd_v_load(p);
-		unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, nl));
+		unsigned mask = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_cmpeq_epi8(b, nl), _mm_cmpeq_epi8(b, zero)));
 
 		if (mask)
 			return p + __builtin_ctz(mask);
 	}
+	for (; p < end; p++)
+		if (*p == '\n' || *p == '\0')
+			return p;
+	return NULL;
+#else
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	const char *nul = memchr(p, '\0', (size_t)((nl ? nl : end) - p));
+
+	return nul ? nul : nl;
 #endif
-	return memchr(p, '\n', (size_t)(end - p));
 }
 
 static int parse_lines(struct parser *ps)
 {
 	const char *p = ps->data, *end = ps->end;
-	/* a line ending past watch is due a NUL check or the window's move */
+	/* a line ending past watch is due the window's move */
 	const char *watch = p;
 
 	ps->line = 0;
 	while (p < end) {
-		const char *nl = find_newline(p, end);
-		const char *line_end = nl ? nl + 1 : end;
+		const char *nl = find_line_end(p, end);
 		struct hd_slice l;
 
-		if (line_end > watch) {
-			if (ps->in)
-				hd_input_pass_at(ps->in, &ps->pass, p);
-			if (line_end > ps->checked &&
-			    check_nul_upto(ps, (size_t)(end - line_end) > NUL_CHUNK ?
-					   line_end + NUL_CHUNK : end))
-				return -1;
-			watch = ps->checked;
-			if (ps->in && ps->pass.next < (size_t)(watch - ps->in->data))
-				watch = ps->in->data + ps->pass.next;
+		if (nl && *nl == '\0')
+			return report_nul(ps, nl);
+		/* [data, end of this line) has no NUL */
+		ps->checked = nl ? nl + 1 : end;
+		if (ps->in && ps->checked > watch) {
+			hd_input_pass_at(ps->in, &ps->pass, p);
+			watch = ps->in->data + ps->pass.next;
 		}
 		ps->line++;
 		if (!nl) {

@@ -8,12 +8,14 @@
  * first.  Each dump here is parsed from a heap copy of exactly its length
  * (no padding: ASan in check-san sees any read past it) both ways, with
  * field lengths stepped across the block sizes, and the model is checked
- * against the values written into the text.
+ * against the values written into the text.  The line scan is the NUL
+ * check too: a NUL byte at any place is reported at its line and column.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hlodiff/diag.h"
 #include "hlodiff/parse.h"
 #include "hlodiff/shape.h"
 #include "tap/tap.h"
@@ -226,11 +228,96 @@ static void test_shape_memo(void)
 	free(copy);
 }
 
+/* What parsing a copy of text[0, n) prints, held back (heap, or NULL). */
+static char *parse_messages(const char *text, size_t n, int *rc)
+{
+	char *copy = malloc(n);
+	struct hd_diag_held h;
+	struct hd_dump d;
+
+	memcpy(copy, text, n);
+	hd_diag_hold(&h);
+	*rc = hd_parse_buffer(&d, "scan", copy, n, 0);
+	hd_diag_unhold(&h);
+	hd_dump_release(&d);
+	free(copy);
+	return h.buf;
+}
+
+/* Checks the message of a NUL at k of text[0, n): 1 if right. */
+static int nul_reported(char *text, size_t n, size_t k)
+{
+	char want[128], *got;
+	size_t i, line = 1, col = 1;
+	int rc, good;
+
+	for (i = 0; i < k; i++, col++)
+		if (text[i] == '\n') {
+			line++;
+			col = 0;
+		}
+	snprintf(want, sizeof(want),
+		 "hlodiff: scan:%zu:%zu: NUL byte in input (expected a text dump)\n",
+		 line, col);
+	text[k] = '\0';
+	got = parse_messages(text, n, &rc);
+	good = rc != 0 && got && strcmp(got, want) == 0;
+	if (!good)
+		diag("NUL at %zu: got '%s', want '%s'", k, got ? got : "", want);
+	free(got);
+	return good;
+}
+
+/*
+ * A NUL byte at each place of a dump (lines of 1 to 200 bytes, so each
+ * place of a 16-byte block and the input's last bytes), with and without
+ * its final newline, and after a line that is wrong: the NUL is the
+ * message, at its line and column.
+ */
+static void test_nul(void)
+{
+	char text[4096], name[256], *got;
+	size_t len, n, k;
+	int rc, bad = 0, cut;
+
+	for (len = 1; len <= 200; len += 13) {
+		make_name(name, len);
+		insn_dump(text, sizeof(text), name, "f32[]", name, 1);
+		n = strlen(text);
+		got = parse_messages(text, n, &rc);
+		if (rc != 0 || (got && *got)) {
+			diag("name %zu bytes: does not parse: %s", len, got ? got : "");
+			bad++;
+		}
+		free(got);
+		for (cut = 0; cut < 2; cut++)
+			for (k = 0; k < n - (size_t)cut; k++) {
+				char saved = text[k];
+
+				bad += !nul_reported(text, n - (size_t)cut, k);
+				text[k] = saved;
+			}
+	}
+	is_int(0, bad, "a NUL at each place, with and without the final newline");
+	bad = 0;
+	insn_dump(text, sizeof(text), "n.1", "f32[]", "op", 1);
+	n = strlen(text);
+	memcpy(strstr(text, "allocation 0"), "allocation X", 12);
+	for (k = (size_t)(strstr(text, "Used values") - text); k < n; k++) {
+		char saved = text[k];
+
+		bad += !nul_reported(text, n, k);
+		text[k] = saved;
+	}
+	is_int(0, bad, "a NUL after a wrong line is the message");
+}
+
 int main(void)
 {
 	plan_lazy();
 	test_numbers();
 	test_insn_text();
 	test_shape_memo();
+	test_nul();
 	return 0;
 }
