@@ -24,6 +24,7 @@ void hd_dump_init(struct hd_dump *d)
 	d->stack.elem = sizeof(struct hd_stack_node);
 	d->id_slots.elem = sizeof(uint32_t);
 	d->alloc_slots.elem = sizeof(uint32_t);
+	d->copy_starts.elem = sizeof(uint32_t);
 	d->id_limit = 1 << 16;
 	d->live_max = -1;
 	d->peak_time = -1;
@@ -53,6 +54,7 @@ void hd_dump_release(struct hd_dump *d)
 	hd_vec_release(&d->live_ranges);
 	hd_vec_release(&d->peak);
 	hd_vec_release(&d->stack);
+	hd_vec_release(&d->copy_starts);
 	hd_canon_pre_free(d->canon_pre);
 	d->canon_pre = NULL;
 	for (i = 0; i < d->n_inputs; i++)

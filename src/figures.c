@@ -73,7 +73,9 @@ static void sum_allocs(struct hd_figures *f, const struct hd_dump *d)
 		      sizeof(struct hd_color_bytes), cmp_color);
 }
 
-/* Counts and value_bytes. */
+/* Counts and value_bytes: the parser's tallies (dump.h), else a walk
+ * over the values and value lines (sizes are >= 0, so the saturating
+ * sum does not depend on the order it is taken in). */
 static void count_things(struct hd_figures *f, const struct hd_dump *d)
 {
 	size_t i;
@@ -81,6 +83,11 @@ static void count_things(struct hd_figures *f, const struct hd_dump *d)
 	f->n_allocs = d->allocs.len;
 	f->n_values = d->alloc_values.len;
 	f->n_live_ranges = d->live_ranges.len;
+	if (d->tallied) {
+		f->value_bytes = d->value_bytes;
+		f->n_records = d->n_records;
+		return;
+	}
 	for (i = 0; i < d->alloc_values.len; i++)
 		f->value_bytes = add_sat(f->value_bytes,
 					 HD_ALLOC_VALUE(d, i).size);
@@ -596,6 +603,11 @@ static void find_copies(struct hd_figures *f, const struct hd_dump *d)
 
 	if (d->insns.len == 0) {
 		copies_from_values(f, d);
+		return;
+	}
+	if (d->tallied) {
+		for (i = 0; i < d->copy_starts.len; i++)
+			copy_from_insn(f, d, HD_VEC_AT(&d->copy_starts, uint32_t, i));
 		return;
 	}
 	for (i = 0; i < d->insns.len; i++)

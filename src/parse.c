@@ -1095,6 +1095,9 @@ static int parse_alloc_value(struct parser *ps, struct hd_slice l)
 	if (d->alloc_values.len >= HD_NONE - 1)
 		return perr(ps, "too many values");
 	val->flags |= HD_VALUE_IN_ALLOC;
+	d->n_listed++;
+	d->n_listed_records += (val->flags & HD_VALUE_RECORD) != 0;
+	d->value_bytes = sat_add(d->value_bytes, size);
 	val->alloc_value = (uint32_t)d->alloc_values.len;
 	av = PUSH(&d->alloc_values, struct hd_alloc_value);
 	av->value = v;
@@ -1208,6 +1211,8 @@ static int parse_record(struct parser *ps, struct hd_slice l)
 		return perr(ps, "second record for value %lld (first at line %u)",
 			    (long long)val->id, val->record_line);
 	val->flags |= HD_VALUE_RECORD;
+	ps->d->n_records++;
+	ps->d->n_listed_records += (val->flags & HD_VALUE_IN_ALLOC) != 0;
 	prefetch_records(ps, val->id);
 	/* The instruction is most likely the value's namesake: start
 	 * loading its index slot for the " from instruction:" line. */
@@ -1480,8 +1485,12 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 	if (n == 0 || n == t.n || t.p[n] != '(')
 		return bad_line(ps, l, "bad instruction opcode", "'opcode(operands)'");
 	in->opcode = hd_slice_make(t.p, n);
-	if (IS(in->opcode, "copy-start"))
+	if (IS(in->opcode, "copy-start")) {
+		/* in is the last instruction filed (parse_from_instruction) */
 		in->flags |= HD_INSN_COPY_START;
+		*PUSH(&ps->d->copy_starts, uint32_t) =
+			(uint32_t)(ps->d->insns.len - 1);
+	}
 	t = tail(t, n);
 	n = balanced_until(t, ',', ',');
 	/* n is where the operand list "(...)" ends at depth 0 */
@@ -2180,20 +2189,14 @@ static void parser_init(struct parser *ps, struct hd_dump *d, const char *file,
 	ps->last_insn = HD_NONE;
 }
 
-/* Every value line of an allocation has a "Used values" record. */
+/* Every value line of an allocation has a "Used values" record (counted
+ * as the lines and records were filed, not by a walk over the values). */
 static int check_records(struct parser *ps)
 {
 	struct hd_dump *d = ps->d;
-	uint32_t listed = 0, recorded = 0;
-	size_t i;
+	uint32_t listed = (uint32_t)d->n_listed;
+	uint32_t recorded = (uint32_t)d->n_listed_records;
 
-	for (i = 0; i < d->values.len; i++) {
-		uint32_t fl = HD_VALUE(d, i).flags;
-		if (fl & HD_VALUE_IN_ALLOC) {
-			listed++;
-			recorded += (fl & HD_VALUE_RECORD) != 0;
-		}
-	}
 	if (recorded < listed)
 		return truncation(ps, HD_SEC_USED_VALUES, "'Used values' ends after %u of %u value records (truncated dump?)",
 			    recorded, listed);
@@ -2279,6 +2282,7 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 	int rc, i;
 
 	d->shape_facts = 1;
+	d->tallied = 1;
 	if ((flags & HD_PARSE_CANON) && !d->canon_pre)
 		d->canon_pre = hd_canon_pre_new();
 	if (d->canon_pre)

@@ -226,6 +226,21 @@ struct hd_dump {
 	 */
 	int shape_facts;
 
+	/*
+	 * Tallies the parser keeps as it files each record, so that the
+	 * figures need not walk whole record arrays (a cache miss or two a
+	 * record on a large dump) for a count or a sum.  Valid only with
+	 * tallied set; a model built otherwise (golden.c) leaves it 0 and
+	 * the figures count for themselves.
+	 */
+	int tallied;
+	uint64_t n_records;         /* values with HD_VALUE_RECORD */
+	uint64_t n_listed;          /* values with HD_VALUE_IN_ALLOC */
+	uint64_t n_listed_records;  /* values with both */
+	int64_t value_bytes;        /* sum of alloc_values' size, saturating */
+	struct hd_vec copy_starts;  /* uint32: insns with HD_INSN_COPY_START,
+				       ascending */
+
 	/* With HD_PARSE_CANON (parse.h): the canonical hashes the parser
 	 * computed while each instruction was in cache (canon.h), for
 	 * hd_canon_compute; NULL otherwise. */
