@@ -385,6 +385,30 @@ static const char copies_text[] =
 	" uses:\n"
 	" from instruction: %copy-start.4 = (f32[2]{0:S(2)}, f32[2]{0:S(2)}, u32[]) copy-start(%t)\n";
 
+/* Do figures a and b agree on what the parser's tallies feed? */
+static int same_tallied(const struct hd_figures *a, const struct hd_figures *b)
+{
+	size_t i;
+
+	if (a->n_records != b->n_records || a->value_bytes != b->value_bytes ||
+	    a->n_values != b->n_values || a->copies.len != b->copies.len ||
+	    memcmp(a->copies_by_class, b->copies_by_class,
+		   sizeof(a->copies_by_class)) ||
+	    memcmp(a->copy_bytes_by_class, b->copy_bytes_by_class,
+		   sizeof(a->copy_bytes_by_class)))
+		return 0;
+	for (i = 0; i < a->copies.len; i++) {
+		const struct hd_copy *x = copy_at(a, i), *y = copy_at(b, i);
+
+		if (x->insn != y->insn || x->value != y->value ||
+		    x->cls != y->cls || x->bytes != y->bytes ||
+		    x->src_space != y->src_space || x->dst_space != y->dst_space ||
+		    !hd_slice_eq(x->name, y->name))
+			return 0;
+	}
+	return 1;
+}
+
 static void test_classes(void)
 {
 	static const struct {
@@ -425,6 +449,17 @@ static void test_classes(void)
 	is_int(1, f.copies_by_class[HD_COPY_HOST_OFFLOAD], "classes: 1 offload");
 	is_int(64, f.copy_bytes_by_class[HD_COPY_HOST_RELOAD],
 	       "classes: reload bytes");
+	is_int((long long)n, (long long)d.copy_starts.len,
+	       "classes: five copy-starts tallied");
+	{
+		struct hd_figures walked;
+
+		d.tallied = 0;
+		hd_figures_compute(&walked, &d);
+		ok(same_tallied(&f, &walked),
+		   "classes: figures from tallies = figures from a walk");
+		hd_figures_release(&walked);
+	}
 	done(&d, &f);
 }
 
@@ -610,6 +645,34 @@ static void test_uses(void)
 	}
 }
 
+/*
+ * The parser's tallies (dump.h: n_records, value_bytes, copy_starts)
+ * give the figures a walk over the records gives: each seed's figures
+ * with the tallies and again without (as a dump built by golden.c).
+ */
+static void test_tallies(void)
+{
+	int n;
+
+	for (n = 0; n <= 4; n++) {
+		struct hd_dump d;
+		struct hd_figures with, without;
+
+		load_seed(n, &d, &with);
+		ok(d.tallied, "seed %d: the parser tallied", n);
+		is_int((long long)with.n_records, (long long)d.n_records,
+		       "seed %d: n_records tallied", n);
+		d.tallied = 0;
+		hd_figures_compute(&without, &d);
+		ok(same_tallied(&with, &without),
+		   "seed %d: figures from tallies = figures from a walk", n);
+		is_int((long long)d.n_listed, (long long)with.n_values,
+		       "seed %d: n_listed = value lines", n);
+		hd_figures_release(&without);
+		done(&d, &with);
+	}
+}
+
 int main(void)
 {
 	plan_lazy();
@@ -625,5 +688,6 @@ int main(void)
 	test_huge_elsewhere();
 	test_names();
 	test_uses();
+	test_tallies();
 	return 0;
 }
