@@ -212,6 +212,36 @@ static struct range_size range_size(const struct hd_dump *d,
 	return s;
 }
 
+/* Has the parser kept both sizes of value record val (dump.h)? */
+static inline int sizes_kept(const struct hd_value *val)
+{
+	return val->own_kept != 0 && val->whole_kept != 0;
+}
+
+/*
+ * range_size from the sizes the parser kept in the value record when
+ * it has both: the value line's and the instruction's shape_bytes,
+ * which is what own_bytes and whole_bytes return for a parsed dump
+ * (shape_facts) and a value with a value line and an instruction.
+ * Inline, and without a look at those two records: on a large dump
+ * they are most of what the passes over the live ranges read.
+ */
+static inline struct range_size range_size_fast(const struct hd_dump *d,
+						struct whole_cache *wc,
+						size_t i)
+{
+	uint32_t v = HD_LIVE_RANGE(d, i).value;
+
+	if (v != HD_NONE && sizes_kept(&HD_VALUE(d, v))) {
+		struct range_size s;
+
+		s.own = hd_size_kept(HD_VALUE(d, v).own_kept);
+		s.whole = hd_size_kept(HD_VALUE(d, v).whole_kept);
+		return s;
+	}
+	return range_size(d, wc, i);
+}
+
 /*
  * The passes over the live ranges read, for each, its value record and
  * then the value's allocation entry and instruction: cache misses in
@@ -240,7 +270,8 @@ static void prefetch_block(const struct hd_dump *d, size_t from, size_t n,
 		uint32_t v = HD_LIVE_RANGE(d, from + k).value;
 
 		av[k] = in[k] = HD_NONE;
-		if (v != HD_NONE && (!keep || keep[k])) {
+		if (v != HD_NONE && (!keep || keep[k]) &&
+		    !sizes_kept(&HD_VALUE(d, v))) {
 			av[k] = HD_VALUE(d, v).alloc_value;
 			in[k] = HD_VALUE(d, v).insn;
 		}
@@ -318,7 +349,7 @@ static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
 		if (i % RANGE_BLOCK == 0)
 			prefetch_block(d, i, d->live_ranges.len - i < RANGE_BLOCK ?
 				       d->live_ranges.len - i : RANGE_BLOCK, NULL);
-		sz = range_size(d, wc, i);
+		sz = range_size_fast(d, wc, i);
 		w = sz.whole >= 0 ? sz.whole : sz.own;
 		b = plain && sz.whole >= 0 ? sz.whole : sz.own;
 
@@ -394,7 +425,7 @@ static int live_bytes_at2(const struct hd_dump *d, struct whole_cache *wc,
 		}
 		if (!any[j])
 			continue;
-		sz = range_size(d, wc, i);
+		sz = range_size_fast(d, wc, i);
 		b = plain && sz.whole >= 0 ? sz.whole : sz.own;
 		for (k = 0; k < 2; k++)
 			if (live[k][j] && b > 0 &&

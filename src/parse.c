@@ -1106,6 +1106,7 @@ static int parse_alloc_value(struct parser *ps, struct hd_slice l)
 	av->offset = offset;
 	av->shape = t;
 	av->shape_bytes = shape_bytes(ps, t, &hashes);
+	val->own_kept = hd_size_keep(av->shape_bytes);
 	av->shape_hash = hashes.whole;
 	av->bare_hash = hashes.bare;
 	av->line = (uint32_t)ps->line;
@@ -1538,6 +1539,7 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	if (n && ps->last_insn != HD_NONE &&
 	    hd_slice_eq(HD_INSN(d, ps->last_insn).name, hd_slice_make(t.p, n))) {
 		val->insn = ps->last_insn;
+		val->whole_kept = hd_size_keep(HD_INSN(d, ps->last_insn).shape_bytes);
 		return 0;
 	}
 	if (d->insns.len >= HD_NONE - 1)
@@ -1561,6 +1563,7 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 			hd_canon_pre_insn(d->canon_pre, in);
 	}
 	val->insn = i;
+	val->whole_kept = hd_size_keep(HD_INSN(d, i).shape_bytes);
 	ps->last_insn = i;
 	return 0;
 }

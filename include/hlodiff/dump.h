@@ -106,10 +106,31 @@ struct hd_value {
 	uint32_t pos_first, pos_count;  /* into dump->positions */
 	uint32_t use_first, use_count;  /* use lines; entries of dump->uses
 					   only with HD_PARSE_KEEP_USES */
+	/* The sizes the figures weigh a live range by (figures.c), kept
+	 * by the parser so that the pass over the live ranges need not
+	 * read the value line's and the instruction's records as well:
+	 * own = its value line's shape_bytes, whole = its instruction's
+	 * shape_bytes, each as hd_size_keep() encodes it; 0 when not kept
+	 * (too big, not known, or a model built otherwise). */
+	uint32_t own_kept;
 	int64_t live_start, live_end;   /* valid with HD_VALUE_LIVE */
 	uint32_t line;          /* first line that named this value */
 	uint32_t record_line;   /* line of its "<...>" record, 0 if none */
+	uint32_t whole_kept;
 };
+
+/* A size b >= -1 (-1 = unknown) as hd_value keeps it: b + 2, or 0 when
+ * that does not fit in 32 bits. */
+static inline uint32_t hd_size_keep(int64_t b)
+{
+	return b >= -1 && b <= (int64_t)0xfffffffd ? (uint32_t)(b + 2) : 0;
+}
+
+/* The size a non-zero hd_size_keep() result stands for. */
+static inline int64_t hd_size_kept(uint32_t k)
+{
+	return (int64_t)k - 2;
+}
 
 /* "  NAME" or "  NAME {IDX}" under " positions:" */
 struct hd_position {
