@@ -6,6 +6,7 @@
  * sizes added up, live ranges walked), never taken from hlodiff output.
  * Seeds are found at $HD_SRCDIR/tests/data/seed-00N.txt.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -645,10 +646,34 @@ static void test_uses(void)
 	}
 }
 
+/* Do figures a and b agree on the recomputed peak? */
+static int same_peak(const struct hd_figures *a, const struct hd_figures *b)
+{
+	return a->has_recomputed == b->has_recomputed &&
+		a->recomputed_time == b->recomputed_time &&
+		a->recomputed_bytes == b->recomputed_bytes &&
+		a->recomputed_at_stated == b->recomputed_at_stated &&
+		a->recomputed_unsized == b->recomputed_unsized &&
+		a->peak_agrees == b->peak_agrees;
+}
+
+/* Clears the sizes the parser kept in the value records (dump.h), as a
+ * model built otherwise has them. */
+static void forget_kept_sizes(struct hd_dump *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->values.len; i++) {
+		HD_VALUE(d, i).own_kept = 0;
+		HD_VALUE(d, i).whole_kept = 0;
+	}
+}
+
 /*
  * The parser's tallies (dump.h: n_records, value_bytes, copy_starts)
- * give the figures a walk over the records gives: each seed's figures
- * with the tallies and again without (as a dump built by golden.c).
+ * give the figures a walk over the records gives, and the sizes it
+ * keeps in the value records the peak a look-up gives: each seed's
+ * figures with them and again without (as a dump built by golden.c).
  */
 static void test_tallies(void)
 {
@@ -669,8 +694,32 @@ static void test_tallies(void)
 		is_int((long long)d.n_listed, (long long)with.n_values,
 		       "seed %d: n_listed = value lines", n);
 		hd_figures_release(&without);
+		forget_kept_sizes(&d);
+		hd_figures_compute(&without, &d);
+		ok(same_peak(&with, &without),
+		   "seed %d: peak from kept sizes = peak from a look-up", n);
+		hd_figures_release(&without);
 		done(&d, &with);
 	}
+}
+
+/* hd_size_keep: sizes -1 .. 0xfffffffd are kept (and come back), the
+ * others are not (0). */
+static void test_size_keep(void)
+{
+	static const long long kept[] = { -1, 0, 1, 4096, 0xfffffffdLL };
+	static const long long not_kept[] = { -2, INT64_MIN, 0xfffffffeLL,
+					      0xffffffffLL, INT64_MAX };
+	size_t i;
+
+	for (i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+		uint32_t k = hd_size_keep(kept[i]);
+
+		ok(k != 0 && hd_size_kept(k) == kept[i], "size %lld kept", kept[i]);
+	}
+	for (i = 0; i < sizeof(not_kept) / sizeof(not_kept[0]); i++)
+		is_int(0, hd_size_keep(not_kept[i]), "size %lld not kept",
+		       not_kept[i]);
 }
 
 int main(void)
@@ -689,5 +738,6 @@ int main(void)
 	test_names();
 	test_uses();
 	test_tallies();
+	test_size_keep();
 	return 0;
 }
