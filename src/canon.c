@@ -521,60 +521,145 @@ static inline size_t block_string_end(struct block *b, const char *s,
 	return skip_string(s, n, j);
 }
 
-#ifdef __SSE2__
-/* Masks of the 16 bytes at p: name bytes (hd_name_char), '.', digits. */
-static inline void name_masks(const char *p, unsigned *name, unsigned *dot,
-			      unsigned *digit)
-{
-	__m128i x = hd_v_load(p);
+/*
+ * The bytes a walk may read around the slice it walks: the whole
+ * instruction text when the slice lies inside it (as the parser's slices
+ * do), else the slice itself.  The name fast paths below load 32 bytes
+ * at a time from it, so a short operand list or a name near the end of
+ * a slice is still classified with vector loads.
+ */
+struct win {
+	const char *p;
+	size_t n;
+};
 
-	*name = (unsigned)_mm_movemask_epi8(hd_v_name(x));
-	*dot = (unsigned)_mm_movemask_epi8(hd_v_eq(x, '.'));
-	*digit = (unsigned)_mm_movemask_epi8(hd_v_in_range(x, '0', '9'));
+/* The window for slice t of insn: its text when t lies inside it. */
+static inline struct win win_of(const struct hd_insn *insn, struct hd_slice t)
+{
+	uintptr_t a = (uintptr_t)insn->text.p, b = (uintptr_t)t.p;
+	struct win w;
+
+	if (insn->text.p && t.p && b >= a && b - a <= insn->text.n &&
+	    t.n <= insn->text.n - (b - a)) {
+		w.p = insn->text.p;
+		w.n = insn->text.n;
+	} else {
+		w.p = t.p;
+		w.n = t.n;
+	}
+	return w;
+}
+
+/*
+ * The length of the stripped form of a name of len < 32 bytes when it is
+ * a prefix of the name ("stem" or "stem.N": no other '.', not a GPU
+ * constant; strip_prefix), else 0.  dots and digits are the name's masks
+ * of '.' and digit bytes (bit k: byte k, bits from len on ignored).
+ */
+static inline size_t stem_len(const char *p, uint64_t dots, uint64_t digits,
+			      size_t len)
+{
+	uint64_t below = ((uint64_t)1 << len) - 1, tail;
+	size_t d;
+
+	dots &= below;
+	if (dots == 0) {
+		d = len;
+	} else {
+		d = (size_t)__builtin_ctzll(dots);
+		tail = below & ~(((uint64_t)2 << d) - 1);
+		if ((dots & (dots - 1)) || d == 0 || d + 1 == len ||
+		    (digits & tail) != tail)
+			return 0;
+	}
+	if (d && p[0] == 'c' && constant_prefix(p, len))
+		return 0;
+	return d;
+}
+
+#ifdef __SSE2__
+/*
+ * The 32 bytes of window v around its byte q (which must be < v->n, and
+ * v->n >= 32): loaded from q when they lie in the window, else the last
+ * 32 bytes of it, with *shift the position of q among them.
+ */
+struct v32 {
+	__m128i lo, hi;
+	unsigned shift;
+};
+
+static inline void v32_load(struct v32 *x, const struct win *v, size_t q)
+{
+	size_t from = v->n - q >= 32 ? q : v->n - 32;
+
+	x->shift = (unsigned)(q - from);
+	x->lo = hd_v_load(v->p + from);
+	x->hi = hd_v_load(v->p + from + 16);
+}
+
+/* The mask of bytes of x (bit k: byte k from q) where vector test f
+ * holds; bytes past the window are 0. */
+#define V32_MASK(x, f) \
+	(((uint64_t)(unsigned)_mm_movemask_epi8(f((x)->hi)) << 16 | \
+	  (unsigned)_mm_movemask_epi8(f((x)->lo))) >> (x)->shift)
+
+static inline __m128i v_dot(__m128i x)
+{
+	return hd_v_eq(x, '.');
+}
+
+static inline __m128i v_digit(__m128i x)
+{
+	return hd_v_in_range(x, '0', '9');
+}
+
+/*
+ * Writes the d < 32 bytes of x from q to k: the two loaded vectors are
+ * stored whole when they start at q and the buffer has room (the bytes
+ * past d are overwritten later), else copied.
+ */
+static inline void sink_v32(struct sink *k, const struct v32 *x,
+			    const char *at, size_t d)
+{
+	if (x->shift == 0 && (size_t)(k->end - k->o) >= 32) {
+		_mm_storeu_si128((__m128i *)(void *)k->o, x->lo);
+		_mm_storeu_si128((__m128i *)(void *)(k->o + 16), x->hi);
+		k->o += d;
+		return;
+	}
+	sink_bytes(k, at, d);
 }
 #endif
 
 /*
- * Writes the stripped form of the name at s[i] (a slice of n bytes) to
- * k and returns the name's length.  A name of fewer than 32 bytes whose
- * stripped form is a prefix of it (strip_prefix) is classified with two
- * 16-byte loads inside the slice and copied whole; the rest goes through
- * name_span and sink_name.
+ * Writes the stripped form of the name at s[i] (a slice of n bytes inside
+ * window v) to k and returns the name's length.  A name of fewer than 32
+ * bytes whose stripped form is a prefix of it (stem_len) is classified
+ * with two 16-byte loads inside the window and copied whole; the rest
+ * goes through name_span and sink_name.
  */
 static inline size_t sink_name_at(struct sink *k, const char *s, size_t n,
-				  size_t i)
+				  size_t i, const struct win *v)
 {
 	struct hd_slice name;
 
 #ifdef __SSE2__
-	if (n >= 32) {
-		size_t from = n - i >= 32 ? i : n - 32;
-		unsigned shift = (unsigned)(i - from), nm0, dt0, dg0, nm1,
-			 dt1, dg1;
-		uint64_t other, dots, digits, len, d, tail;
+	if (v->n >= 32) {
+		struct v32 x;
+		uint64_t other, len, d, lim = n - i;
 
-		name_masks(s + from, &nm0, &dt0, &dg0);
-		name_masks(s + from + 16, &nm1, &dt1, &dg1);
+		v32_load(&x, v, (size_t)(s + i - v->p));
 		/* bit k: byte i + k; bytes past the slice end the name */
-		other = (~((uint64_t)nm1 << 16 | nm0) & 0xffffffffu) >> shift;
-		other |= ~(uint64_t)0 << (32 - shift);
-		dots = ((uint64_t)dt1 << 16 | dt0) >> shift;
-		digits = ((uint64_t)dg1 << 16 | dg0) >> shift;
+		other = ~V32_MASK(&x, hd_v_name) & (0xffffffffu >> x.shift);
+		other |= ~(uint64_t)0 << (32 - x.shift);
+		if (lim < 32)
+			other |= ~(uint64_t)0 << lim;
 		len = (uint64_t)__builtin_ctzll(other);
 		if (len < 32) {
-			dots &= ((uint64_t)1 << len) - 1;
-			if (dots == 0) {
-				d = len;
-			} else {
-				d = (uint64_t)__builtin_ctzll(dots);
-				tail = (((uint64_t)1 << len) - 1) &
-				       ~(((uint64_t)2 << d) - 1);
-				if ((dots & (dots - 1)) || d == 0 ||
-				    d + 1 == len || (digits & tail) != tail)
-					d = 0;
-			}
-			if (d && !constant_prefix(s + i, len)) {
-				sink_bytes(k, s + i, d);
+			d = stem_len(s + i, V32_MASK(&x, v_dot),
+				     V32_MASK(&x, v_digit), len);
+			if (d) {
+				sink_v32(k, &x, s + i, d);
 				return len;
 			}
 		}
@@ -583,6 +668,70 @@ static inline size_t sink_name_at(struct sink *k, const char *s, size_t n,
 	name = hd_slice_make(s + i, name_span(s + i, n - i));
 	sink_name(k, name);
 	return name.n;
+}
+
+/* Are the n bytes at a and b the same?  (n is a name's length: inline
+ * word compares, no call.) */
+static inline int same_bytes(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	uint32_t c, e;
+	size_t i;
+
+	if (n < 4)
+		return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] &&
+				  a[n - 1] == b[n - 1]);
+	if (n < 8) {
+		memcpy(&c, a, 4);
+		memcpy(&e, b, 4);
+		if (c != e)
+			return 0;
+		memcpy(&c, a + n - 4, 4);
+		memcpy(&e, b + n - 4, 4);
+		return c == e;
+	}
+	for (i = 0; i + 8 < n; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return 0;
+	}
+	memcpy(&x, a + n - 8, 8);
+	memcpy(&y, b + n - 8, 8);
+	return x == y;
+}
+
+/*
+ * Writes the stripped form of the instruction's name.  The parser's name
+ * may be a copy outside the text (the value record's); the text starts
+ * with the same bytes ("%NAME = "), which the fast path of sink_name_at
+ * then reads in place.
+ */
+static void sink_insn_name(struct sink *k, const struct hd_insn *insn)
+{
+	struct hd_slice name = insn->name, t = insn->text;
+	size_t at = t.n && t.p[0] == '%';
+
+#ifdef __SSE2__
+	if (t.n >= 32 && name.n < 32 && name.n && at + name.n <= t.n &&
+	    same_bytes(t.p + at, name.p, name.n)) {
+		struct win v = { t.p, t.n };
+		struct v32 x;
+		size_t d;
+
+		v32_load(&x, &v, at);
+		d = stem_len(t.p + at, V32_MASK(&x, v_dot),
+			     V32_MASK(&x, v_digit), name.n);
+		if (d) {
+			sink_v32(k, &x, t.p + at, d);
+			return;
+		}
+	}
+#else
+	(void)t;
+	(void)at;
+#endif
+	sink_name(k, name);
 }
 
 struct work;
@@ -596,15 +745,18 @@ static void pre_add(struct hd_canon_pre *p, struct hd_slice name);
  * pre, kept for hd_canon_compute to resolve (pre_add).  Plain bytes
  * since cs are written when something changes and at the end.
  */
-static void put_operands(struct sink *k, struct hd_slice t, struct work *w,
-			 struct hd_canon_pre *pre)
+static void put_operands(struct sink *k, const struct hd_insn *insn,
+			 struct work *w, struct hd_canon_pre *pre)
 {
+	struct hd_slice t = insn->operands;
 	const char *s = t.p;
 	size_t n = t.n, i = 0, cs = 0, j;
 	struct block b;
+	struct win v;
 
 	if (n == 0)
 		return;
+	v = win_of(insn, t);
 	block_load(&b, s, n, 0, SCAN_OPERANDS);
 	while ((j = block_next(&b, s, n, i, SCAN_OPERANDS)) < n) {
 		if (s[j] == '"') {
@@ -623,7 +775,7 @@ static void put_operands(struct sink *k, struct hd_slice t, struct work *w,
 
 			i = j + 1;
 			sink_bytes(k, s + cs, i - cs);
-			name = hd_slice_make(s + i, sink_name_at(k, s, n, i));
+			name = hd_slice_make(s + i, sink_name_at(k, s, n, i, &v));
 			if (w)
 				add_ref(w, name);
 			else if (pre)
@@ -774,7 +926,7 @@ static int attr_runs_plain(const char *s, size_t n, size_t i,
  * something changes and at the end.
  */
 static size_t walk_attr(struct sink *k, const char *s, size_t n, size_t i,
-			enum attr_mode mode)
+			enum attr_mode mode, const struct win *v)
 {
 	int depth = 0;
 	size_t cs = i, j;
@@ -807,7 +959,7 @@ static size_t walk_attr(struct sink *k, const char *s, size_t n, size_t i,
 		} else if (c == '%') {
 			if (mode == ATTR_COPY) {
 				sink_bytes(k, s + cs, i - cs);
-				i = cs = i + sink_name_at(k, s, n, i);
+				i = cs = i + sink_name_at(k, s, n, i, v);
 			}
 		} else if (c == '(' || c == '[' || c == '{') {
 			depth++;
@@ -846,6 +998,7 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 {
 	const char *s = insn->attrs.p;
 	size_t n = insn->attrs.n, i = 0;
+	struct win v = win_of(insn, insn->attrs);
 
 	while (i < n) {
 		size_t k = find_byte(s, n, i, '=');
@@ -863,7 +1016,7 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 			sink_byte(o, '=');
 		}
 		i = walk_attr(o, s, n, k < n ? k + 1 : n,
-			      mode == ATTR_KEY ? ATTR_DROP : mode);
+			      mode == ATTR_KEY ? ATTR_DROP : mode, &v);
 		if (mode != ATTR_DROP)
 			sink_byte(o, '\0');
 		if (i < n)
@@ -878,13 +1031,13 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 static void insn_text(struct sink *k, const struct hd_insn *insn,
 		      struct work *w, struct hd_canon_pre *pre)
 {
-	sink_name(k, insn->name);
+	sink_insn_name(k, insn);
 	sink_byte(k, '\0');
 	sink_bytes(k, insn->opcode.p, insn->opcode.n);
 	sink_byte(k, '\0');
 	sink_bytes(k, insn->shape.p, insn->shape.n);
 	sink_byte(k, '\0');
-	put_operands(k, insn->operands, w, pre);
+	put_operands(k, insn, w, pre);
 	sink_byte(k, '\0');
 	put_attrs(k, insn);
 }
