@@ -1722,12 +1722,18 @@ static int is_hex_hash(const char *t, size_t n)
 /*
  * Drops the "_<hex hash>" parts of a canonical name in place (kernels
  * named after a hash of their code, e.g. splash_mha_fwd_e9701070, get a
- * new hash when their shapes change).  Returns the new length.
+ * new hash when their shapes change).  Returns the new length.  The
+ * parts before the first '_' are kept as they are, and a part stays in
+ * place until one is dropped (no copy for most names).
  */
 static size_t drop_hex_hashes(char *s, size_t n)
 {
-	size_t i = 0, o = 0;
+	const char *u = memchr(s, '_', n);
+	size_t i, o;
 
+	if (!u)
+		return n;
+	i = o = (size_t)(u - s);
 	while (i < n) {
 		size_t j = i + 1;
 		while (j < n && s[j] != '_' && s[j] != '.')
@@ -1736,7 +1742,8 @@ static size_t drop_hex_hashes(char *s, size_t n)
 			i = j;
 			continue;
 		}
-		memmove(s + o, s + i, j - i);
+		if (o != i)
+			memmove(s + o, s + i, j - i);
 		o += j - i;
 		i = j;
 	}
@@ -1762,16 +1769,27 @@ static void loose_fetch_ahead(const struct hd_canon *c, uint32_t v)
 		__builtin_prefetch(&c->insn_loose[2 * (size_t)ins]);
 }
 
+/* XXH3-64 of "{}", the index of most values (test_canon_cached checks
+ * it: the keys with shape_facts, as the parser's, and without, when the
+ * index is hashed, agree). */
+#define HASH_EMPTY_INDEX 0x1349cde127705c16ULL
+
 void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 		    uint32_t v, uint64_t keys[HD_LOOSE_COUNT])
 {
 	const struct hd_value *val = &HD_VALUE(d, v);
 	uint32_t ins = c->value_insn[v];
-	uint64_t idx = hd_hash64(val->index), h, shape, bare;
+	uint64_t idx, h, shape, bare, named;
 	uint64_t opcode = 1, op_name = 1;
 	char small[256];
-	size_t n;
+	size_t n, m;
 
+	/* an index is always "{...}" (dump.h): one of 2 bytes is "{}", and
+	 * the parser's need not be read */
+	if (d->shape_facts && val->index.n == 2)
+		idx = HASH_EMPTY_INDEX;
+	else
+		idx = hd_hash64(val->index);
 	if (d->shape_facts && val->alloc_value != HD_NONE) {
 		/* the parser hashed the shape while it was in cache */
 		shape = HD_ALLOC_VALUE(d, val->alloc_value).shape_hash;
@@ -1795,9 +1813,13 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 	keys[HD_LOOSE_SHAPE] = h;
 	if (val->name.n <= sizeof(small)) {
 		n = hd_canon_name(small, val->name);
-		keys[HD_LOOSE_NAMED] = mix(h, XXH3_64bits(small, n));
-		n = drop_hex_hashes(small, n);
-		keys[HD_LOOSE_STEM] = mix(mix(opcode, XXH3_64bits(small, n)), idx);
+		named = XXH3_64bits(small, n);
+		keys[HD_LOOSE_NAMED] = mix(h, named);
+		/* dropping nothing leaves the same bytes: the same hash */
+		m = drop_hex_hashes(small, n);
+		if (m != n)
+			named = XXH3_64bits(small, m);
+		keys[HD_LOOSE_STEM] = mix(mix(opcode, named), idx);
 	} else {
 		keys[HD_LOOSE_NAMED] = mix(h, hd_hash64(val->name));
 		keys[HD_LOOSE_STEM] = mix(mix(opcode, hd_hash64(val->name)), idx);
