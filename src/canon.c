@@ -1075,7 +1075,10 @@ static uint64_t hash_buf(const struct cbuf *b)
 struct name_slot {
 	uint64_t h;             /* XXH3-64 of the name */
 	uint32_t len;           /* length of the name */
-	uint32_t target;        /* insn or value|REF_VALUE; HD_NONE = empty */
+	uint32_t tag;           /* target + 1 (insn or value|REF_VALUE);
+				 * 0 = empty, so a fresh zeroed table needs
+				 * no filling and tag - 1 of an empty slot
+				 * is HD_NONE */
 };
 
 struct name_map {
@@ -1102,9 +1105,8 @@ static void name_map_init(struct name_map *m, size_t max_entries)
 
 	while (n < max_entries + max_entries / 2)
 		n *= 2;
-	m->slots = hd_xmalloc(n * sizeof(*m->slots));
+	m->slots = hd_xcalloc(n, sizeof(*m->slots));
 	m->mask = n - 1;
-	memset(m->slots, 0xff, n * sizeof(*m->slots)); /* target = HD_NONE */
 }
 
 static size_t name_map_home(const struct name_map *m, uint64_t h)
@@ -1127,7 +1129,7 @@ static struct name_slot *name_map_find(const struct name_map *m,
 	for (;; i = (i + 1) & m->mask) {
 		struct name_slot *s = &m->slots[i];
 
-		if (s->target == HD_NONE || (s->h == h && s->len == len))
+		if (s->tag == 0 || (s->h == h && s->len == len))
 			return s;
 	}
 }
@@ -1142,15 +1144,17 @@ static void name_map_put(struct name_map *m, const struct hd_dump *d,
 {
 	struct name_slot *s = name_map_find(m, h, len);
 
-	if (s->target != HD_NONE) {
-		if (!(s->target & REF_VALUE) || !(target & REF_VALUE) ||
+	if (s->tag != 0) {
+		uint32_t old = s->tag - 1;
+
+		if (!(old & REF_VALUE) || !(target & REF_VALUE) ||
 		    HD_VALUE(d, target & ~REF_VALUE).id >=
-			    HD_VALUE(d, s->target & ~REF_VALUE).id)
+			    HD_VALUE(d, old & ~REF_VALUE).id)
 			return;
 	}
 	s->h = h;
 	s->len = (uint32_t)len;
-	s->target = target;
+	s->tag = target + 1;
 }
 
 
@@ -1199,7 +1203,10 @@ struct pre_op {
 struct pre_insn {
 	uint64_t canon;         /* canonical hash */
 	uint64_t loose[2];      /* insn_loose */
+	uint64_t name_hash;     /* hd_insn's name_hash and name length, */
 	uint32_t op_first;      /* its first operand record, | PRE_WALK */
+	uint32_t name_len;      /* for build_names: the big hd_insn records
+				 * are not read again */
 };
 
 /*
@@ -1242,6 +1249,10 @@ struct work {
 	struct leaves leaves;
 	uint32_t *ref_first;         /* n_insns + 1 */
 	uint64_t *index_hash;        /* per value */
+	uint64_t *extra;             /* per value: index, colour and phi
+				      * mark folded (value_keys) */
+	uint32_t *owner;             /* per position: the value filed under
+				      * it (build_names), or HD_NONE */
 	XXH3_state_t st;             /* streaming hash of long texts */
 	uint64_t words[FOLD_CHUNK];  /* scratch for folding */
 	struct sink sink;            /* canonical text */
@@ -1303,6 +1314,20 @@ static void pass_begin(struct work *w)
  */
 #define PUT_BATCH 16
 
+/* The hash and length of instruction i's name as the parser kept them;
+ * 0 when it did not. */
+static int pre_name(const struct hd_canon_pre *p, size_t i, uint64_t *h,
+		    size_t *len)
+{
+	const struct pre_insn *r = &HD_VEC_AT(&p->insns, struct pre_insn, i);
+
+	if (r->name_hash == 0 || r->name_len == UINT32_MAX)
+		return 0;
+	*h = r->name_hash;
+	*len = r->name_len;
+	return 1;
+}
+
 static void put_names(struct work *w, size_t n, const uint32_t *pos,
 		      const uint32_t *val)
 {
@@ -1313,10 +1338,16 @@ static void put_names(struct work *w, size_t n, const uint32_t *pos,
 	for (i = 0; i < n; i += m) {
 		m = n - i < PUT_BATCH ? n - i : PUT_BATCH;
 		for (k = 0; k < m; k++) {
-			struct hd_slice name = pos ?
-				HD_POSITION(d, pos[i + k]).name :
-				HD_INSN(d, i + k).name;
+			struct hd_slice name;
 
+			if (!pos && w->pre && pre_name(w->pre, i + k, &h[k],
+						       &len[k])) {
+				__builtin_prefetch(&w->names.slots[
+					name_map_home(&w->names, h[k])], 1);
+				continue;
+			}
+			name = pos ? HD_POSITION(d, pos[i + k]).name :
+				     HD_INSN(d, i + k).name;
 			if (!pos && d->shape_facts)
 				h[k] = HD_INSN(d, i + k).name_hash;
 			else if (pos && w->pre)
@@ -1345,7 +1376,7 @@ static void put_names(struct work *w, size_t n, const uint32_t *pos,
 static void build_names(struct work *w)
 {
 	const struct hd_dump *d = w->d;
-	uint32_t n = (uint32_t)d->values.len, i, k, np = 0;
+	uint32_t np = 0;
 	size_t npos = d->positions.len, q;
 	uint32_t *owner, *pos, *val;
 
@@ -1354,16 +1385,7 @@ static void build_names(struct work *w)
 	/* The positions to file, visited in position order, which is the
 	 * dump's text order (the result does not depend on the order, see
 	 * name_map_put). */
-	owner = hd_xmalloc((npos + 1) * sizeof(uint32_t));
-	memset(owner, 0xff, (npos + 1) * sizeof(uint32_t));
-	for (i = 0; i < n; i++) {
-		const struct hd_value *v = &HD_VALUE(d, i);
-
-		if (w->c->value_insn[i] == HD_NONE)
-			continue;
-		for (k = v->insn != HD_NONE; k < v->pos_count; k++)
-			owner[v->pos_first + k] = i;
-	}
+	owner = w->owner;
 	pos = hd_xmalloc((npos + 1) * sizeof(uint32_t));
 	val = hd_xmalloc((npos + 1) * sizeof(uint32_t));
 	for (q = 0; q < npos; q++) {
@@ -1380,6 +1402,7 @@ static void build_names(struct work *w)
 		val[np++] = owner[q];
 	}
 	free(owner);
+	w->owner = NULL;
 	name_map_init(&w->names, d->insns.len + np);
 	put_names(w, d->insns.len, NULL, NULL);
 	pass_begin(w);
@@ -1444,6 +1467,15 @@ static void push_ref(struct work *w, uint32_t code)
 	w->last_code = code;
 }
 
+/* The code of an operand name that resolves to nothing: the leaf of the
+ * hash of its stripped form. */
+static uint32_t leaf_code(struct work *w, const char *name, size_t n)
+{
+	w->name.n = 0;
+	add_name(&w->name, hd_slice_make(name, n));
+	return REF_LEAF | leaf_of(&w->leaves, hash_buf(&w->name));
+}
+
 /*
  * Resolves one operand name (hash h, length n; name is read only when
  * it resolves to nothing, for the hash of its stripped form).
@@ -1451,13 +1483,22 @@ static void push_ref(struct work *w, uint32_t code)
 static inline void resolve_one(struct work *w, uint64_t h, size_t n,
 			       const char *name)
 {
-	uint32_t t = name_map_find(&w->names, h, n)->target;
+	uint32_t t = name_map_find(&w->names, h, n)->tag - 1;
 
-	if (t == HD_NONE) {
-		w->name.n = 0;
-		add_name(&w->name, hd_slice_make(name, n));
-		t = REF_LEAF | leaf_of(&w->leaves, hash_buf(&w->name));
-	}
+	if (t == HD_NONE)
+		t = leaf_code(w, name, n);
+	push_ref(w, t);
+}
+
+/* resolve_one for a name the parser kept (o) in instruction i's text,
+ * whose record is read only when the name resolves to nothing. */
+static inline void resolve_kept(struct work *w, const struct pre_op *o,
+				uint32_t i)
+{
+	uint32_t t = name_map_find(&w->names, o->h, o->len)->tag - 1;
+
+	if (t == HD_NONE)
+		t = leaf_code(w, HD_INSN(w->d, i).text.p + o->off, o->len);
 	push_ref(w, t);
 }
 
@@ -1659,21 +1700,37 @@ static uint32_t defining_insn(const struct hd_dump *d,
 	return hd_dump_insn_by_name(d, v->name);
 }
 
-/* Fills value_insn and the per-value index hashes. */
+/*
+ * Fills value_insn, the per-value index hashes and extras, and the
+ * owners of the positions (build_names): one pass over the value
+ * records, which are large (the later passes read these arrays).
+ */
 static void value_basics(struct work *w)
 {
 	const struct hd_dump *d = w->d;
 	struct hd_canon *c = w->c;
-	uint32_t i;
+	size_t npos = d->positions.len;
+	uint32_t i, k;
 
+	w->owner = hd_xmalloc((npos + 1) * sizeof(uint32_t));
+	memset(w->owner, 0xff, (npos + 1) * sizeof(uint32_t));
 	for (i = 0; i < c->n_values; i++) {
 		const struct hd_value *v = &HD_VALUE(d, i);
+		uint32_t ins = defining_insn(d, v);
+		uint64_t ih;
 
-		c->value_insn[i] = defining_insn(d, v);
+		c->value_insn[i] = ins;
 		if (v->index.n == 2 && v->index.p[0] == '{')
-			w->index_hash[i] = 0x7b7d; /* "{}": most values */
+			ih = 0x7b7d; /* "{}": most values */
 		else
-			w->index_hash[i] = hd_hash64(v->index);
+			ih = hd_hash64(v->index);
+		w->index_hash[i] = ih;
+		w->extra[i] = mix(mix(ih, (uint64_t)v->color),
+				  (v->flags & HD_VALUE_PHI) ? 1 : 0);
+		if (ins == HD_NONE)
+			continue;
+		for (k = v->insn != HD_NONE; k < v->pos_count; k++)
+			w->owner[v->pos_first + k] = i;
 	}
 }
 
@@ -1682,10 +1739,9 @@ static void value_keys(struct work *w, uint32_t i)
 {
 	const struct hd_dump *d = w->d;
 	struct hd_canon *c = w->c;
-	const struct hd_value *v = &HD_VALUE(d, i);
+	const struct hd_value *v;
 	uint32_t ins = c->value_insn[i];
-	uint64_t extra = mix(mix(w->index_hash[i], (uint64_t)v->color),
-			     (v->flags & HD_VALUE_PHI) ? 1 : 0);
+	uint64_t extra = w->extra[i];
 
 	if (ins != HD_NONE) {
 		c->value_canon[i] = mix(c->insn_canon[ins], extra);
@@ -1693,6 +1749,7 @@ static void value_keys(struct work *w, uint32_t i)
 		return;
 	}
 	/* No instruction text: stripped name and shape stand in. */
+	v = &HD_VALUE(d, i);
 	w->buf.n = 0;
 	add_name(&w->buf, v->name);
 	cbuf_addc(&w->buf, '\0');
@@ -1954,6 +2011,9 @@ void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in)
 		r->canon = sink_hash(&p->sink);
 	}
 	loose_parts(r->loose, in);
+	r->name_hash = in->name_hash;
+	r->name_len = in->name.n < UINT32_MAX ? (uint32_t)in->name.n :
+						UINT32_MAX;
 	if (p->over)
 		p->ops.len = first;
 	r->op_first = (uint32_t)first | (p->over ? PRE_WALK : 0);
@@ -2009,7 +2069,7 @@ static struct hd_canon_pre *pre_take(const struct hd_dump *d)
 }
 
 /* How far ahead hash_insns_pre fetches the table slot of a record. */
-#define PRE_AHEAD 8
+#define PRE_AHEAD 16
 
 /*
  * hash_insns from the parser's results: resolves the kept operand names
@@ -2035,13 +2095,14 @@ static void hash_insns_pre(struct work *w)
 	build_names(w);
 	pass_begin(w);
 	for (i = 0; i < c->n_insns; i++) {
-		const struct hd_insn *in = &HD_INSN(d, i);
 		uint32_t a = pi[i].op_first, b = i + 1 < c->n_insns ?
 			pi[i + 1].op_first & ~PRE_WALK : (uint32_t)n_ops;
 
 		w->ref_first[i] = (uint32_t)w->refs.len;
 		w->cur_first = w->refs.len;
 		if (a & PRE_WALK) {
+			const struct hd_insn *in = &HD_INSN(d, i);
+
 			/* as hash_insns (the parser may not have hashed it) */
 			sink_begin(&w->sink);
 			insn_text(&w->sink, in, w, NULL);
@@ -2055,7 +2116,7 @@ static void hash_insns_pre(struct work *w)
 			if (k + PRE_AHEAD < n_ops)
 				__builtin_prefetch(&w->names.slots[name_map_home(
 					&w->names, ops[k + PRE_AHEAD].h)]);
-			resolve_one(w, ops[k].h, ops[k].len, in->text.p + ops[k].off);
+			resolve_kept(w, &ops[k], i);
 		}
 	}
 	w->ref_first[c->n_insns] = (uint32_t)w->refs.len;
@@ -2118,6 +2179,7 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	c->value_struct = alloc_array(c->n_values, sizeof(uint64_t));
 	c->value_insn = alloc_array(c->n_values, sizeof(uint32_t));
 	w->index_hash = alloc_array(c->n_values, sizeof(uint64_t));
+	w->extra = alloc_array(c->n_values, sizeof(uint64_t));
 	w->ref_first = alloc_array(c->n_insns + 1, sizeof(uint32_t));
 
 	value_basics(w);
@@ -2147,6 +2209,8 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	free(w->buf.p);
 	free(w->name.p);
 	free(w->index_hash);
+	free(w->extra);
+	free(w->owner);
 	free(w->ref_first);
 	free(w->leaves.h);
 	free(w->leaves.slots);
