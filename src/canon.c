@@ -664,6 +664,8 @@ static inline size_t sink_name_at(struct sink *k, const char *s, size_t n,
 			}
 		}
 	}
+#else
+	(void)v;
 #endif
 	name = hd_slice_make(s + i, name_span(s + i, n - i));
 	sink_name(k, name);
@@ -1306,13 +1308,13 @@ static void pass_begin(struct work *w)
 
 /*
  * Puts n names in order: the instructions' (pos NULL; target = index),
- * or positions pos[i] -> value val[i].  Hashes a batch ahead and fetches
- * its slots before the inserts, which then mostly hit the cache.  The
- * instructions' hashes come from the parser when it kept them
- * (hd_insn.name_hash), the positions' likewise (hd_canon_pre): then no
- * name is read.
+ * or positions pos[i] -> value val[i].  The name PUT_AHEAD places on is
+ * hashed and its slot fetched before each insert, which then mostly hits
+ * the cache.  The instructions' hashes come from the parser when it kept
+ * them (hd_insn.name_hash), the positions' likewise (hd_canon_pre): then
+ * no name is read.
  */
-#define PUT_BATCH 16
+#define PUT_AHEAD 16
 
 /* The hash and length of instruction i's name as the parser kept them;
  * 0 when it did not. */
@@ -1328,48 +1330,55 @@ static int pre_name(const struct hd_canon_pre *p, size_t i, uint64_t *h,
 	return 1;
 }
 
+/* The hash and length of name i of put_names. */
+static void put_key(const struct work *w, size_t i, const uint32_t *pos,
+		    uint64_t *h, size_t *len)
+{
+	const struct hd_dump *d = w->d;
+	struct hd_slice name;
+
+	if (!pos && w->pre && pre_name(w->pre, i, h, len))
+		return;
+	name = pos ? HD_POSITION(d, pos[i]).name : HD_INSN(d, i).name;
+	if (!pos && d->shape_facts)
+		*h = HD_INSN(d, i).name_hash;
+	else if (pos && w->pre)
+		*h = HD_VEC_AT(&w->pre->pos_hash, uint64_t, pos[i]);
+	else
+		*h = 0;
+	/* 0: not hashed by the parser (or a hash of 0, which hashing
+	 * again gives) */
+	if (*h == 0)
+		*h = hd_hash64(name);
+	*len = name.n;
+}
+
 static void put_names(struct work *w, size_t n, const uint32_t *pos,
 		      const uint32_t *val)
 {
 	const struct hd_dump *d = w->d;
-	uint64_t h[PUT_BATCH];
-	size_t len[PUT_BATCH], i, k, m;
+	uint64_t h[PUT_AHEAD];
+	size_t len[PUT_AHEAD], i, j;
 
-	for (i = 0; i < n; i += m) {
-		m = n - i < PUT_BATCH ? n - i : PUT_BATCH;
-		for (k = 0; k < m; k++) {
-			struct hd_slice name;
-
-			if (!pos && w->pre && pre_name(w->pre, i + k, &h[k],
-						       &len[k])) {
-				__builtin_prefetch(&w->names.slots[
-					name_map_home(&w->names, h[k])], 1);
-				continue;
-			}
-			name = pos ? HD_POSITION(d, pos[i + k]).name :
-				     HD_INSN(d, i + k).name;
-			if (!pos && d->shape_facts)
-				h[k] = HD_INSN(d, i + k).name_hash;
-			else if (pos && w->pre)
-				h[k] = HD_VEC_AT(&w->pre->pos_hash, uint64_t,
-						  pos[i + k]);
-			else
-				h[k] = 0;
-			/* 0: not hashed by the parser (or a hash of 0,
-			 * which hashing again gives) */
-			if (h[k] == 0)
-				h[k] = hd_hash64(name);
-			len[k] = name.n;
-			__builtin_prefetch(&w->names.slots[name_map_home(&w->names,
-									 h[k])], 1);
+	/* name i goes to ring slot i % PUT_AHEAD once name i - PUT_AHEAD,
+	 * which had it, is in */
+	for (i = 0; i < n + PUT_AHEAD; i++) {
+		if (i >= PUT_AHEAD) {
+			j = i - PUT_AHEAD;
+			name_map_put(&w->names, d, h[j % PUT_AHEAD],
+				     len[j % PUT_AHEAD],
+				     pos ? val[j] | REF_VALUE : (uint32_t)j);
+			if (!w->pre && (j % PUT_AHEAD == PUT_AHEAD - 1 ||
+					j + 1 == n))
+				pass_at(w, pos ? HD_POSITION(d, pos[j]).name.p :
+						 HD_INSN(d, j).name.p);
 		}
-		for (k = 0; k < m; k++)
-			name_map_put(&w->names, d, h[k], len[k],
-				     pos ? val[i + k] | REF_VALUE :
-					   (uint32_t)(i + k));
-		if (!w->pre)
-			pass_at(w, pos ? HD_POSITION(d, pos[i + m - 1]).name.p :
-						  HD_INSN(d, i + m - 1).name.p);
+		if (i < n) {
+			put_key(w, i, pos, &h[i % PUT_AHEAD],
+				&len[i % PUT_AHEAD]);
+			__builtin_prefetch(&w->names.slots[name_map_home(
+				&w->names, h[i % PUT_AHEAD])], 1);
+		}
 	}
 }
 
