@@ -579,9 +579,10 @@ static inline size_t stem_len(const char *p, uint64_t dots, uint64_t digits,
 
 #ifdef __SSE2__
 /*
- * The 32 bytes of window v around its byte q (which must be < v->n, and
- * v->n >= 32): loaded from q when they lie in the window, else the last
- * 32 bytes of it, with *shift the position of q among them.
+ * The 32 bytes of window v around its byte q (q <= v->n, and v->n >=
+ * 32): loaded from q when they lie in the window, else the last 32 bytes
+ * of it, with shift the position of q among them (32 when q is the end:
+ * every mask is then 0).
  */
 struct v32 {
 	__m128i lo, hi;
@@ -650,7 +651,8 @@ static inline size_t sink_name_at(struct sink *k, const char *s, size_t n,
 
 		v32_load(&x, v, (size_t)(s + i - v->p));
 		/* bit k: byte i + k; bytes past the slice end the name */
-		other = ~V32_MASK(&x, hd_v_name) & (0xffffffffu >> x.shift);
+		other = ~V32_MASK(&x, hd_v_name) &
+			((uint64_t)0xffffffffu >> x.shift);
 		other |= ~(uint64_t)0 << (32 - x.shift);
 		if (lim < 32)
 			other |= ~(uint64_t)0 << lim;

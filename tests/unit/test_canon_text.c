@@ -541,7 +541,7 @@ static void test_in_text(void)
 				copy[rnd((uint32_t)nn)] ^= 1;
 			in.name = hd_slice_make(copy, nn);
 		}
-		in.shape = hd_slice_make(strstr(t, " = ") + 3, 9);
+		in.shape = hd_slice_make(t + name_at + nn + 3, 9);
 		in.opcode = hd_slice_make(t + ops_at - 7, 6);
 		in.operands = hd_slice_make(t + ops_at, on);
 		if (an)
