@@ -521,68 +521,221 @@ static inline size_t block_string_end(struct block *b, const char *s,
 	return skip_string(s, n, j);
 }
 
-#ifdef __SSE2__
-/* Masks of the 16 bytes at p: name bytes (hd_name_char), '.', digits. */
-static inline void name_masks(const char *p, unsigned *name, unsigned *dot,
-			      unsigned *digit)
-{
-	__m128i x = hd_v_load(p);
+/*
+ * The bytes a walk may read around the slice it walks: the whole
+ * instruction text when the slice lies inside it (as the parser's slices
+ * do), else the slice itself.  The name fast paths below load 32 bytes
+ * at a time from it, so a short operand list or a name near the end of
+ * a slice is still classified with vector loads.
+ */
+struct win {
+	const char *p;
+	size_t n;
+};
 
-	*name = (unsigned)_mm_movemask_epi8(hd_v_name(x));
-	*dot = (unsigned)_mm_movemask_epi8(hd_v_eq(x, '.'));
-	*digit = (unsigned)_mm_movemask_epi8(hd_v_in_range(x, '0', '9'));
+/* The window for slice t of insn: its text when t lies inside it. */
+static inline struct win win_of(const struct hd_insn *insn, struct hd_slice t)
+{
+	uintptr_t a = (uintptr_t)insn->text.p, b = (uintptr_t)t.p;
+	struct win w;
+
+	if (insn->text.p && t.p && b >= a && b - a <= insn->text.n &&
+	    t.n <= insn->text.n - (b - a)) {
+		w.p = insn->text.p;
+		w.n = insn->text.n;
+	} else {
+		w.p = t.p;
+		w.n = t.n;
+	}
+	return w;
+}
+
+/*
+ * The length of the stripped form of a name of len < 32 bytes when it is
+ * a prefix of the name ("stem" or "stem.N": no other '.', not a GPU
+ * constant; strip_prefix), else 0.  dots and digits are the name's masks
+ * of '.' and digit bytes (bit k: byte k, bits from len on ignored).
+ */
+static inline size_t stem_len(const char *p, uint64_t dots, uint64_t digits,
+			      size_t len)
+{
+	uint64_t below = ((uint64_t)1 << len) - 1, tail;
+	size_t d;
+
+	dots &= below;
+	if (dots == 0) {
+		d = len;
+	} else {
+		d = (size_t)__builtin_ctzll(dots);
+		tail = below & ~(((uint64_t)2 << d) - 1);
+		if ((dots & (dots - 1)) || d == 0 || d + 1 == len ||
+		    (digits & tail) != tail)
+			return 0;
+	}
+	if (d && p[0] == 'c' && constant_prefix(p, len))
+		return 0;
+	return d;
+}
+
+#ifdef __SSE2__
+/*
+ * The 32 bytes of window v around its byte q (q <= v->n, and v->n >=
+ * 32): loaded from q when they lie in the window, else the last 32 bytes
+ * of it, with shift the position of q among them (32 when q is the end:
+ * every mask is then 0).
+ */
+struct v32 {
+	__m128i lo, hi;
+	unsigned shift;
+};
+
+static inline void v32_load(struct v32 *x, const struct win *v, size_t q)
+{
+	size_t from = v->n - q >= 32 ? q : v->n - 32;
+
+	x->shift = (unsigned)(q - from);
+	x->lo = hd_v_load(v->p + from);
+	x->hi = hd_v_load(v->p + from + 16);
+}
+
+/* The mask of bytes of x (bit k: byte k from q) where vector test f
+ * holds; bytes past the window are 0. */
+#define V32_MASK(x, f) \
+	(((uint64_t)(unsigned)_mm_movemask_epi8(f((x)->hi)) << 16 | \
+	  (unsigned)_mm_movemask_epi8(f((x)->lo))) >> (x)->shift)
+
+static inline __m128i v_dot(__m128i x)
+{
+	return hd_v_eq(x, '.');
+}
+
+static inline __m128i v_digit(__m128i x)
+{
+	return hd_v_in_range(x, '0', '9');
+}
+
+/*
+ * Writes the d < 32 bytes of x from q to k: the two loaded vectors are
+ * stored whole when they start at q and the buffer has room (the bytes
+ * past d are overwritten later), else copied.
+ */
+static inline void sink_v32(struct sink *k, const struct v32 *x,
+			    const char *at, size_t d)
+{
+	if (x->shift == 0 && (size_t)(k->end - k->o) >= 32) {
+		_mm_storeu_si128((__m128i *)(void *)k->o, x->lo);
+		_mm_storeu_si128((__m128i *)(void *)(k->o + 16), x->hi);
+		k->o += d;
+		return;
+	}
+	sink_bytes(k, at, d);
 }
 #endif
 
 /*
- * Writes the stripped form of the name at s[i] (a slice of n bytes) to
- * k and returns the name's length.  A name of fewer than 32 bytes whose
- * stripped form is a prefix of it (strip_prefix) is classified with two
- * 16-byte loads inside the slice and copied whole; the rest goes through
- * name_span and sink_name.
+ * Writes the stripped form of the name at s[i] (a slice of n bytes inside
+ * window v) to k and returns the name's length.  A name of fewer than 32
+ * bytes whose stripped form is a prefix of it (stem_len) is classified
+ * with two 16-byte loads inside the window and copied whole; the rest
+ * goes through name_span and sink_name.
  */
 static inline size_t sink_name_at(struct sink *k, const char *s, size_t n,
-				  size_t i)
+				  size_t i, const struct win *v)
 {
 	struct hd_slice name;
 
 #ifdef __SSE2__
-	if (n >= 32) {
-		size_t from = n - i >= 32 ? i : n - 32;
-		unsigned shift = (unsigned)(i - from), nm0, dt0, dg0, nm1,
-			 dt1, dg1;
-		uint64_t other, dots, digits, len, d, tail;
+	if (v->n >= 32) {
+		struct v32 x;
+		uint64_t other, len, d, lim = n - i;
 
-		name_masks(s + from, &nm0, &dt0, &dg0);
-		name_masks(s + from + 16, &nm1, &dt1, &dg1);
+		v32_load(&x, v, (size_t)(s + i - v->p));
 		/* bit k: byte i + k; bytes past the slice end the name */
-		other = (~((uint64_t)nm1 << 16 | nm0) & 0xffffffffu) >> shift;
-		other |= ~(uint64_t)0 << (32 - shift);
-		dots = ((uint64_t)dt1 << 16 | dt0) >> shift;
-		digits = ((uint64_t)dg1 << 16 | dg0) >> shift;
+		other = ~V32_MASK(&x, hd_v_name) &
+			((uint64_t)0xffffffffu >> x.shift);
+		other |= ~(uint64_t)0 << (32 - x.shift);
+		if (lim < 32)
+			other |= ~(uint64_t)0 << lim;
 		len = (uint64_t)__builtin_ctzll(other);
 		if (len < 32) {
-			dots &= ((uint64_t)1 << len) - 1;
-			if (dots == 0) {
-				d = len;
-			} else {
-				d = (uint64_t)__builtin_ctzll(dots);
-				tail = (((uint64_t)1 << len) - 1) &
-				       ~(((uint64_t)2 << d) - 1);
-				if ((dots & (dots - 1)) || d == 0 ||
-				    d + 1 == len || (digits & tail) != tail)
-					d = 0;
-			}
-			if (d && !constant_prefix(s + i, len)) {
-				sink_bytes(k, s + i, d);
+			d = stem_len(s + i, V32_MASK(&x, v_dot),
+				     V32_MASK(&x, v_digit), len);
+			if (d) {
+				sink_v32(k, &x, s + i, d);
 				return len;
 			}
 		}
 	}
+#else
+	(void)v;
 #endif
 	name = hd_slice_make(s + i, name_span(s + i, n - i));
 	sink_name(k, name);
 	return name.n;
+}
+
+/* Are the n bytes at a and b the same?  (n is a name's length: inline
+ * word compares, no call.) */
+static inline int same_bytes(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	uint32_t c, e;
+	size_t i;
+
+	if (n < 4)
+		return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] &&
+				  a[n - 1] == b[n - 1]);
+	if (n < 8) {
+		memcpy(&c, a, 4);
+		memcpy(&e, b, 4);
+		if (c != e)
+			return 0;
+		memcpy(&c, a + n - 4, 4);
+		memcpy(&e, b + n - 4, 4);
+		return c == e;
+	}
+	for (i = 0; i + 8 < n; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return 0;
+	}
+	memcpy(&x, a + n - 8, 8);
+	memcpy(&y, b + n - 8, 8);
+	return x == y;
+}
+
+/*
+ * Writes the stripped form of the instruction's name.  The parser's name
+ * may be a copy outside the text (the value record's); the text starts
+ * with the same bytes ("%NAME = "), which the fast path of sink_name_at
+ * then reads in place.
+ */
+static void sink_insn_name(struct sink *k, const struct hd_insn *insn)
+{
+	struct hd_slice name = insn->name, t = insn->text;
+	size_t at = t.n && t.p[0] == '%';
+
+#ifdef __SSE2__
+	if (t.n >= 32 && name.n < 32 && name.n && at + name.n <= t.n &&
+	    same_bytes(t.p + at, name.p, name.n)) {
+		struct win v = { t.p, t.n };
+		struct v32 x;
+		size_t d;
+
+		v32_load(&x, &v, at);
+		d = stem_len(t.p + at, V32_MASK(&x, v_dot),
+			     V32_MASK(&x, v_digit), name.n);
+		if (d) {
+			sink_v32(k, &x, t.p + at, d);
+			return;
+		}
+	}
+#else
+	(void)t;
+	(void)at;
+#endif
+	sink_name(k, name);
 }
 
 struct work;
@@ -596,15 +749,18 @@ static void pre_add(struct hd_canon_pre *p, struct hd_slice name);
  * pre, kept for hd_canon_compute to resolve (pre_add).  Plain bytes
  * since cs are written when something changes and at the end.
  */
-static void put_operands(struct sink *k, struct hd_slice t, struct work *w,
-			 struct hd_canon_pre *pre)
+static void put_operands(struct sink *k, const struct hd_insn *insn,
+			 struct work *w, struct hd_canon_pre *pre)
 {
+	struct hd_slice t = insn->operands;
 	const char *s = t.p;
 	size_t n = t.n, i = 0, cs = 0, j;
 	struct block b;
+	struct win v;
 
 	if (n == 0)
 		return;
+	v = win_of(insn, t);
 	block_load(&b, s, n, 0, SCAN_OPERANDS);
 	while ((j = block_next(&b, s, n, i, SCAN_OPERANDS)) < n) {
 		if (s[j] == '"') {
@@ -623,7 +779,7 @@ static void put_operands(struct sink *k, struct hd_slice t, struct work *w,
 
 			i = j + 1;
 			sink_bytes(k, s + cs, i - cs);
-			name = hd_slice_make(s + i, sink_name_at(k, s, n, i));
+			name = hd_slice_make(s + i, sink_name_at(k, s, n, i, &v));
 			if (w)
 				add_ref(w, name);
 			else if (pre)
@@ -716,8 +872,6 @@ static inline int attr_stop_at(const char *s, size_t n, size_t k,
 {
 	if (s[k] == ',' && s[k + 1] == ' ')
 		return 1;
-	if (mode == ATTR_COPY)
-		return s[k] == '%';
 	if (mode == ATTR_BACKEND && k + 3 < n && s[k + 3] == '"')
 		return (s[k] == '_' && s[k + 1] == 'i' && s[k + 2] == 'd') ||
 		       (s[k] == 'u' && s[k + 1] == 'e' && s[k + 2] == 's');
@@ -725,9 +879,10 @@ static inline int attr_stop_at(const char *s, size_t n, size_t k,
 }
 
 /*
- * Does the value from s[i] run to the end unchanged?  It does when s[i,
- * n) holds no ", " (so no end before n), in ATTR_COPY no '%', and in
- * ATTR_BACKEND no "_id\"" or "ues\"" (the last bytes of every id key): the
+ * Does the value from s[i] run to the end unchanged (mode ATTR_DROP or
+ * ATTR_BACKEND)?  It does when s[i, n) holds no ", " (so no end before
+ * n), and in ATTR_BACKEND no "_id\"" or "ues\"" (the last bytes of every
+ * id key): the
  * usual last attribute, a compact backend_config, is then copied whole
  * after one pass of a few vector operations per 16 bytes.  The pass stops
  * at the first such sequence (most often the end of the value), so a
@@ -743,9 +898,7 @@ static int attr_runs_plain(const char *s, size_t n, size_t i,
 		__m128i x0 = hd_v_load(p), x1 = hd_v_load(p + 1);
 		__m128i m = _mm_and_si128(hd_v_eq(x0, ','), hd_v_eq(x1, ' '));
 
-		if (mode == ATTR_COPY) {
-			m = _mm_or_si128(m, hd_v_eq(x0, '%'));
-		} else if (mode == ATTR_BACKEND) {
+		if (mode == ATTR_BACKEND) {
 			__m128i x2 = hd_v_load(p + 2), x3 = hd_v_load(p + 3);
 			__m128i id = _mm_and_si128(
 				hd_v_eq(x0, '_'),
@@ -764,7 +917,7 @@ static int attr_runs_plain(const char *s, size_t n, size_t i,
 	for (; i + 1 < n; i++)
 		if (attr_stop_at(s, n, i, mode))
 			return 0;
-	return !(mode == ATTR_COPY && i < n && s[i] == '%');
+	return 1;
 }
 
 /*
@@ -774,7 +927,7 @@ static int attr_runs_plain(const char *s, size_t n, size_t i,
  * something changes and at the end.
  */
 static size_t walk_attr(struct sink *k, const char *s, size_t n, size_t i,
-			enum attr_mode mode)
+			enum attr_mode mode, const struct win *v)
 {
 	int depth = 0;
 	size_t cs = i, j;
@@ -782,7 +935,10 @@ static size_t walk_attr(struct sink *k, const char *s, size_t n, size_t i,
 
 	if (i >= n)
 		return n;
-	if (attr_runs_plain(s, n, i, mode)) {
+	/* An attribute copied with its %names stripped is walked at once:
+	 * most are short and followed by more (", " in the first block),
+	 * where the check of attr_runs_plain cost more than it saved. */
+	if (mode != ATTR_COPY && attr_runs_plain(s, n, i, mode)) {
 		if (mode != ATTR_DROP)
 			sink_bytes(k, s + i, n - i);
 		return n;
@@ -807,7 +963,7 @@ static size_t walk_attr(struct sink *k, const char *s, size_t n, size_t i,
 		} else if (c == '%') {
 			if (mode == ATTR_COPY) {
 				sink_bytes(k, s + cs, i - cs);
-				i = cs = i + sink_name_at(k, s, n, i);
+				i = cs = i + sink_name_at(k, s, n, i, v);
 			}
 		} else if (c == '(' || c == '[' || c == '{') {
 			depth++;
@@ -846,6 +1002,7 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 {
 	const char *s = insn->attrs.p;
 	size_t n = insn->attrs.n, i = 0;
+	struct win v = win_of(insn, insn->attrs);
 
 	while (i < n) {
 		size_t k = find_byte(s, n, i, '=');
@@ -863,7 +1020,7 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 			sink_byte(o, '=');
 		}
 		i = walk_attr(o, s, n, k < n ? k + 1 : n,
-			      mode == ATTR_KEY ? ATTR_DROP : mode);
+			      mode == ATTR_KEY ? ATTR_DROP : mode, &v);
 		if (mode != ATTR_DROP)
 			sink_byte(o, '\0');
 		if (i < n)
@@ -878,13 +1035,13 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 static void insn_text(struct sink *k, const struct hd_insn *insn,
 		      struct work *w, struct hd_canon_pre *pre)
 {
-	sink_name(k, insn->name);
+	sink_insn_name(k, insn);
 	sink_byte(k, '\0');
 	sink_bytes(k, insn->opcode.p, insn->opcode.n);
 	sink_byte(k, '\0');
 	sink_bytes(k, insn->shape.p, insn->shape.n);
 	sink_byte(k, '\0');
-	put_operands(k, insn->operands, w, pre);
+	put_operands(k, insn, w, pre);
 	sink_byte(k, '\0');
 	put_attrs(k, insn);
 }
@@ -922,7 +1079,9 @@ static uint64_t hash_buf(const struct cbuf *b)
 struct name_slot {
 	uint64_t h;             /* XXH3-64 of the name */
 	uint32_t len;           /* length of the name */
-	uint32_t target;        /* insn or value|REF_VALUE; HD_NONE = empty */
+	uint32_t tag;           /* target + 1 (insn or value|REF_VALUE);
+				 * 0 = empty, so that tag - 1 of an empty
+				 * slot is HD_NONE */
 };
 
 struct name_map {
@@ -951,7 +1110,10 @@ static void name_map_init(struct name_map *m, size_t max_entries)
 		n *= 2;
 	m->slots = hd_xmalloc(n * sizeof(*m->slots));
 	m->mask = n - 1;
-	memset(m->slots, 0xff, n * sizeof(*m->slots)); /* target = HD_NONE */
+	/* filled in order, not left to calloc: the pages of a big table
+	 * then fault in one sequential pass, where the inserts' random
+	 * first touches cost ~40 ms more kernel time on a 256M diff */
+	memset(m->slots, 0, n * sizeof(*m->slots));
 }
 
 static size_t name_map_home(const struct name_map *m, uint64_t h)
@@ -974,7 +1136,7 @@ static struct name_slot *name_map_find(const struct name_map *m,
 	for (;; i = (i + 1) & m->mask) {
 		struct name_slot *s = &m->slots[i];
 
-		if (s->target == HD_NONE || (s->h == h && s->len == len))
+		if (s->tag == 0 || (s->h == h && s->len == len))
 			return s;
 	}
 }
@@ -989,15 +1151,17 @@ static void name_map_put(struct name_map *m, const struct hd_dump *d,
 {
 	struct name_slot *s = name_map_find(m, h, len);
 
-	if (s->target != HD_NONE) {
-		if (!(s->target & REF_VALUE) || !(target & REF_VALUE) ||
+	if (s->tag != 0) {
+		uint32_t old = s->tag - 1;
+
+		if (!(old & REF_VALUE) || !(target & REF_VALUE) ||
 		    HD_VALUE(d, target & ~REF_VALUE).id >=
-			    HD_VALUE(d, s->target & ~REF_VALUE).id)
+			    HD_VALUE(d, old & ~REF_VALUE).id)
 			return;
 	}
 	s->h = h;
 	s->len = (uint32_t)len;
-	s->target = target;
+	s->tag = target + 1;
 }
 
 
@@ -1046,7 +1210,10 @@ struct pre_op {
 struct pre_insn {
 	uint64_t canon;         /* canonical hash */
 	uint64_t loose[2];      /* insn_loose */
+	uint64_t name_hash;     /* hd_insn's name_hash and name length, */
 	uint32_t op_first;      /* its first operand record, | PRE_WALK */
+	uint32_t name_len;      /* for build_names: the big hd_insn records
+				 * are not read again */
 };
 
 /*
@@ -1089,6 +1256,10 @@ struct work {
 	struct leaves leaves;
 	uint32_t *ref_first;         /* n_insns + 1 */
 	uint64_t *index_hash;        /* per value */
+	uint64_t *extra;             /* per value: index, colour and phi
+				      * mark folded (value_keys) */
+	uint32_t *owner;             /* per position: the value filed under
+				      * it (build_names), or HD_NONE */
 	XXH3_state_t st;             /* streaming hash of long texts */
 	uint64_t words[FOLD_CHUNK];  /* scratch for folding */
 	struct sink sink;            /* canonical text */
@@ -1142,57 +1313,84 @@ static void pass_begin(struct work *w)
 
 /*
  * Puts n names in order: the instructions' (pos NULL; target = index),
- * or positions pos[i] -> value val[i].  Hashes a batch ahead and fetches
- * its slots before the inserts, which then mostly hit the cache.  The
- * instructions' hashes come from the parser when it kept them
- * (hd_insn.name_hash), the positions' likewise (hd_canon_pre): then no
- * name is read.
+ * or positions pos[i] -> value val[i].  The name PUT_AHEAD places on is
+ * hashed and its slot fetched before each insert, which then mostly hits
+ * the cache.  The instructions' hashes come from the parser when it kept
+ * them (hd_insn.name_hash), the positions' likewise (hd_canon_pre): then
+ * no name is read.
  */
-#define PUT_BATCH 16
+#define PUT_AHEAD 16
+
+/* The hash and length of instruction i's name as the parser kept them;
+ * 0 when it did not. */
+static int pre_name(const struct hd_canon_pre *p, size_t i, uint64_t *h,
+		    size_t *len)
+{
+	const struct pre_insn *r = &HD_VEC_AT(&p->insns, struct pre_insn, i);
+
+	if (r->name_hash == 0 || r->name_len == UINT32_MAX)
+		return 0;
+	*h = r->name_hash;
+	*len = r->name_len;
+	return 1;
+}
+
+/* The hash and length of name i of put_names. */
+static void put_key(const struct work *w, size_t i, const uint32_t *pos,
+		    uint64_t *h, size_t *len)
+{
+	const struct hd_dump *d = w->d;
+	struct hd_slice name;
+
+	if (!pos && w->pre && pre_name(w->pre, i, h, len))
+		return;
+	name = pos ? HD_POSITION(d, pos[i]).name : HD_INSN(d, i).name;
+	if (!pos && d->shape_facts)
+		*h = HD_INSN(d, i).name_hash;
+	else if (pos && w->pre)
+		*h = HD_VEC_AT(&w->pre->pos_hash, uint64_t, pos[i]);
+	else
+		*h = 0;
+	/* 0: not hashed by the parser (or a hash of 0, which hashing
+	 * again gives) */
+	if (*h == 0)
+		*h = hd_hash64(name);
+	*len = name.n;
+}
 
 static void put_names(struct work *w, size_t n, const uint32_t *pos,
 		      const uint32_t *val)
 {
 	const struct hd_dump *d = w->d;
-	uint64_t h[PUT_BATCH];
-	size_t len[PUT_BATCH], i, k, m;
+	uint64_t h[PUT_AHEAD];
+	size_t len[PUT_AHEAD], i, j;
 
-	for (i = 0; i < n; i += m) {
-		m = n - i < PUT_BATCH ? n - i : PUT_BATCH;
-		for (k = 0; k < m; k++) {
-			struct hd_slice name = pos ?
-				HD_POSITION(d, pos[i + k]).name :
-				HD_INSN(d, i + k).name;
-
-			if (!pos && d->shape_facts)
-				h[k] = HD_INSN(d, i + k).name_hash;
-			else if (pos && w->pre)
-				h[k] = HD_VEC_AT(&w->pre->pos_hash, uint64_t,
-						  pos[i + k]);
-			else
-				h[k] = 0;
-			/* 0: not hashed by the parser (or a hash of 0,
-			 * which hashing again gives) */
-			if (h[k] == 0)
-				h[k] = hd_hash64(name);
-			len[k] = name.n;
-			__builtin_prefetch(&w->names.slots[name_map_home(&w->names,
-									 h[k])], 1);
+	/* name i goes to ring slot i % PUT_AHEAD once name i - PUT_AHEAD,
+	 * which had it, is in */
+	for (i = 0; i < n + PUT_AHEAD; i++) {
+		if (i >= PUT_AHEAD) {
+			j = i - PUT_AHEAD;
+			name_map_put(&w->names, d, h[j % PUT_AHEAD],
+				     len[j % PUT_AHEAD],
+				     pos ? val[j] | REF_VALUE : (uint32_t)j);
+			if (!w->pre && (j % PUT_AHEAD == PUT_AHEAD - 1 ||
+					j + 1 == n))
+				pass_at(w, pos ? HD_POSITION(d, pos[j]).name.p :
+						 HD_INSN(d, j).name.p);
 		}
-		for (k = 0; k < m; k++)
-			name_map_put(&w->names, d, h[k], len[k],
-				     pos ? val[i + k] | REF_VALUE :
-					   (uint32_t)(i + k));
-		if (!w->pre)
-			pass_at(w, pos ? HD_POSITION(d, pos[i + m - 1]).name.p :
-						  HD_INSN(d, i + m - 1).name.p);
+		if (i < n) {
+			put_key(w, i, pos, &h[i % PUT_AHEAD],
+				&len[i % PUT_AHEAD]);
+			__builtin_prefetch(&w->names.slots[name_map_home(
+				&w->names, h[i % PUT_AHEAD])], 1);
+		}
 	}
 }
 
 static void build_names(struct work *w)
 {
 	const struct hd_dump *d = w->d;
-	uint32_t n = (uint32_t)d->values.len, i, k, np = 0;
+	uint32_t np = 0;
 	size_t npos = d->positions.len, q;
 	uint32_t *owner, *pos, *val;
 
@@ -1201,16 +1399,7 @@ static void build_names(struct work *w)
 	/* The positions to file, visited in position order, which is the
 	 * dump's text order (the result does not depend on the order, see
 	 * name_map_put). */
-	owner = hd_xmalloc((npos + 1) * sizeof(uint32_t));
-	memset(owner, 0xff, (npos + 1) * sizeof(uint32_t));
-	for (i = 0; i < n; i++) {
-		const struct hd_value *v = &HD_VALUE(d, i);
-
-		if (w->c->value_insn[i] == HD_NONE)
-			continue;
-		for (k = v->insn != HD_NONE; k < v->pos_count; k++)
-			owner[v->pos_first + k] = i;
-	}
+	owner = w->owner;
 	pos = hd_xmalloc((npos + 1) * sizeof(uint32_t));
 	val = hd_xmalloc((npos + 1) * sizeof(uint32_t));
 	for (q = 0; q < npos; q++) {
@@ -1227,6 +1416,7 @@ static void build_names(struct work *w)
 		val[np++] = owner[q];
 	}
 	free(owner);
+	w->owner = NULL;
 	name_map_init(&w->names, d->insns.len + np);
 	put_names(w, d->insns.len, NULL, NULL);
 	pass_begin(w);
@@ -1291,6 +1481,15 @@ static void push_ref(struct work *w, uint32_t code)
 	w->last_code = code;
 }
 
+/* The code of an operand name that resolves to nothing: the leaf of the
+ * hash of its stripped form. */
+static uint32_t leaf_code(struct work *w, const char *name, size_t n)
+{
+	w->name.n = 0;
+	add_name(&w->name, hd_slice_make(name, n));
+	return REF_LEAF | leaf_of(&w->leaves, hash_buf(&w->name));
+}
+
 /*
  * Resolves one operand name (hash h, length n; name is read only when
  * it resolves to nothing, for the hash of its stripped form).
@@ -1298,13 +1497,22 @@ static void push_ref(struct work *w, uint32_t code)
 static inline void resolve_one(struct work *w, uint64_t h, size_t n,
 			       const char *name)
 {
-	uint32_t t = name_map_find(&w->names, h, n)->target;
+	uint32_t t = name_map_find(&w->names, h, n)->tag - 1;
 
-	if (t == HD_NONE) {
-		w->name.n = 0;
-		add_name(&w->name, hd_slice_make(name, n));
-		t = REF_LEAF | leaf_of(&w->leaves, hash_buf(&w->name));
-	}
+	if (t == HD_NONE)
+		t = leaf_code(w, name, n);
+	push_ref(w, t);
+}
+
+/* resolve_one for a name the parser kept (o) in instruction i's text,
+ * whose record is read only when the name resolves to nothing. */
+static inline void resolve_kept(struct work *w, const struct pre_op *o,
+				uint32_t i)
+{
+	uint32_t t = name_map_find(&w->names, o->h, o->len)->tag - 1;
+
+	if (t == HD_NONE)
+		t = leaf_code(w, HD_INSN(w->d, i).text.p + o->off, o->len);
 	push_ref(w, t);
 }
 
@@ -1506,21 +1714,37 @@ static uint32_t defining_insn(const struct hd_dump *d,
 	return hd_dump_insn_by_name(d, v->name);
 }
 
-/* Fills value_insn and the per-value index hashes. */
+/*
+ * Fills value_insn, the per-value index hashes and extras, and the
+ * owners of the positions (build_names): one pass over the value
+ * records, which are large (the later passes read these arrays).
+ */
 static void value_basics(struct work *w)
 {
 	const struct hd_dump *d = w->d;
 	struct hd_canon *c = w->c;
-	uint32_t i;
+	size_t npos = d->positions.len;
+	uint32_t i, k;
 
+	w->owner = hd_xmalloc((npos + 1) * sizeof(uint32_t));
+	memset(w->owner, 0xff, (npos + 1) * sizeof(uint32_t));
 	for (i = 0; i < c->n_values; i++) {
 		const struct hd_value *v = &HD_VALUE(d, i);
+		uint32_t ins = defining_insn(d, v);
+		uint64_t ih;
 
-		c->value_insn[i] = defining_insn(d, v);
+		c->value_insn[i] = ins;
 		if (v->index.n == 2 && v->index.p[0] == '{')
-			w->index_hash[i] = 0x7b7d; /* "{}": most values */
+			ih = 0x7b7d; /* "{}": most values */
 		else
-			w->index_hash[i] = hd_hash64(v->index);
+			ih = hd_hash64(v->index);
+		w->index_hash[i] = ih;
+		w->extra[i] = mix(mix(ih, (uint64_t)v->color),
+				  (v->flags & HD_VALUE_PHI) ? 1 : 0);
+		if (ins == HD_NONE)
+			continue;
+		for (k = v->insn != HD_NONE; k < v->pos_count; k++)
+			w->owner[v->pos_first + k] = i;
 	}
 }
 
@@ -1529,10 +1753,9 @@ static void value_keys(struct work *w, uint32_t i)
 {
 	const struct hd_dump *d = w->d;
 	struct hd_canon *c = w->c;
-	const struct hd_value *v = &HD_VALUE(d, i);
+	const struct hd_value *v;
 	uint32_t ins = c->value_insn[i];
-	uint64_t extra = mix(mix(w->index_hash[i], (uint64_t)v->color),
-			     (v->flags & HD_VALUE_PHI) ? 1 : 0);
+	uint64_t extra = w->extra[i];
 
 	if (ins != HD_NONE) {
 		c->value_canon[i] = mix(c->insn_canon[ins], extra);
@@ -1540,6 +1763,7 @@ static void value_keys(struct work *w, uint32_t i)
 		return;
 	}
 	/* No instruction text: stripped name and shape stand in. */
+	v = &HD_VALUE(d, i);
 	w->buf.n = 0;
 	add_name(&w->buf, v->name);
 	cbuf_addc(&w->buf, '\0');
@@ -1569,12 +1793,18 @@ static int is_hex_hash(const char *t, size_t n)
 /*
  * Drops the "_<hex hash>" parts of a canonical name in place (kernels
  * named after a hash of their code, e.g. splash_mha_fwd_e9701070, get a
- * new hash when their shapes change).  Returns the new length.
+ * new hash when their shapes change).  Returns the new length.  The
+ * parts before the first '_' are kept as they are, and a part stays in
+ * place until one is dropped (no copy for most names).
  */
 static size_t drop_hex_hashes(char *s, size_t n)
 {
-	size_t i = 0, o = 0;
+	const char *u = memchr(s, '_', n);
+	size_t i, o;
 
+	if (!u)
+		return n;
+	i = o = (size_t)(u - s);
 	while (i < n) {
 		size_t j = i + 1;
 		while (j < n && s[j] != '_' && s[j] != '.')
@@ -1583,7 +1813,8 @@ static size_t drop_hex_hashes(char *s, size_t n)
 			i = j;
 			continue;
 		}
-		memmove(s + o, s + i, j - i);
+		if (o != i)
+			memmove(s + o, s + i, j - i);
 		o += j - i;
 		i = j;
 	}
@@ -1609,16 +1840,27 @@ static void loose_fetch_ahead(const struct hd_canon *c, uint32_t v)
 		__builtin_prefetch(&c->insn_loose[2 * (size_t)ins]);
 }
 
+/* XXH3-64 of "{}", the index of most values (test_canon_cached checks
+ * it: the keys with shape_facts, as the parser's, and without, when the
+ * index is hashed, agree). */
+#define HASH_EMPTY_INDEX 0x1349cde127705c16ULL
+
 void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 		    uint32_t v, uint64_t keys[HD_LOOSE_COUNT])
 {
 	const struct hd_value *val = &HD_VALUE(d, v);
 	uint32_t ins = c->value_insn[v];
-	uint64_t idx = hd_hash64(val->index), h, shape, bare;
+	uint64_t idx, h, shape, bare, named;
 	uint64_t opcode = 1, op_name = 1;
 	char small[256];
-	size_t n;
+	size_t n, m;
 
+	/* an index is always "{...}" (dump.h): one of 2 bytes is "{}", and
+	 * the parser's need not be read */
+	if (d->shape_facts && val->index.n == 2)
+		idx = HASH_EMPTY_INDEX;
+	else
+		idx = hd_hash64(val->index);
 	if (d->shape_facts && val->alloc_value != HD_NONE) {
 		/* the parser hashed the shape while it was in cache */
 		shape = HD_ALLOC_VALUE(d, val->alloc_value).shape_hash;
@@ -1642,9 +1884,13 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 	keys[HD_LOOSE_SHAPE] = h;
 	if (val->name.n <= sizeof(small)) {
 		n = hd_canon_name(small, val->name);
-		keys[HD_LOOSE_NAMED] = mix(h, XXH3_64bits(small, n));
-		n = drop_hex_hashes(small, n);
-		keys[HD_LOOSE_STEM] = mix(mix(opcode, XXH3_64bits(small, n)), idx);
+		named = XXH3_64bits(small, n);
+		keys[HD_LOOSE_NAMED] = mix(h, named);
+		/* dropping nothing leaves the same bytes: the same hash */
+		m = drop_hex_hashes(small, n);
+		if (m != n)
+			named = XXH3_64bits(small, m);
+		keys[HD_LOOSE_STEM] = mix(mix(opcode, named), idx);
 	} else {
 		keys[HD_LOOSE_NAMED] = mix(h, hd_hash64(val->name));
 		keys[HD_LOOSE_STEM] = mix(mix(opcode, hd_hash64(val->name)), idx);
@@ -1779,6 +2025,9 @@ void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in)
 		r->canon = sink_hash(&p->sink);
 	}
 	loose_parts(r->loose, in);
+	r->name_hash = in->name_hash;
+	r->name_len = in->name.n < UINT32_MAX ? (uint32_t)in->name.n :
+						UINT32_MAX;
 	if (p->over)
 		p->ops.len = first;
 	r->op_first = (uint32_t)first | (p->over ? PRE_WALK : 0);
@@ -1834,7 +2083,7 @@ static struct hd_canon_pre *pre_take(const struct hd_dump *d)
 }
 
 /* How far ahead hash_insns_pre fetches the table slot of a record. */
-#define PRE_AHEAD 8
+#define PRE_AHEAD 16
 
 /*
  * hash_insns from the parser's results: resolves the kept operand names
@@ -1860,13 +2109,14 @@ static void hash_insns_pre(struct work *w)
 	build_names(w);
 	pass_begin(w);
 	for (i = 0; i < c->n_insns; i++) {
-		const struct hd_insn *in = &HD_INSN(d, i);
 		uint32_t a = pi[i].op_first, b = i + 1 < c->n_insns ?
 			pi[i + 1].op_first & ~PRE_WALK : (uint32_t)n_ops;
 
 		w->ref_first[i] = (uint32_t)w->refs.len;
 		w->cur_first = w->refs.len;
 		if (a & PRE_WALK) {
+			const struct hd_insn *in = &HD_INSN(d, i);
+
 			/* as hash_insns (the parser may not have hashed it) */
 			sink_begin(&w->sink);
 			insn_text(&w->sink, in, w, NULL);
@@ -1880,7 +2130,7 @@ static void hash_insns_pre(struct work *w)
 			if (k + PRE_AHEAD < n_ops)
 				__builtin_prefetch(&w->names.slots[name_map_home(
 					&w->names, ops[k + PRE_AHEAD].h)]);
-			resolve_one(w, ops[k].h, ops[k].len, in->text.p + ops[k].off);
+			resolve_kept(w, &ops[k], i);
 		}
 	}
 	w->ref_first[c->n_insns] = (uint32_t)w->refs.len;
@@ -1943,6 +2193,7 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	c->value_struct = alloc_array(c->n_values, sizeof(uint64_t));
 	c->value_insn = alloc_array(c->n_values, sizeof(uint32_t));
 	w->index_hash = alloc_array(c->n_values, sizeof(uint64_t));
+	w->extra = alloc_array(c->n_values, sizeof(uint64_t));
 	w->ref_first = alloc_array(c->n_insns + 1, sizeof(uint32_t));
 
 	value_basics(w);
@@ -1972,6 +2223,8 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	free(w->buf.p);
 	free(w->name.p);
 	free(w->index_hash);
+	free(w->extra);
+	free(w->owner);
 	free(w->ref_first);
 	free(w->leaves.h);
 	free(w->leaves.slots);

@@ -486,6 +486,79 @@ static void test_random_texts(void)
 }
 
 /*
+ * As the parser makes them: every field a slice of one text
+ * "%NAME = SHAPE OPCODE(OPERANDS), ATTRS" in an allocation of exactly
+ * its size (the name fast paths read 32 bytes around a name anywhere in
+ * the text, never past it), the name now and then a copy outside the
+ * text (the parser's value-record copy), once in a while with other
+ * bytes than the text's; now and then a name byte, not ')', follows the
+ * operand list.
+ */
+static void test_in_text(void)
+{
+	static char ops[4096], atmp[4096], line[9000];
+	struct rbuf ref = { NULL, 0, 0 };
+	char *buf = NULL;
+	size_t cap = 0;
+	unsigned bad = 0, round;
+
+	for (round = 0; round < 40000; round++) {
+		struct hd_insn in;
+		const char *piece = pieces[round % 14] + 1;
+		size_t nn = strlen(piece), on, an, meta_at, meta_n, n = 0;
+		size_t name_at, ops_at, attrs_at;
+		char *t, *copy = NULL;
+
+		nn -= nn ? rnd(nn < 3 ? (uint32_t)nn : 3) : 0;
+		on = gen(ops, rnd(3) ? 40 : sizeof(ops));
+		an = rnd(3) ? gen_attrs(atmp, sizeof(atmp), &meta_at, &meta_n) : 0;
+		if (!an)
+			meta_at = meta_n = 0;
+		if (rnd(2))
+			line[n++] = '%';
+		name_at = n;
+		memcpy(line + n, piece, nn);
+		n += nn;
+		n += (size_t)sprintf(line + n, " = f32[8]{0} fusion(");
+		ops_at = n;
+		memcpy(line + n, ops, on);
+		n += on;
+		/* the slices end where they say, even before name bytes */
+		line[n++] = rnd(4) ? ')' : 'x';
+		attrs_at = n + 2;
+		if (an) {
+			memcpy(line + n, ", ", 2);
+			memcpy(line + n + 2, atmp, an);
+			n += 2 + an;
+		}
+		t = exact(line, n);
+		memset(&in, 0, sizeof(in));
+		in.text = hd_slice_make(t, n);
+		in.name = hd_slice_make(t + name_at, nn);
+		if (rnd(3) == 0) {
+			copy = exact(piece, nn);
+			if (nn && rnd(8) == 0)
+				copy[rnd((uint32_t)nn)] ^= 1;
+			in.name = hd_slice_make(copy, nn);
+		}
+		in.shape = hd_slice_make(t + name_at + nn + 3, 9);
+		in.opcode = hd_slice_make(t + ops_at - 7, 6);
+		in.operands = hd_slice_make(t + ops_at, on);
+		if (an)
+			in.attrs = hd_slice_make(t + attrs_at, an);
+		if (meta_at)
+			in.metadata = hd_slice_make(t + attrs_at + meta_at, meta_n);
+		check_one(&in, &ref, &buf, &cap, &bad, "in text");
+		free(t);
+		free(copy);
+	}
+	is_int(0, bad, "canonical texts equal the reference for fields inside "
+	       "their text");
+	free(ref.p);
+	free(buf);
+}
+
+/*
  * Every name piece at every offset from the end of slices of 1 to 80
  * bytes: the block loads near the end of a slice.
  */
@@ -606,10 +679,11 @@ static void test_dumps(void)
 
 int main(void)
 {
-	plan(5);
+	plan(6);
 	test_names();
 	test_offsets();
 	test_random_texts();
+	test_in_text();
 	test_dumps();
 	return 0;
 }
