@@ -674,37 +674,6 @@ static inline size_t sink_name_at(struct sink *k, const char *s, size_t n,
 	return name.n;
 }
 
-/* Are the n bytes at a and b the same?  (n is a name's length: inline
- * word compares, no call.) */
-static inline int same_bytes(const char *a, const char *b, size_t n)
-{
-	uint64_t x, y;
-	uint32_t c, e;
-	size_t i;
-
-	if (n < 4)
-		return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] &&
-				  a[n - 1] == b[n - 1]);
-	if (n < 8) {
-		memcpy(&c, a, 4);
-		memcpy(&e, b, 4);
-		if (c != e)
-			return 0;
-		memcpy(&c, a + n - 4, 4);
-		memcpy(&e, b + n - 4, 4);
-		return c == e;
-	}
-	for (i = 0; i + 8 < n; i += 8) {
-		memcpy(&x, a + i, 8);
-		memcpy(&y, b + i, 8);
-		if (x != y)
-			return 0;
-	}
-	memcpy(&x, a + n - 8, 8);
-	memcpy(&y, b + n - 8, 8);
-	return x == y;
-}
-
 /*
  * Writes the stripped form of the instruction's name.  The parser's name
  * may be a copy outside the text (the value record's); the text starts
@@ -718,7 +687,7 @@ static void sink_insn_name(struct sink *k, const struct hd_insn *insn)
 
 #ifdef __SSE2__
 	if (t.n >= 32 && name.n < 32 && name.n && at + name.n <= t.n &&
-	    same_bytes(t.p + at, name.p, name.n)) {
+	    hd_bytes_eq(t.p + at, name.p, name.n)) {
 		struct win v = { t.p, t.n };
 		struct v32 x;
 		size_t d;
