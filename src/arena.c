@@ -50,6 +50,20 @@ void *hd_xcalloc(size_t count, size_t size)
 	return p;
 }
 
+void *hd_xzalloc_aligned(size_t align, size_t n)
+{
+	size_t size = (n + align - 1) & ~(align - 1);
+	void *p;
+
+	if (size < n)
+		out_of_memory(n);
+	p = aligned_alloc(align, size ? size : align);
+	if (!p)
+		out_of_memory(n);
+	memset(p, 0, size ? size : align);
+	return p;
+}
+
 /* Adds a block able to hold at least n bytes. */
 static struct hd_arena_block *arena_grow(struct hd_arena *a, size_t n)
 {

@@ -1929,7 +1929,8 @@ static void loose_parts(uint64_t *out, const struct hd_insn *in)
 
 struct hd_canon_pre *hd_canon_pre_new(void)
 {
-	struct hd_canon_pre *p = hd_xcalloc(1, sizeof(*p));
+	struct hd_canon_pre *p = hd_xzalloc_aligned(_Alignof(struct hd_canon_pre),
+						   sizeof(*p));
 
 	p->sink.st = &p->st;
 	p->insns = (struct hd_vec)HD_VEC_INIT(struct pre_insn);
@@ -2143,7 +2144,7 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 {
 	/* On the heap: struct work holds the sink's buffer and the
 	 * streaming state, too big for the stack of a thread. */
-	struct work *w = hd_xcalloc(1, sizeof(*w));
+	struct work *w = hd_xzalloc_aligned(_Alignof(struct work), sizeof(*w));
 	uint32_t i;
 
 	memset(c, 0, sizeof(*c));

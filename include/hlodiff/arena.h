@@ -41,6 +41,11 @@ void hd_arena_release(struct hd_arena *a);
 void *hd_xmalloc(size_t n);
 void *hd_xrealloc(void *p, size_t n);
 void *hd_xcalloc(size_t count, size_t size);
+/* n zeroed bytes aligned to align (a power of two, at least
+ * sizeof(void *)), freed with free(): for structs that embed a type
+ * aligned beyond malloc's 16 bytes, such as XXH3_state_t (64), which
+ * the compiler may store to with aligned vector stores. */
+void *hd_xzalloc_aligned(size_t align, size_t n);
 
 /*
  * A growable array of fixed-size elements.  Invariant: data holds len

@@ -6,6 +6,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -172,12 +173,35 @@ static void check_refused_reservation(void)
 	setrlimit(RLIMIT_AS, &old);
 }
 
+/*
+ * hd_xzalloc_aligned: aligned as asked and zeroed, for sizes that are
+ * not a multiple of the alignment too (canon.c's structs embed an
+ * XXH3_state_t, which needs 64).
+ */
+static void check_aligned(void)
+{
+	static const size_t sizes[] = { 0, 1, 63, 64, 65, 1000, 4096 + 7 };
+	size_t i, k, misaligned = 0, nonzero = 0;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		unsigned char *p = hd_xzalloc_aligned(64, sizes[i]);
+
+		misaligned += ((uintptr_t)p & 63) != 0;
+		for (k = 0; k < sizes[i]; k++)
+			nonzero += p[k] != 0;
+		memset(p, 0xa5, sizes[i]);
+		free(p);
+	}
+	is_int(0, (long long)misaligned, "aligned allocations: all on 64 bytes");
+	is_int(0, (long long)nonzero, "aligned allocations: all bytes zero");
+}
+
 int main(void)
 {
 	static const size_t sizes[] = { 0, 1, 16, 17, 1000, 262144, 262145, 1500000 };
 	size_t i;
 
-	plan(6 * (int)(sizeof(sizes) / sizeof(sizes[0])) + 4 + 2 * 3);
+	plan(6 * (int)(sizeof(sizes) / sizeof(sizes[0])) + 4 + 2 * 3 + 2);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		check(sizes[i]);
 	check_block(1000);
@@ -185,5 +209,6 @@ int main(void)
 	check_block(1000001);
 	check_reserve();
 	check_refused_reservation();
+	check_aligned();
 	return 0;
 }
