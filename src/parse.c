@@ -2158,7 +2158,10 @@ static int parse_lines(struct parser *ps)
 		ps->checked = nl ? nl + 1 : end;
 		if (ps->in && ps->checked > watch) {
 			hd_input_pass_at(ps->in, &ps->pass, p);
-			watch = ps->in->data + ps->pass.next;
+			/* next may lie past the input (SIZE_MAX: nothing
+			 * more to do, e.g. for an input read into memory) */
+			watch = ps->pass.next < (size_t)(end - ps->in->data) ?
+				ps->in->data + ps->pass.next : end;
 		}
 		ps->line++;
 		if (!nl) {
