@@ -851,9 +851,9 @@ static inline int attr_stop_at(const char *s, size_t n, size_t k,
  * Does the value from s[i] run to the end unchanged (mode ATTR_DROP or
  * ATTR_BACKEND)?  It does when s[i, n) holds no ", " (so no end before
  * n), and in ATTR_BACKEND no "_id\"" or "ues\"" (the last bytes of every
- * id key): the
- * usual last attribute, a compact backend_config, is then copied whole
- * after one pass of a few vector operations per 16 bytes.  The pass stops
+ * id key): the usual last attribute, a compact backend_config, is then
+ * copied whole after one pass of a few vector operations per 16 bytes.
+ * The pass stops
  * at the first such sequence (most often the end of the value), so a
  * value that must be walked costs at most its length again.
  */
@@ -1427,7 +1427,6 @@ static uint32_t leaf_of(struct leaves *l, uint64_t h)
 	return l->n - 1;
 }
 
-/* Resolves one operand name of instruction i (see canon.h). */
 /* Appends the code of one operand, as a repeat when it is the last one
  * again. */
 static void push_ref(struct work *w, uint32_t code)
@@ -2052,6 +2051,22 @@ static struct hd_canon_pre *pre_take(const struct hd_dump *d)
 	return p;
 }
 
+/*
+ * Hashes instruction i from its text: its canonical hash, its operand
+ * references resolved in order (to refs, from cur_first), its text's
+ * pages then given back behind the pass.
+ */
+static void walk_insn(struct work *w, uint32_t i)
+{
+	const struct hd_insn *in = &HD_INSN(w->d, i);
+
+	sink_begin(&w->sink);
+	insn_text(&w->sink, in, w, NULL);
+	resolve_refs(w);
+	w->c->insn_canon[i] = sink_hash(&w->sink);
+	pass_at(w, in->text.p);
+}
+
 /* How far ahead hash_insns_pre fetches the table slot of a record. */
 #define PRE_AHEAD 16
 
@@ -2062,7 +2077,6 @@ static struct hd_canon_pre *pre_take(const struct hd_dump *d)
  */
 static void hash_insns_pre(struct work *w)
 {
-	const struct hd_dump *d = w->d;
 	struct hd_canon *c = w->c;
 	struct hd_canon_pre *p = w->pre;
 	const struct pre_op *ops = p->ops.data;
@@ -2085,14 +2099,8 @@ static void hash_insns_pre(struct work *w)
 		w->ref_first[i] = (uint32_t)w->refs.len;
 		w->cur_first = w->refs.len;
 		if (a & PRE_WALK) {
-			const struct hd_insn *in = &HD_INSN(d, i);
-
 			/* as hash_insns (the parser may not have hashed it) */
-			sink_begin(&w->sink);
-			insn_text(&w->sink, in, w, NULL);
-			resolve_refs(w);
-			c->insn_canon[i] = sink_hash(&w->sink);
-			pass_at(w, in->text.p);
+			walk_insn(w, i);
 			c->n_walked++;
 			continue;
 		}
@@ -2120,12 +2128,8 @@ static void hash_insns(struct work *w)
 	for (i = 0; i < c->n_insns; i++) {
 		w->ref_first[i] = (uint32_t)w->refs.len;
 		w->cur_first = w->refs.len;
-		sink_begin(&w->sink);
-		insn_text(&w->sink, &HD_INSN(d, i), w, NULL);
-		resolve_refs(w);
-		c->insn_canon[i] = sink_hash(&w->sink);
+		walk_insn(w, i);
 		loose_parts(&c->insn_loose[2 * (size_t)i], &HD_INSN(d, i));
-		pass_at(w, HD_INSN(d, i).text.p);
 	}
 	w->ref_first[c->n_insns] = (uint32_t)w->refs.len;
 	c->n_walked = c->n_insns;
