@@ -352,8 +352,8 @@ static void fill_value(const struct hd_diff *df, struct hd_value_diff *out,
 /*
  * fill_old makes the entries of FILL_BLOCK old values at a time: first
  * it loads, for all of them, the value records of their partners, then
- * the value lines (sizes, shapes) and allocations of both sides, then
- * the first byte of both shapes' text.  The loads of one round do not
+ * the value lines (sizes, shapes, shape hashes) and allocations of both
+ * sides, then the first and last byte of both shapes' text.  The loads of one round do not
  * wait on each other, so their cache misses overlap; the entries are
  * then made from what is in cache.  (The partners are scattered over
  * the new dump, and each of these was a cache miss after another.)

@@ -117,14 +117,15 @@ struct mctx {
 	const struct pass *pass;        /* the one running */
 };
 
-/* Keys are well-mixed 64-bit hashes: the bucket hash is their fold. */
+/* Keys are well-mixed 64-bit hashes: their slot in a pass's table
+ * (slot_home) comes from this fold. */
 static unsigned key_hash(uint64_t key)
 {
 	return (unsigned)(key ^ (key >> 32));
 }
 
 /* The part (0 or 1) of a key when a pass has two: its top bit once
- * more mixed, so that it does not follow the bucket bits. */
+ * more mixed, so that it does not follow the slot bits. */
 static unsigned key_part(uint64_t key)
 {
 	return (unsigned)((key * 0x9e3779b97f4a7c15u) >> 63);
@@ -732,18 +733,6 @@ static void pair_last(struct part *p, const struct group *q,
 }
 
 /*
- * The first two passes over the structural groups (same structural hash,
- * hence same canonical hash):
- *   exact       same name{index} within a group.  In a group of equal
- *               size on both sides (identical computations) the name is
- *               trusted only where it agrees with the schedule-order
- *               alignment of the group; the rest is left to the
- *               schedule pass.
- *   structural  a group left with one free member on each side.
- * Names are looked up only in groups of unequal size, so the common
- * case costs no lookup.
- */
-/*
  * A cursor that prefetches, ahead of exact_body, what comparing the keys
  * of the members of a list reads: each member's value record, and once
  * that is in (half as far ahead), its name's text and index's text.
@@ -781,6 +770,18 @@ static void fetch_members(struct member_fetch *f, uint32_t to)
 	}
 }
 
+/*
+ * The first two passes over the structural groups (same structural hash,
+ * hence same canonical hash):
+ *   exact       same name{index} within a group.  In a group of equal
+ *               size on both sides (identical computations) the name is
+ *               trusted only where it agrees with the schedule-order
+ *               alignment of the group; the rest is left to the
+ *               schedule pass.
+ *   structural  a group left with one free member on each side.
+ * Names are looked up only in groups of unequal size, so the common
+ * case costs no lookup.
+ */
 static void exact_body(struct part *p, const struct pass *ps)
 {
 	const struct mctx *x = p->x;
