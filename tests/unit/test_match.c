@@ -15,6 +15,7 @@
 #include <xxhash.h>
 
 #include "hlodiff/canon.h"
+#include "hlodiff/diag.h"
 #include "hlodiff/match.h"
 #include "hlodiff/parse.h"
 #include "tap.h"
@@ -563,6 +564,108 @@ static void test_twins(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Schedule order with ids and live starts that do not fit one word     */
+
+/*
+ * Five equal constants (one group), their names all different across
+ * the two dumps, so the schedule pass pairs them by order: live start,
+ * then id, values without a live range last.  Ids past 2^32 (clamped to
+ * 32 bits, not ascending) and starts near 2^32 need 32 + 32 + 3 bits
+ * with the value index: more than side_order's one 64-bit item, so it
+ * sorts by id, then stably by start.  The sequence would need 2^32
+ * entries, hence --allow-incomplete.
+ */
+struct wide_value {
+	const char *name;
+	long long id, start;        /* start -1: no live range */
+};
+
+static int parse_wide(struct hd_dump *d, const struct wide_value *v,
+		      char *buf, size_t n)
+{
+	size_t at = 0;
+	int k;
+
+#define W(...) (at += (size_t)snprintf(buf + at, at < n ? n - at : 0, __VA_ARGS__))
+	W("BufferAssignment:\nallocation 0: size 80, preallocated-temp:\n");
+	for (k = 0; k < 5; k++)
+		W(" value: <%lld %s @0> (size=16,offset=%d): f32[4]{0}\n",
+		  v[k].id, v[k].name, 16 * k);
+	W("\nTotal bytes used: 80 (80B)\n\nUsed values:\n");
+	for (k = 0; k < 5; k++)
+		W("<%lld %s @0>\n positions:\n  %s\n uses:\n"
+		  " from instruction: %%%s = f32[4]{0} constant({1, 2, 3, 4})\n",
+		  v[k].id, v[k].name, v[k].name, v[k].name);
+	W("HloLiveRange (max 4294967300):\n  InstructionSequence:\n"
+	  "    0:%s\n  BufferLiveRange:\n", v[0].name);
+	for (k = 0; k < 5; k++)
+		if (v[k].start >= 0)
+			W("    %s{}:%lld-%lld\n", v[k].name, v[k].start,
+			  v[k].start + 2);
+#undef W
+	if (at >= n)
+		bail("wide schedule dump does not fit its buffer");
+	return hd_parse_buffer(d, "<wide>", buf, at, HD_PARSE_ALLOW_INCOMPLETE);
+}
+
+static void test_wide_schedule(void)
+{
+	static const struct wide_value old_v[5] = {
+		{ "constant.1", 4294967301LL, 4294967290LL },
+		{ "constant.2", 7, 4294967290LL },
+		{ "constant.3", 4294967299LL, 5 },
+		{ "constant.4", 3, -1 },
+		{ "constant.5", 9, 4294967296LL },
+	};
+	static const struct wide_value new_v[5] = {
+		{ "constant.11", 2, 5 },
+		{ "constant.12", 4294967310LL, 4294967290LL },
+		{ "constant.13", 8, -1 },
+		{ "constant.14", 4294967305LL, 4294967290LL },
+		{ "constant.15", 1, 4294967297LL },
+	};
+	/* old by (start, id): 3, 2, 1, 5, 4; new: 11, 12 and 14 (equal
+	 * start and clamped id: dump order), 15, 13 */
+	static const char *const want[5][2] = {
+		{ "constant.3{}", "constant.11{}" },
+		{ "constant.2{}", "constant.12{}" },
+		{ "constant.1{}", "constant.14{}" },
+		{ "constant.5{}", "constant.15{}" },
+		{ "constant.4{}", "constant.13{}" },
+	};
+	static char ob[4096], nb[4096];
+	struct hd_dump a, b;
+	struct hd_match m;
+	int k;
+
+	struct hd_diag_held held = { NULL, NULL, 0 };
+	int rc;
+
+	hd_diag_hold(&held);    /* the sequence's warnings, checked here */
+	rc = parse_wide(&a, old_v, ob, sizeof(ob)) != 0 ||
+	     parse_wide(&b, new_v, nb, sizeof(nb)) != 0;
+	hd_diag_unhold(&held);
+	if (rc)
+		bail("cannot parse the wide schedule dumps");
+	ok(held.buf && strstr(held.buf, "read as incomplete"),
+	   "wide ids and starts: read as incomplete (a short sequence)");
+	free(held.buf);
+	hd_match_values(&m, &a, &b, 0);
+	for (k = 0; k < 5; k++) {
+		uint32_t o = value_named(&a, want[k][0]);
+		uint32_t n = value_named(&b, want[k][1]);
+
+		ok(o != HD_NONE && n != HD_NONE && m.old_to_new[o] == n &&
+		   m.how[o] == HD_MATCH_SCHEDULE,
+		   "wide ids and starts: %s pairs with %s by schedule",
+		   want[k][0], want[k][1]);
+	}
+	hd_match_release(&m);
+	hd_dump_release(&a);
+	hd_dump_release(&b);
+}
+
+/* ------------------------------------------------------------------ */
 /* Corpus pairs (SOURCES.md, "Pairs / series")                          */
 
 /* The one corpus file matching pattern (relative to HD_CORPUS). */
@@ -692,6 +795,7 @@ int main(void)
 	test_long_insn();
 	test_self();
 	test_twins();
+	test_wide_schedule();
 	test_corpus();
 	rmdir(tmpdir);
 	return 0;
