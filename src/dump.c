@@ -132,6 +132,14 @@ uint32_t hd_dump_index_value(struct hd_dump *d, uint32_t v)
 			    v, value_key_of, d);
 }
 
+uint32_t hd_dump_index_value_hashed(struct hd_dump *d, uint32_t v,
+				   uint32_t hash)
+{
+	return hd_index_put_hashed(&d->value_by_key, hash,
+				   hd_value_key_of(&HD_VALUE(d, v)), v,
+				   value_key_of, d);
+}
+
 uint32_t hd_dump_index_insn(struct hd_dump *d, uint32_t i)
 {
 	return hd_index_put(&d->insn_by_name, HD_INSN(d, i).name, i,

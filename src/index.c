@@ -71,7 +71,13 @@ void hd_index_add(struct hd_index *x, uint32_t hash, uint32_t idx)
 uint32_t hd_index_put(struct hd_index *x, struct hd_slice key, uint32_t idx,
 		      hd_index_key_fn key_of, const void *ctx)
 {
-	uint32_t hash = hd_index_hash(key);
+	return hd_index_put_hashed(x, hd_index_hash(key), key, idx, key_of, ctx);
+}
+
+uint32_t hd_index_put_hashed(struct hd_index *x, uint32_t hash,
+			     struct hd_slice key, uint32_t idx,
+			     hd_index_key_fn key_of, const void *ctx)
+{
 	uint32_t i;
 
 	reserve_one(x);

@@ -811,7 +811,7 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 		     uint32_t *out)
 {
 	struct hd_dump *d = ps->d;
-	uint32_t v = hd_dump_value_by_id(d, id);
+	uint32_t v = hd_dump_value_by_id(d, id), hash;
 	struct hd_value *val;
 
 	if (v != HD_NONE) {
@@ -831,6 +831,9 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 	v = (uint32_t)d->values.len;
 	if (v == HD_NONE)
 		return perr(ps, "too many values");
+	/* the key's slots load while the value is made */
+	hash = hd_index_hash(key);
+	hd_index_prefetch(&d->value_by_key, hash);
 	val = PUSH(&d->values, struct hd_value);
 	val->id = id;
 	/*
@@ -851,7 +854,7 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 	val->line = (uint32_t)ps->line;
 	hd_dump_slot_put(&d->id_slots, &d->value_by_id, d->id_limit, id, v);
 	{
-		uint32_t other = hd_dump_index_value(d, v);
+		uint32_t other = hd_dump_index_value_hashed(d, v, hash);
 		if (other != HD_NONE) {
 			char a[80];
 			hd_quote(a, sizeof(a), key.p, key.n, 60);

@@ -360,6 +360,9 @@ uint32_t hd_dump_value_by_hash(const struct hd_dump *d, uint32_t hash,
  */
 uint32_t hd_dump_index_value(struct hd_dump *d, uint32_t v);
 uint32_t hd_dump_index_insn(struct hd_dump *d, uint32_t i);
+/* hd_dump_index_value with the hd_index_hash of the value's key known. */
+uint32_t hd_dump_index_value_hashed(struct hd_dump *d, uint32_t v,
+				   uint32_t hash);
 
 /*
  * Index maps from a non-negative integer (value id, allocation number) to

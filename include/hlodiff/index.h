@@ -115,6 +115,11 @@ void hd_index_add(struct hd_index *x, uint32_t hash, uint32_t idx);
 uint32_t hd_index_put(struct hd_index *x, struct hd_slice key, uint32_t idx,
 		      hd_index_key_fn key_of, const void *ctx);
 
+/* The same with hash = hd_index_hash(key) known. */
+uint32_t hd_index_put_hashed(struct hd_index *x, uint32_t hash,
+			     struct hd_slice key, uint32_t idx,
+			     hd_index_key_fn key_of, const void *ctx);
+
 void hd_index_release(struct hd_index *x);
 
 #endif
