@@ -192,26 +192,6 @@ struct range_size {
 	int64_t own, whole;
 };
 
-/*
- * The sizes of live range i's value.  Worked out again each time they
- * are needed rather than kept for every range (16 bytes a range, which
- * on a dump of a million small values was a tenth of the peak memory):
- * the peak time needs them all once, the bytes at a time only those of
- * the ranges live then.
- */
-static struct range_size range_size(const struct hd_dump *d,
-				    struct whole_cache *wc, size_t i)
-{
-	uint32_t v = HD_LIVE_RANGE(d, i).value;
-	struct range_size s = { -1, -1 };
-
-	if (v != HD_NONE) {
-		s.own = own_bytes(d, v);
-		s.whole = whole_bytes(d, wc, v, s.own);
-	}
-	return s;
-}
-
 /* Has the parser kept both sizes of value record val (dump.h)? */
 static inline int sizes_kept(const struct hd_value *val)
 {
@@ -219,27 +199,32 @@ static inline int sizes_kept(const struct hd_value *val)
 }
 
 /*
- * range_size from the sizes the parser kept in the value record when
- * it has both: the value line's and the instruction's shape_bytes,
- * which is what own_bytes and whole_bytes return for a parsed dump
- * (shape_facts) and a value with a value line and an instruction.
- * Inline, and without a look at those two records: on a large dump
- * they are most of what the passes over the live ranges read.
+ * The sizes of live range i's value.  Worked out again each time they
+ * are needed rather than kept for every range (16 bytes a range, which
+ * on a dump of a million small values was a tenth of the peak memory):
+ * the peak time needs them all once, the bytes at a time only those of
+ * the ranges live then.  Where the parser kept both in the value record
+ * (the value line's and the instruction's shape_bytes, which is what
+ * own_bytes and whole_bytes return for them), they are read there,
+ * inline and without a look at those two records: on a large dump they
+ * are most of what the passes over the live ranges read.
  */
-static inline struct range_size range_size_fast(const struct hd_dump *d,
-						struct whole_cache *wc,
-						size_t i)
+static inline struct range_size range_size(const struct hd_dump *d,
+					   struct whole_cache *wc, size_t i)
 {
 	uint32_t v = HD_LIVE_RANGE(d, i).value;
+	struct range_size s = { -1, -1 };
 
-	if (v != HD_NONE && sizes_kept(&HD_VALUE(d, v))) {
-		struct range_size s;
-
+	if (v == HD_NONE)
+		return s;
+	if (sizes_kept(&HD_VALUE(d, v))) {
 		s.own = hd_size_kept(HD_VALUE(d, v).own_kept);
 		s.whole = hd_size_kept(HD_VALUE(d, v).whole_kept);
 		return s;
 	}
-	return range_size(d, wc, i);
+	s.own = own_bytes(d, v);
+	s.whole = whole_bytes(d, wc, v, s.own);
+	return s;
 }
 
 /*
@@ -349,7 +334,7 @@ static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
 		if (i % RANGE_BLOCK == 0)
 			prefetch_block(d, i, d->live_ranges.len - i < RANGE_BLOCK ?
 				       d->live_ranges.len - i : RANGE_BLOCK, NULL);
-		sz = range_size_fast(d, wc, i);
+		sz = range_size(d, wc, i);
 		w = sz.whole >= 0 ? sz.whole : sz.own;
 		b = plain && sz.whole >= 0 ? sz.whole : sz.own;
 
@@ -425,7 +410,7 @@ static int live_bytes_at2(const struct hd_dump *d, struct whole_cache *wc,
 		}
 		if (!any[j])
 			continue;
-		sz = range_size_fast(d, wc, i);
+		sz = range_size(d, wc, i);
 		b = plain && sz.whole >= 0 ? sz.whole : sz.own;
 		for (k = 0; k < 2; k++)
 			if (live[k][j] && b > 0 &&
