@@ -90,7 +90,7 @@ uint32_t hd_index_put_hashed(struct hd_index *x, uint32_t hash,
 			x->count++;
 			return HD_NONE;
 		}
-		if (s->hash == hash && hd_slice_eq(key_of(ctx, s->idx), key))
+		if (s->hash == hash && hd_index_key_eq(key_of(ctx, s->idx), key))
 			return s->idx;
 	}
 }
