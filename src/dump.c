@@ -135,9 +135,7 @@ uint32_t hd_dump_index_value(struct hd_dump *d, uint32_t v)
 uint32_t hd_dump_index_value_hashed(struct hd_dump *d, uint32_t v,
 				   uint32_t hash)
 {
-	return hd_index_put_hashed(&d->value_by_key, hash,
-				   hd_value_key_of(&HD_VALUE(d, v)), v,
-				   value_key_of, d);
+	return hd_index_put_own(&d->value_by_key, hash, v, value_key_of, d);
 }
 
 uint32_t hd_dump_index_insn(struct hd_dump *d, uint32_t i)

@@ -93,6 +93,12 @@ struct hashed_key {
 	uint32_t hash;
 };
 
+/* A value not yet filed under its key (file_pending). */
+struct pending_key {
+	uint32_t hash;          /* hd_index_hash of its key */
+	uint32_t v;
+};
+
 struct parser {
 	struct hd_dump *d;
 	struct hd_input *in;    /* the mapped input, NULL for a buffer */
@@ -120,6 +126,9 @@ struct parser {
 	struct shape_memo *memo; /* SHAPE_MEMO_SLOTS of them */
 	struct long_memo *long_memo; /* LONG_MEMO_SLOTS of them */
 	uint64_t stack_lines;
+	/* struct pending_key: the values of the allocations section, filed
+	 * under their keys at once when the section is over (file_pending) */
+	struct hd_vec pending;
 	/* Running sums the figures add up again: an input whose sums do not
 	 * fit in int64 is rejected here, where the line is known, rather
 	 * than reported with a saturated (wrong) figure. */
@@ -129,6 +138,7 @@ struct parser {
 /* ---- messages ---------------------------------------------------- */
 
 static int no_nul_left(struct parser *ps);
+static int file_pending(struct parser *ps, int report);
 
 static int perr(struct parser *ps, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -145,7 +155,8 @@ static int line_message(struct parser *ps, char *msg, size_t n,
 static int line_message(struct parser *ps, char *msg, size_t n,
 			const char *fmt, va_list ap)
 {
-	if (no_nul_left(ps))
+	/* two values of one name, met before this line, are the error */
+	if (file_pending(ps, 1) || no_nul_left(ps))
 		return -1;
 	vsnprintf(msg, n, fmt, ap);
 	return 0;
@@ -801,6 +812,78 @@ static struct hd_slice default_index(void)
 }
 
 /*
+ * The values of the allocations section (most of a dump's) are filed
+ * under their keys when the section is over, all at once: the index is
+ * made at its final size once, without the doublings on the way, and
+ * filled in the order of the entries' home slots (a counting sort on
+ * their top PENDING_BUCKET_BITS bits), a few KiB of slots at a time,
+ * where one value line after another missed the cache on a random slot
+ * of an index of up to 8 MiB.  Nothing looks a value up by key before
+ * (value_for finds values by id); a lookup by key (live ranges, peak)
+ * or a value made after the section files them first.
+ *
+ * Two values of one key are an error at the line of the later one, as
+ * if it had been found there: of all such values the earliest is
+ * reported, before any error met after it (line_message files them
+ * first).  With report 0 (a parse given up already) they are filed
+ * silently.  Returns -1 after an error.
+ */
+#define PENDING_BUCKET_BITS 11
+
+static int file_pending(struct parser *ps, int report)
+{
+	struct hd_dump *d = ps->d;
+	size_t n = ps->pending.len, i, buckets;
+	const struct pending_key *pk = ps->pending.data;
+	struct pending_key *sorted;
+	uint32_t *start, mask, shift = 0, dup = HD_NONE, dup_other = HD_NONE;
+
+	if (n == 0)
+		return 0;
+	ps->pending.len = 0;    /* the error below comes back here */
+	hd_index_reserve(&d->value_by_key, (uint64_t)d->value_by_key.count + n);
+	mask = hd_index_mask(&d->value_by_key);
+	while ((mask >> shift) >= (1u << PENDING_BUCKET_BITS))
+		shift++;
+	buckets = (size_t)(mask >> shift) + 1;
+	start = hd_xcalloc(buckets + 1, sizeof(*start));
+	for (i = 0; i < n; i++)
+		start[((pk[i].hash & mask) >> shift) + 1]++;
+	for (i = 0; i < buckets; i++)
+		start[i + 1] += start[i];
+	/* stable: the values of one key stay in the order they were made */
+	sorted = hd_xmalloc(n * sizeof(*sorted));
+	for (i = 0; i < n; i++)
+		sorted[start[(pk[i].hash & mask) >> shift]++] = pk[i];
+	for (i = 0; i < n; i++) {
+		uint32_t other = hd_dump_index_value_hashed(d, sorted[i].v,
+							    sorted[i].hash);
+
+		if (other != HD_NONE && sorted[i].v < dup) {
+			dup = sorted[i].v;
+			dup_other = other;
+		}
+	}
+	free(sorted);
+	free(start);
+	if (dup == HD_NONE)
+		return 0;
+	if (report) {
+		const struct hd_value *val = &HD_VALUE(d, dup);
+		struct hd_slice key = hd_value_key_of(val);
+		uint64_t line = ps->line;
+		char a[80];
+
+		hd_quote(a, sizeof(a), key.p, key.n, 60);
+		ps->line = val->line;
+		perr(ps, "two values named '%s' (ids %lld and %lld)", a,
+		     (long long)HD_VALUE(d, dup_other).id, (long long)val->id);
+		ps->line = line;
+	}
+	return -1;
+}
+
+/*
  * Finds or creates the value with this id.  name_index is the short form
  * "name{idx}" or "name".  On a name mismatch with an earlier mention it
  * reports an error.
@@ -831,9 +914,13 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 	v = (uint32_t)d->values.len;
 	if (v == HD_NONE)
 		return perr(ps, "too many values");
-	/* the key's slots load while the value is made */
 	hash = hd_index_hash(key);
-	hd_index_prefetch(&d->value_by_key, hash);
+	if (ps->sec != SEC_ALLOCATIONS) {
+		if (file_pending(ps, 1))
+			return -1;
+		/* the key's slots load while the value is made */
+		hd_index_prefetch(&d->value_by_key, hash);
+	}
 	val = PUSH(&d->values, struct hd_value);
 	val->id = id;
 	/*
@@ -853,7 +940,10 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 	val->insn = HD_NONE;
 	val->line = (uint32_t)ps->line;
 	hd_dump_slot_put(&d->id_slots, &d->value_by_id, d->id_limit, id, v);
-	{
+	if (ps->sec == SEC_ALLOCATIONS) {
+		*PUSH(&ps->pending, struct pending_key) =
+			(struct pending_key){ hash, v };
+	} else {
 		uint32_t other = hd_dump_index_value_hashed(d, v, hash);
 		if (other != HD_NONE) {
 			char a[80];
@@ -1672,6 +1762,8 @@ static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 	int64_t start, end;
 	uint32_t v;
 
+	if (file_pending(ps, 1))
+		return -1;
 	if (l.p >= ps->prefetched_to)
 		ps->prefetched_to = prefetch_lookups(ps, l.p);
 	if (!colon)
@@ -1727,6 +1819,8 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 	const char *colon = memchr(t.p, ':', t.n);
 	struct hd_slice rest, key;
 
+	if (file_pending(ps, 1))
+		return -1;
 	if (l.p >= ps->prefetched_to)
 		ps->prefetched_to = prefetch_lookups(ps, l.p);
 	if (!colon)
@@ -1866,7 +1960,7 @@ static int begin_wrapped(struct parser *ps, struct hd_slice l)
 	ps->wrapped = 1;
 	if (name.n >= 22 && memcmp(name.p + name.n - 22, "-buffer-assignment.txt", 22) == 0) {
 		if (ps->modules_seen++) {
-			if (no_nul_left(ps))
+			if (file_pending(ps, 1) || no_nul_left(ps))
 				return -1;
 			hd_warning(ps->file, ps->line,
 				   "more than one module in this stream; only the first is read");
@@ -2196,6 +2290,7 @@ static void parser_init(struct parser *ps, struct hd_dump *d, const char *file,
 	ps->alloc = HD_NONE;
 	ps->record = HD_NONE;
 	ps->last_insn = HD_NONE;
+	ps->pending.elem = sizeof(struct pending_key);
 }
 
 /* Every value line of an allocation has a "Used values" record (counted
@@ -2311,6 +2406,10 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 	ps.memo = hd_xcalloc(SHAPE_MEMO_SLOTS, sizeof(*ps.memo));
 	ps.long_memo = hd_xcalloc(LONG_MEMO_SLOTS, sizeof(*ps.long_memo));
 	rc = parse_lines(&ps) ? -1 : finish(&ps);
+	/* the values of a dump that ends in its allocations */
+	if (file_pending(&ps, rc == 0))
+		rc = -1;
+	hd_vec_release(&ps.pending);
 	for (i = 0; i < LONG_MEMO_SLOTS; i++)
 		free(ps.long_memo[i].text);
 	free(ps.long_memo);

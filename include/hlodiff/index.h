@@ -131,6 +131,25 @@ uint32_t hd_index_put_hashed(struct hd_index *x, uint32_t hash,
 			     struct hd_slice key, uint32_t idx,
 			     hd_index_key_fn key_of, const void *ctx);
 
+/* The same with the key that of record idx, read (key_of) only when
+ * its hash is met: filing many records, their keys stay unread. */
+uint32_t hd_index_put_own(struct hd_index *x, uint32_t hash, uint32_t idx,
+			  hd_index_key_fn key_of, const void *ctx);
+
+/*
+ * Room for n entries in all, made at once: the slots the entries put
+ * one at a time would grow to, without the doublings on the way.
+ */
+void hd_index_reserve(struct hd_index *x, uint64_t n);
+
+/* Bits of the slot a hash files under, for filing many in slot order:
+ * the home slot is hash & hd_index_mask(x) (slots made, e.g. by
+ * hd_index_reserve). */
+static inline uint32_t hd_index_mask(const struct hd_index *x)
+{
+	return x->mask;
+}
+
 void hd_index_release(struct hd_index *x);
 
 #endif
