@@ -1853,7 +1853,8 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 	} else if (d->peak_style == HD_PEAK_CUMULATIVE) {
 		return perr(ps, "peak lines mix the cumulative and plain styles");
 	}
-	e->value = hd_dump_value_by_key(d, key);
+	/* hashed by prefetch_lookups already */
+	e->value = value_by_key_ahead(ps, key);
 	return 0;
 }
 
