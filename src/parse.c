@@ -2216,7 +2216,7 @@ static const char *prefetch_lookups(struct parser *ps, const char *p)
 	for (k = 0; k < m; k++) {
 		v[k] = hd_index_first(&d->value_by_key, ps->ahead[k].hash);
 		if (v[k] != HD_NONE)
-			__builtin_prefetch(&HD_VALUE(d, v[k]));
+			prefetch_value(d, v[k]);
 	}
 	for (k = 0; k < m; k++)
 		if (v[k] != HD_NONE)
