@@ -103,12 +103,16 @@ const char *hd_alloc_kind_name(enum hd_alloc_kind k)
 	return (unsigned)k < HD_KIND_COUNT ? names[k] : "?";
 }
 
-static struct hd_slice value_key_of(const void *ctx, uint32_t v)
+/* Inline into the lookups (hd_index_find), which call it for every
+ * hash met. */
+static inline __attribute__((always_inline)) struct hd_slice
+value_key_of(const void *ctx, uint32_t v)
 {
 	return hd_value_key_of(&HD_VALUE((const struct hd_dump *)ctx, v));
 }
 
-static struct hd_slice insn_name_of(const void *ctx, uint32_t i)
+static inline __attribute__((always_inline)) struct hd_slice
+insn_name_of(const void *ctx, uint32_t i)
 {
 	return HD_INSN((const struct hd_dump *)ctx, i).name;
 }
@@ -135,9 +139,7 @@ uint32_t hd_dump_index_value(struct hd_dump *d, uint32_t v)
 uint32_t hd_dump_index_value_hashed(struct hd_dump *d, uint32_t v,
 				   uint32_t hash)
 {
-	return hd_index_put_hashed(&d->value_by_key, hash,
-				   hd_value_key_of(&HD_VALUE(d, v)), v,
-				   value_key_of, d);
+	return hd_index_put_own(&d->value_by_key, hash, v, value_key_of, d);
 }
 
 uint32_t hd_dump_index_insn(struct hd_dump *d, uint32_t i)

@@ -22,15 +22,16 @@ static void put_slot(struct hd_index_slot *slots, uint32_t mask,
 	slots[i].idx = idx;
 }
 
-/* Doubles the slots (or makes the first ones), rehashing. */
-static __attribute__((noinline)) void grow(struct hd_index *x)
+/* Moves the entries to newcap slots (a power of two, more than now),
+ * rehashing. */
+static __attribute__((noinline)) void grow_to(struct hd_index *x,
+					      uint64_t newcap)
 {
 	uint64_t cap = x->slots ? (uint64_t)x->mask + 1 : 0;
 	struct hd_index_slot *old = x->slots;
 	struct hd_vec fresh = HD_VEC_INIT(struct hd_index_slot);
-	uint64_t newcap, i;
+	uint64_t i;
 
-	newcap = cap ? cap * 2 : INDEX_MIN_SLOTS;
 	/* count < HD_NONE, so 2^32 slots always suffice */
 	if (newcap > ((uint64_t)1 << 32))
 		HD_BUG("index too large");
@@ -46,6 +47,12 @@ static __attribute__((noinline)) void grow(struct hd_index *x)
 	x->store = fresh;
 }
 
+/* Doubles the slots (or makes the first ones), rehashing. */
+static void grow(struct hd_index *x)
+{
+	grow_to(x, x->slots ? ((uint64_t)x->mask + 1) * 2 : INDEX_MIN_SLOTS);
+}
+
 /* Room for one more entry at load <= 0.7. */
 static inline void reserve_one(struct hd_index *x)
 {
@@ -53,6 +60,19 @@ static inline void reserve_one(struct hd_index *x)
 
 	if ((uint64_t)(x->count + 1) * 10 > cap * 7)
 		grow(x);
+}
+
+void hd_index_reserve(struct hd_index *x, uint64_t n)
+{
+	uint64_t cap = x->slots ? (uint64_t)x->mask + 1 : 0, want;
+
+	if (n * 10 <= cap * 7)
+		return;
+	/* the size the doublings of reserve_one would reach for n */
+	want = cap ? cap : INDEX_MIN_SLOTS;
+	while (n * 10 > want * 7)
+		want *= 2;
+	grow_to(x, want);
 }
 
 void hd_index_add(struct hd_index *x, uint32_t hash, uint32_t idx)
@@ -90,7 +110,28 @@ uint32_t hd_index_put_hashed(struct hd_index *x, uint32_t hash,
 			x->count++;
 			return HD_NONE;
 		}
-		if (s->hash == hash && hd_slice_eq(key_of(ctx, s->idx), key))
+		if (s->hash == hash && hd_index_key_eq(key_of(ctx, s->idx), key))
+			return s->idx;
+	}
+}
+
+uint32_t hd_index_put_own(struct hd_index *x, uint32_t hash, uint32_t idx,
+			  hd_index_key_fn key_of, const void *ctx)
+{
+	uint32_t i;
+
+	reserve_one(x);
+	for (i = hash & x->mask;; i = (i + 1) & x->mask) {
+		struct hd_index_slot *s = &x->slots[i];
+
+		if (s->idx == HD_NONE) {
+			s->hash = hash;
+			s->idx = idx;
+			x->count++;
+			return HD_NONE;
+		}
+		if (s->hash == hash &&
+		    hd_index_key_eq(key_of(ctx, s->idx), key_of(ctx, idx)))
 			return s->idx;
 	}
 }

@@ -93,6 +93,12 @@ struct hashed_key {
 	uint32_t hash;
 };
 
+/* A value not yet filed under its key (file_pending). */
+struct pending_key {
+	uint32_t hash;          /* hd_index_hash of its key */
+	uint32_t v;
+};
+
 struct parser {
 	struct hd_dump *d;
 	struct hd_input *in;    /* the mapped input, NULL for a buffer */
@@ -120,6 +126,9 @@ struct parser {
 	struct shape_memo *memo; /* SHAPE_MEMO_SLOTS of them */
 	struct long_memo *long_memo; /* LONG_MEMO_SLOTS of them */
 	uint64_t stack_lines;
+	/* struct pending_key: the values of the allocations section, filed
+	 * under their keys at once when the section is over (file_pending) */
+	struct hd_vec pending;
 	/* Running sums the figures add up again: an input whose sums do not
 	 * fit in int64 is rejected here, where the line is known, rather
 	 * than reported with a saturated (wrong) figure. */
@@ -129,6 +138,7 @@ struct parser {
 /* ---- messages ---------------------------------------------------- */
 
 static int no_nul_left(struct parser *ps);
+static int file_pending(struct parser *ps, int report);
 
 static int perr(struct parser *ps, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -145,7 +155,8 @@ static int line_message(struct parser *ps, char *msg, size_t n,
 static int line_message(struct parser *ps, char *msg, size_t n,
 			const char *fmt, va_list ap)
 {
-	if (no_nul_left(ps))
+	/* two values of one name, met before this line, are the error */
+	if (file_pending(ps, 1) || no_nul_left(ps))
 		return -1;
 	vsnprintf(msg, n, fmt, ap);
 	return 0;
@@ -310,7 +321,9 @@ static inline uint64_t digits8(const char *p, unsigned n)
  * hd_parse_i64, with a fast path for 1 to 15 digits when the input
  * (ending at ps->end) holds 16 bytes at s: the digits are counted with
  * one SSE2 compare (the bytes past s counted as non-digits) and read
- * by digits8.  Anything else (a sign, more digits, no digit) is left to
+ * by digits8 (a single digit, as most operand numbers are, is read as
+ * it is: digits8's chain of three multiplies is not worth it).
+ * Anything else (a sign, more digits, no digit) is left to
  * hd_parse_i64, whose result the fast path equals.
  */
 static inline __attribute__((always_inline)) int
@@ -331,7 +344,8 @@ take_i64(const struct parser *ps, struct hd_slice *s, int64_t *out)
 			static const uint64_t pow10[8] = {
 				1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
 			};
-			uint64_t v = n <= 8 ? digits8(s->p, n) :
+			uint64_t v = n == 1 ? (uint64_t)(s->p[0] - '0') :
+				n <= 8 ? digits8(s->p, n) :
 				digits8(s->p, 8) * pow10[n - 8] + digits8(s->p + 8, n - 8);
 
 			*out = (int64_t)v;
@@ -801,6 +815,78 @@ static struct hd_slice default_index(void)
 }
 
 /*
+ * The values of the allocations section (most of a dump's) are filed
+ * under their keys when the section is over, all at once: the index is
+ * made at its final size once, without the doublings on the way, and
+ * filled in the order of the entries' home slots (a counting sort on
+ * their top PENDING_BUCKET_BITS bits), a few KiB of slots at a time,
+ * where one value line after another missed the cache on a random slot
+ * of an index of up to 8 MiB.  Nothing looks a value up by key before
+ * (value_for finds values by id); a lookup by key (live ranges, peak)
+ * or a value made after the section files them first.
+ *
+ * Two values of one key are an error at the line of the later one, as
+ * if it had been found there: of all such values the earliest is
+ * reported, before any error met after it (line_message files them
+ * first).  With report 0 (a parse given up already) they are filed
+ * silently.  Returns -1 after an error.
+ */
+#define PENDING_BUCKET_BITS 11
+
+static int file_pending(struct parser *ps, int report)
+{
+	struct hd_dump *d = ps->d;
+	size_t n = ps->pending.len, i, buckets;
+	const struct pending_key *pk = ps->pending.data;
+	struct pending_key *sorted;
+	uint32_t *start, mask, shift = 0, dup = HD_NONE, dup_other = HD_NONE;
+
+	if (n == 0)
+		return 0;
+	ps->pending.len = 0;    /* the error below comes back here */
+	hd_index_reserve(&d->value_by_key, (uint64_t)d->value_by_key.count + n);
+	mask = hd_index_mask(&d->value_by_key);
+	while ((mask >> shift) >= (1u << PENDING_BUCKET_BITS))
+		shift++;
+	buckets = (size_t)(mask >> shift) + 1;
+	start = hd_xcalloc(buckets + 1, sizeof(*start));
+	for (i = 0; i < n; i++)
+		start[((pk[i].hash & mask) >> shift) + 1]++;
+	for (i = 0; i < buckets; i++)
+		start[i + 1] += start[i];
+	/* stable: the values of one key stay in the order they were made */
+	sorted = hd_xmalloc(n * sizeof(*sorted));
+	for (i = 0; i < n; i++)
+		sorted[start[(pk[i].hash & mask) >> shift]++] = pk[i];
+	for (i = 0; i < n; i++) {
+		uint32_t other = hd_dump_index_value_hashed(d, sorted[i].v,
+							    sorted[i].hash);
+
+		if (other != HD_NONE && sorted[i].v < dup) {
+			dup = sorted[i].v;
+			dup_other = other;
+		}
+	}
+	free(sorted);
+	free(start);
+	if (dup == HD_NONE)
+		return 0;
+	if (report) {
+		const struct hd_value *val = &HD_VALUE(d, dup);
+		struct hd_slice key = hd_value_key_of(val);
+		uint64_t line = ps->line;
+		char a[80];
+
+		hd_quote(a, sizeof(a), key.p, key.n, 60);
+		ps->line = val->line;
+		perr(ps, "two values named '%s' (ids %lld and %lld)", a,
+		     (long long)HD_VALUE(d, dup_other).id, (long long)val->id);
+		ps->line = line;
+	}
+	return -1;
+}
+
+/*
  * Finds or creates the value with this id.  name_index is the short form
  * "name{idx}" or "name".  On a name mismatch with an earlier mention it
  * reports an error.
@@ -818,7 +904,7 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 		val = &HD_VALUE(d, v);
 		struct hd_slice had = hd_value_key_of(val);
 
-		if (!hd_slice_eq(had, key)) {
+		if (!hd_index_key_eq(had, key)) {
 			char a[80], b[80];
 			hd_quote(a, sizeof(a), had.p, had.n, 60);
 			hd_quote(b, sizeof(b), key.p, key.n, 60);
@@ -831,9 +917,13 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 	v = (uint32_t)d->values.len;
 	if (v == HD_NONE)
 		return perr(ps, "too many values");
-	/* the key's slots load while the value is made */
 	hash = hd_index_hash(key);
-	hd_index_prefetch(&d->value_by_key, hash);
+	if (ps->sec != SEC_ALLOCATIONS) {
+		if (file_pending(ps, 1))
+			return -1;
+		/* the key's slots load while the value is made */
+		hd_index_prefetch(&d->value_by_key, hash);
+	}
 	val = PUSH(&d->values, struct hd_value);
 	val->id = id;
 	/*
@@ -853,7 +943,10 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 	val->insn = HD_NONE;
 	val->line = (uint32_t)ps->line;
 	hd_dump_slot_put(&d->id_slots, &d->value_by_id, d->id_limit, id, v);
-	{
+	if (ps->sec == SEC_ALLOCATIONS) {
+		*PUSH(&ps->pending, struct pending_key) =
+			(struct pending_key){ hash, v };
+	} else {
 		uint32_t other = hd_dump_index_value_hashed(d, v, hash);
 		if (other != HD_NONE) {
 			char a[80];
@@ -1169,6 +1262,21 @@ static int parse_total(struct parser *ps, struct hd_slice l)
  * form is checked against) is a cache miss.  Start loading the value of
  * the 4th id with a value after this one, and the key of the next.
  */
+/*
+ * Starts loading all of value v's record: it spans two or three cache
+ * lines (112 bytes), and a record line, its instruction line and a live
+ * range write to all of them; the first line alone left the others to
+ * miss.
+ */
+static inline void prefetch_value(const struct hd_dump *d, uint32_t v)
+{
+	const char *p = (const char *)&HD_VALUE(d, v);
+
+	__builtin_prefetch(p);
+	__builtin_prefetch(p + 64);
+	__builtin_prefetch(p + sizeof(struct hd_value) - 1);
+}
+
 static void prefetch_records(struct parser *ps, int64_t id)
 {
 	const struct hd_dump *d = ps->d;
@@ -1190,7 +1298,7 @@ static void prefetch_records(struct parser *ps, int64_t id)
 	if (next != HD_NONE)
 		__builtin_prefetch(HD_VALUE(d, next).name.p);
 	if (found == 4)
-		__builtin_prefetch(&HD_VALUE(d, later));
+		prefetch_value(d, later);
 	/* an effect, or GCC takes a function that only prefetches for
 	 * pure and drops its calls */
 	ps->prefetched = later;
@@ -1672,6 +1780,8 @@ static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 	int64_t start, end;
 	uint32_t v;
 
+	if (file_pending(ps, 1))
+		return -1;
 	if (l.p >= ps->prefetched_to)
 		ps->prefetched_to = prefetch_lookups(ps, l.p);
 	if (!colon)
@@ -1727,6 +1837,8 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 	const char *colon = memchr(t.p, ':', t.n);
 	struct hd_slice rest, key;
 
+	if (file_pending(ps, 1))
+		return -1;
 	if (l.p >= ps->prefetched_to)
 		ps->prefetched_to = prefetch_lookups(ps, l.p);
 	if (!colon)
@@ -1756,7 +1868,8 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 	} else if (d->peak_style == HD_PEAK_CUMULATIVE) {
 		return perr(ps, "peak lines mix the cumulative and plain styles");
 	}
-	e->value = hd_dump_value_by_key(d, key);
+	/* hashed by prefetch_lookups already */
+	e->value = value_by_key_ahead(ps, key);
 	return 0;
 }
 
@@ -1866,7 +1979,7 @@ static int begin_wrapped(struct parser *ps, struct hd_slice l)
 	ps->wrapped = 1;
 	if (name.n >= 22 && memcmp(name.p + name.n - 22, "-buffer-assignment.txt", 22) == 0) {
 		if (ps->modules_seen++) {
-			if (no_nul_left(ps))
+			if (file_pending(ps, 1) || no_nul_left(ps))
 				return -1;
 			hd_warning(ps->file, ps->line,
 				   "more than one module in this stream; only the first is read");
@@ -2103,7 +2216,7 @@ static const char *prefetch_lookups(struct parser *ps, const char *p)
 	for (k = 0; k < m; k++) {
 		v[k] = hd_index_first(&d->value_by_key, ps->ahead[k].hash);
 		if (v[k] != HD_NONE)
-			__builtin_prefetch(&HD_VALUE(d, v[k]));
+			prefetch_value(d, v[k]);
 	}
 	for (k = 0; k < m; k++)
 		if (v[k] != HD_NONE)
@@ -2196,6 +2309,7 @@ static void parser_init(struct parser *ps, struct hd_dump *d, const char *file,
 	ps->alloc = HD_NONE;
 	ps->record = HD_NONE;
 	ps->last_insn = HD_NONE;
+	ps->pending.elem = sizeof(struct pending_key);
 }
 
 /* Every value line of an allocation has a "Used values" record (counted
@@ -2311,6 +2425,10 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 	ps.memo = hd_xcalloc(SHAPE_MEMO_SLOTS, sizeof(*ps.memo));
 	ps.long_memo = hd_xcalloc(LONG_MEMO_SLOTS, sizeof(*ps.long_memo));
 	rc = parse_lines(&ps) ? -1 : finish(&ps);
+	/* the values of a dump that ends in its allocations */
+	if (file_pending(&ps, rc == 0))
+		rc = -1;
+	hd_vec_release(&ps.pending);
 	for (i = 0; i < LONG_MEMO_SLOTS; i++)
 		free(ps.long_memo[i].text);
 	free(ps.long_memo);
