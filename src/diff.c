@@ -343,7 +343,7 @@ static void fill_value(const struct hd_diff *df, struct hd_value_diff *out,
 	if (status != HD_STATUS_MATCHED || changes) {
 		n->listed++;
 		value_item(df, it, &x, i, 1);
-	} else {
+	} else if (!df->partial) {
 		value_item(df, it, &x, i, 0);
 	}
 	*out = x;
@@ -538,6 +538,113 @@ static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items,
 	return listed_h;
 }
 
+/* An entry keep_listed has put aside (not a status). */
+#define TAKEN 0xff
+
+/*
+ * The partial listing (hd_diff_compute_sides_top): of the entries in
+ * dump order (list_values), only the differing ones stay, the first
+ * n_top of sort_values' order in that order, then the others as they
+ * were.  items[i] is entry i's item if it differs; the items are then
+ * spent.  The unchanged entries are neither sorted nor kept, and the
+ * differing ones are not sorted past the ones a report of the top
+ * values prints (the sum of the others needs no order).
+ */
+static void keep_listed(struct hd_diff *df, struct hd_key_item *items)
+{
+	struct hd_value_diff *v = df->values.data, *top;
+	size_t n = df->values.len, i, a = 0, k, w = 0;
+
+	for (i = 0; i < n; i++)
+		if (differs(&v[i]))
+			items[a++] = items[i];
+	k = df->n_top < a ? df->n_top : a;
+	hd_key_select(items, a, k, full_value_cmp, df);
+	top = hd_xmalloc((k + 1) * sizeof(*top));
+	for (i = 0; i < k; i++) {
+		top[i] = v[items[i].idx];
+		v[items[i].idx].status = TAKEN;
+	}
+	for (i = 0; i < n; i++)
+		if (v[i].status != TAKEN && differs(&v[i]))
+			v[w++] = v[i];
+	memmove(v + k, v, w * sizeof(*v));
+	memcpy(v, top, k * sizeof(*v));
+	free(top);
+	df->values.len = a;
+	df->n_top = (uint32_t)k;
+}
+
+/*
+ * The entry list_values makes for old value a, matched to b and with
+ * nothing that differs (the entries keep_listed drops): their sizes are
+ * equal, hence so are the numbers.
+ */
+static void unchanged_entry(const struct hd_diff *df, struct hd_value_diff *out,
+			    uint32_t a, uint32_t b)
+{
+	struct hd_value_diff x;
+
+	memset(&x, 0, sizeof(x));
+	x.old_v = a;
+	x.new_v = b;
+	x.old_bytes = hd_value_size(df->old, a);
+	x.new_bytes = x.old_bytes;
+	x.delta = 0;
+	x.status = HD_STATUS_MATCHED;
+	x.how = df->match.how[a];
+	*out = x;
+}
+
+void hd_diff_complete(struct hd_diff *df)
+{
+	const struct hd_match *m = &df->match;
+	uint32_t n_old = m->n_old, n_new = m->n_new, n, i, k;
+	struct hd_vec all = HD_VEC_INIT(struct hd_value_diff);
+	struct hd_vec item_mem = HD_VEC_INIT(struct hd_key_item);
+	struct hd_value_diff *v;
+	struct hd_key_item *items;
+	uint32_t *added_at;
+	unsigned char *have;
+
+	if (!df->partial)
+		return;
+	/* Each entry back at its place in list_values' dump order: old
+	 * value a at a, the added values after them in new dump order. */
+	n = n_old + m->n_added;
+	added_at = hd_xmalloc(((size_t)n_new + 1) * sizeof(*added_at));
+	for (i = 0, k = n_old; i < n_new; i++)
+		added_at[i] = m->new_to_old[i] == HD_NONE ? k++ : HD_NONE;
+	have = hd_xcalloc((size_t)n_old + 1, 1);
+	hd_vec_reserve(&all, n);
+	v = all.data;
+	for (i = 0; i < df->values.len; i++) {
+		const struct hd_value_diff *x =
+			&HD_VEC_AT(&df->values, struct hd_value_diff, i);
+		uint32_t at = x->old_v != HD_NONE ? x->old_v : added_at[x->new_v];
+
+		v[at] = *x;
+		if (at < n_old)
+			have[at] = 1;
+	}
+	for (i = 0; i < n_old; i++)
+		if (!have[i])
+			unchanged_entry(df, &v[i], i, m->old_to_new[i]);
+	all.len = n;
+	free(have);
+	free(added_at);
+	hd_vec_release(&df->values);
+	df->values = all;
+	/* and sorted as hd_diff_compute_sides sorts them */
+	items = hd_vec_block(&item_mem, sizeof(*items), (size_t)n + 1);
+	for (i = 0; i < n; i++)
+		value_item(df, &items[i], &v[i], i, differs(&v[i]));
+	df->partial = 0;
+	df->n_top = 0;
+	sort_values(df, items, n, df->n_listed);
+	hd_vec_release(&item_mem);
+}
+
 void hd_diff_side_begin(struct hd_diff_side *s, const struct hd_dump *d)
 {
 	s->d = d;
@@ -616,17 +723,24 @@ static void *list_and_sort(void *arg)
 	uint32_t h, listed_h;
 
 	listed_h = list_values(df, items, &h);
-	sort_values(df, items, h, listed_h);
+	if (df->partial)
+		keep_listed(df, items);
+	else
+		sort_values(df, items, h, listed_h);
 	hd_vec_release(&item_mem);
 	return NULL;
 }
 
-int hd_diff_compute_sides(struct hd_diff *df, struct hd_diff_side *os,
-			  struct hd_diff_side *ns, unsigned match_flags)
+/* hd_diff_compute_sides, partial when partial (hd_diff_compute_sides_top). */
+static int compute_sides(struct hd_diff *df, struct hd_diff_side *os,
+			 struct hd_diff_side *ns, unsigned match_flags,
+			 int partial, uint32_t top)
 {
 	const struct hd_dump *old = os->d, *new_dump = ns->d;
 
 	memset(df, 0, sizeof(*df));
+	df->partial = partial;
+	df->n_top = top;
 	df->old = old;
 	df->new_dump = new_dump;
 	df->rows.elem = sizeof(struct hd_figure_row);
@@ -643,6 +757,19 @@ int hd_diff_compute_sides(struct hd_diff *df, struct hd_diff_side *os,
 	 * figures and the match, and writes only df->peak. */
 	hd_run_two(list_and_sort, df, peak_thread, df, 1);
 	return 0;
+}
+
+int hd_diff_compute_sides(struct hd_diff *df, struct hd_diff_side *os,
+			  struct hd_diff_side *ns, unsigned match_flags)
+{
+	return compute_sides(df, os, ns, match_flags, 0, 0);
+}
+
+int hd_diff_compute_sides_top(struct hd_diff *df, struct hd_diff_side *os,
+			      struct hd_diff_side *ns, unsigned match_flags,
+			      uint32_t top)
+{
+	return compute_sides(df, os, ns, match_flags, 1, top);
 }
 
 void hd_diff_release(struct hd_diff *df)

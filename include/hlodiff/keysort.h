@@ -53,6 +53,15 @@ void hd_key_sort_in(struct hd_key_item *items, size_t n,
 		    int (*full)(void *ctx, uint32_t a, uint32_t b), void *ctx);
 
 /*
+ * The first k items of hd_key_sort's order, for callers that need no
+ * more in order: they go to items[0, k), sorted; the others are left in
+ * items[k, n) in no particular order.  Linear in n for small k (a big k
+ * sorts them all).
+ */
+void hd_key_select(struct hd_key_item *items, size_t n, size_t k,
+		   int (*full)(void *ctx, uint32_t a, uint32_t b), void *ctx);
+
+/*
  * Reorders the n records of elem bytes at data, in place, as the sorted
  * items say (record items[i].idx goes to place i).  The items' idx are
  * used up (each becomes its own place).
