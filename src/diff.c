@@ -544,33 +544,44 @@ static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items,
 /*
  * The partial listing (hd_diff_compute_sides_top): of the entries in
  * dump order (list_values), only the differing ones stay, the first
- * n_top of sort_values' order in that order, then the others as they
- * were.  items[i] is entry i's item if it differs; the items are then
+ * top of sort_values' order in that order (their number goes to
+ * df->n_top), then the others as they were.  items[i] is entry i's item if it differs; the items are then
  * spent.  The unchanged entries are neither sorted nor kept, and the
  * differing ones are not sorted past the ones a report of the top
- * values prints (the sum of the others needs no order).
+ * values prints (the sum of the others needs no order, as long as no
+ * sum of them saturates).
  */
-static void keep_listed(struct hd_diff *df, struct hd_key_item *items)
+static void keep_listed(struct hd_diff *df, struct hd_key_item *items,
+			uint32_t top)
 {
-	struct hd_value_diff *v = df->values.data, *top;
+	struct hd_value_diff *v = df->values.data, *first;
 	size_t n = df->values.len, i, a = 0, k, w = 0;
+	uint64_t mag = 0;
+	int big = 0;
 
 	for (i = 0; i < n; i++)
-		if (differs(&v[i]))
+		if (differs(&v[i])) {
 			items[a++] = items[i];
-	k = df->n_top < a ? df->n_top : a;
+			big |= __builtin_add_overflow(mag, ~items[i].w0, &mag);
+		}
+	k = top < a ? top : a;
+	/* The reports add up the others' deltas with saturation, in their
+	 * order: where the sizes are so big that a sum could saturate,
+	 * the order matters, and all of them are sorted. */
+	if (big || mag > INT64_MAX)
+		k = a;
 	hd_key_select(items, a, k, full_value_cmp, df);
-	top = hd_xmalloc((k + 1) * sizeof(*top));
+	first = hd_xmalloc((k + 1) * sizeof(*first));
 	for (i = 0; i < k; i++) {
-		top[i] = v[items[i].idx];
+		first[i] = v[items[i].idx];
 		v[items[i].idx].status = TAKEN;
 	}
 	for (i = 0; i < n; i++)
 		if (v[i].status != TAKEN && differs(&v[i]))
 			v[w++] = v[i];
 	memmove(v + k, v, w * sizeof(*v));
-	memcpy(v, top, k * sizeof(*v));
-	free(top);
+	memcpy(v, first, k * sizeof(*v));
+	free(first);
 	df->values.len = a;
 	df->n_top = (uint32_t)k;
 }
@@ -609,6 +620,7 @@ void hd_diff_complete(struct hd_diff *df)
 
 	if (!df->partial)
 		return;
+	hd_peak_diff_complete(&df->peak, df->old, df->new_dump);
 	/* Each entry back at its place in list_values' dump order: old
 	 * value a at a, the added values after them in new dump order. */
 	n = n_old + m->n_added;
@@ -705,18 +717,33 @@ int hd_diff_compute(struct hd_diff *df, const struct hd_dump *old,
 	return hd_diff_compute_sides(df, &os, &ns, match_flags);
 }
 
+/* What the two threads of compute_sides share: the diff, and for a
+ * partial one how many values are wanted in order (df->n_top is the
+ * listing's to set). */
+struct compute_job {
+	struct hd_diff *df;
+	uint32_t top;
+};
+
 static void *peak_thread(void *arg)
 {
-	struct hd_diff *df = arg;
+	const struct compute_job *j = arg;
+	struct hd_diff *df = j->df;
 
-	hd_peak_diff_compute(&df->peak, df->old, &df->fold, df->new_dump,
-			     &df->fnew, &df->match);
+	if (df->partial)
+		hd_peak_diff_compute_top(&df->peak, df->old, &df->fold,
+					 df->new_dump, &df->fnew, &df->match,
+					 j->top);
+	else
+		hd_peak_diff_compute(&df->peak, df->old, &df->fold,
+				     df->new_dump, &df->fnew, &df->match);
 	return NULL;
 }
 
 static void *list_and_sort(void *arg)
 {
-	struct hd_diff *df = arg;
+	const struct compute_job *j = arg;
+	struct hd_diff *df = j->df;
 	struct hd_vec item_mem = HD_VEC_INIT(struct hd_key_item);
 	struct hd_key_item *items = hd_vec_block(&item_mem, sizeof(*items),
 		df->old->values.len + df->new_dump->values.len + 1);
@@ -724,7 +751,7 @@ static void *list_and_sort(void *arg)
 
 	listed_h = list_values(df, items, &h);
 	if (df->partial)
-		keep_listed(df, items);
+		keep_listed(df, items, j->top);
 	else
 		sort_values(df, items, h, listed_h);
 	hd_vec_release(&item_mem);
@@ -737,10 +764,10 @@ static int compute_sides(struct hd_diff *df, struct hd_diff_side *os,
 			 int partial, uint32_t top)
 {
 	const struct hd_dump *old = os->d, *new_dump = ns->d;
+	struct compute_job job = { df, top };
 
 	memset(df, 0, sizeof(*df));
 	df->partial = partial;
-	df->n_top = top;
 	df->old = old;
 	df->new_dump = new_dump;
 	df->rows.elem = sizeof(struct hd_figure_row);
@@ -755,7 +782,7 @@ static int compute_sides(struct hd_diff *df, struct hd_diff_side *os,
 	memset(ns, 0, sizeof(*ns));
 	/* The peak on a second thread: it reads only the dumps, their
 	 * figures and the match, and writes only df->peak. */
-	hd_run_two(list_and_sort, df, peak_thread, df, 1);
+	hd_run_two(list_and_sort, &job, peak_thread, &job, 1);
 	return 0;
 }
 
