@@ -240,6 +240,29 @@ static void value_item(const struct hd_diff *df, struct hd_key_item *it,
 		hd_key_item_set_str(it, vd_key(df, x), i);
 }
 
+/* value_item of a differing entry without its key (a partial listing:
+ * keep_listed reads the keys of the few that may be among the top). */
+static void value_numbers(struct hd_key_item *it, const struct hd_value_diff *x,
+			  uint32_t i)
+{
+	uint64_t mag = x->delta < 0 ? 0 - (uint64_t)x->delta :
+				      (uint64_t)x->delta;
+
+	it->w0 = ~mag;
+	it->w1 = x->status;
+	it->p[0] = it->p[1] = it->p[2] = 0;
+	it->idx = i;
+}
+
+/* The key of the entry of item it (hd_key_select_keyed). */
+static void set_value_key(void *ctx, struct hd_key_item *it)
+{
+	const struct hd_diff *df = ctx;
+	const struct hd_value_diff *v = df->values.data;
+
+	hd_key_item_set(it, it->w0, it->w1, vd_key(df, &v[it->idx]), it->idx);
+}
+
 /* Entries [from, to) split into the two runs of sort_values, the
  * differing ones from runs[a], the others from runs[b], in order. */
 struct split {
@@ -342,7 +365,10 @@ static void fill_value(const struct hd_diff *df, struct hd_value_diff *out,
 	x.changes = changes;
 	if (status != HD_STATUS_MATCHED || changes) {
 		n->listed++;
-		value_item(df, it, &x, i, 1);
+		if (df->partial)
+			value_numbers(it, &x, i);
+		else
+			value_item(df, it, &x, i, 1);
 	} else if (!df->partial) {
 		value_item(df, it, &x, i, 0);
 	}
@@ -545,7 +571,9 @@ static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items,
  * The partial listing (hd_diff_compute_sides_top): of the entries in
  * dump order (list_values), only the differing ones stay, the first
  * top of sort_values' order in that order (their number goes to
- * df->n_top), then the others as they were.  items[i] is entry i's item if it differs; the items are then
+ * df->n_top), then the others as they were.  items[i] is entry i's item
+ * if it differs, without its key (value_numbers): only the few entries
+ * that may be among the first top have theirs read.  The items are then
  * spent.  The unchanged entries are neither sorted nor kept, and the
  * differing ones are not sorted past the ones a report of the top
  * values prints (the sum of the others needs no order, as long as no
@@ -570,7 +598,7 @@ static void keep_listed(struct hd_diff *df, struct hd_key_item *items,
 	 * the order matters, and all of them are sorted. */
 	if (big || mag > INT64_MAX)
 		k = a;
-	hd_key_select(items, a, k, full_value_cmp, df);
+	hd_key_select_keyed(items, a, k, set_value_key, full_value_cmp, df);
 	first = hd_xmalloc((k + 1) * sizeof(*first));
 	for (i = 0; i < k; i++) {
 		first[i] = v[items[i].idx];

@@ -298,6 +298,41 @@ void hd_key_select(struct hd_key_item *items, size_t n, size_t k,
 	}
 }
 
+/* No order past the numbers but the index (the first round of
+ * hd_key_select_keyed). */
+static int no_key(void *ctx, uint32_t a, uint32_t b)
+{
+	(void)ctx;
+	(void)a;
+	(void)b;
+	return 0;
+}
+
+void hd_key_select_keyed(struct hd_key_item *items, size_t n, size_t k,
+			 void (*set_key)(void *ctx, struct hd_key_item *it),
+			 int (*full)(void *ctx, uint32_t a, uint32_t b),
+			 void *ctx)
+{
+	struct hd_key_item last;
+	size_t i, c = 0;
+
+	if (k == 0 || n == 0)
+		return;
+	if (k > n)
+		k = n;
+	hd_key_select(items, n, k, no_key, NULL);
+	last = items[k - 1];
+	for (i = 0; i < n; i++) {
+		struct hd_key_item t = items[i];
+
+		if (t.w0 < last.w0 || (t.w0 == last.w0 && t.w1 <= last.w1)) {
+			set_key(ctx, &t);
+			items[c++] = t;
+		}
+	}
+	hd_key_select(items, c, k, full, ctx);
+}
+
 /* Places [from, to) of a reordering: copy[i] = data[items[i].idx]. */
 struct gather {
 	char *data;

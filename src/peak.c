@@ -172,23 +172,22 @@ static void sort_peak(struct hd_peak_diff *p, const struct hd_dump *old,
 	free(items);
 }
 
-/* Ties of the numbers are left to the index (the first pass of
- * top_peak, which looks at no key). */
-static int no_key_cmp(void *ctx, uint32_t a, uint32_t b)
+/* The key of the entry of item it (hd_key_select_keyed). */
+static void set_peak_key(void *ctx, struct hd_key_item *it)
 {
-	(void)ctx;
-	(void)a;
-	(void)b;
-	return 0;
+	struct peak_full *f = ctx;
+
+	hd_key_item_set(it, it->w0, it->w1, peak_key(&f->ps, &f->v[it->idx]),
+			it->idx);
 }
 
 /*
  * The first top entries of sort_peak's order to the front of p->values,
  * in that order, the others after them in no particular order (see
  * hd_peak_diff_compute_top).  The order is by the numbers (|delta|,
- * role) first: the k-th best numbers are found without the keys, and
- * only the entries whose numbers are as good have their keys read (the
- * records and texts of the others are scattered over the dumps).
+ * role) first: only the entries whose numbers are as good as the k-th
+ * best have their keys read (hd_key_select_keyed; the records and texts
+ * of the others are scattered over the dumps).
  * Where a sum of the deltas could saturate, the reports' sum of the
  * others would depend on their order: then all are sorted.
  */
@@ -197,8 +196,8 @@ static void top_peak(struct hd_peak_diff *p, const struct hd_dump *old,
 {
 	struct peak_full f = { { old, new_dump }, p->values.data };
 	struct hd_peak_value *v = p->values.data, *keep;
-	size_t n = p->values.len, k = top < n ? top : n, i, c = 0;
-	struct hd_key_item *items, last;
+	size_t n = p->values.len, k = top < n ? top : n, i, c;
+	struct hd_key_item *items;
 	uint64_t mag = 0;
 	int big = 0;
 
@@ -214,16 +213,7 @@ static void top_peak(struct hd_peak_diff *p, const struct hd_dump *old,
 	for (i = 0; i < n; i++)
 		hd_key_item_set(&items[i], ~magnitude(&v[i]), v[i].role,
 				HD_SLICE_NULL, (uint32_t)i);
-	hd_key_select(items, n, k, no_key_cmp, NULL);
-	last = items[k - 1];
-	for (i = 0; i < n; i++) {
-		uint64_t w0 = ~magnitude(&v[i]);
-
-		if (w0 < last.w0 || (w0 == last.w0 && v[i].role <= last.w1))
-			hd_key_item_set(&items[c++], w0, v[i].role,
-					peak_key(&f.ps, &v[i]), (uint32_t)i);
-	}
-	hd_key_select(items, c, k, full_peak_cmp, &f);
+	hd_key_select_keyed(items, n, k, set_peak_key, full_peak_cmp, &f);
 	/* the k to the front, the entries there to their places */
 	keep = hd_xmalloc(k * sizeof(*keep));
 	for (i = 0; i < k; i++) {

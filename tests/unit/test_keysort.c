@@ -58,6 +58,16 @@ static int full(void *ctx, uint32_t a, uint32_t b)
 	return full_cmp(&recs[a], &recs[b]);
 }
 
+/* hd_key_select_keyed's callback: the record's string. */
+static void set_key(void *ctx, struct hd_key_item *it)
+{
+	const struct rec *r = &recs[it->idx];
+
+	(void)ctx;
+	hd_key_item_set(it, it->w0, it->w1, hd_slice_make(r->key, r->klen),
+			it->idx);
+}
+
 /* The reference: full order, then index (so the result is unique). */
 static int ref_cmp(const void *pa, const void *pb)
 {
@@ -142,6 +152,16 @@ static void check(size_t n)
 		bad += sum != (n ? n * (n - 1) / 2 : 0);
 		is_int(0, (long long)bad, "%zu records: hd_key_select of %zu",
 		       n, ks[k]);
+
+		/* the same with the strings filled in on demand */
+		for (i = 0; i < n; i++)
+			hd_key_item_set(&items[i], recs[i].w0, recs[i].w1,
+					HD_SLICE_NULL, (uint32_t)i);
+		hd_key_select_keyed(items, n, ks[k], set_key, full, NULL);
+		for (i = 0, bad = 0; i < want; i++)
+			bad += items[i].idx != ref[i];
+		is_int(0, (long long)bad,
+		       "%zu records: hd_key_select_keyed of %zu", n, ks[k]);
 	}
 	free(items);
 	free(ref);
@@ -153,7 +173,7 @@ int main(void)
 	static const size_t sizes[] = { 0, 1, 2, 12, 13, 1000, 65535, 65536, 200001 };
 	size_t i;
 
-	plan(9 * (int)(sizeof(sizes) / sizeof(sizes[0])));
+	plan(16 * (int)(sizeof(sizes) / sizeof(sizes[0])));
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		check(sizes[i]);
 	free(recs);
