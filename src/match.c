@@ -796,6 +796,16 @@ static void exact_body(struct part *p, const struct pass *ps)
 		fetch_members(&fn, q->at_new + q->n_new);
 		if (q->n_new == 0)
 			continue;
+		if (q->n_old == 1 && q->n_new == 1) {
+			/* pair_last without its look at the partners: a
+			 * member of the pass is free until its own group
+			 * pairs it (the other branch pairs within the
+			 * group only), so these two are */
+			pair(p, q->first_old, q->first_new,
+			     same_key(x, q->first_old, q->first_new) ?
+				     HD_MATCH_EXACT : ps->how);
+			continue;
+		}
 		if (q->n_old == q->n_new) {
 			for (k = 0; q->n_old > 1 && k < q->n_old; k++) {
 				uint32_t o = p->olist[q->at_old + k];
