@@ -359,24 +359,51 @@ static inline uint64_t key_of(const struct keysrc *ks, uint32_t v)
  * n_at[0] and n_at[1] (without a branch: both writes are always made,
  * and the count of the key's part grows).
  */
+/* How far ahead side_keys fetches a value's partner entry and key (for
+ * a loose key, its row number twice as far ahead, then the row). */
+#define KEYS_AHEAD 16
+
+static void fetch_key(const struct side *s, const struct keysrc *ks,
+		      uint32_t i, uint32_t n)
+{
+	if (i + KEYS_AHEAD < n) {
+		uint32_t v = s->free_list[i + KEYS_AHEAD];
+
+		__builtin_prefetch(&s->partner[v]);
+		if (ks->by_value)
+			__builtin_prefetch(&ks->by_value[v]);
+		else
+			__builtin_prefetch(&ks->rows[(size_t)ks->row_of[v] *
+						     HD_LOOSE_COUNT + ks->k]);
+	}
+	if (!ks->by_value && i + 2 * KEYS_AHEAD < n)
+		__builtin_prefetch(&ks->row_of[s->free_list[i + 2 * KEYS_AHEAD]]);
+}
+
 static void side_keys(struct side *s, const struct keysrc *ks,
 		      uint32_t *const at[2], uint32_t n_at[2])
 {
-	uint32_t i, k = 0, n0 = 0, n1 = 0;
+	/* in locals: the stores through the arrays would otherwise make
+	 * the compiler load the side's fields again for every value */
+	uint32_t *fl = s->free_list, *a0 = at[0], *a1 = at[1];
+	uint64_t *keys = s->keys;
+	const uint32_t *partner = s->partner;
+	uint32_t i, k = 0, n0 = 0, n1 = 0, n = s->n_free;
 
-	for (i = 0; i < s->n_free; i++) {
-		uint32_t v = s->free_list[i];
+	for (i = 0; i < n; i++) {
+		uint32_t v = fl[i];
 		uint64_t key;
 		unsigned part;
 
-		if (s->partner[v] != HD_NONE)
+		fetch_key(s, ks, i, n);
+		if (partner[v] != HD_NONE)
 			continue;
 		key = key_of(ks, v);
 		part = key_part(key);
-		s->free_list[k] = v;
-		s->keys[k] = key;
-		at[0][n0] = k;
-		at[1][n1] = k;
+		fl[k] = v;
+		keys[k] = key;
+		a0[n0] = k;
+		a1[n1] = k;
 		n0 += part ^ 1;
 		n1 += part;
 		k++;
