@@ -326,14 +326,16 @@ struct value_counts {
 
 /*
  * Fills *out for old value a and new value b (HD_NONE on a missing
- * side), and *it, its sort item (index i).  The entry is made in a local
+ * side), and *it, its sort item (index i); returns whether it differs.
+ * A partial listing (df->partial) stores neither for an entry that does
+ * not.  The entry is made in a local
  * and stored once, and whether it differs is worked out from the
  * numbers, not read back: read back from memory, its fields just stored
  * in pieces stalled every entry.
  */
-static void fill_value(const struct hd_diff *df, struct hd_value_diff *out,
-		       struct hd_key_item *it, uint32_t i, uint32_t a,
-		       uint32_t b, struct value_counts *n)
+static int fill_value(const struct hd_diff *df, struct hd_value_diff *out,
+		      struct hd_key_item *it, uint32_t i, uint32_t a,
+		      uint32_t b, struct value_counts *n)
 {
 	struct hd_value_diff x;
 	uint32_t changes = 0;
@@ -369,10 +371,14 @@ static void fill_value(const struct hd_diff *df, struct hd_value_diff *out,
 			value_numbers(it, &x, i);
 		else
 			value_item(df, it, &x, i, 1);
-	} else if (!df->partial) {
-		value_item(df, it, &x, i, 0);
+		*out = x;
+		return 1;
 	}
-	*out = x;
+	if (!df->partial) {
+		value_item(df, it, &x, i, 0);
+		*out = x;
+	}
+	return 0;
 }
 
 /*
@@ -454,7 +460,9 @@ struct fill_job {
 };
 
 /*
- * Old values [from, to); returns how many entries differ.  The counts
+ * Old values [from, to); returns how many entries differ.  The entries
+ * go to [from, to), or in a partial listing only the differing ones, to
+ * the start of that (close_gaps then moves them together).  The counts
  * go to a local copy while the chunk is made: the two jobs' counts are
  * neighbours in memory, and counting there for every entry bounced
  * their cache line between the two cores.
@@ -464,13 +472,14 @@ static uint32_t fill_old(struct fill_job *j, uint32_t from, uint32_t to)
 	const struct list_work *w = j->w;
 	const struct hd_diff *df = w->df;
 	struct value_counts n = j->n;
-	uint32_t i;
+	uint32_t i, at = from;
+	int all = !df->partial;
 
 	for (i = from; i < to; i++) {
 		if ((i - from) % FILL_BLOCK == 0)
 			fetch_block(df, i, to - i < FILL_BLOCK ? to - i : FILL_BLOCK);
-		fill_value(df, &w->out[i], &w->items[i], i, i,
-			   df->match.old_to_new[i], &n);
+		at += fill_value(df, &w->out[at], &w->items[at], at, i,
+				 df->match.old_to_new[i], &n) | all;
 	}
 	i = n.listed - j->n.listed;
 	j->n = n;
@@ -518,13 +527,39 @@ static void *fill_chunks(void *arg)
 }
 
 /*
+ * A partial listing's chunks keep their differing entries (and items)
+ * at their starts (fill_old): they are moved together, in order, their
+ * items renumbered.  The added values' chunk has no gaps.
+ */
+static void close_gaps(struct hd_diff *df, struct hd_key_item *items,
+		       const struct list_work *w)
+{
+	struct hd_value_diff *v = df->values.data;
+	size_t at = 0, c, k, from, len;
+
+	for (c = 0; c <= w->n_old_chunks; c++) {
+		from = c < w->n_old_chunks ? c * LIST_CHUNK : w->n_old;
+		len = c < w->n_old_chunks ? w->chunk_listed[c] :
+					    w->n_out - w->n_old;
+		if (at != from) {
+			memmove(v + at, v + from, len * sizeof(*v));
+			memmove(items + at, items + from, len * sizeof(*items));
+			for (k = at; k < at + len; k++)
+				items[k].idx = (uint32_t)k;
+		}
+		at += len;
+	}
+	df->values.len = at;
+}
+
+/*
  * Lists every value: one entry per old value in dump order (in chunks
  * on two threads, see LIST_CHUNK: each entry compares shapes in both
  * inputs, a cache miss or two), then the added new values; and the
  * sort item of each entry into items (room for every value of both
  * dumps).  Sets *h to a place near the middle of the old entries and
  * returns how many of the entries before it differ (sort_values splits
- * there).
+ * there).  A partial listing keeps the differing entries alone.
  */
 static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items,
 			    uint32_t *h)
@@ -548,6 +583,8 @@ static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items,
 	j[0].w = j[1].w = &w;
 	hd_run_two(fill_chunks, &j[0], fill_chunks, &j[1], w.n_old >= 4096);
 	df->values.len = w.n_out;
+	if (df->partial)
+		close_gaps(df, items, &w);
 	for (k = 0; k < 2; k++) {
 		c = &j[k].n;
 		df->n_matched += c->matched;
@@ -568,12 +605,12 @@ static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items,
 #define TAKEN 0xff
 
 /*
- * The partial listing (hd_diff_compute_sides_top): of the entries in
- * dump order (list_values), only the differing ones stay, the first
- * top of sort_values' order in that order (their number goes to
- * df->n_top), then the others as they were.  items[i] is entry i's item
- * if it differs, without its key (value_numbers): only the few entries
- * that may be among the first top have theirs read.  The items are then
+ * The partial listing (hd_diff_compute_sides_top): list_values has kept
+ * the differing entries alone, in dump order; the first top of
+ * sort_values' order go to the front in that order (their number to
+ * df->n_top), the others follow as they were.  items[i] is entry i's
+ * item without its key (value_numbers): only the few entries that may
+ * be among the first top have theirs read.  The items are then
  * spent.  The unchanged entries are neither sorted nor kept, and the
  * differing ones are not sorted past the ones a report of the top
  * values prints (the sum of the others needs no order, as long as no
@@ -583,15 +620,12 @@ static void keep_listed(struct hd_diff *df, struct hd_key_item *items,
 			uint32_t top)
 {
 	struct hd_value_diff *v = df->values.data, *first;
-	size_t n = df->values.len, i, a = 0, k, w = 0;
+	size_t a = df->values.len, i, k, w = 0;
 	uint64_t mag = 0;
 	int big = 0;
 
-	for (i = 0; i < n; i++)
-		if (differs(&v[i])) {
-			items[a++] = items[i];
-			big |= __builtin_add_overflow(mag, ~items[i].w0, &mag);
-		}
+	for (i = 0; i < a; i++)
+		big |= __builtin_add_overflow(mag, ~items[i].w0, &mag);
 	k = top < a ? top : a;
 	/* The reports add up the others' deltas with saturation, in their
 	 * order: where the sizes are so big that a sum could saturate,
@@ -604,8 +638,8 @@ static void keep_listed(struct hd_diff *df, struct hd_key_item *items,
 		first[i] = v[items[i].idx];
 		v[items[i].idx].status = TAKEN;
 	}
-	for (i = 0; i < n; i++)
-		if (v[i].status != TAKEN && differs(&v[i]))
+	for (i = 0; i < a; i++)
+		if (v[i].status != TAKEN)
 			v[w++] = v[i];
 	memmove(v + k, v, w * sizeof(*v));
 	memcpy(v, first, k * sizeof(*v));
