@@ -541,7 +541,7 @@ static void close_gaps(struct hd_diff *df, struct hd_key_item *items,
 		from = c < w->n_old_chunks ? c * LIST_CHUNK : w->n_old;
 		len = c < w->n_old_chunks ? w->chunk_listed[c] :
 					    w->n_out - w->n_old;
-		if (at != from) {
+		if (len && at != from) {
 			memmove(v + at, v + from, len * sizeof(*v));
 			memmove(items + at, items + from, len * sizeof(*items));
 			for (k = at; k < at + len; k++)
@@ -624,6 +624,9 @@ static void keep_listed(struct hd_diff *df, struct hd_key_item *items,
 	uint64_t mag = 0;
 	int big = 0;
 
+	df->n_top = 0;
+	if (a == 0)
+		return;
 	for (i = 0; i < a; i++)
 		big |= __builtin_add_overflow(mag, ~items[i].w0, &mag);
 	k = top < a ? top : a;
