@@ -686,6 +686,7 @@ void hd_diff_complete(struct hd_diff *df)
 	if (!df->partial)
 		return;
 	hd_peak_diff_complete(&df->peak, df->old, df->new_dump);
+	hd_match_label(&df->match, df->old, df->new_dump);
 	/* Each entry back at its place in list_values' dump order: old
 	 * value a at a, the added values after them in new dump order. */
 	n = n_old + m->n_added;
@@ -701,6 +702,8 @@ void hd_diff_complete(struct hd_diff *df)
 		uint32_t at = x->old_v != HD_NONE ? x->old_v : added_at[x->new_v];
 
 		v[at] = *x;
+		if (x->status == HD_STATUS_MATCHED)
+			v[at].how = m->how[x->old_v];
 		if (at < n_old)
 			have[at] = 1;
 	}
@@ -840,7 +843,11 @@ static int compute_sides(struct hd_diff *df, struct hd_diff_side *os,
 	df->fold = os->f;
 	df->fnew = ns->f;
 	hd_figure_rows(&df->rows, &df->arena, &df->fold, &df->fnew);
-	hd_match_values_sides(&df->match, os->ms, ns->ms, match_flags);
+	/* the text report prints no pair's how: a partial diff leaves the
+	 * names of the structural pairs uncompared (hd_diff_complete) */
+	hd_match_values_sides(&df->match, os->ms, ns->ms,
+			      partial ? match_flags | HD_MATCH_LABELS_LATER :
+					match_flags);
 	hd_match_side_free(os->ms);
 	hd_match_side_free(ns->ms);
 	memset(os, 0, sizeof(*os));

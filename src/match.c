@@ -115,7 +115,12 @@ struct mctx {
 	struct side o, n;
 	struct part part[2];
 	const struct pass *pass;        /* the one running */
+	int labels_later;               /* HD_MATCH_LABELS_LATER */
 };
+
+/* In how[]: a structural pair whose names were not compared yet
+ * (HD_MATCH_LABELS_LATER); hd_match_label tells exact from structural. */
+#define LABEL_LATER 0x80
 
 /* Keys are well-mixed 64-bit hashes: their slot in a pass's table
  * (slot_home) comes from this fold. */
@@ -316,7 +321,7 @@ static void pair(struct part *p, uint32_t o, uint32_t n,
 	x->o.partner[o] = n;
 	x->n.partner[n] = o;
 	x->m->how[o] = (uint8_t)how;
-	p->count[how]++;
+	p->count[how & ~LABEL_LATER]++;
 }
 
 static int free_old(const struct mctx *x, uint32_t o)
@@ -819,8 +824,13 @@ static void exact_body(struct part *p, const struct pass *ps)
 	for (g = 0; g < p->n_groups; g++) {
 		const struct group *q = &p->groups[g];
 
-		fetch_members(&fo, q->at_old + q->n_old);
-		fetch_members(&fn, q->at_new + q->n_new);
+		/* With the labels left for later, the names of most
+		 * groups (one member a side) are not read: no fetching
+		 * ahead for them all then. */
+		if (!x->labels_later) {
+			fetch_members(&fo, q->at_old + q->n_old);
+			fetch_members(&fn, q->at_new + q->n_new);
+		}
 		if (q->n_new == 0)
 			continue;
 		if (q->n_old == 1 && q->n_new == 1) {
@@ -828,9 +838,13 @@ static void exact_body(struct part *p, const struct pass *ps)
 			 * member of the pass is free until its own group
 			 * pairs it (the other branch pairs within the
 			 * group only), so these two are */
-			pair(p, q->first_old, q->first_new,
-			     same_key(x, q->first_old, q->first_new) ?
-				     HD_MATCH_EXACT : ps->how);
+			if (x->labels_later)
+				pair(p, q->first_old, q->first_new,
+				     (enum hd_match_how)(ps->how | LABEL_LATER));
+			else
+				pair(p, q->first_old, q->first_new,
+				     same_key(x, q->first_old, q->first_new) ?
+					     HD_MATCH_EXACT : ps->how);
 			continue;
 		}
 		if (q->n_old == q->n_new) {
@@ -1051,6 +1065,7 @@ int hd_match_values_sides(struct hd_match *m, struct hd_match_side *old,
 	x.n = new_side->s;
 	x.o.partner = m->old_to_new;
 	x.n.partner = m->new_to_old;
+	x.labels_later = (flags & HD_MATCH_LABELS_LATER) != 0;
 	part_init(&x.part[0], &x);
 	part_init(&x.part[1], &x);
 
@@ -1095,6 +1110,26 @@ int hd_match_values(struct hd_match *m, const struct hd_dump *old,
 	hd_match_side_free(os);
 	hd_match_side_free(ns);
 	return rc;
+}
+
+void hd_match_label(struct hd_match *m, const struct hd_dump *old,
+		    const struct hd_dump *new_dump)
+{
+	uint32_t o;
+
+	for (o = 0; o < m->n_old; o++) {
+		uint32_t n = m->old_to_new[o];
+
+		if (!(m->how[o] & LABEL_LATER))
+			continue;
+		m->how[o] &= (uint8_t)~LABEL_LATER;
+		if (hd_slice_eq(hd_value_key_of(&HD_VALUE(old, o)),
+				hd_value_key_of(&HD_VALUE(new_dump, n)))) {
+			m->count[m->how[o]]--;
+			m->how[o] = HD_MATCH_EXACT;
+			m->count[HD_MATCH_EXACT]++;
+		}
+	}
 }
 
 void hd_match_release(struct hd_match *m)
