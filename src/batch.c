@@ -586,6 +586,68 @@ static int load_pair(struct pair_side *os, struct pair_side *ns)
 	return os->bad || ns->bad;
 }
 
+/*
+ * Do the parts to render read no values past the text report's top
+ * (hd_diff_compute_sides_top)?  The other formats, --all, the breakdown
+ * and the HTML page read them all.
+ */
+static int top_values_only(const struct hd_batch_opts *o)
+{
+	return o->formats == 1u << HD_FORMAT_TEXT && !o->report.all &&
+	       !o->by_nkeys && !o->html_path;
+}
+
+/*
+ * Did the rules read the values?  Each violated rule of a metric made of
+ * values (all but the copies) lists the values that account for it
+ * (verdict.c, find_contributors), from all of them.
+ */
+static int verdicts_read_values(const struct hd_verdicts *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->verdicts.len; i++) {
+		const struct hd_verdict *vd = &HD_VERDICT(v, i);
+
+		if (vd->result == HD_VERDICT_VIOLATED &&
+		    vd->rule->metric.source != HD_MSRC_COPIES)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The diff of a loaded pair and its verdicts (NULL without rules).  When
+ * the parts read only the top values, the diff is left partial; should
+ * the rules have read the values of a partial diff, it is completed and
+ * they are evaluated again (their contributors point into the values).
+ */
+static struct hd_verdicts *diff_and_rules(const struct hd_batch_opts *o,
+					  const struct hd_job *j,
+					  struct hd_diff *df,
+					  struct pair_side *os,
+					  struct pair_side *ns)
+{
+	struct hd_verdicts *v = NULL;
+	int top = o->report.top_n;
+
+	if (top_values_only(o))
+		hd_diff_compute_sides_top(df, &os->prep, &ns->prep,
+					  o->match_flags,
+					  top > 0 ? (uint32_t)top : UINT32_MAX);
+	else
+		hd_diff_compute_sides(df, &os->prep, &ns->prep, o->match_flags);
+	if (!o->rules)
+		return NULL;
+	v = hd_rules_eval(o->rules, df, j->module);
+	if (df->partial && verdicts_read_values(v)) {
+		hd_verdicts_free(v);
+		hd_diff_complete(df);
+		v = hd_rules_eval(o->rules, df, j->module);
+	}
+	return v;
+}
+
 static void compare_pair(const struct hd_batch_opts *o, const struct hd_job *j,
 			 struct hd_module_report *m)
 {
@@ -608,9 +670,7 @@ static void compare_pair(const struct hd_batch_opts *o, const struct hd_job *j,
 		hd_dump_release(new_dump);
 		return;
 	}
-	hd_diff_compute_sides(&df, &os.prep, &ns.prep, o->match_flags);
-	if (o->rules)
-		v = hd_rules_eval(o->rules, &df, j->module);
+	v = diff_and_rules(o, j, &df, &os, &ns);
 	if (o->by_nkeys)
 		b = hd_breakdown_diff(&df, o->by_keys, o->by_nkeys, o->at_peak, ro.top_n);
 	ro.verdicts = v;

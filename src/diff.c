@@ -240,6 +240,29 @@ static void value_item(const struct hd_diff *df, struct hd_key_item *it,
 		hd_key_item_set_str(it, vd_key(df, x), i);
 }
 
+/* value_item of a differing entry without its key (a partial listing:
+ * keep_listed reads the keys of the few that may be among the top). */
+static void value_numbers(struct hd_key_item *it, const struct hd_value_diff *x,
+			  uint32_t i)
+{
+	uint64_t mag = x->delta < 0 ? 0 - (uint64_t)x->delta :
+				      (uint64_t)x->delta;
+
+	it->w0 = ~mag;
+	it->w1 = x->status;
+	it->p[0] = it->p[1] = it->p[2] = 0;
+	it->idx = i;
+}
+
+/* The key of the entry of item it (hd_key_select_keyed). */
+static void set_value_key(void *ctx, struct hd_key_item *it)
+{
+	const struct hd_diff *df = ctx;
+	const struct hd_value_diff *v = df->values.data;
+
+	hd_key_item_set(it, it->w0, it->w1, vd_key(df, &v[it->idx]), it->idx);
+}
+
 /* Entries [from, to) split into the two runs of sort_values, the
  * differing ones from runs[a], the others from runs[b], in order. */
 struct split {
@@ -303,14 +326,16 @@ struct value_counts {
 
 /*
  * Fills *out for old value a and new value b (HD_NONE on a missing
- * side), and *it, its sort item (index i).  The entry is made in a local
+ * side), and *it, its sort item (index i); returns whether it differs.
+ * A partial listing (df->partial) stores neither for an entry that does
+ * not.  The entry is made in a local
  * and stored once, and whether it differs is worked out from the
  * numbers, not read back: read back from memory, its fields just stored
  * in pieces stalled every entry.
  */
-static void fill_value(const struct hd_diff *df, struct hd_value_diff *out,
-		       struct hd_key_item *it, uint32_t i, uint32_t a,
-		       uint32_t b, struct value_counts *n)
+static int fill_value(const struct hd_diff *df, struct hd_value_diff *out,
+		      struct hd_key_item *it, uint32_t i, uint32_t a,
+		      uint32_t b, struct value_counts *n)
 {
 	struct hd_value_diff x;
 	uint32_t changes = 0;
@@ -342,11 +367,18 @@ static void fill_value(const struct hd_diff *df, struct hd_value_diff *out,
 	x.changes = changes;
 	if (status != HD_STATUS_MATCHED || changes) {
 		n->listed++;
-		value_item(df, it, &x, i, 1);
-	} else {
-		value_item(df, it, &x, i, 0);
+		if (df->partial)
+			value_numbers(it, &x, i);
+		else
+			value_item(df, it, &x, i, 1);
+		*out = x;
+		return 1;
 	}
-	*out = x;
+	if (!df->partial) {
+		value_item(df, it, &x, i, 0);
+		*out = x;
+	}
+	return 0;
 }
 
 /*
@@ -428,7 +460,9 @@ struct fill_job {
 };
 
 /*
- * Old values [from, to); returns how many entries differ.  The counts
+ * Old values [from, to); returns how many entries differ.  The entries
+ * go to [from, to), or in a partial listing only the differing ones, to
+ * the start of that (close_gaps then moves them together).  The counts
  * go to a local copy while the chunk is made: the two jobs' counts are
  * neighbours in memory, and counting there for every entry bounced
  * their cache line between the two cores.
@@ -438,13 +472,14 @@ static uint32_t fill_old(struct fill_job *j, uint32_t from, uint32_t to)
 	const struct list_work *w = j->w;
 	const struct hd_diff *df = w->df;
 	struct value_counts n = j->n;
-	uint32_t i;
+	uint32_t i, at = from;
+	int all = !df->partial;
 
 	for (i = from; i < to; i++) {
 		if ((i - from) % FILL_BLOCK == 0)
 			fetch_block(df, i, to - i < FILL_BLOCK ? to - i : FILL_BLOCK);
-		fill_value(df, &w->out[i], &w->items[i], i, i,
-			   df->match.old_to_new[i], &n);
+		at += fill_value(df, &w->out[at], &w->items[at], at, i,
+				 df->match.old_to_new[i], &n) | all;
 	}
 	i = n.listed - j->n.listed;
 	j->n = n;
@@ -492,13 +527,39 @@ static void *fill_chunks(void *arg)
 }
 
 /*
+ * A partial listing's chunks keep their differing entries (and items)
+ * at their starts (fill_old): they are moved together, in order, their
+ * items renumbered.  The added values' chunk has no gaps.
+ */
+static void close_gaps(struct hd_diff *df, struct hd_key_item *items,
+		       const struct list_work *w)
+{
+	struct hd_value_diff *v = df->values.data;
+	size_t at = 0, c, k, from, len;
+
+	for (c = 0; c <= w->n_old_chunks; c++) {
+		from = c < w->n_old_chunks ? c * LIST_CHUNK : w->n_old;
+		len = c < w->n_old_chunks ? w->chunk_listed[c] :
+					    w->n_out - w->n_old;
+		if (len && at != from) {
+			memmove(v + at, v + from, len * sizeof(*v));
+			memmove(items + at, items + from, len * sizeof(*items));
+			for (k = at; k < at + len; k++)
+				items[k].idx = (uint32_t)k;
+		}
+		at += len;
+	}
+	df->values.len = at;
+}
+
+/*
  * Lists every value: one entry per old value in dump order (in chunks
  * on two threads, see LIST_CHUNK: each entry compares shapes in both
  * inputs, a cache miss or two), then the added new values; and the
  * sort item of each entry into items (room for every value of both
  * dumps).  Sets *h to a place near the middle of the old entries and
  * returns how many of the entries before it differ (sort_values splits
- * there).
+ * there).  A partial listing keeps the differing entries alone.
  */
 static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items,
 			    uint32_t *h)
@@ -522,6 +583,8 @@ static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items,
 	j[0].w = j[1].w = &w;
 	hd_run_two(fill_chunks, &j[0], fill_chunks, &j[1], w.n_old >= 4096);
 	df->values.len = w.n_out;
+	if (df->partial)
+		close_gaps(df, items, &w);
 	for (k = 0; k < 2; k++) {
 		c = &j[k].n;
 		df->n_matched += c->matched;
@@ -536,6 +599,130 @@ static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items,
 	*h = (size_t)half * LIST_CHUNK < w.n_old ? half * LIST_CHUNK : w.n_old;
 	free(w.chunk_listed);
 	return listed_h;
+}
+
+/* An entry keep_listed has put aside (not a status). */
+#define TAKEN 0xff
+
+/*
+ * The partial listing (hd_diff_compute_sides_top): list_values has kept
+ * the differing entries alone, in dump order; the first top of
+ * sort_values' order go to the front in that order (their number to
+ * df->n_top), the others follow as they were.  items[i] is entry i's
+ * item without its key (value_numbers): only the few entries that may
+ * be among the first top have theirs read.  The items are then
+ * spent.  The unchanged entries are neither sorted nor kept, and the
+ * differing ones are not sorted past the ones a report of the top
+ * values prints (the sum of the others needs no order, as long as no
+ * sum of them saturates).
+ */
+static void keep_listed(struct hd_diff *df, struct hd_key_item *items,
+			uint32_t top)
+{
+	struct hd_value_diff *v = df->values.data, *first;
+	size_t a = df->values.len, i, k, w = 0;
+	uint64_t mag = 0;
+	int big = 0;
+
+	df->n_top = 0;
+	if (a == 0)
+		return;
+	for (i = 0; i < a; i++)
+		big |= __builtin_add_overflow(mag, ~items[i].w0, &mag);
+	k = top < a ? top : a;
+	/* The reports add up the others' deltas with saturation, in their
+	 * order: where the sizes are so big that a sum could saturate,
+	 * the order matters, and all of them are sorted. */
+	if (big || mag > INT64_MAX)
+		k = a;
+	hd_key_select_keyed(items, a, k, set_value_key, full_value_cmp, df);
+	first = hd_xmalloc((k + 1) * sizeof(*first));
+	for (i = 0; i < k; i++) {
+		first[i] = v[items[i].idx];
+		v[items[i].idx].status = TAKEN;
+	}
+	for (i = 0; i < a; i++)
+		if (v[i].status != TAKEN)
+			v[w++] = v[i];
+	memmove(v + k, v, w * sizeof(*v));
+	memcpy(v, first, k * sizeof(*v));
+	free(first);
+	df->values.len = a;
+	df->n_top = (uint32_t)k;
+}
+
+/*
+ * The entry list_values makes for old value a, matched to b and with
+ * nothing that differs (the entries keep_listed drops): their sizes are
+ * equal, hence so are the numbers.
+ */
+static void unchanged_entry(const struct hd_diff *df, struct hd_value_diff *out,
+			    uint32_t a, uint32_t b)
+{
+	struct hd_value_diff x;
+
+	memset(&x, 0, sizeof(x));
+	x.old_v = a;
+	x.new_v = b;
+	x.old_bytes = hd_value_size(df->old, a);
+	x.new_bytes = x.old_bytes;
+	x.delta = 0;
+	x.status = HD_STATUS_MATCHED;
+	x.how = df->match.how[a];
+	*out = x;
+}
+
+void hd_diff_complete(struct hd_diff *df)
+{
+	const struct hd_match *m = &df->match;
+	uint32_t n_old = m->n_old, n_new = m->n_new, n, i, k;
+	struct hd_vec all = HD_VEC_INIT(struct hd_value_diff);
+	struct hd_vec item_mem = HD_VEC_INIT(struct hd_key_item);
+	struct hd_value_diff *v;
+	struct hd_key_item *items;
+	uint32_t *added_at;
+	unsigned char *have;
+
+	if (!df->partial)
+		return;
+	hd_peak_diff_complete(&df->peak, df->old, df->new_dump);
+	hd_match_label(&df->match, df->old, df->new_dump);
+	/* Each entry back at its place in list_values' dump order: old
+	 * value a at a, the added values after them in new dump order. */
+	n = n_old + m->n_added;
+	added_at = hd_xmalloc(((size_t)n_new + 1) * sizeof(*added_at));
+	for (i = 0, k = n_old; i < n_new; i++)
+		added_at[i] = m->new_to_old[i] == HD_NONE ? k++ : HD_NONE;
+	have = hd_xcalloc((size_t)n_old + 1, 1);
+	hd_vec_reserve(&all, n);
+	v = all.data;
+	for (i = 0; i < df->values.len; i++) {
+		const struct hd_value_diff *x =
+			&HD_VEC_AT(&df->values, struct hd_value_diff, i);
+		uint32_t at = x->old_v != HD_NONE ? x->old_v : added_at[x->new_v];
+
+		v[at] = *x;
+		if (x->status == HD_STATUS_MATCHED)
+			v[at].how = m->how[x->old_v];
+		if (at < n_old)
+			have[at] = 1;
+	}
+	for (i = 0; i < n_old; i++)
+		if (!have[i])
+			unchanged_entry(df, &v[i], i, m->old_to_new[i]);
+	all.len = n;
+	free(have);
+	free(added_at);
+	hd_vec_release(&df->values);
+	df->values = all;
+	/* and sorted as hd_diff_compute_sides sorts them */
+	items = hd_vec_block(&item_mem, sizeof(*items), (size_t)n + 1);
+	for (i = 0; i < n; i++)
+		value_item(df, &items[i], &v[i], i, differs(&v[i]));
+	df->partial = 0;
+	df->n_top = 0;
+	sort_values(df, items, n, df->n_listed);
+	hd_vec_release(&item_mem);
 }
 
 void hd_diff_side_begin(struct hd_diff_side *s, const struct hd_dump *d)
@@ -598,35 +785,57 @@ int hd_diff_compute(struct hd_diff *df, const struct hd_dump *old,
 	return hd_diff_compute_sides(df, &os, &ns, match_flags);
 }
 
+/* What the two threads of compute_sides share: the diff, and for a
+ * partial one how many values are wanted in order (df->n_top is the
+ * listing's to set). */
+struct compute_job {
+	struct hd_diff *df;
+	uint32_t top;
+};
+
 static void *peak_thread(void *arg)
 {
-	struct hd_diff *df = arg;
+	const struct compute_job *j = arg;
+	struct hd_diff *df = j->df;
 
-	hd_peak_diff_compute(&df->peak, df->old, &df->fold, df->new_dump,
-			     &df->fnew, &df->match);
+	if (df->partial)
+		hd_peak_diff_compute_top(&df->peak, df->old, &df->fold,
+					 df->new_dump, &df->fnew, &df->match,
+					 j->top);
+	else
+		hd_peak_diff_compute(&df->peak, df->old, &df->fold,
+				     df->new_dump, &df->fnew, &df->match);
 	return NULL;
 }
 
 static void *list_and_sort(void *arg)
 {
-	struct hd_diff *df = arg;
+	const struct compute_job *j = arg;
+	struct hd_diff *df = j->df;
 	struct hd_vec item_mem = HD_VEC_INIT(struct hd_key_item);
 	struct hd_key_item *items = hd_vec_block(&item_mem, sizeof(*items),
 		df->old->values.len + df->new_dump->values.len + 1);
 	uint32_t h, listed_h;
 
 	listed_h = list_values(df, items, &h);
-	sort_values(df, items, h, listed_h);
+	if (df->partial)
+		keep_listed(df, items, j->top);
+	else
+		sort_values(df, items, h, listed_h);
 	hd_vec_release(&item_mem);
 	return NULL;
 }
 
-int hd_diff_compute_sides(struct hd_diff *df, struct hd_diff_side *os,
-			  struct hd_diff_side *ns, unsigned match_flags)
+/* hd_diff_compute_sides, partial when partial (hd_diff_compute_sides_top). */
+static int compute_sides(struct hd_diff *df, struct hd_diff_side *os,
+			 struct hd_diff_side *ns, unsigned match_flags,
+			 int partial, uint32_t top)
 {
 	const struct hd_dump *old = os->d, *new_dump = ns->d;
+	struct compute_job job = { df, top };
 
 	memset(df, 0, sizeof(*df));
+	df->partial = partial;
 	df->old = old;
 	df->new_dump = new_dump;
 	df->rows.elem = sizeof(struct hd_figure_row);
@@ -634,15 +843,32 @@ int hd_diff_compute_sides(struct hd_diff *df, struct hd_diff_side *os,
 	df->fold = os->f;
 	df->fnew = ns->f;
 	hd_figure_rows(&df->rows, &df->arena, &df->fold, &df->fnew);
-	hd_match_values_sides(&df->match, os->ms, ns->ms, match_flags);
+	/* the text report prints no pair's how: a partial diff leaves the
+	 * names of the structural pairs uncompared (hd_diff_complete) */
+	hd_match_values_sides(&df->match, os->ms, ns->ms,
+			      partial ? match_flags | HD_MATCH_LABELS_LATER :
+					match_flags);
 	hd_match_side_free(os->ms);
 	hd_match_side_free(ns->ms);
 	memset(os, 0, sizeof(*os));
 	memset(ns, 0, sizeof(*ns));
 	/* The peak on a second thread: it reads only the dumps, their
 	 * figures and the match, and writes only df->peak. */
-	hd_run_two(list_and_sort, df, peak_thread, df, 1);
+	hd_run_two(list_and_sort, &job, peak_thread, &job, 1);
 	return 0;
+}
+
+int hd_diff_compute_sides(struct hd_diff *df, struct hd_diff_side *os,
+			  struct hd_diff_side *ns, unsigned match_flags)
+{
+	return compute_sides(df, os, ns, match_flags, 0, 0);
+}
+
+int hd_diff_compute_sides_top(struct hd_diff *df, struct hd_diff_side *os,
+			      struct hd_diff_side *ns, unsigned match_flags,
+			      uint32_t top)
+{
+	return compute_sides(df, os, ns, match_flags, 1, top);
 }
 
 void hd_diff_release(struct hd_diff *df)

@@ -255,6 +255,84 @@ void hd_key_sort(struct hd_key_item *items, size_t n,
 	free(tmp);
 }
 
+/* Above this many items wanted (or an eighth of them) a selection
+ * sorts them all: its insertions cost up to k moves an item. */
+#define SELECT_MAX 64
+
+/*
+ * The first k items of the sort of items[0, n) into items[0, k), in
+ * order: items[0, k) hold the best found so far, sorted, and an item
+ * that comes before the last of them takes its place (the one it puts
+ * out goes where it was) and is inserted.  before() is a strict total
+ * order (idx breaks every tie), so these are the sort's first k.  Most
+ * items are put aside by one comparison with the k-th best.
+ */
+void hd_key_select(struct hd_key_item *items, size_t n, size_t k,
+		   int (*full)(void *ctx, uint32_t a, uint32_t b), void *ctx)
+{
+	struct ksort ks = { full, ctx };
+	size_t i, y;
+
+	if (k >= n || k > SELECT_MAX || k > n / 8) {
+		hd_key_sort(items, n, full, ctx);
+		return;
+	}
+	if (k == 0)
+		return;
+	for (i = 1; i < k; i++) {       /* the first k, by insertion */
+		struct hd_key_item t = items[i];
+
+		for (y = i; y > 0 && before(&ks, &t, &items[y - 1]); y--)
+			items[y] = items[y - 1];
+		items[y] = t;
+	}
+	for (i = k; i < n; i++) {
+		struct hd_key_item t = items[i];
+
+		if (!before(&ks, &t, &items[k - 1]))
+			continue;
+		items[i] = items[k - 1];
+		for (y = k - 1; y > 0 && before(&ks, &t, &items[y - 1]); y--)
+			items[y] = items[y - 1];
+		items[y] = t;
+	}
+}
+
+/* No order past the numbers but the index (the first round of
+ * hd_key_select_keyed). */
+static int no_key(void *ctx, uint32_t a, uint32_t b)
+{
+	(void)ctx;
+	(void)a;
+	(void)b;
+	return 0;
+}
+
+void hd_key_select_keyed(struct hd_key_item *items, size_t n, size_t k,
+			 void (*set_key)(void *ctx, struct hd_key_item *it),
+			 int (*full)(void *ctx, uint32_t a, uint32_t b),
+			 void *ctx)
+{
+	struct hd_key_item last;
+	size_t i, c = 0;
+
+	if (k == 0 || n == 0)
+		return;
+	if (k > n)
+		k = n;
+	hd_key_select(items, n, k, no_key, NULL);
+	last = items[k - 1];
+	for (i = 0; i < n; i++) {
+		struct hd_key_item t = items[i];
+
+		if (t.w0 < last.w0 || (t.w0 == last.w0 && t.w1 <= last.w1)) {
+			set_key(ctx, &t);
+			items[c++] = t;
+		}
+	}
+	hd_key_select(items, c, k, full, ctx);
+}
+
 /* Places [from, to) of a reordering: copy[i] = data[items[i].idx]. */
 struct gather {
 	char *data;

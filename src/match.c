@@ -115,7 +115,12 @@ struct mctx {
 	struct side o, n;
 	struct part part[2];
 	const struct pass *pass;        /* the one running */
+	int labels_later;               /* HD_MATCH_LABELS_LATER */
 };
+
+/* In how[]: a structural pair whose names were not compared yet
+ * (HD_MATCH_LABELS_LATER); hd_match_label tells exact from structural. */
+#define LABEL_LATER 0x80
 
 /* Keys are well-mixed 64-bit hashes: their slot in a pass's table
  * (slot_home) comes from this fold. */
@@ -316,7 +321,7 @@ static void pair(struct part *p, uint32_t o, uint32_t n,
 	x->o.partner[o] = n;
 	x->n.partner[n] = o;
 	x->m->how[o] = (uint8_t)how;
-	p->count[how]++;
+	p->count[how & ~LABEL_LATER]++;
 }
 
 static int free_old(const struct mctx *x, uint32_t o)
@@ -359,24 +364,51 @@ static inline uint64_t key_of(const struct keysrc *ks, uint32_t v)
  * n_at[0] and n_at[1] (without a branch: both writes are always made,
  * and the count of the key's part grows).
  */
+/* How far ahead side_keys fetches a value's partner entry and key (for
+ * a loose key, its row number twice as far ahead, then the row). */
+#define KEYS_AHEAD 16
+
+static void fetch_key(const struct side *s, const struct keysrc *ks,
+		      uint32_t i, uint32_t n)
+{
+	if (i + KEYS_AHEAD < n) {
+		uint32_t v = s->free_list[i + KEYS_AHEAD];
+
+		__builtin_prefetch(&s->partner[v]);
+		if (ks->by_value)
+			__builtin_prefetch(&ks->by_value[v]);
+		else
+			__builtin_prefetch(&ks->rows[(size_t)ks->row_of[v] *
+						     HD_LOOSE_COUNT + ks->k]);
+	}
+	if (!ks->by_value && i + 2 * KEYS_AHEAD < n)
+		__builtin_prefetch(&ks->row_of[s->free_list[i + 2 * KEYS_AHEAD]]);
+}
+
 static void side_keys(struct side *s, const struct keysrc *ks,
 		      uint32_t *const at[2], uint32_t n_at[2])
 {
-	uint32_t i, k = 0, n0 = 0, n1 = 0;
+	/* in locals: the stores through the arrays would otherwise make
+	 * the compiler load the side's fields again for every value */
+	uint32_t *fl = s->free_list, *a0 = at[0], *a1 = at[1];
+	uint64_t *keys = s->keys;
+	const uint32_t *partner = s->partner;
+	uint32_t i, k = 0, n0 = 0, n1 = 0, n = s->n_free;
 
-	for (i = 0; i < s->n_free; i++) {
-		uint32_t v = s->free_list[i];
+	for (i = 0; i < n; i++) {
+		uint32_t v = fl[i];
 		uint64_t key;
 		unsigned part;
 
-		if (s->partner[v] != HD_NONE)
+		fetch_key(s, ks, i, n);
+		if (partner[v] != HD_NONE)
 			continue;
 		key = key_of(ks, v);
 		part = key_part(key);
-		s->free_list[k] = v;
-		s->keys[k] = key;
-		at[0][n0] = k;
-		at[1][n1] = k;
+		fl[k] = v;
+		keys[k] = key;
+		a0[n0] = k;
+		a1[n1] = k;
 		n0 += part ^ 1;
 		n1 += part;
 		k++;
@@ -792,10 +824,29 @@ static void exact_body(struct part *p, const struct pass *ps)
 	for (g = 0; g < p->n_groups; g++) {
 		const struct group *q = &p->groups[g];
 
-		fetch_members(&fo, q->at_old + q->n_old);
-		fetch_members(&fn, q->at_new + q->n_new);
+		/* With the labels left for later, the names of most
+		 * groups (one member a side) are not read: no fetching
+		 * ahead for them all then. */
+		if (!x->labels_later) {
+			fetch_members(&fo, q->at_old + q->n_old);
+			fetch_members(&fn, q->at_new + q->n_new);
+		}
 		if (q->n_new == 0)
 			continue;
+		if (q->n_old == 1 && q->n_new == 1) {
+			/* pair_last without its look at the partners: a
+			 * member of the pass is free until its own group
+			 * pairs it (the other branch pairs within the
+			 * group only), so these two are */
+			if (x->labels_later)
+				pair(p, q->first_old, q->first_new,
+				     (enum hd_match_how)(ps->how | LABEL_LATER));
+			else
+				pair(p, q->first_old, q->first_new,
+				     same_key(x, q->first_old, q->first_new) ?
+					     HD_MATCH_EXACT : ps->how);
+			continue;
+		}
 		if (q->n_old == q->n_new) {
 			for (k = 0; q->n_old > 1 && k < q->n_old; k++) {
 				uint32_t o = p->olist[q->at_old + k];
@@ -1014,6 +1065,7 @@ int hd_match_values_sides(struct hd_match *m, struct hd_match_side *old,
 	x.n = new_side->s;
 	x.o.partner = m->old_to_new;
 	x.n.partner = m->new_to_old;
+	x.labels_later = (flags & HD_MATCH_LABELS_LATER) != 0;
 	part_init(&x.part[0], &x);
 	part_init(&x.part[1], &x);
 
@@ -1058,6 +1110,26 @@ int hd_match_values(struct hd_match *m, const struct hd_dump *old,
 	hd_match_side_free(os);
 	hd_match_side_free(ns);
 	return rc;
+}
+
+void hd_match_label(struct hd_match *m, const struct hd_dump *old,
+		    const struct hd_dump *new_dump)
+{
+	uint32_t o;
+
+	for (o = 0; o < m->n_old; o++) {
+		uint32_t n = m->old_to_new[o];
+
+		if (!(m->how[o] & LABEL_LATER))
+			continue;
+		m->how[o] &= (uint8_t)~LABEL_LATER;
+		if (hd_slice_eq(hd_value_key_of(&HD_VALUE(old, o)),
+				hd_value_key_of(&HD_VALUE(new_dump, n)))) {
+			m->count[m->how[o]]--;
+			m->how[o] = HD_MATCH_EXACT;
+			m->count[HD_MATCH_EXACT]++;
+		}
+	}
 }
 
 void hd_match_release(struct hd_match *m)

@@ -140,6 +140,11 @@ static void fetch_text(const struct peak_sort *ps,
 	__builtin_prefetch(v->index.p);
 }
 
+static uint64_t magnitude(const struct hd_peak_value *e)
+{
+	return e->delta < 0 ? 0 - (uint64_t)e->delta : (uint64_t)e->delta;
+}
+
 /* Sorts p->values by cmp_peak_value, stably (keysort.h). */
 static void sort_peak(struct hd_peak_diff *p, const struct hd_dump *old,
 		      const struct hd_dump *new_dump)
@@ -153,19 +158,76 @@ static void sort_peak(struct hd_peak_diff *p, const struct hd_dump *old,
 	items = hd_xmalloc(n * sizeof(*items));
 	for (i = 0; i < n; i++) {
 		const struct hd_peak_value *e = &f.v[i];
-		uint64_t mag = e->delta < 0 ? 0 - (uint64_t)e->delta :
-					      (uint64_t)e->delta;
 
 		if (i + KEY_AHEAD < n)
 			fetch_record(&f.ps, &f.v[i + KEY_AHEAD]);
 		if (i + KEY_AHEAD / 2 < n)
 			fetch_text(&f.ps, &f.v[i + KEY_AHEAD / 2]);
 
-		hd_key_item_set(&items[i], ~mag, e->role, peak_key(&f.ps, e),
-				(uint32_t)i);
+		hd_key_item_set(&items[i], ~magnitude(e), e->role,
+				peak_key(&f.ps, e), (uint32_t)i);
 	}
 	hd_key_sort(items, n, full_peak_cmp, &f);
 	hd_key_apply(p->values.data, sizeof(struct hd_peak_value), items, n);
+	free(items);
+}
+
+/* The key of the entry of item it (hd_key_select_keyed). */
+static void set_peak_key(void *ctx, struct hd_key_item *it)
+{
+	struct peak_full *f = ctx;
+
+	hd_key_item_set(it, it->w0, it->w1, peak_key(&f->ps, &f->v[it->idx]),
+			it->idx);
+}
+
+/*
+ * The first top entries of sort_peak's order to the front of p->values,
+ * in that order, the others after them in no particular order (see
+ * hd_peak_diff_compute_top).  The order is by the numbers (|delta|,
+ * role) first: only the entries whose numbers are as good as the k-th
+ * best have their keys read (hd_key_select_keyed; the records and texts
+ * of the others are scattered over the dumps).
+ * Where a sum of the deltas could saturate, the reports' sum of the
+ * others would depend on their order: then all are sorted.
+ */
+static void top_peak(struct hd_peak_diff *p, const struct hd_dump *old,
+		     const struct hd_dump *new_dump, uint32_t top)
+{
+	struct peak_full f = { { old, new_dump }, p->values.data };
+	struct hd_peak_value *v = p->values.data, *keep;
+	size_t n = p->values.len, k = top < n ? top : n, i, c;
+	struct hd_key_item *items;
+	uint64_t mag = 0;
+	int big = 0;
+
+	for (i = 0; i < n; i++)
+		big |= __builtin_add_overflow(mag, magnitude(&v[i]), &mag);
+	if (big || mag > INT64_MAX || k == n) {
+		sort_peak(p, old, new_dump);
+		return;
+	}
+	if (k == 0)
+		return;
+	items = hd_xmalloc(n * sizeof(*items));
+	for (i = 0; i < n; i++)
+		hd_key_item_set(&items[i], ~magnitude(&v[i]), v[i].role,
+				HD_SLICE_NULL, (uint32_t)i);
+	hd_key_select_keyed(items, n, k, set_peak_key, full_peak_cmp, &f);
+	/* the k to the front, the entries there to their places */
+	keep = hd_xmalloc(k * sizeof(*keep));
+	for (i = 0; i < k; i++) {
+		keep[i] = v[items[i].idx];
+		v[items[i].idx].role = 0xff;
+	}
+	for (i = 0, c = k; i < k; i++)
+		if (v[i].role != 0xff) {
+			while (v[c].role != 0xff)
+				c++;
+			v[c++] = v[i];
+		}
+	memcpy(v, keep, k * sizeof(*v));
+	free(keep);
 	free(items);
 }
 
@@ -193,11 +255,12 @@ static void add_entry(struct hd_peak_diff *p, uint32_t ov, uint32_t nv,
 	}
 }
 
-void hd_peak_diff_compute(struct hd_peak_diff *p, const struct hd_dump *old,
-			  const struct hd_figures *fold,
-			  const struct hd_dump *new_dump,
-			  const struct hd_figures *fnew,
-			  const struct hd_match *m)
+/* hd_peak_diff_compute, partial when partial (hd_peak_diff_compute_top). */
+static void compute(struct hd_peak_diff *p, const struct hd_dump *old,
+		    const struct hd_figures *fold,
+		    const struct hd_dump *new_dump,
+		    const struct hd_figures *fnew, const struct hd_match *m,
+		    int partial, uint32_t top)
 {
 	int64_t *ob = calloc(old->values.len + 1, sizeof(*ob));
 	int64_t *nb = calloc(new_dump->values.len + 1, sizeof(*nb));
@@ -218,9 +281,44 @@ void hd_peak_diff_compute(struct hd_peak_diff *p, const struct hd_dump *old,
 	for (i = 0; i < new_dump->values.len; i++)
 		if (nb[i] > 0 && m->new_to_old[i] == HD_NONE)
 			add_entry(p, HD_NONE, i, 0, nb[i]);
-	sort_peak(p, old, new_dump);
+	if (partial) {
+		p->partial = 1;
+		top_peak(p, old, new_dump, top);
+	} else {
+		sort_peak(p, old, new_dump);
+	}
 	free(ob);
 	free(nb);
+}
+
+void hd_peak_diff_compute(struct hd_peak_diff *p, const struct hd_dump *old,
+			  const struct hd_figures *fold,
+			  const struct hd_dump *new_dump,
+			  const struct hd_figures *fnew,
+			  const struct hd_match *m)
+{
+	compute(p, old, fold, new_dump, fnew, m, 0, 0);
+}
+
+void hd_peak_diff_compute_top(struct hd_peak_diff *p,
+			      const struct hd_dump *old,
+			      const struct hd_figures *fold,
+			      const struct hd_dump *new_dump,
+			      const struct hd_figures *fnew,
+			      const struct hd_match *m, uint32_t top)
+{
+	compute(p, old, fold, new_dump, fnew, m, 1, top);
+}
+
+/* The order is a total one (entries differ in old_v or new_v), so the
+ * sort of the partial list is the sort of the whole one. */
+void hd_peak_diff_complete(struct hd_peak_diff *p, const struct hd_dump *old,
+			   const struct hd_dump *new_dump)
+{
+	if (!p->partial)
+		return;
+	sort_peak(p, old, new_dump);
+	p->partial = 0;
 }
 
 void hd_peak_diff_release(struct hd_peak_diff *p)

@@ -55,6 +55,11 @@ struct hd_diff {
 					unchanged matched values */
 	uint32_t n_matched, n_added, n_removed, n_changed;
 	uint32_t n_listed;           /* leading entries of values that differ */
+	/* Made by hd_diff_compute_sides_top: values holds the n_listed
+	 * differing entries alone, and only the first n_top of them are in
+	 * order (the others in no particular order) until hd_diff_complete. */
+	int partial;
+	uint32_t n_top;
 	struct hd_peak_diff peak;    /* the peak explained */
 	struct hd_arena arena;
 };
@@ -95,6 +100,20 @@ void hd_diff_side_step(struct hd_diff_side *s, enum hd_side_step step);
 void hd_diff_side_release(struct hd_diff_side *s);
 int hd_diff_compute_sides(struct hd_diff *df, struct hd_diff_side *old,
 			  struct hd_diff_side *new_side, unsigned match_flags);
+/*
+ * The same for a reader of the top top values alone (the text report
+ * with its "N others" line): values is left partial (see partial in
+ * struct hd_diff), which spares the sort of the unchanged values and of
+ * the differing ones past the top; the values at the peak likewise
+ * (peak.h); and the match's how of the structural pairs is not told
+ * exact yet (HD_MATCH_LABELS_LATER), nor the entries' how.  hd_diff_complete then makes it what
+ * hd_diff_compute_sides makes, for readers of the rest (a no-op on a
+ * complete diff); pointers into values do not survive it.
+ */
+int hd_diff_compute_sides_top(struct hd_diff *df, struct hd_diff_side *old,
+			      struct hd_diff_side *new_side,
+			      unsigned match_flags, uint32_t top);
+void hd_diff_complete(struct hd_diff *df);
 /* The row named name, or NULL. */
 const struct hd_figure_row *hd_diff_row(const struct hd_diff *df, const char *name);
 /* "matched", "added", "removed". */

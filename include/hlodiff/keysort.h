@@ -53,6 +53,28 @@ void hd_key_sort_in(struct hd_key_item *items, size_t n,
 		    int (*full)(void *ctx, uint32_t a, uint32_t b), void *ctx);
 
 /*
+ * The first k items of hd_key_sort's order, for callers that need no
+ * more in order: they go to items[0, k), sorted; the others are left in
+ * items[k, n) in no particular order.  Linear in n for small k (a big k
+ * sorts them all).
+ */
+void hd_key_select(struct hd_key_item *items, size_t n, size_t k,
+		   int (*full)(void *ctx, uint32_t a, uint32_t b), void *ctx);
+
+/*
+ * hd_key_select for items whose strings are costly to read (scattered
+ * records): items[0, n) come with w0, w1 and idx alone (p zero), and
+ * set_key(ctx, it) fills in the string of it (hd_key_item_set) for only
+ * the items whose numbers are as good as the k-th best numbers' (no
+ * other can be among the first k).  Leaves the first k items of the
+ * order in items[0, k); the rest of items is then scratch.
+ */
+void hd_key_select_keyed(struct hd_key_item *items, size_t n, size_t k,
+			 void (*set_key)(void *ctx, struct hd_key_item *it),
+			 int (*full)(void *ctx, uint32_t a, uint32_t b),
+			 void *ctx);
+
+/*
  * Reorders the n records of elem bytes at data, in place, as the sorted
  * items say (record items[i].idx goes to place i).  The items' idx are
  * used up (each becomes its own place).

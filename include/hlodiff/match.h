@@ -54,6 +54,11 @@ enum hd_match_flags {
 	HD_MATCH_BY_NAME_ONLY = 1u << 0, /* only exact name{index} pairs ("exact"
 					  * when the structural hash agrees,
 					  * else "name") */
+	HD_MATCH_LABELS_LATER = 1u << 1, /* the same pairs, but a pair of
+					  * the structural pass alone in its
+					  * group is not told exact (same
+					  * name) until hd_match_label: its
+					  * how holds a mark till then */
 };
 
 struct hd_match {
@@ -73,6 +78,10 @@ struct hd_match {
 int hd_match_values(struct hd_match *m, const struct hd_dump *old,
 		    const struct hd_dump *new_dump, unsigned flags);
 void hd_match_release(struct hd_match *m);
+/* Tells the pairs HD_MATCH_LABELS_LATER left apart, exact or structural
+ * (a no-op on a match made without it). */
+void hd_match_label(struct hd_match *m, const struct hd_dump *old,
+		    const struct hd_dump *new_dump);
 
 /*
  * The same in two steps, for callers that prepare each dump on a thread

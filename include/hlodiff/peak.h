@@ -42,6 +42,8 @@ struct hd_peak_diff {
 	struct hd_peak_side old_side, new_side;
 	struct hd_vec values;      /* struct hd_peak_value by |delta| descending */
 	uint32_t n_both, n_entered, n_left;
+	int partial;               /* hd_peak_diff_compute_top: only the
+				      first top values are in order */
 };
 
 /* Computes the peak explanation from both dumps and their match. */
@@ -50,6 +52,20 @@ void hd_peak_diff_compute(struct hd_peak_diff *p, const struct hd_dump *old,
 			  const struct hd_dump *new_dump,
 			  const struct hd_figures *fnew,
 			  const struct hd_match *m);
+/*
+ * The same for a reader of the first top values alone (the text report
+ * with its "N others" line): those are the first top of the order above,
+ * the others follow in no particular order.  hd_peak_diff_complete then
+ * orders them all (a no-op on a complete one).
+ */
+void hd_peak_diff_compute_top(struct hd_peak_diff *p,
+			      const struct hd_dump *old,
+			      const struct hd_figures *fold,
+			      const struct hd_dump *new_dump,
+			      const struct hd_figures *fnew,
+			      const struct hd_match *m, uint32_t top);
+void hd_peak_diff_complete(struct hd_peak_diff *p, const struct hd_dump *old,
+			   const struct hd_dump *new_dump);
 void hd_peak_diff_release(struct hd_peak_diff *p);
 const char *hd_peak_role_name(enum hd_peak_role r);
 
