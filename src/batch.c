@@ -597,22 +597,14 @@ static int top_values_only(const struct hd_batch_opts *o)
 	       !o->by_nkeys && !o->html_path;
 }
 
-/*
- * Did the rules read the values?  Each violated rule of a metric made of
- * values (all but the copies) lists the values that account for it
- * (verdict.c, find_contributors), from all of them.
- */
+/* Did the rules read the values (hd_verdict_read_values)? */
 static int verdicts_read_values(const struct hd_verdicts *v)
 {
 	size_t i;
 
-	for (i = 0; i < v->verdicts.len; i++) {
-		const struct hd_verdict *vd = &HD_VERDICT(v, i);
-
-		if (vd->result == HD_VERDICT_VIOLATED &&
-		    vd->rule->metric.source != HD_MSRC_COPIES)
+	for (i = 0; i < v->verdicts.len; i++)
+		if (hd_verdict_read_values(&HD_VERDICT(v, i)))
 			return 1;
-	}
 	return 0;
 }
 

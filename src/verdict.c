@@ -653,6 +653,12 @@ static const char *na_reason(struct eval *e, const struct mval *mv,
 			       no_old && no_new ? "have" : "has", mv->missing);
 }
 
+int hd_verdict_read_values(const struct hd_verdict *vd)
+{
+	return vd->result == HD_VERDICT_VIOLATED &&
+	       vd->rule->metric.source != HD_MSRC_COPIES;
+}
+
 static void eval_rule(struct eval *e, const struct hd_rule *rule)
 {
 	struct hd_verdict *vd = hd_vec_push(&e->v->verdicts);
@@ -682,9 +688,9 @@ static void eval_rule(struct eval *e, const struct hd_rule *rule)
 	else
 		violated = hd_rule_violated(rule, vd->old_v, vd->new_v,
 					    &vd->allowed);
-	if (violated && m->source != HD_MSRC_COPIES)
-		find_contributors(e, vd);
 	vd->result = violated ? HD_VERDICT_VIOLATED : HD_VERDICT_PASS;
+	if (hd_verdict_read_values(vd))
+		find_contributors(e, vd);
 	if (!violated)
 		e->v->n_pass++;
 	else if (rule->severity == HD_SEV_ERROR)

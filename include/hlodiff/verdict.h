@@ -173,6 +173,14 @@ struct hd_verdicts {
 int hd_rule_violated(const struct hd_rule *r, int64_t old_v, int64_t new_v,
 		     int64_t *allowed);
 
+/*
+ * Did evaluating vd read the diff's list of values?  A violated rule
+ * lists its contributor values, except the copy rules, which list
+ * copy-starts.  A partial diff (diff.h) must be completed and the rules
+ * evaluated again when any verdict did.
+ */
+int hd_verdict_read_values(const struct hd_verdict *vd);
+
 /* "1.5" for a percentage kept in millionths (a rule's P%). */
 char *hd_pct_text(char *buf, size_t n, int64_t pct);
 
