@@ -386,9 +386,24 @@ static uint32_t copy_of_value(const struct hd_dump *d, uint32_t v,
 }
 
 /*
- * A copy of NEW is matched when a value it defines ({}, {0}, {2}) is
- * paired by the value matcher with a value defined by a copy of OLD of
- * the same class.  Everything else is new.
+ * Does value v of side s speak for its copy k?  The destination ({0})
+ * does, where the dump has one; only a copy without it is spoken for by
+ * the other values it defines ({}, {2}).  The value matcher pairs the
+ * elements of a tuple one by one, so a copy's {} may be paired with one
+ * copy of the other dump and its {0} with another.
+ */
+static int speaks_for_copy(const struct eval *e, int s, uint32_t k, uint32_t v)
+{
+	uint32_t dest = copy_at(e->f[s], k)->value;
+
+	return dest == HD_NONE || dest == v;
+}
+
+/*
+ * A copy of NEW is matched when the value that speaks for it (its
+ * destination, speaks_for_copy) is paired by the value matcher with the
+ * value that speaks for a copy of OLD of the same class.  Everything
+ * else is new.
  */
 static void match_copies(struct eval *e)
 {
@@ -402,13 +417,13 @@ static void match_copies(struct eval *e)
 	for (v = 0; v < n->values.len && v < e->df->match.n_new; v++) {
 		uint32_t k = copy_of_value(n, (uint32_t)v, ni, nv), ov_, ok;
 
-		if (k == HD_NONE)
+		if (k == HD_NONE || !speaks_for_copy(e, NEW, k, (uint32_t)v))
 			continue;
 		ov_ = e->df->match.new_to_old[v];
 		if (ov_ == HD_NONE)
 			continue;
 		ok = copy_of_value(o, ov_, oi, ov);
-		if (ok != HD_NONE &&
+		if (ok != HD_NONE && speaks_for_copy(e, OLD, ok, ov_) &&
 		    copy_at(e->f[OLD], ok)->cls == copy_at(e->f[NEW], k)->cls)
 			e->copy_matched[k] = 1;
 	}

@@ -894,6 +894,56 @@ static void test_any_new(void)
 	pair_release(&p);
 }
 
+/* The value index of key on one side, or bail. */
+static uint32_t value_of(const struct hd_dump *d, const char *key)
+{
+	uint32_t v = hd_dump_value_by_key(d, hd_slice_cstr(key));
+
+	if (v == HD_NONE)
+		bail("no value %s", key);
+	return v;
+}
+
+/*
+ * The matcher pairs tuple elements one by one, so a copy's {} may go
+ * with one copy of the other dump and its {0} with another.  The
+ * destination decides: here OLD's copy-start{0} is paired with NEW's
+ * copy-start.5{0} (so copy-start.5 is not new), and NEW's copy-start{0}
+ * with nothing, while its {} stays paired with OLD's copy-start{}: NEW's
+ * copy-start is the new prefetch.
+ */
+static void test_copy_split_pairs(void)
+{
+	struct pair p;
+	struct hd_match *m;
+	uint32_t o0, n0, n5;
+	struct one o;
+	char *rep;
+
+	pair_load(&p, "tests/rules/synth-old.txt", "tests/rules/synth-new.txt");
+	m = &p.df.match;
+	o0 = value_of(&p.old, "copy-start{0}");
+	n0 = value_of(&p.nw, "copy-start{0}");
+	n5 = value_of(&p.nw, "copy-start.5{0}");
+	ok(m->old_to_new[o0] == n0 && m->new_to_old[n5] == HD_NONE,
+	   "as matched: copy-start{0} in both, copy-start.5{0} added");
+	ok(m->new_to_old[value_of(&p.nw, "copy-start{}")] ==
+	   value_of(&p.old, "copy-start{}"), "as matched: copy-start{} in both");
+	m->old_to_new[o0] = n5;
+	m->new_to_old[n5] = o0;
+	m->new_to_old[n0] = HD_NONE;
+	o = eval_text("error new prefetches", &p.df, NULL);
+	is_int(HD_VERDICT_VIOLATED, o.vd.result, "split pairs: violated");
+	is_int(1, o.vd.n_new_total, "split pairs: one new prefetch");
+	rep = report_text("error new prefetches", &p.df, NULL);
+	ok(contains(rep, "new prefetch copy-start: "),
+	   "split pairs: the copy whose destination is unpaired is new");
+	ok(!contains(rep, "new prefetch copy-start.5: "),
+	   "split pairs: the copy whose destination is paired is not");
+	free(rep);
+	pair_release(&p);
+}
+
 /* ---- waivers ------------------------------------------------------------ */
 
 static void test_waivers(void)
@@ -1097,6 +1147,7 @@ int main(int argc, char **argv)
 	test_shipped_rules();
 	test_metrics();
 	test_any_new();
+	test_copy_split_pairs();
 	test_waivers();
 	test_scope();
 	test_status();
