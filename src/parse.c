@@ -55,6 +55,8 @@ struct shape_memo {
 				   scan (balanced_until ' ') ends at its end */
 	int bare_known;
 	int64_t bytes;
+	const char *kept;       /* text's copy in the dump (keep_shape), or
+				   NULL when not looked up since filled */
 	char text[SHAPE_MEMO_TEXT];
 };
 
@@ -74,6 +76,24 @@ struct long_memo {
 	int64_t bytes;
 	char *text;
 };
+
+/*
+ * The shape texts of the value lines, each kept once in the dump's
+ * arena, where hd_alloc_value.shape points: a dump repeats a few hundred
+ * shapes, and a diff compares the shapes of every matched pair after the
+ * parser has given the input's pages back (input.h), which mapped the
+ * allocations section in again.  Open addressing by the text's
+ * XXH3-64.  Past SHAPE_KEEP_SHARE of the input in distinct shape bytes
+ * (a hostile dump of all different shapes) the rest stay in the input.
+ */
+struct kept_shape {
+	uint64_t hash;
+	const char *text;       /* NULL: empty slot */
+	size_t len;
+};
+
+#define SHAPE_KEEP_SHARE 32     /* at most 1/32 of the input, ... */
+#define SHAPE_KEEP_MIN (1u << 20) /* ... or 1 MiB */
 
 enum record_part {
 	REC_NONE,
@@ -125,6 +145,8 @@ struct parser {
 	const char *prefetched_to; /* where the lines prefetched for end */
 	struct shape_memo *memo; /* SHAPE_MEMO_SLOTS of them */
 	struct long_memo *long_memo; /* LONG_MEMO_SLOTS of them */
+	struct kept_shape *kept; /* kept_cap slots (power of 2), kept_n used */
+	size_t kept_cap, kept_n, kept_bytes, kept_budget;
 	uint64_t stack_lines;
 	/* struct pending_key: the values of the allocations section, filed
 	 * under their keys at once when the section is over (file_pending) */
@@ -740,6 +762,7 @@ static int64_t memo_bytes(struct shape_memo *m, struct hd_slice shape,
 	m->len = (uint32_t)shape.n;
 	m->plain = 0;
 	m->bare_known = 0;
+	m->kept = NULL;
 	memcpy(m->text, shape.p, shape.n);
 	m->bytes = hd_shape_logical_bytes(shape);
 	return m->bytes;
@@ -807,6 +830,78 @@ static size_t insn_shape(struct parser *ps, struct hd_slice t, int64_t *bytes)
 	*bytes = memo_bytes(m, hd_slice_make(t.p, n), h, hit);
 	m->plain = 1;
 	return n;
+}
+
+/* kept_cap doubled (from 256), its entries filed again. */
+static void grow_kept(struct parser *ps)
+{
+	size_t cap = ps->kept_cap ? ps->kept_cap * 2 : 256, i, j;
+	struct kept_shape *t = hd_xcalloc(cap, sizeof(*t));
+
+	for (i = 0; i < ps->kept_cap; i++) {
+		const struct kept_shape *k = &ps->kept[i];
+
+		if (!k->text)
+			continue;
+		for (j = k->hash & (cap - 1); t[j].text; j = (j + 1) & (cap - 1))
+			;
+		t[j] = *k;
+	}
+	free(ps->kept);
+	ps->kept = t;
+	ps->kept_cap = cap;
+}
+
+/* shape (hash h, not empty) as kept in the dump (struct kept_shape), or
+ * shape itself past the budget. */
+static struct hd_slice keep_shape(struct parser *ps, struct hd_slice shape,
+				  uint64_t h)
+{
+	struct kept_shape *k;
+	size_t mask, i;
+
+	if (2 * (ps->kept_n + 1) > ps->kept_cap)
+		grow_kept(ps);
+	mask = ps->kept_cap - 1;
+	for (i = h & mask; ps->kept[i].text; i = (i + 1) & mask) {
+		k = &ps->kept[i];
+		if (k->hash == h && k->len == shape.n &&
+		    hd_bytes_eq(k->text, shape.p, shape.n))
+			return hd_slice_make(k->text, k->len);
+	}
+	if (shape.n > ps->kept_budget - ps->kept_bytes)
+		return shape;
+	k = &ps->kept[i];
+	k->hash = h;
+	k->len = shape.n;
+	k->text = hd_arena_pack(&ps->d->arena, shape.p, shape.n);
+	ps->kept_bytes += shape.n;
+	ps->kept_n++;
+	return hd_slice_make(k->text, k->len);
+}
+
+/*
+ * A value line's shape (hash h), which shape_bytes has just looked up,
+ * as kept in the dump (keep_shape): a shorter one through its memo slot,
+ * which holds it now.
+ */
+static struct hd_slice kept_value_shape(struct parser *ps,
+					struct hd_slice shape, uint64_t h)
+{
+	struct shape_memo *m;
+	struct hd_slice k;
+
+	if (shape.n == 0)
+		return shape;
+	if (shape.n > SHAPE_MEMO_TEXT)
+		return keep_shape(ps, shape, h);
+	m = &ps->memo[h & (SHAPE_MEMO_SLOTS - 1)];
+	if (m->kept)
+		return hd_slice_make(m->kept, shape.n);
+	k = keep_shape(ps, shape, h);
+	if (k.p != shape.p)
+		m->kept = k.p;
+	return k;
 }
 
 static struct hd_slice default_index(void)
@@ -1200,8 +1295,8 @@ static int parse_alloc_value(struct parser *ps, struct hd_slice l)
 	av->alloc = ps->alloc;
 	av->size = size;
 	av->offset = offset;
-	av->shape = t;
 	av->shape_bytes = shape_bytes(ps, t, &hashes);
+	av->shape = kept_value_shape(ps, t, hashes.whole);
 	val->own_kept = hd_size_keep(av->shape_bytes);
 	av->shape_hash = hashes.whole;
 	av->bare_hash = hashes.bare;
@@ -2424,6 +2519,8 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 	ps.end = data + len;
 	ps.memo = hd_xcalloc(SHAPE_MEMO_SLOTS, sizeof(*ps.memo));
 	ps.long_memo = hd_xcalloc(LONG_MEMO_SLOTS, sizeof(*ps.long_memo));
+	ps.kept_budget = len / SHAPE_KEEP_SHARE > SHAPE_KEEP_MIN ?
+			 len / SHAPE_KEEP_SHARE : SHAPE_KEEP_MIN;
 	rc = parse_lines(&ps) ? -1 : finish(&ps);
 	/* the values of a dump that ends in its allocations */
 	if (file_pending(&ps, rc == 0))
@@ -2433,6 +2530,7 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 		free(ps.long_memo[i].text);
 	free(ps.long_memo);
 	free(ps.memo);
+	free(ps.kept);
 	return rc;
 }
 
