@@ -639,7 +639,7 @@ static inline void sink_v32(struct sink *k, const struct v32 *x,
  * with two 16-byte loads inside the window and copied whole; the rest
  * goes through name_span and sink_name.
  */
-static inline size_t sink_name_at(struct sink *k, const char *s, size_t n,
+SINK_INLINE size_t sink_name_at(struct sink *k, const char *s, size_t n,
 				  size_t i, const struct win *v)
 {
 	struct hd_slice name;
@@ -857,30 +857,48 @@ static inline int attr_stop_at(const char *s, size_t n, size_t k,
  * at the first such sequence (most often the end of the value), so a
  * value that must be walked costs at most its length again.
  */
+#ifdef __SSE2__
+/* Does a stop sequence (attr_stop_at) start at one of s[k, k + 16)?
+ * Reads s[k, k + 19). */
+static inline int attr_block_stops(const char *p, enum attr_mode mode)
+{
+	/* loads at k, k + 1, k + 2, k + 3: the next bytes of every lane */
+	__m128i x0 = hd_v_load(p), x1 = hd_v_load(p + 1);
+	__m128i m = _mm_and_si128(hd_v_eq(x0, ','), hd_v_eq(x1, ' '));
+
+	if (mode == ATTR_BACKEND) {
+		__m128i x2 = hd_v_load(p + 2), x3 = hd_v_load(p + 3);
+		__m128i id = _mm_and_si128(
+			hd_v_eq(x0, '_'),
+			_mm_and_si128(hd_v_eq(x1, 'i'), hd_v_eq(x2, 'd')));
+		__m128i ues = _mm_and_si128(
+			hd_v_eq(x0, 'u'),
+			_mm_and_si128(hd_v_eq(x1, 'e'), hd_v_eq(x2, 's')));
+
+		m = _mm_or_si128(m, _mm_and_si128(hd_v_eq(x3, '"'),
+						  _mm_or_si128(id, ues)));
+	}
+	return _mm_movemask_epi8(m) != 0;
+}
+#endif
+
 static int attr_runs_plain(const char *s, size_t n, size_t i,
 			   enum attr_mode mode)
 {
 #ifdef __SSE2__
-	/* loads at k, k + 1, k + 2, k + 3: the next bytes of every lane */
-	for (; n - i >= 19; i += 16) {
-		const char *p = s + i;
-		__m128i x0 = hd_v_load(p), x1 = hd_v_load(p + 1);
-		__m128i m = _mm_and_si128(hd_v_eq(x0, ','), hd_v_eq(x1, ' '));
-
-		if (mode == ATTR_BACKEND) {
-			__m128i x2 = hd_v_load(p + 2), x3 = hd_v_load(p + 3);
-			__m128i id = _mm_and_si128(
-				hd_v_eq(x0, '_'),
-				_mm_and_si128(hd_v_eq(x1, 'i'), hd_v_eq(x2, 'd')));
-			__m128i ues = _mm_and_si128(
-				hd_v_eq(x0, 'u'),
-				_mm_and_si128(hd_v_eq(x1, 'e'), hd_v_eq(x2, 's')));
-
-			m = _mm_or_si128(m, _mm_and_si128(hd_v_eq(x3, '"'),
-							  _mm_or_si128(id, ues)));
+	if (n - i >= 19) {
+		for (; n - i >= 19; i += 16)
+			if (attr_block_stops(s + i, mode))
+				return 0;
+		/* The rest: one more block ending at the end (its starts
+		 * before i were found plain above, so it finds what the
+		 * bytes from i hold), then the two last starts, where only
+		 * ", " fits. */
+		if (i < n - 2) {
+			if (attr_block_stops(s + n - 19, mode))
+				return 0;
+			i = n - 3;
 		}
-		if (_mm_movemask_epi8(m))
-			return 0;
 	}
 #endif
 	for (; i + 1 < n; i++)
