@@ -1815,8 +1815,12 @@ static size_t drop_hex_hashes(char *s, size_t n)
  */
 #define LOOSE_AHEAD 8
 
-static void loose_fetch_ahead(const struct hd_canon *c, uint32_t v)
+/* Inlined: GCC takes a function that only prefetches for one without
+ * effects and drops the call. */
+static inline __attribute__((always_inline)) void loose_fetch_ahead(const struct hd_canon *c,
+			      const struct hd_dump *d, uint32_t v)
 {
+	const struct hd_value *val;
 	uint32_t ins;
 
 	if (v + LOOSE_AHEAD >= c->n_values)
@@ -1824,6 +1828,12 @@ static void loose_fetch_ahead(const struct hd_canon *c, uint32_t v)
 	ins = c->value_insn[v + LOOSE_AHEAD];
 	if (ins != HD_NONE)
 		__builtin_prefetch(&c->insn_loose[2 * (size_t)ins]);
+	/* its value line's shape hashes and its name (the records of the
+	 * values are read in order, these are not) */
+	val = &HD_VALUE(d, v + LOOSE_AHEAD);
+	if (d->shape_facts && val->alloc_value != HD_NONE)
+		__builtin_prefetch(&HD_ALLOC_VALUE(d, val->alloc_value).shape_hash);
+	__builtin_prefetch(val->name.p);
 }
 
 /* XXH3-64 of "{}", the index of most values (test_canon_cached checks
@@ -1860,7 +1870,7 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 
 	/* hashed here, not for every value: the matcher asks for the ones
 	 * its strict passes left */
-	loose_fetch_ahead(c, v);
+	loose_fetch_ahead(c, d, v);
 	if (ins != HD_NONE) {
 		opcode = c->insn_loose[2 * (size_t)ins];
 		op_name = c->insn_loose[2 * (size_t)ins + 1];
