@@ -1290,18 +1290,28 @@ static int parse_record_body(struct parser *ps, struct hd_slice l)
 	return unknown_line(ps, l);
 }
 
-/* One "key=value" item of metadata={...}. */
-static void metadata_item(struct hd_insn *in, struct hd_slice key,
-			  struct hd_slice val)
+/* val without its quotes when it is a quoted string. */
+static inline struct hd_slice unquote(struct hd_slice val)
 {
 	if (val.n >= 2 && val.p[0] == '"' && val.p[val.n - 1] == '"')
 		val = hd_slice_make(val.p + 1, val.n - 2);
+	return val;
+}
+
+/*
+ * One "key=value" item of metadata={...}.  Inlined, and the key checked
+ * first: most items (source_end_line, source_column ...) are none of
+ * the three kept, and cost a compare of lengths.
+ */
+static inline __attribute__((always_inline)) void
+metadata_item(struct hd_insn *in, struct hd_slice key, struct hd_slice val)
+{
 	if (IS(key, "op_name"))
-		in->op_name = val;
+		in->op_name = unquote(val);
 	else if (IS(key, "source_file"))
-		in->source_file = val;
+		in->source_file = unquote(val);
 	else if (IS(key, "source_line"))
-		hd_parse_i64(val, &in->source_line);
+		hd_parse_i64(unquote(val), &in->source_line);
 }
 
 /* Splits "key=value" attributes of metadata={...} (space separated). */
@@ -1347,9 +1357,45 @@ static inline size_t metadata_key_end(struct hd_slice r, const char *limit)
  * of name bytes (a number), ended by ' ' or a closing bracket, where the
  * scan stops too (at depth 0); anything else is scanned from the start.
  */
+/*
+ * skip_string(r, 0) for the string opening at r.p[0], inlined for the
+ * usual one: its first '"' (found 16 bytes at a time, the last block
+ * read whole when the input, which ends at limit, holds it, the bytes
+ * past r masked) with no backslash before it.  Anything else takes
+ * skip_string.
+ */
+static inline size_t metadata_string_end(struct hd_slice r, const char *limit)
+{
+#ifdef __SSE2__
+	size_t i = 1;
+
+	for (; i < r.n; i += 16) {
+		unsigned m;
+
+		if (i + 16 <= r.n)
+			m = eq_mask(r.p + i, '"');
+		else if (limit - (r.p + i) >= 16)
+			m = eq_mask(r.p + i, '"') & ~(0xffffu << (r.n - i));
+		else
+			break;
+		if (m) {
+			size_t j = i + (size_t)__builtin_ctz(m);
+
+			if (r.p[j - 1] != '\\')
+				return j + 1;
+			break;
+		}
+	}
+#else
+	(void)limit;
+#endif
+	return skip_string(r, 0);
+}
+
 static inline size_t metadata_value_end(struct hd_slice r, const char *limit)
 {
-	size_t i = r.n && r.p[0] == '"' ? skip_string(r, 0) : name_span(r, limit);
+	size_t i = r.n && r.p[0] == '"' ? metadata_string_end(r, limit) :
+		   name_span(r, limit);
 
 	if (i < r.n && (r.p[i] == ' ' || is_closer(r.p[i])))
 		return i;
