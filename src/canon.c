@@ -1193,10 +1193,10 @@ struct pre_op {
 /* The operand records may take this share of the input's bytes. */
 #define PRE_BUDGET_SHARE 8
 
-/* What the parser keeps of an instruction. */
+/* What the parser keeps of an instruction (its canonical hash and
+ * loose parts are kept apart, in hd_canon's layout: hd_canon_compute
+ * copies the one and takes the other as it is). */
 struct pre_insn {
-	uint64_t canon;         /* canonical hash */
-	uint64_t loose[2];      /* insn_loose */
 	uint64_t name_hash;     /* hd_insn's name_hash and name length, */
 	uint32_t op_first;      /* its first operand record, | PRE_WALK */
 	uint32_t name_len;      /* for build_names: the big hd_insn records
@@ -1213,6 +1213,8 @@ struct pre_insn {
 
 struct hd_canon_pre {
 	struct hd_vec insns;    /* struct pre_insn */
+	struct hd_vec canon;    /* uint64_t per instruction: canonical hash */
+	struct hd_vec loose;    /* uint64_t, two per instruction: insn_loose */
 	struct hd_vec ops;      /* struct pre_op */
 	size_t max_ops;         /* the budget of ops.len */
 	struct hd_vec pos_hash; /* uint64_t per position: XXH3-64 of its name */
@@ -1961,6 +1963,8 @@ struct hd_canon_pre *hd_canon_pre_new(void)
 
 	p->sink.st = &p->st;
 	p->insns = (struct hd_vec)HD_VEC_INIT(struct pre_insn);
+	p->canon = (struct hd_vec)HD_VEC_INIT(uint64_t);
+	p->loose = (struct hd_vec)HD_VEC_INIT(uint64_t);
 	p->ops = (struct hd_vec)HD_VEC_INIT(struct pre_op);
 	p->pos_hash = (struct hd_vec)HD_VEC_INIT(uint64_t);
 	return p;
@@ -1974,6 +1978,8 @@ void hd_canon_pre_budget(struct hd_canon_pre *p, size_t input_bytes)
 	/* a guess of how many there will be (a little more than a real
 	 * dump needs): no copies as they grow */
 	hd_vec_reserve(&p->insns, p->insns.len + guess);
+	hd_vec_reserve(&p->canon, p->canon.len + guess);
+	hd_vec_reserve(&p->loose, p->loose.len + 2 * guess);
 	hd_vec_reserve(&p->ops, p->ops.len + guess);
 	hd_vec_reserve(&p->pos_hash, p->pos_hash.len + guess);
 
@@ -2004,10 +2010,18 @@ void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in)
 {
 	size_t first = p->ops.len;
 	struct pre_insn *r;
+	uint64_t *canon, *loose;
 
 	if (p->insns.len == p->insns.cap)
 		hd_vec_reserve(&p->insns, p->insns.len + 1);
+	if (p->canon.len == p->canon.cap)
+		hd_vec_reserve(&p->canon, p->canon.len + 1);
+	if (p->loose.len + 2 > p->loose.cap)
+		hd_vec_reserve(&p->loose, p->loose.len + 2);
 	r = &HD_VEC_AT(&p->insns, struct pre_insn, p->insns.len++);
+	canon = &HD_VEC_AT(&p->canon, uint64_t, p->canon.len++);
+	loose = &HD_VEC_AT(&p->loose, uint64_t, p->loose.len);
+	p->loose.len += 2;
 	/* An operand list longer than the budget left would likely run
 	 * past it (a name takes 16 bytes of records, a few of text): the
 	 * instruction is left to hd_canon_compute, which hashes it and
@@ -2015,13 +2029,13 @@ void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in)
 	p->base = in->text.p;
 	p->over = in->text.n > UINT32_MAX ||
 		  in->operands.n > (p->max_ops - first) * sizeof(struct pre_op);
-	r->canon = 0;
+	*canon = 0;
 	if (!p->over) {
 		sink_begin(&p->sink);
 		insn_text(&p->sink, in, NULL, p);
-		r->canon = sink_hash(&p->sink);
+		*canon = sink_hash(&p->sink);
 	}
-	loose_parts(r->loose, in);
+	loose_parts(loose, in);
 	r->name_hash = in->name_hash;
 	r->name_len = in->name.n < UINT32_MAX ? (uint32_t)in->name.n :
 						UINT32_MAX;
@@ -2052,6 +2066,8 @@ void hd_canon_pre_position(struct hd_canon_pre *p,
 static void pre_drop_records(struct hd_canon_pre *p)
 {
 	hd_vec_release(&p->insns);
+	hd_vec_release(&p->canon);
+	hd_vec_release(&p->loose);
 	hd_vec_release(&p->ops);
 	hd_vec_release(&p->pos_hash);
 }
@@ -2073,6 +2089,7 @@ static struct hd_canon_pre *pre_take(const struct hd_dump *d)
 	struct hd_canon_pre *p = d->canon_pre;
 
 	if (!p || p->taken || p->insns.len == 0 || p->insns.len != d->insns.len ||
+	    p->canon.len != p->insns.len || p->loose.len != 2 * p->insns.len ||
 	    p->pos_hash.len != d->positions.len || !d->shape_facts)
 		return NULL;
 	p->taken = 1;
@@ -2111,12 +2128,6 @@ static void hash_insns_pre(struct work *w)
 	const struct pre_insn *pi = p->insns.data;
 	size_t n_ops = p->ops.len;
 	uint32_t i, k;
-
-	for (i = 0; i < c->n_insns; i++) {
-		c->insn_canon[i] = pi[i].canon;
-		c->insn_loose[2 * (size_t)i] = pi[i].loose[0];
-		c->insn_loose[2 * (size_t)i + 1] = pi[i].loose[1];
-	}
 
 	build_names(w);
 	pass_begin(w);
@@ -2189,7 +2200,19 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	c->n_values = (uint32_t)d->values.len;
 	w->pre = pre_take(d);
 	c->insn_canon = alloc_array(c->n_insns, sizeof(uint64_t));
-	c->insn_loose = alloc_array(2 * (size_t)c->n_insns, sizeof(uint64_t));
+	if (w->pre) {
+		/* the parser's loose parts, taken as they are: no copy, no
+		 * new pages (the canonical hashes are copied: the matcher
+		 * frees insn_canon early, with free) */
+		c->loose_store = w->pre->loose;
+		w->pre->loose = (struct hd_vec)HD_VEC_INIT(uint64_t);
+		c->insn_loose = c->loose_store.data;
+		memcpy(c->insn_canon, w->pre->canon.data,
+		       c->n_insns * sizeof(uint64_t));
+	} else {
+		c->insn_loose = alloc_array(2 * (size_t)c->n_insns,
+					    sizeof(uint64_t));
+	}
 	c->insn_struct = alloc_array(c->n_insns, sizeof(uint64_t));
 	c->value_canon = alloc_array(c->n_values, sizeof(uint64_t));
 	c->value_struct = alloc_array(c->n_values, sizeof(uint64_t));
@@ -2237,10 +2260,13 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 void hd_canon_release(struct hd_canon *c)
 {
 	free(c->insn_canon);
+	if (c->loose_store.data)
+		hd_vec_release(&c->loose_store);
+	else
+		free(c->insn_loose);
 	free(c->insn_struct);
 	free(c->value_canon);
 	free(c->value_struct);
 	free(c->value_insn);
-	free(c->insn_loose);
 	memset(c, 0, sizeof(*c));
 }
