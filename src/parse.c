@@ -1403,6 +1403,94 @@ static inline size_t metadata_value_end(struct hd_slice r, const char *limit)
 }
 
 /*
+ * The usual tail of a metadata after its source_line item: from r.p[0]
+ * (a ' '), items "key=number" (source_end_line, source_column ...) up
+ * to the closing '}', followed by ',' or the end.  read_metadata_fast
+ * would read them one by one and keep none, when no key among them can
+ * be op_name, source_file or source_line: a key is the run of name
+ * bytes between a ' ' and its '=', and those three have 7 or 11 bytes.
+ * So when the bytes up to the first '}' are all [a-z0-9_], '=' or ' ',
+ * and no '=' has a run of exactly 7 or 11 [a-z0-9_] bytes before it,
+ * the items are skipped: returns the offset of that '}'.  Anything else
+ * (another byte first, a '}' 64 bytes or more on, a run of 7 or 11)
+ * returns 0 and the items are read.
+ */
+#ifdef __SSE2__
+/* Masks of the bytes of the 16 at p: [a-z0-9_] (n), '=' (e), ' ' (s),
+ * '}' (c), each shifted left by at. */
+static inline void tail_masks(const char *p, unsigned at, uint64_t *n,
+			      uint64_t *e, uint64_t *s, uint64_t *c)
+{
+	__m128i x = hd_v_load(p);
+	__m128i nm = _mm_or_si128(_mm_or_si128(hd_v_in_range(x, 'a', 'z'),
+					       hd_v_in_range(x, '0', '9')),
+				  hd_v_eq(x, '_'));
+
+	*n |= (uint64_t)(unsigned)_mm_movemask_epi8(nm) << at;
+	*e |= (uint64_t)(unsigned)_mm_movemask_epi8(hd_v_eq(x, '=')) << at;
+	*s |= (uint64_t)(unsigned)_mm_movemask_epi8(hd_v_eq(x, ' ')) << at;
+	*c |= (uint64_t)(unsigned)_mm_movemask_epi8(hd_v_eq(x, '}')) << at;
+}
+#endif
+
+static size_t metadata_plain_tail(struct hd_slice r, const char *limit)
+{
+	size_t i, run = 0, stop = r.n < 64 ? r.n : 64;
+
+#ifdef __SSE2__
+	if (limit - r.p >= 64) {
+		uint64_t n = 0, e = 0, s = 0, c = 0, valid, other, all2, all4,
+			 all7, all8, all11, hits;
+		unsigned k, f;
+
+		for (k = 0; k < 64; k += 16)
+			tail_masks(r.p + k, k, &n, &e, &s, &c);
+		valid = r.n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << r.n) - 1;
+		other = ~(n | e | s) & valid;
+		if (!other)
+			return 0;
+		f = (unsigned)__builtin_ctzll(other);
+		if (!((c >> f) & 1) || (f + 1 < r.n && r.p[f + 1] != ','))
+			return 0;
+		/* allK bit j: bytes j - K + 1 .. j are all [a-z0-9_] */
+		all2 = n & n << 1;
+		all4 = all2 & all2 << 2;
+		all7 = all4 & all2 << 4 & n << 6;
+		all8 = all4 & all4 << 4;
+		all11 = all8 & all2 << 8 & n << 10;
+		/* an '=' after a run of exactly 7 or 11 (r.p[0] is a ' ') */
+		hits = e & ((all7 << 1 & ~(n << 8)) | (all11 << 1 & ~(n << 12)));
+		if (hits & (((uint64_t)1 << f) - 1))
+			return 0;
+		return f;
+	}
+#else
+	(void)limit;
+#endif
+	for (i = 0; i < stop; i++) {
+		char ch = r.p[i];
+
+		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+		    ch == '_') {
+			run++;
+			continue;
+		}
+		if (ch == '=' && run != 7 && run != 11) {
+			run = 0;
+			continue;
+		}
+		if (ch == ' ') {
+			run = 0;
+			continue;
+		}
+		if (ch == '}' && (i + 1 == r.n || r.p[i + 1] == ','))
+			return i;
+		return 0;
+	}
+	return 0;
+}
+
+/*
  * find_metadata's two passes (the end of "{...}", then its items) in
  * one, for the usual text: the items are read as read_metadata reads
  * them, and the closing '}' is the first closing bracket met between
@@ -1445,6 +1533,15 @@ static int read_metadata_fast(struct hd_insn *in, struct hd_slice m,
 			return -1;
 		metadata_item(in, key, hd_slice_make(r.p, end));
 		r = tail(r, end);
+		if (IS(key, "source_line") && r.n && r.p[0] == ' ') {
+			size_t close = metadata_plain_tail(r, limit);
+
+			if (close) {
+				in->metadata = hd_slice_make(
+					m.p + 1, (size_t)(r.p + close - m.p) - 1);
+				return 0;
+			}
+		}
 	}
 }
 
