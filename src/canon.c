@@ -1003,8 +1003,13 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 			continue;
 		}
 		if (mode != ATTR_DROP) {
-			sink_bytes(o, s + i, k - i);
-			sink_byte(o, '=');
+			/* the key and its '=' (written when there is none) */
+			if (k < n) {
+				sink_bytes(o, s + i, k + 1 - i);
+			} else {
+				sink_bytes(o, s + i, k - i);
+				sink_byte(o, '=');
+			}
 		}
 		i = walk_attr(o, s, n, k < n ? k + 1 : n,
 			      mode == ATTR_KEY ? ATTR_DROP : mode, &v);
