@@ -1519,7 +1519,13 @@ static int read_metadata_fast(struct hd_insn *in, struct hd_slice m,
 			in->metadata = hd_slice_make(m.p + 1, (size_t)(r.p - m.p) - 1);
 			return 0;
 		}
-		eq = metadata_key_end(r, limit);
+		/* the usual keys: name_span would stop at their '=' */
+		if (STARTS(r, "op_name="))
+			eq = 7;
+		else if (STARTS(r, "source_file=") || STARTS(r, "source_line="))
+			eq = 11;
+		else
+			eq = metadata_key_end(r, limit);
 		if (eq >= r.n)
 			return -1;
 		if (r.p[eq] != '=') {
