@@ -1610,18 +1610,17 @@ static void find_metadata(struct hd_insn *in, const char *limit)
 	read_metadata(in);
 }
 
-/* "%name = SHAPE opcode(operands), attrs" */
+/* "%name = SHAPE opcode(operands), attrs"; n is the length of the name
+ * (name_span after the '%'), which the caller found. */
 static int parse_insn_text(struct parser *ps, struct hd_slice l,
-			   struct hd_slice text, struct hd_insn *in)
+			   struct hd_slice text, size_t n, struct hd_insn *in)
 {
 	struct hd_slice t = text;
-	size_t n;
 
 	in->text = text;
 	in->source_line = -1;
 	if (t.n && t.p[0] == '%')
 		t = tail(t, 1);
-	n = name_span(t, ps->end);
 	if (n == 0)
 		return bad_line(ps, l, "bad instruction", "'%NAME = SHAPE opcode(...)'");
 	in->name = hd_slice_make(t.p, n);
@@ -1702,7 +1701,7 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	if (i == HD_NONE) {
 		struct hd_insn *in = PUSH(&d->insns, struct hd_insn);
 		in->line = (uint32_t)ps->line;
-		if (parse_insn_text(ps, l, text, in))
+		if (parse_insn_text(ps, l, text, n, in))
 			return -1;
 		i = (uint32_t)(d->insns.len - 1);
 		/* parse_insn_text read the same name: file it under hash */
