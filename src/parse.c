@@ -1610,6 +1610,65 @@ static void find_metadata(struct hd_insn *in, const char *limit)
 	read_metadata(in);
 }
 
+/*
+ * The opcode's end in t: the first '(', ' ' or ',' (what a search for
+ * the first '(' or ' ' and then for a ',' before it finds), or t.n.
+ * 16 bytes at a time in whole blocks inside t.
+ */
+static inline size_t opcode_end(struct hd_slice t)
+{
+	size_t i = 0;
+
+#ifdef __SSE2__
+	for (; i + 16 <= t.n; i += 16) {
+		unsigned m = eq_mask(t.p + i, '(') | eq_mask(t.p + i, ' ') |
+			     eq_mask(t.p + i, ',');
+
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
+	while (i < t.n && t.p[i] != '(' && t.p[i] != ' ' && t.p[i] != ',')
+		i++;
+	return i;
+}
+
+/*
+ * balanced_until(t, ',', ',') for the usual operand list, t starting at
+ * its '(': when the first bracket or quote after it is the ')' that
+ * closes it, and a ',' (or the end of t) follows, the scan would stop
+ * right after that ')'.  Returns that index, or 0 for anything else
+ * (the caller scans).
+ */
+static inline size_t operand_list_end(struct hd_slice t)
+{
+	size_t i = 1;
+
+#ifdef __SSE2__
+	for (; i + 16 <= t.n; i += 16) {
+		/* brackets and quotes ('"' as both stops) */
+		unsigned m = special_mask(t.p + i, '"', '"');
+
+		if (m) {
+			i += (size_t)__builtin_ctz(m);
+			goto found;
+		}
+	}
+#endif
+	while (i < t.n && !balanced_special(t.p[i], '"', '"'))
+		i++;
+	if (i >= t.n)
+		return 0;
+#ifdef __SSE2__
+found:
+#endif
+	if (t.p[i] != ')')
+		return 0;
+	if (i + 1 == t.n || t.p[i + 1] == ',')
+		return i + 1;
+	return 0;
+}
+
 /* "%name = SHAPE opcode(operands), attrs"; n is the length of the name
  * (name_span after the '%'), which the caller found. */
 static int parse_insn_text(struct parser *ps, struct hd_slice l,
@@ -1632,8 +1691,7 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 		return bad_line(ps, l, "bad instruction shape", "'%NAME = SHAPE opcode(...)'");
 	in->shape = hd_slice_make(t.p, n);
 	t = tail(t, n + 1);
-	n = find_either(t, 0, '(', ' ');
-	n = find_either(hd_slice_make(t.p, n), 0, ',', ',');
+	n = opcode_end(t);
 	if (n == 0 || n == t.n || t.p[n] != '(')
 		return bad_line(ps, l, "bad instruction opcode", "'opcode(operands)'");
 	in->opcode = hd_slice_make(t.p, n);
@@ -1644,7 +1702,9 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 			(uint32_t)(ps->d->insns.len - 1);
 	}
 	t = tail(t, n);
-	n = balanced_until(t, ',', ',');
+	n = operand_list_end(t);
+	if (n == 0)
+		n = balanced_until(t, ',', ',');
 	/* n is where the operand list "(...)" ends at depth 0 */
 	if (n < 2 || t.p[n - 1] != ')') {
 		if (n == t.n && t.n >= 2 && t.p[t.n - 1] == ')')
