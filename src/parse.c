@@ -1359,25 +1359,21 @@ static inline size_t metadata_key_end(struct hd_slice r, const char *limit)
  */
 /*
  * skip_string(r, 0) for the string opening at r.p[0], inlined for the
- * usual one: its first '"' (found 16 bytes at a time, the last block
- * read whole when the input, which ends at limit, holds it, the bytes
- * past r masked) with no backslash before it.  Anything else takes
- * skip_string.
+ * usual one: its first '"' (found 32 bytes at a time while the input,
+ * which ends at limit, holds them, the bytes past r masked) with no
+ * backslash before it.  Anything else takes skip_string.
  */
 static inline size_t metadata_string_end(struct hd_slice r, const char *limit)
 {
 #ifdef __SSE2__
-	size_t i = 1;
+	size_t i;
 
-	for (; i < r.n; i += 16) {
-		unsigned m;
+	for (i = 1; i < r.n && limit - (r.p + i) >= 32; i += 32) {
+		uint32_t m = eq_mask(r.p + i, '"') |
+			     (uint32_t)eq_mask(r.p + i + 16, '"') << 16;
 
-		if (i + 16 <= r.n)
-			m = eq_mask(r.p + i, '"');
-		else if (limit - (r.p + i) >= 16)
-			m = eq_mask(r.p + i, '"') & ~(0xffffu << (r.n - i));
-		else
-			break;
+		if (r.n - i < 32)
+			m &= ((uint32_t)1 << (r.n - i)) - 1;
 		if (m) {
 			size_t j = i + (size_t)__builtin_ctz(m);
 
