@@ -1548,6 +1548,77 @@ static int read_metadata_fast(struct hd_insn *in, struct hd_slice m,
 }
 
 /*
+ * A string item of the usual metadata: the value from v.p[0] (its
+ * opening quote) to the closing one, which a ' ' or a closing bracket
+ * must follow.  Returns the index past the quote, or 0.
+ */
+static inline size_t usual_string(struct hd_slice v, const char *limit)
+{
+	size_t e = metadata_string_end(v, limit);
+
+	return e < v.n && (v.p[e] == ' ' || is_closer(v.p[e])) ? e : 0;
+}
+
+/*
+ * read_metadata_fast for the usual metadata, {op_name="..."
+ * source_file="..." source_line=N ...} (any of the three may be left
+ * out, in this order, one ' ' between items), read straight through,
+ * its tail by metadata_plain_tail: the items come out as the loop reads
+ * them.  Returns -1 for anything else, and the caller reads the items
+ * from the start with the loop, which keeps again whatever was kept
+ * here.  m starts at the '{'.
+ */
+static int read_metadata_usual(struct hd_insn *in, struct hd_slice m,
+			       const char *limit)
+{
+	struct hd_slice r = tail(m, 1), v;
+	size_t e;
+
+	if (STARTS(r, "op_name=\"")) {
+		v = tail(r, 8);
+		e = usual_string(v, limit);
+		if (!e)
+			return -1;
+		in->op_name = hd_slice_make(v.p + 1, e - 2);
+		r = tail(v, e);
+		if (r.p[0] != ' ')
+			goto close;
+		r = tail(r, 1);
+	}
+	if (STARTS(r, "source_file=\"")) {
+		v = tail(r, 12);
+		e = usual_string(v, limit);
+		if (!e)
+			return -1;
+		in->source_file = hd_slice_make(v.p + 1, e - 2);
+		r = tail(v, e);
+		if (r.p[0] != ' ')
+			goto close;
+		r = tail(r, 1);
+	}
+	if (STARTS(r, "source_line=")) {
+		v = tail(r, 12);
+		e = name_span(v, limit);
+		if (e >= v.n || (v.p[e] != ' ' && !is_closer(v.p[e])))
+			return -1;
+		hd_parse_i64(hd_slice_make(v.p, e), &in->source_line);
+		r = tail(v, e);
+		if (r.p[0] == ' ') {
+			size_t close = metadata_plain_tail(r, limit);
+
+			if (!close)
+				return -1;
+			r = tail(r, close);
+		}
+	}
+close:
+	if (!r.n || r.p[0] != '}' || (r.n > 1 && r.p[1] != ','))
+		return -1;
+	in->metadata = hd_slice_make(m.p + 1, (size_t)(r.p - m.p) - 1);
+	return 0;
+}
+
+/*
  * The first ", metadata={" in a, or NULL: memmem, but the attributes
  * before metadata are short and the call cost more than the search.  A
  * match has ',' at j and 'm' at j + 2: those j are found 16 at a time
@@ -1595,7 +1666,8 @@ static void find_metadata(struct hd_insn *in, const char *limit)
 	if (!at)
 		return;
 	m = tail(a, (size_t)(at - a.p) + sizeof(key) - 2); /* from '{' */
-	if (read_metadata_fast(in, m, limit) == 0)
+	if (read_metadata_usual(in, m, limit) == 0 ||
+	    read_metadata_fast(in, m, limit) == 0)
 		return;
 	in->op_name = in->source_file = HD_SLICE_NULL;
 	in->source_line = -1;
