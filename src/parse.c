@@ -1806,6 +1806,7 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	size_t n;
 	uint32_t i;
 	uint64_t hash;
+	int same;
 
 	if (ps->sec != SEC_USED_VALUES || ps->part == REC_NONE || ps->part == REC_DONE)
 		return perr(ps, "'from instruction' outside a value record (expected '<ID NAME>' before it)");
@@ -1823,8 +1824,9 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	}
 	if (d->insns.len >= HD_NONE - 1)
 		return perr(ps, "too many instructions");
-	hash = hd_slice_eq(val->name, hd_slice_make(t.p, n)) ? ps->record_hash :
-		hd_hash64(hd_slice_make(t.p, n));
+	/* the record's value is mostly named after its instruction */
+	same = hd_slice_eq(val->name, hd_slice_make(t.p, n));
+	hash = same ? ps->record_hash : hd_hash64(hd_slice_make(t.p, n));
 	i = n ? hd_dump_insn_by_hash(d, (uint32_t)hash, hd_slice_make(t.p, n)) : HD_NONE;
 	if (i == HD_NONE) {
 		struct hd_insn *in = PUSH(&d->insns, struct hd_insn);
@@ -1835,8 +1837,9 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 		/* parse_insn_text read the same name: file it under hash */
 		hd_index_add(&d->insn_by_name, (uint32_t)hash, i);
 		in->name_hash = hash;
-		/* the value's copy of the name serves, out of the input */
-		if (hd_slice_eq(in->name, val->name))
+		/* the value's copy of the name serves, out of the input
+		 * (in->name is the name read above) */
+		if (same)
 			in->name = val->name;
 		if (d->canon_pre)
 			hd_canon_pre_insn(d->canon_pre, in);
