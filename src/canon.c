@@ -639,7 +639,7 @@ static inline void sink_v32(struct sink *k, const struct v32 *x,
  * with two 16-byte loads inside the window and copied whole; the rest
  * goes through name_span and sink_name.
  */
-static inline size_t sink_name_at(struct sink *k, const char *s, size_t n,
+SINK_INLINE size_t sink_name_at(struct sink *k, const char *s, size_t n,
 				  size_t i, const struct win *v)
 {
 	struct hd_slice name;
@@ -857,30 +857,48 @@ static inline int attr_stop_at(const char *s, size_t n, size_t k,
  * at the first such sequence (most often the end of the value), so a
  * value that must be walked costs at most its length again.
  */
+#ifdef __SSE2__
+/* Does a stop sequence (attr_stop_at) start at one of s[k, k + 16)?
+ * Reads s[k, k + 19). */
+static inline int attr_block_stops(const char *p, enum attr_mode mode)
+{
+	/* loads at k, k + 1, k + 2, k + 3: the next bytes of every lane */
+	__m128i x0 = hd_v_load(p), x1 = hd_v_load(p + 1);
+	__m128i m = _mm_and_si128(hd_v_eq(x0, ','), hd_v_eq(x1, ' '));
+
+	if (mode == ATTR_BACKEND) {
+		__m128i x2 = hd_v_load(p + 2), x3 = hd_v_load(p + 3);
+		__m128i id = _mm_and_si128(
+			hd_v_eq(x0, '_'),
+			_mm_and_si128(hd_v_eq(x1, 'i'), hd_v_eq(x2, 'd')));
+		__m128i ues = _mm_and_si128(
+			hd_v_eq(x0, 'u'),
+			_mm_and_si128(hd_v_eq(x1, 'e'), hd_v_eq(x2, 's')));
+
+		m = _mm_or_si128(m, _mm_and_si128(hd_v_eq(x3, '"'),
+						  _mm_or_si128(id, ues)));
+	}
+	return _mm_movemask_epi8(m) != 0;
+}
+#endif
+
 static int attr_runs_plain(const char *s, size_t n, size_t i,
 			   enum attr_mode mode)
 {
 #ifdef __SSE2__
-	/* loads at k, k + 1, k + 2, k + 3: the next bytes of every lane */
-	for (; n - i >= 19; i += 16) {
-		const char *p = s + i;
-		__m128i x0 = hd_v_load(p), x1 = hd_v_load(p + 1);
-		__m128i m = _mm_and_si128(hd_v_eq(x0, ','), hd_v_eq(x1, ' '));
-
-		if (mode == ATTR_BACKEND) {
-			__m128i x2 = hd_v_load(p + 2), x3 = hd_v_load(p + 3);
-			__m128i id = _mm_and_si128(
-				hd_v_eq(x0, '_'),
-				_mm_and_si128(hd_v_eq(x1, 'i'), hd_v_eq(x2, 'd')));
-			__m128i ues = _mm_and_si128(
-				hd_v_eq(x0, 'u'),
-				_mm_and_si128(hd_v_eq(x1, 'e'), hd_v_eq(x2, 's')));
-
-			m = _mm_or_si128(m, _mm_and_si128(hd_v_eq(x3, '"'),
-							  _mm_or_si128(id, ues)));
+	if (n - i >= 19) {
+		for (; n - i >= 19; i += 16)
+			if (attr_block_stops(s + i, mode))
+				return 0;
+		/* The rest: one more block ending at the end (its starts
+		 * before i were found plain above, so it finds what the
+		 * bytes from i hold), then the two last starts, where only
+		 * ", " fits. */
+		if (i < n - 2) {
+			if (attr_block_stops(s + n - 19, mode))
+				return 0;
+			i = n - 3;
 		}
-		if (_mm_movemask_epi8(m))
-			return 0;
 	}
 #endif
 	for (; i + 1 < n; i++)
@@ -985,8 +1003,13 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 			continue;
 		}
 		if (mode != ATTR_DROP) {
-			sink_bytes(o, s + i, k - i);
-			sink_byte(o, '=');
+			/* the key and its '=' (written when there is none) */
+			if (k < n) {
+				sink_bytes(o, s + i, k + 1 - i);
+			} else {
+				sink_bytes(o, s + i, k - i);
+				sink_byte(o, '=');
+			}
 		}
 		i = walk_attr(o, s, n, k < n ? k + 1 : n,
 			      mode == ATTR_KEY ? ATTR_DROP : mode, &v);
@@ -1175,10 +1198,10 @@ struct pre_op {
 /* The operand records may take this share of the input's bytes. */
 #define PRE_BUDGET_SHARE 8
 
-/* What the parser keeps of an instruction. */
+/* What the parser keeps of an instruction (its canonical hash and
+ * loose parts are kept apart, in hd_canon's layout: hd_canon_compute
+ * copies the one and takes the other as it is). */
 struct pre_insn {
-	uint64_t canon;         /* canonical hash */
-	uint64_t loose[2];      /* insn_loose */
 	uint64_t name_hash;     /* hd_insn's name_hash and name length, */
 	uint32_t op_first;      /* its first operand record, | PRE_WALK */
 	uint32_t name_len;      /* for build_names: the big hd_insn records
@@ -1195,6 +1218,8 @@ struct pre_insn {
 
 struct hd_canon_pre {
 	struct hd_vec insns;    /* struct pre_insn */
+	struct hd_vec canon;    /* uint64_t per instruction: canonical hash */
+	struct hd_vec loose;    /* uint64_t, two per instruction: insn_loose */
 	struct hd_vec ops;      /* struct pre_op */
 	size_t max_ops;         /* the budget of ops.len */
 	struct hd_vec pos_hash; /* uint64_t per position: XXH3-64 of its name */
@@ -1790,22 +1815,39 @@ static size_t drop_hex_hashes(char *s, size_t n)
 }
 
 /*
- * The matcher asks for the loose keys of values in increasing order (most
- * of them, see canon.h); the per-instruction parts of the value
- * LOOSE_AHEAD further on are fetched now, so that they have come in from
- * memory when asked for (a wasted fetch when that value is not asked).
+ * The matcher asks for the loose keys of values in increasing order (the
+ * ones its strict passes left: about two in five of a recompile's), and
+ * two of the reads for each value are out of order: its instruction's
+ * insn_loose and its value line's shape hashes (its record and name
+ * are read in order, and the hardware fetches them ahead).  Those of the
+ * values LOOSE_AHEAD to LOOSE_AHEAD + LOOSE_SPAN - 1 further on are
+ * fetched now, so that they have come in from memory when asked for: a
+ * window of a few, since the values asked are every second or third
+ * one, and a value whose turn came without a fetch costs two misses
+ * (a wasted fetch when a value is not asked).
  */
 #define LOOSE_AHEAD 8
+#define LOOSE_SPAN 2
 
-static void loose_fetch_ahead(const struct hd_canon *c, uint32_t v)
+/* Inlined: GCC takes a function that only prefetches for one without
+ * effects and drops the call. */
+static inline __attribute__((always_inline)) void
+loose_fetch_ahead(const struct hd_canon *c, const struct hd_dump *d,
+		  uint32_t v)
 {
-	uint32_t ins;
+	uint32_t k;
 
-	if (v + LOOSE_AHEAD >= c->n_values)
-		return;
-	ins = c->value_insn[v + LOOSE_AHEAD];
-	if (ins != HD_NONE)
-		__builtin_prefetch(&c->insn_loose[2 * (size_t)ins]);
+	for (k = v + LOOSE_AHEAD; k < v + LOOSE_AHEAD + LOOSE_SPAN &&
+				  k < c->n_values; k++) {
+		const struct hd_value *val = &HD_VALUE(d, k);
+		uint32_t ins = c->value_insn[k];
+
+		if (ins != HD_NONE)
+			__builtin_prefetch(&c->insn_loose[2 * (size_t)ins]);
+		if (d->shape_facts && val->alloc_value != HD_NONE)
+			__builtin_prefetch(&HD_ALLOC_VALUE(d, val->alloc_value)
+						    .shape_hash);
+	}
 }
 
 /* XXH3-64 of "{}", the index of most values (test_canon_cached checks
@@ -1842,7 +1884,7 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 
 	/* hashed here, not for every value: the matcher asks for the ones
 	 * its strict passes left */
-	loose_fetch_ahead(c, v);
+	loose_fetch_ahead(c, d, v);
 	if (ins != HD_NONE) {
 		opcode = c->insn_loose[2 * (size_t)ins];
 		op_name = c->insn_loose[2 * (size_t)ins + 1];
@@ -1933,6 +1975,8 @@ struct hd_canon_pre *hd_canon_pre_new(void)
 
 	p->sink.st = &p->st;
 	p->insns = (struct hd_vec)HD_VEC_INIT(struct pre_insn);
+	p->canon = (struct hd_vec)HD_VEC_INIT(uint64_t);
+	p->loose = (struct hd_vec)HD_VEC_INIT(uint64_t);
 	p->ops = (struct hd_vec)HD_VEC_INIT(struct pre_op);
 	p->pos_hash = (struct hd_vec)HD_VEC_INIT(uint64_t);
 	return p;
@@ -1946,6 +1990,8 @@ void hd_canon_pre_budget(struct hd_canon_pre *p, size_t input_bytes)
 	/* a guess of how many there will be (a little more than a real
 	 * dump needs): no copies as they grow */
 	hd_vec_reserve(&p->insns, p->insns.len + guess);
+	hd_vec_reserve(&p->canon, p->canon.len + guess);
+	hd_vec_reserve(&p->loose, p->loose.len + 2 * guess);
 	hd_vec_reserve(&p->ops, p->ops.len + guess);
 	hd_vec_reserve(&p->pos_hash, p->pos_hash.len + guess);
 
@@ -1976,10 +2022,18 @@ void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in)
 {
 	size_t first = p->ops.len;
 	struct pre_insn *r;
+	uint64_t *canon, *loose;
 
 	if (p->insns.len == p->insns.cap)
 		hd_vec_reserve(&p->insns, p->insns.len + 1);
+	if (p->canon.len == p->canon.cap)
+		hd_vec_reserve(&p->canon, p->canon.len + 1);
+	if (p->loose.len + 2 > p->loose.cap)
+		hd_vec_reserve(&p->loose, p->loose.len + 2);
 	r = &HD_VEC_AT(&p->insns, struct pre_insn, p->insns.len++);
+	canon = &HD_VEC_AT(&p->canon, uint64_t, p->canon.len++);
+	loose = &HD_VEC_AT(&p->loose, uint64_t, p->loose.len);
+	p->loose.len += 2;
 	/* An operand list longer than the budget left would likely run
 	 * past it (a name takes 16 bytes of records, a few of text): the
 	 * instruction is left to hd_canon_compute, which hashes it and
@@ -1987,13 +2041,13 @@ void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in)
 	p->base = in->text.p;
 	p->over = in->text.n > UINT32_MAX ||
 		  in->operands.n > (p->max_ops - first) * sizeof(struct pre_op);
-	r->canon = 0;
+	*canon = 0;
 	if (!p->over) {
 		sink_begin(&p->sink);
 		insn_text(&p->sink, in, NULL, p);
-		r->canon = sink_hash(&p->sink);
+		*canon = sink_hash(&p->sink);
 	}
-	loose_parts(r->loose, in);
+	loose_parts(loose, in);
 	r->name_hash = in->name_hash;
 	r->name_len = in->name.n < UINT32_MAX ? (uint32_t)in->name.n :
 						UINT32_MAX;
@@ -2024,6 +2078,8 @@ void hd_canon_pre_position(struct hd_canon_pre *p,
 static void pre_drop_records(struct hd_canon_pre *p)
 {
 	hd_vec_release(&p->insns);
+	hd_vec_release(&p->canon);
+	hd_vec_release(&p->loose);
 	hd_vec_release(&p->ops);
 	hd_vec_release(&p->pos_hash);
 }
@@ -2045,6 +2101,7 @@ static struct hd_canon_pre *pre_take(const struct hd_dump *d)
 	struct hd_canon_pre *p = d->canon_pre;
 
 	if (!p || p->taken || p->insns.len == 0 || p->insns.len != d->insns.len ||
+	    p->canon.len != p->insns.len || p->loose.len != 2 * p->insns.len ||
 	    p->pos_hash.len != d->positions.len || !d->shape_facts)
 		return NULL;
 	p->taken = 1;
@@ -2083,12 +2140,6 @@ static void hash_insns_pre(struct work *w)
 	const struct pre_insn *pi = p->insns.data;
 	size_t n_ops = p->ops.len;
 	uint32_t i, k;
-
-	for (i = 0; i < c->n_insns; i++) {
-		c->insn_canon[i] = pi[i].canon;
-		c->insn_loose[2 * (size_t)i] = pi[i].loose[0];
-		c->insn_loose[2 * (size_t)i + 1] = pi[i].loose[1];
-	}
 
 	build_names(w);
 	pass_begin(w);
@@ -2161,7 +2212,19 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	c->n_values = (uint32_t)d->values.len;
 	w->pre = pre_take(d);
 	c->insn_canon = alloc_array(c->n_insns, sizeof(uint64_t));
-	c->insn_loose = alloc_array(2 * (size_t)c->n_insns, sizeof(uint64_t));
+	if (w->pre) {
+		/* the parser's loose parts, taken as they are: no copy, no
+		 * new pages (the canonical hashes are copied: the matcher
+		 * frees insn_canon early, with free) */
+		c->loose_store = w->pre->loose;
+		w->pre->loose = (struct hd_vec)HD_VEC_INIT(uint64_t);
+		c->insn_loose = c->loose_store.data;
+		memcpy(c->insn_canon, w->pre->canon.data,
+		       c->n_insns * sizeof(uint64_t));
+	} else {
+		c->insn_loose = alloc_array(2 * (size_t)c->n_insns,
+					    sizeof(uint64_t));
+	}
 	c->insn_struct = alloc_array(c->n_insns, sizeof(uint64_t));
 	c->value_canon = alloc_array(c->n_values, sizeof(uint64_t));
 	c->value_struct = alloc_array(c->n_values, sizeof(uint64_t));
@@ -2209,10 +2272,13 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 void hd_canon_release(struct hd_canon *c)
 {
 	free(c->insn_canon);
+	if (c->loose_store.data)
+		hd_vec_release(&c->loose_store);
+	else
+		free(c->insn_loose);
 	free(c->insn_struct);
 	free(c->value_canon);
 	free(c->value_struct);
 	free(c->value_insn);
-	free(c->insn_loose);
 	memset(c, 0, sizeof(*c));
 }

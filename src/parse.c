@@ -1493,18 +1493,28 @@ static int parse_record_body(struct parser *ps, struct hd_slice l)
 	return unknown_line(ps, l);
 }
 
-/* One "key=value" item of metadata={...}. */
-static void metadata_item(struct hd_insn *in, struct hd_slice key,
-			  struct hd_slice val)
+/* val without its quotes when it is a quoted string. */
+static inline struct hd_slice unquote(struct hd_slice val)
 {
 	if (val.n >= 2 && val.p[0] == '"' && val.p[val.n - 1] == '"')
 		val = hd_slice_make(val.p + 1, val.n - 2);
+	return val;
+}
+
+/*
+ * One "key=value" item of metadata={...}.  Inlined, and the key checked
+ * first: most items (source_end_line, source_column ...) are none of
+ * the three kept, and cost a compare of lengths.
+ */
+static inline __attribute__((always_inline)) void
+metadata_item(struct hd_insn *in, struct hd_slice key, struct hd_slice val)
+{
 	if (IS(key, "op_name"))
-		in->op_name = val;
+		in->op_name = unquote(val);
 	else if (IS(key, "source_file"))
-		in->source_file = val;
+		in->source_file = unquote(val);
 	else if (IS(key, "source_line"))
-		hd_parse_i64(val, &in->source_line);
+		hd_parse_i64(unquote(val), &in->source_line);
 }
 
 /* Splits "key=value" attributes of metadata={...} (space separated). */
@@ -1550,13 +1560,133 @@ static inline size_t metadata_key_end(struct hd_slice r, const char *limit)
  * of name bytes (a number), ended by ' ' or a closing bracket, where the
  * scan stops too (at depth 0); anything else is scanned from the start.
  */
+/*
+ * skip_string(r, 0) for the string opening at r.p[0], inlined for the
+ * usual one: its first '"' (found 32 bytes at a time while the input,
+ * which ends at limit, holds them, the bytes past r masked) with no
+ * backslash before it.  Anything else takes skip_string.
+ */
+static inline size_t metadata_string_end(struct hd_slice r, const char *limit)
+{
+#ifdef __SSE2__
+	size_t i;
+
+	for (i = 1; i < r.n && limit - (r.p + i) >= 32; i += 32) {
+		uint32_t m = eq_mask(r.p + i, '"') |
+			     (uint32_t)eq_mask(r.p + i + 16, '"') << 16;
+
+		if (r.n - i < 32)
+			m &= ((uint32_t)1 << (r.n - i)) - 1;
+		if (m) {
+			size_t j = i + (size_t)__builtin_ctz(m);
+
+			if (r.p[j - 1] != '\\')
+				return j + 1;
+			break;
+		}
+	}
+#else
+	(void)limit;
+#endif
+	return skip_string(r, 0);
+}
+
 static inline size_t metadata_value_end(struct hd_slice r, const char *limit)
 {
-	size_t i = r.n && r.p[0] == '"' ? skip_string(r, 0) : name_span(r, limit);
+	size_t i = r.n && r.p[0] == '"' ? metadata_string_end(r, limit) :
+		   name_span(r, limit);
 
 	if (i < r.n && (r.p[i] == ' ' || is_closer(r.p[i])))
 		return i;
 	return balanced_scan(r, ' ', ' ', 1);
+}
+
+/*
+ * The usual tail of a metadata after its source_line item: from r.p[0]
+ * (a ' '), items "key=number" (source_end_line, source_column ...) up
+ * to the closing '}', followed by ',' or the end.  read_metadata_fast
+ * would read them one by one and keep none, when no key among them can
+ * be op_name, source_file or source_line: a key is the run of name
+ * bytes between a ' ' and its '=', and those three have 7 or 11 bytes.
+ * So when the bytes up to the first '}' are all [a-z0-9_], '=' or ' ',
+ * and no '=' has a run of exactly 7 or 11 [a-z0-9_] bytes before it,
+ * the items are skipped: returns the offset of that '}'.  Anything else
+ * (another byte first, a '}' 64 bytes or more on, a run of 7 or 11)
+ * returns 0 and the items are read.
+ */
+#ifdef __SSE2__
+/* Masks of the bytes of the 16 at p: [a-z0-9_] (n), '=' (e), ' ' (s),
+ * '}' (c), each shifted left by at. */
+static inline void tail_masks(const char *p, unsigned at, uint64_t *n,
+			      uint64_t *e, uint64_t *s, uint64_t *c)
+{
+	__m128i x = hd_v_load(p);
+	__m128i nm = _mm_or_si128(_mm_or_si128(hd_v_in_range(x, 'a', 'z'),
+					       hd_v_in_range(x, '0', '9')),
+				  hd_v_eq(x, '_'));
+
+	*n |= (uint64_t)(unsigned)_mm_movemask_epi8(nm) << at;
+	*e |= (uint64_t)(unsigned)_mm_movemask_epi8(hd_v_eq(x, '=')) << at;
+	*s |= (uint64_t)(unsigned)_mm_movemask_epi8(hd_v_eq(x, ' ')) << at;
+	*c |= (uint64_t)(unsigned)_mm_movemask_epi8(hd_v_eq(x, '}')) << at;
+}
+#endif
+
+static size_t metadata_plain_tail(struct hd_slice r, const char *limit)
+{
+	size_t i, run = 0, stop = r.n < 64 ? r.n : 64;
+
+#ifdef __SSE2__
+	if (limit - r.p >= 64) {
+		uint64_t n = 0, e = 0, s = 0, c = 0, valid, other, all2, all4,
+			 all7, all8, all11, hits;
+		unsigned k, f;
+
+		for (k = 0; k < 64; k += 16)
+			tail_masks(r.p + k, k, &n, &e, &s, &c);
+		valid = r.n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << r.n) - 1;
+		other = ~(n | e | s) & valid;
+		if (!other)
+			return 0;
+		f = (unsigned)__builtin_ctzll(other);
+		if (!((c >> f) & 1) || (f + 1 < r.n && r.p[f + 1] != ','))
+			return 0;
+		/* allK bit j: bytes j - K + 1 .. j are all [a-z0-9_] */
+		all2 = n & n << 1;
+		all4 = all2 & all2 << 2;
+		all7 = all4 & all2 << 4 & n << 6;
+		all8 = all4 & all4 << 4;
+		all11 = all8 & all2 << 8 & n << 10;
+		/* an '=' after a run of exactly 7 or 11 (r.p[0] is a ' ') */
+		hits = e & ((all7 << 1 & ~(n << 8)) | (all11 << 1 & ~(n << 12)));
+		if (hits & (((uint64_t)1 << f) - 1))
+			return 0;
+		return f;
+	}
+#else
+	(void)limit;
+#endif
+	for (i = 0; i < stop; i++) {
+		char ch = r.p[i];
+
+		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+		    ch == '_') {
+			run++;
+			continue;
+		}
+		if (ch == '=' && run != 7 && run != 11) {
+			run = 0;
+			continue;
+		}
+		if (ch == ' ') {
+			run = 0;
+			continue;
+		}
+		if (ch == '}' && (i + 1 == r.n || r.p[i + 1] == ','))
+			return i;
+		return 0;
+	}
+	return 0;
 }
 
 /*
@@ -1588,7 +1718,13 @@ static int read_metadata_fast(struct hd_insn *in, struct hd_slice m,
 			in->metadata = hd_slice_make(m.p + 1, (size_t)(r.p - m.p) - 1);
 			return 0;
 		}
-		eq = metadata_key_end(r, limit);
+		/* the usual keys: name_span would stop at their '=' */
+		if (STARTS(r, "op_name="))
+			eq = 7;
+		else if (STARTS(r, "source_file=") || STARTS(r, "source_line="))
+			eq = 11;
+		else
+			eq = metadata_key_end(r, limit);
 		if (eq >= r.n)
 			return -1;
 		if (r.p[eq] != '=') {
@@ -1602,7 +1738,87 @@ static int read_metadata_fast(struct hd_insn *in, struct hd_slice m,
 			return -1;
 		metadata_item(in, key, hd_slice_make(r.p, end));
 		r = tail(r, end);
+		if (IS(key, "source_line") && r.n && r.p[0] == ' ') {
+			size_t close = metadata_plain_tail(r, limit);
+
+			if (close) {
+				in->metadata = hd_slice_make(
+					m.p + 1, (size_t)(r.p + close - m.p) - 1);
+				return 0;
+			}
+		}
 	}
+}
+
+/*
+ * A string item of the usual metadata: the value from v.p[0] (its
+ * opening quote) to the closing one, which a ' ' or a closing bracket
+ * must follow.  Returns the index past the quote, or 0.
+ */
+static inline size_t usual_string(struct hd_slice v, const char *limit)
+{
+	size_t e = metadata_string_end(v, limit);
+
+	return e < v.n && (v.p[e] == ' ' || is_closer(v.p[e])) ? e : 0;
+}
+
+/*
+ * read_metadata_fast for the usual metadata, {op_name="..."
+ * source_file="..." source_line=N ...} (any of the three may be left
+ * out, in this order, one ' ' between items), read straight through,
+ * its tail by metadata_plain_tail: the items come out as the loop reads
+ * them.  Returns -1 for anything else, and the caller reads the items
+ * from the start with the loop, which keeps again whatever was kept
+ * here.  m starts at the '{'.
+ */
+static int read_metadata_usual(struct hd_insn *in, struct hd_slice m,
+			       const char *limit)
+{
+	struct hd_slice r = tail(m, 1), v;
+	size_t e;
+
+	if (STARTS(r, "op_name=\"")) {
+		v = tail(r, 8);
+		e = usual_string(v, limit);
+		if (!e)
+			return -1;
+		in->op_name = hd_slice_make(v.p + 1, e - 2);
+		r = tail(v, e);
+		if (r.p[0] != ' ')
+			goto close;
+		r = tail(r, 1);
+	}
+	if (STARTS(r, "source_file=\"")) {
+		v = tail(r, 12);
+		e = usual_string(v, limit);
+		if (!e)
+			return -1;
+		in->source_file = hd_slice_make(v.p + 1, e - 2);
+		r = tail(v, e);
+		if (r.p[0] != ' ')
+			goto close;
+		r = tail(r, 1);
+	}
+	if (STARTS(r, "source_line=")) {
+		v = tail(r, 12);
+		e = name_span(v, limit);
+		if (e >= v.n || (v.p[e] != ' ' && !is_closer(v.p[e])))
+			return -1;
+		hd_parse_i64(hd_slice_make(v.p, e), &in->source_line);
+		r = tail(v, e);
+		if (r.p[0] == ' ') {
+			size_t close = metadata_plain_tail(r, limit);
+
+			if (!close)
+				return -1;
+			r = tail(r, close);
+		}
+	}
+close:
+	if (!r.n || r.p[0] != '}' || (r.n > 1 && r.p[1] != ','))
+		return -1;
+	in->metadata = hd_slice_make(m.p + 1, (size_t)(r.p - m.p) - 1);
+	return 0;
 }
 
 /*
@@ -1653,7 +1869,8 @@ static void find_metadata(struct hd_insn *in, const char *limit)
 	if (!at)
 		return;
 	m = tail(a, (size_t)(at - a.p) + sizeof(key) - 2); /* from '{' */
-	if (read_metadata_fast(in, m, limit) == 0)
+	if (read_metadata_usual(in, m, limit) == 0 ||
+	    read_metadata_fast(in, m, limit) == 0)
 		return;
 	in->op_name = in->source_file = HD_SLICE_NULL;
 	in->source_line = -1;
@@ -1664,18 +1881,76 @@ static void find_metadata(struct hd_insn *in, const char *limit)
 	read_metadata(in);
 }
 
-/* "%name = SHAPE opcode(operands), attrs" */
+/*
+ * The opcode's end in t: the first '(', ' ' or ',' (what a search for
+ * the first '(' or ' ' and then for a ',' before it finds), or t.n.
+ * 16 bytes at a time in whole blocks inside t.
+ */
+static inline size_t opcode_end(struct hd_slice t)
+{
+	size_t i = 0;
+
+#ifdef __SSE2__
+	for (; i + 16 <= t.n; i += 16) {
+		unsigned m = eq_mask(t.p + i, '(') | eq_mask(t.p + i, ' ') |
+			     eq_mask(t.p + i, ',');
+
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
+	while (i < t.n && t.p[i] != '(' && t.p[i] != ' ' && t.p[i] != ',')
+		i++;
+	return i;
+}
+
+/*
+ * balanced_until(t, ',', ',') for the usual operand list, t starting at
+ * its '(': when the first bracket or quote after it is the ')' that
+ * closes it, and a ',' (or the end of t) follows, the scan would stop
+ * right after that ')'.  Returns that index, or 0 for anything else
+ * (the caller scans).
+ */
+static inline size_t operand_list_end(struct hd_slice t)
+{
+	size_t i = 1;
+
+#ifdef __SSE2__
+	for (; i + 16 <= t.n; i += 16) {
+		/* brackets and quotes ('"' as both stops) */
+		unsigned m = special_mask(t.p + i, '"', '"');
+
+		if (m) {
+			i += (size_t)__builtin_ctz(m);
+			goto found;
+		}
+	}
+#endif
+	while (i < t.n && !balanced_special(t.p[i], '"', '"'))
+		i++;
+	if (i >= t.n)
+		return 0;
+#ifdef __SSE2__
+found:
+#endif
+	if (t.p[i] != ')')
+		return 0;
+	if (i + 1 == t.n || t.p[i + 1] == ',')
+		return i + 1;
+	return 0;
+}
+
+/* "%name = SHAPE opcode(operands), attrs"; n is the length of the name
+ * (name_span after the '%'), which the caller found. */
 static int parse_insn_text(struct parser *ps, struct hd_slice l,
-			   struct hd_slice text, struct hd_insn *in)
+			   struct hd_slice text, size_t n, struct hd_insn *in)
 {
 	struct hd_slice t = text;
-	size_t n;
 
 	in->text = text;
 	in->source_line = -1;
 	if (t.n && t.p[0] == '%')
 		t = tail(t, 1);
-	n = name_span(t, ps->end);
 	if (n == 0)
 		return bad_line(ps, l, "bad instruction", "'%NAME = SHAPE opcode(...)'");
 	in->name = hd_slice_make(t.p, n);
@@ -1687,8 +1962,7 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 		return bad_line(ps, l, "bad instruction shape", "'%NAME = SHAPE opcode(...)'");
 	in->shape = hd_slice_make(t.p, n);
 	t = tail(t, n + 1);
-	n = find_either(t, 0, '(', ' ');
-	n = find_either(hd_slice_make(t.p, n), 0, ',', ',');
+	n = opcode_end(t);
 	if (n == 0 || n == t.n || t.p[n] != '(')
 		return bad_line(ps, l, "bad instruction opcode", "'opcode(operands)'");
 	in->opcode = hd_slice_make(t.p, n);
@@ -1699,7 +1973,9 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 			(uint32_t)(ps->d->insns.len - 1);
 	}
 	t = tail(t, n);
-	n = balanced_until(t, ',', ',');
+	n = operand_list_end(t);
+	if (n == 0)
+		n = balanced_until(t, ',', ',');
 	/* n is where the operand list "(...)" ends at depth 0 */
 	if (n < 2 || t.p[n - 1] != ')') {
 		if (n == t.n && t.n >= 2 && t.p[t.n - 1] == ')')
@@ -1733,6 +2009,7 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	size_t n;
 	uint32_t i;
 	uint64_t hash;
+	int same;
 
 	if (ps->sec != SEC_USED_VALUES || ps->part == REC_NONE || ps->part == REC_DONE)
 		return perr(ps, "'from instruction' outside a value record (expected '<ID NAME>' before it)");
@@ -1750,20 +2027,22 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	}
 	if (d->insns.len >= HD_NONE - 1)
 		return perr(ps, "too many instructions");
-	hash = hd_slice_eq(val->name, hd_slice_make(t.p, n)) ? ps->record_hash :
-		hd_hash64(hd_slice_make(t.p, n));
+	/* the record's value is mostly named after its instruction */
+	same = hd_slice_eq(val->name, hd_slice_make(t.p, n));
+	hash = same ? ps->record_hash : hd_hash64(hd_slice_make(t.p, n));
 	i = n ? hd_dump_insn_by_hash(d, (uint32_t)hash, hd_slice_make(t.p, n)) : HD_NONE;
 	if (i == HD_NONE) {
 		struct hd_insn *in = PUSH(&d->insns, struct hd_insn);
 		in->line = (uint32_t)ps->line;
-		if (parse_insn_text(ps, l, text, in))
+		if (parse_insn_text(ps, l, text, n, in))
 			return -1;
 		i = (uint32_t)(d->insns.len - 1);
 		/* parse_insn_text read the same name: file it under hash */
 		hd_index_add(&d->insn_by_name, (uint32_t)hash, i);
 		in->name_hash = hash;
-		/* the value's copy of the name serves, out of the input */
-		if (hd_slice_eq(in->name, val->name))
+		/* the value's copy of the name serves, out of the input
+		 * (in->name is the name read above) */
+		if (same)
 			in->name = val->name;
 		if (d->canon_pre)
 			hd_canon_pre_insn(d->canon_pre, in);

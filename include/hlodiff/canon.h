@@ -77,6 +77,10 @@ struct hd_canon {
 	uint32_t n_walked;        /* instructions whose text hd_canon_compute
 				   * read: all of them, but those the parser
 				   * hashed (hd_canon_pre) or stored */
+	/* The storage of insn_loose when it is the parser's array, taken
+	 * whole (hd_canon_pre); else unused, and insn_loose is from
+	 * malloc as the other arrays are. */
+	struct hd_vec loose_store;
 };
 
 /* Looser keys of one value (hd_canon_loose). */
