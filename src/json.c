@@ -3,7 +3,6 @@
  */
 #include "hlodiff/json.h"
 
-#include <inttypes.h>
 #include <string.h>
 
 #include "hlodiff/diag.h"
@@ -11,8 +10,63 @@
 
 void hd_json_init(struct hd_json *j, FILE *out)
 {
-	memset(j, 0, sizeof(*j));
 	j->out = out;
+	j->len = 0;
+	j->depth = 0;
+	memset(j->count, 0, sizeof(j->count));
+	j->after_key = 0;
+	j->compact_depth = 0;
+}
+
+/*
+ * The output goes through j->buf: a report of every value of a big diff
+ * is tens of MB, and a stdio call per character (each taking the
+ * stream's lock) was most of the time it took to write.
+ */
+static void flush(struct hd_json *j)
+{
+	if (j->len)
+		fwrite(j->buf, 1, j->len, j->out);
+	j->len = 0;
+}
+
+static void put_bytes(struct hd_json *j, const char *s, size_t n)
+{
+	if (n > sizeof(j->buf) - j->len) {
+		flush(j);
+		if (n > sizeof(j->buf)) {
+			fwrite(s, 1, n, j->out);
+			return;
+		}
+	}
+	memcpy(j->buf + j->len, s, n);
+	j->len += n;
+}
+
+static void put_char(struct hd_json *j, char c)
+{
+	if (j->len == sizeof(j->buf))
+		flush(j);
+	j->buf[j->len++] = c;
+}
+
+static void put_str(struct hd_json *j, const char *s)
+{
+	put_bytes(j, s, strlen(s));
+}
+
+/* Two spaces a level, depth levels. */
+static void put_indent(struct hd_json *j, int depth)
+{
+	static const char spaces[] = "                                "
+				     "                                ";
+
+	for (; depth > 0; depth -= (int)(sizeof(spaces) - 1) / 2) {
+		int k = depth < (int)(sizeof(spaces) - 1) / 2 ? depth :
+			(int)(sizeof(spaces) - 1) / 2;
+
+		put_bytes(j, spaces, 2 * (size_t)k);
+	}
 }
 
 static int compact(const struct hd_json *j)
@@ -23,8 +77,6 @@ static int compact(const struct hd_json *j)
 /* Separator and indentation before a new item at the current depth. */
 static void item(struct hd_json *j)
 {
-	int i;
-
 	if (j->after_key) {
 		j->after_key = 0;
 		return;
@@ -34,21 +86,20 @@ static void item(struct hd_json *j)
 		return;
 	}
 	if (j->count[j->depth]++)
-		fputc(',', j->out);
+		put_char(j, ',');
 	if (compact(j)) {
 		if (j->count[j->depth] > 1)
-			fputc(' ', j->out);
+			put_char(j, ' ');
 		return;
 	}
-	fputc('\n', j->out);
-	for (i = 0; i < j->depth; i++)
-		fputs("  ", j->out);
+	put_char(j, '\n');
+	put_indent(j, j->depth);
 }
 
 static void open_(struct hd_json *j, char c)
 {
 	item(j);
-	fputc(c, j->out);
+	put_char(j, c);
 	if (j->depth + 1 >= HD_JSON_MAX_DEPTH)
 		HD_BUG("JSON nesting too deep");
 	j->depth++;
@@ -57,15 +108,14 @@ static void open_(struct hd_json *j, char c)
 
 static void close_(struct hd_json *j, char c)
 {
-	int i, had = j->count[j->depth];
+	int had = j->count[j->depth];
 
 	j->depth--;
 	if (had && !(j->compact_depth && j->depth + 1 >= j->compact_depth)) {
-		fputc('\n', j->out);
-		for (i = 0; i < j->depth; i++)
-			fputs("  ", j->out);
+		put_char(j, '\n');
+		put_indent(j, j->depth);
 	}
-	fputc(c, j->out);
+	put_char(j, c);
 }
 
 void hd_json_begin_object(struct hd_json *j) { open_(j, '{'); }
@@ -73,82 +123,109 @@ void hd_json_end_object(struct hd_json *j) { close_(j, '}'); }
 void hd_json_begin_array(struct hd_json *j) { open_(j, '['); }
 void hd_json_end_array(struct hd_json *j) { close_(j, ']'); }
 
-static void write_string(FILE *out, const char *s, size_t n)
+/* Does byte c go into a JSON string as it is (printable ASCII other
+ * than '"' and '\\')? */
+static int plain_byte(unsigned char c)
 {
-	size_t i;
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
 
-	fputc('"', out);
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
+static void write_string(struct hd_json *j, const char *s, size_t n)
+{
+	size_t i = 0, run;
+
+	put_char(j, '"');
+	while (i < n) {
+		unsigned char c;
+
+		for (run = i; run < n && plain_byte((unsigned char)s[run]); run++)
+			;
+		put_bytes(j, s + i, run - i);
+		if ((i = run) == n)
+			break;
+		c = (unsigned char)s[i];
 		if (c == '"' || c == '\\') {
-			fputc('\\', out);
-			fputc(c, out);
+			put_char(j, '\\');
+			put_char(j, (char)c);
 		} else if (c == '\n') {
-			fputs("\\n", out);
+			put_bytes(j, "\\n", 2);
 		} else if (c == '\t') {
-			fputs("\\t", out);
+			put_bytes(j, "\\t", 2);
 		} else if (c == '\r') {
-			fputs("\\r", out);
+			put_bytes(j, "\\r", 2);
 		} else if (c < 0x20 || c == 0x7f) {
-			fprintf(out, "\\u%04x", c);
-		} else if (c < 0x80) {
-			fputc(c, out);
+			char u[8];
+
+			snprintf(u, sizeof(u), "\\u%04x", c);
+			put_bytes(j, u, 6);
 		} else {
 			/* copy a well-formed UTF-8 sequence, else U+FFFD */
 			size_t len = hd_utf8_length((const unsigned char *)s + i, n - i);
+
 			if (len) {
-				fwrite(s + i, 1, len, out);
-				i += len - 1;
-			} else {
-				fputs("\\ufffd", out);
+				put_bytes(j, s + i, len);
+				i += len;
+				continue;
 			}
+			put_bytes(j, "\\ufffd", 6);
 		}
+		i++;
 	}
-	fputc('"', out);
+	put_char(j, '"');
 }
 
 void hd_json_key(struct hd_json *j, const char *key)
 {
 	item(j);
-	write_string(j->out, key, strlen(key));
-	fputs(": ", j->out);
+	write_string(j, key, strlen(key));
+	put_bytes(j, ": ", 2);
 	j->after_key = 1;
 }
 
 void hd_json_int(struct hd_json *j, int64_t v)
 {
+	char t[24];
+	size_t k = sizeof(t);
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
 	item(j);
-	fprintf(j->out, "%" PRId64, v);
+	do {
+		t[--k] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		t[--k] = '-';
+	put_bytes(j, t + k, sizeof(t) - k);
 }
 
 void hd_json_bool(struct hd_json *j, int v)
 {
 	item(j);
-	fputs(v ? "true" : "false", j->out);
+	put_str(j, v ? "true" : "false");
 }
 
 void hd_json_null(struct hd_json *j)
 {
 	item(j);
-	fputs("null", j->out);
+	put_bytes(j, "null", 4);
 }
 
 void hd_json_str(struct hd_json *j, const char *s)
 {
 	item(j);
-	write_string(j->out, s, strlen(s));
+	write_string(j, s, strlen(s));
 }
 
 void hd_json_slice(struct hd_json *j, struct hd_slice s)
 {
 	item(j);
-	write_string(j->out, s.p ? s.p : "", s.n);
+	write_string(j, s.p ? s.p : "", s.n);
 }
 
 void hd_json_raw(struct hd_json *j, const char *token)
 {
 	item(j);
-	fputs(token, j->out);
+	put_str(j, token);
 }
 
 void hd_json_key_int(struct hd_json *j, const char *key, int64_t v)
@@ -186,5 +263,6 @@ void hd_json_key_slice(struct hd_json *j, const char *key, struct hd_slice s)
 
 void hd_json_finish(struct hd_json *j)
 {
-	fputc('\n', j->out);
+	put_char(j, '\n');
+	flush(j);
 }

@@ -15,8 +15,12 @@
 
 #define HD_JSON_MAX_DEPTH 64
 
+#define HD_JSON_BUF 8192
+
 struct hd_json {
 	FILE *out;
+	size_t len;                   /* bytes in buf, not yet written to out */
+	char buf[HD_JSON_BUF];        /* written out when full and by hd_json_finish */
 	int depth;
 	int count[HD_JSON_MAX_DEPTH]; /* items written at each depth */
 	int after_key;
@@ -43,7 +47,9 @@ void hd_json_key_opt_int(struct hd_json *j, const char *key, int has, int64_t v)
 void hd_json_key_str(struct hd_json *j, const char *key, const char *s);
 void hd_json_key_slice(struct hd_json *j, const char *key, struct hd_slice s);
 
-/* Writes the final newline. */
+/* Writes the final newline and what is buffered to out.  Nothing
+ * reaches out before: between hd_json_init and this call, write to out
+ * only through j. */
 void hd_json_finish(struct hd_json *j);
 
 #endif
