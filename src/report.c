@@ -22,10 +22,30 @@
 int hd_value_label(char *buf, size_t n, const struct hd_dump *d, uint32_t v)
 {
 	const struct hd_value *val = &HD_VALUE(d, v);
-	int len = snprintf(buf, n, "%.*s%.*s", (int)val->name.n, val->name.p,
-			   (int)val->index.n, val->index.p);
+	size_t a = val->name.n, b = val->index.n;
 
-	return len;
+	/* snprintf("%.*s%.*s") without the format walk: it is called for
+	 * every value a JSON report lists */
+	if (n == 0)
+		return (int)(a + b);
+	if (a > n - 1)
+		a = n - 1;
+	if (b > n - 1 - a)
+		b = n - 1 - a;
+	memcpy(buf, val->name.p, a);
+	memcpy(buf + a, val->index.p, b);
+	buf[a + b] = '\0';
+	return (int)(val->name.n + val->index.n);
+}
+
+char *hd_value_label_dup(const struct hd_dump *d, uint32_t v)
+{
+	const struct hd_value *val = &HD_VALUE(d, v);
+	size_t n = val->name.n + val->index.n + 1;
+	char *buf = hd_xmalloc(n);
+
+	hd_value_label(buf, n, d, v);
+	return buf;
 }
 
 /* ---- stat, text ------------------------------------------------------ */
@@ -481,13 +501,21 @@ void hd_report_diff_text(FILE *out, const struct hd_diff *df,
 static void json_value_label(struct hd_json *j, const struct hd_dump *d, uint32_t v)
 {
 	char label[LABEL_MAX];
+	size_t len;
 
 	if (v == HD_NONE) {
 		hd_json_null(j);
 		return;
 	}
-	hd_value_label(label, sizeof(label), d, v);
-	hd_json_str(j, label);
+	len = (size_t)hd_value_label(label, sizeof(label), d, v);
+	if (len < sizeof(label)) {
+		hd_json_slice(j, hd_slice_make(label, len));
+	} else {
+		char *whole = hd_value_label_dup(d, v);
+
+		hd_json_slice(j, hd_slice_make(whole, len));
+		free(whole);
+	}
 }
 
 static void json_value_diff(struct hd_json *j, const struct hd_diff *df,

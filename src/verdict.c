@@ -1130,10 +1130,30 @@ void hd_verdicts_report_html(FILE *out, const struct hd_verdicts *v)
 
 /* ---- JSON --------------------------------------------------------------- */
 
+/* contrib_label for JSON: the whole labels; *was NULL when not renamed.
+ * Both from hd_xmalloc. */
+static char *contrib_label_whole(const struct hd_diff *df,
+				 const struct hd_value_diff *x, char **was)
+{
+	char *label = x->new_v != HD_NONE ?
+		hd_value_label_dup(df->new_dump, x->new_v) :
+		hd_value_label_dup(df->old, x->old_v);
+
+	*was = NULL;
+	if (x->old_v != HD_NONE && x->new_v != HD_NONE) {
+		*was = hd_value_label_dup(df->old, x->old_v);
+		if (strcmp(*was, label) == 0) {
+			free(*was);
+			*was = NULL;
+		}
+	}
+	return label;
+}
+
 static void json_contribs(struct hd_json *j, const struct hd_verdicts *v,
 			  const struct hd_verdict *vd)
 {
-	char label[LABEL_MAX], was[LABEL_MAX];
+	char *label, *was;
 	uint32_t i;
 
 	hd_json_key(j, "contributors");
@@ -1142,10 +1162,12 @@ static void json_contribs(struct hd_json *j, const struct hd_verdicts *v,
 		const struct hd_contrib *c = &HD_VEC_AT(&v->contribs, struct hd_contrib,
 							vd->contrib_first + i);
 
-		contrib_label(label, sizeof(label), v->df, c->vd, was, sizeof(was));
+		label = contrib_label_whole(v->df, c->vd, &was);
 		hd_json_begin_object(j);
 		hd_json_key_str(j, "value", label);
-		hd_json_key_str(j, "was", was[0] ? was : NULL);
+		hd_json_key_str(j, "was", was);
+		free(label);
+		free(was);
 		hd_json_key_str(j, "status", hd_status_name(c->vd->status));
 		hd_json_key_opt_int(j, "old_bytes", c->vd->old_v != HD_NONE, c->old_bytes);
 		hd_json_key_opt_int(j, "new_bytes", c->vd->new_v != HD_NONE, c->new_bytes);

@@ -159,4 +159,15 @@ run_hlodiff 2 "a file output that cannot be written: exit 2" --markdown "$T/no/s
 ok_cmd "a file output that cannot be written: says so" grep -q "^hlodiff: $T/no/such/dir/x.md: cannot write: No such file or directory" "$T/err"
 is_file "$T/std.text" "$T/out" "a file output that cannot be written: standard output still written"
 
+# JSON is read by programs: a value's name is written whole however long
+# (the text reports cut theirs for display), in the values and among a
+# rule's contributors.
+long=$(awk 'BEGIN { while (n++ < 600) printf "n"; print ".1" }')
+sed "s/constant\.74\([^0-9]\)/$long\1/g" "$HD_SRCDIR/tests/data/seed-000.txt" >"$TMPDIR_T/long.txt"
+printf 'error bytes(name="nnn*") above 0 B\n' >"$TMPDIR_T/long.rules"
+run_hlodiff 1 "a 602-byte name: diff --json --all" --json --all --rules "$TMPDIR_T/long.rules" \
+	"$HD_SRCDIR/tests/data/seed-000.txt" "$TMPDIR_T/long.txt"
+ok_cmd "a 602-byte name: whole among the values" grep -qF "\"new\": \"$long{}\"" "$TMPDIR_T/out"
+ok_cmd "a 602-byte name: whole among the contributors" grep -qF "\"value\": \"$long{}\"" "$TMPDIR_T/out"
+
 done_testing

@@ -177,7 +177,13 @@ void hd_report_batch(FILE *out, enum hd_format f,
  */
 void hd_text_colorize(FILE *out, const char *text, size_t n);
 
-/* Writes "name{index}" of value v of d ("{}" for a non-tuple value). */
+/* Writes "name{index}" of value v of d ("{}" for a non-tuple value) to
+ * buf, NUL-terminated and cut to n - 1 bytes; returns its whole length,
+ * as snprintf does. */
 int hd_value_label(char *buf, size_t n, const struct hd_dump *d, uint32_t v);
+
+/* The same, whole, in memory from hd_xmalloc (the caller frees it): for
+ * JSON, which is read by programs and so is never cut. */
+char *hd_value_label_dup(const struct hd_dump *d, uint32_t v);
 
 #endif
