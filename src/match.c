@@ -368,8 +368,9 @@ static inline uint64_t key_of(const struct keysrc *ks, uint32_t v)
  * a loose key, its row number twice as far ahead, then the row). */
 #define KEYS_AHEAD 16
 
-static void fetch_key(const struct side *s, const struct keysrc *ks,
-		      uint32_t i, uint32_t n)
+static inline __attribute__((always_inline)) void
+fetch_key(const struct side *s, const struct keysrc *ks,
+	  uint32_t i, uint32_t n)
 {
 	if (i + KEYS_AHEAD < n) {
 		uint32_t v = s->free_list[i + KEYS_AHEAD];
@@ -525,7 +526,8 @@ static uint32_t table_find(const struct part *p, uint64_t key, size_t *at)
  * keys are random, so each lookup would wait for a cache miss. */
 #define SLOT_AHEAD 16
 
-static void fetch_slot(const struct part *p, uint64_t key)
+static inline __attribute__((always_inline)) void
+fetch_slot(const struct part *p, uint64_t key)
 {
 	__builtin_prefetch(&p->slot[slot_home(p, key)]);
 }

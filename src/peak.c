@@ -122,8 +122,9 @@ static int full_peak_cmp(void *ctx, uint32_t a, uint32_t b)
  */
 #define KEY_AHEAD 16
 
-static void fetch_record(const struct peak_sort *ps,
-			 const struct hd_peak_value *e)
+static inline __attribute__((always_inline)) void
+fetch_record(const struct peak_sort *ps,
+	     const struct hd_peak_value *e)
 {
 	const struct hd_value *v = key_record(ps, e);
 
@@ -131,8 +132,9 @@ static void fetch_record(const struct peak_sort *ps,
 	__builtin_prefetch(&v->index.n);
 }
 
-static void fetch_text(const struct peak_sort *ps,
-		       const struct hd_peak_value *e)
+static inline __attribute__((always_inline)) void
+fetch_text(const struct peak_sort *ps,
+	   const struct hd_peak_value *e)
 {
 	const struct hd_value *v = key_record(ps, e);
 
