@@ -103,16 +103,16 @@ const char *hd_alloc_kind_name(enum hd_alloc_kind k)
 	return (unsigned)k < HD_KIND_COUNT ? names[k] : "?";
 }
 
-/* Inline into the lookups (hd_index_find), which call it for every
- * hash met. */
-static inline __attribute__((always_inline)) struct hd_slice
-value_key_of(const void *ctx, uint32_t v)
+/* Inlined into the lookups (hd_index_find, which call it for every hash
+ * met) at -O2, where the pointer to it is a constant there.  Not
+ * always_inline: GCC -O1 refuses that for a function called through a
+ * pointer and stops the build. */
+static inline struct hd_slice value_key_of(const void *ctx, uint32_t v)
 {
 	return hd_value_key_of(&HD_VALUE((const struct hd_dump *)ctx, v));
 }
 
-static inline __attribute__((always_inline)) struct hd_slice
-insn_name_of(const void *ctx, uint32_t i)
+static inline struct hd_slice insn_name_of(const void *ctx, uint32_t i)
 {
 	return HD_INSN((const struct hd_dump *)ctx, i).name;
 }

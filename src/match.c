@@ -542,7 +542,7 @@ static void group_old(struct part *p)
 	for (i = 0; i < p->n_o; i++) {
 		uint32_t r = p->o_at[i], g;
 		uint64_t key = s->keys[r];
-		size_t at;
+		size_t at = 0;  /* set by table_find; GCC -O3 cannot tell */
 
 		if (i + SLOT_AHEAD < p->n_o)
 			fetch_slot(p, s->keys[p->o_at[i + SLOT_AHEAD]]);

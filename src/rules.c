@@ -504,6 +504,10 @@ static int number_value(struct parser *ps, const struct token *t,
 	int64_t m = 0;
 	int dec = -1;
 
+	/* set on every path (GCC -O3 cannot tell that the callers read
+	 * them only after a success) */
+	*mant = 0;
+	*decimals = 0;
 	for (; s < end; s++) {
 		if (*s == '.') {
 			dec = 0;
