@@ -386,46 +386,48 @@ static uint32_t copy_of_value(const struct hd_dump *d, uint32_t v,
 }
 
 /*
- * Does value v of side s speak for its copy k?  The destination ({0})
- * does, where the dump has one; only a copy without it is spoken for by
- * the other values it defines ({}, {2}).  The value matcher pairs the
+ * A copy of NEW is matched when its destination (its {0} value, the
+ * buffer it copies to) is paired by the value matcher with the
+ * destination of a copy of OLD of the same class.  The matcher pairs the
  * elements of a tuple one by one, so a copy's {} may be paired with one
- * copy of the other dump and its {0} with another.
- */
-static int speaks_for_copy(const struct eval *e, int s, uint32_t k, uint32_t v)
-{
-	uint32_t dest = copy_at(e->f[s], k)->value;
-
-	return dest == HD_NONE || dest == v;
-}
-
-/*
- * A copy of NEW is matched when the value that speaks for it (its
- * destination, speaks_for_copy) is paired by the value matcher with the
- * value that speaks for a copy of OLD of the same class.  Everything
- * else is new.
+ * copy of the other dump and its {0} with another: the destination
+ * decides.  A copy whose dump lists no destination is matched when any
+ * value it defines ({}, {2}) is paired with a value of such a copy.
+ * Everything else is new.
  */
 static void match_copies(struct eval *e)
 {
 	const struct hd_dump *o = e->d[OLD], *n = e->d[NEW];
+	const struct hd_match *m = &e->df->match;
 	uint32_t *oi, *ov, *ni, *nv;
-	size_t v;
+	size_t v, k;
 
 	e->copy_matched = hd_xcalloc(e->f[NEW]->copies.len + 1, 1);
 	copy_maps(o, e->f[OLD], &oi, &ov);
 	copy_maps(n, e->f[NEW], &ni, &nv);
-	for (v = 0; v < n->values.len && v < e->df->match.n_new; v++) {
-		uint32_t k = copy_of_value(n, (uint32_t)v, ni, nv), ov_, ok;
+	for (k = 0; k < e->f[NEW]->copies.len; k++) {
+		uint32_t dest = copy_at(e->f[NEW], k)->value, ok;
 
-		if (k == HD_NONE || !speaks_for_copy(e, NEW, k, (uint32_t)v))
+		if (dest == HD_NONE || dest >= m->n_new ||
+		    m->new_to_old[dest] == HD_NONE)
 			continue;
-		ov_ = e->df->match.new_to_old[v];
+		ok = ov[m->new_to_old[dest]];
+		if (ok != HD_NONE &&
+		    copy_at(e->f[OLD], ok)->cls == copy_at(e->f[NEW], k)->cls)
+			e->copy_matched[k] = 1;
+	}
+	for (v = 0; v < n->values.len && v < m->n_new; v++) {
+		uint32_t c = copy_of_value(n, (uint32_t)v, ni, nv), ov_, ok;
+
+		if (c == HD_NONE || copy_at(e->f[NEW], c)->value != HD_NONE)
+			continue;
+		ov_ = m->new_to_old[v];
 		if (ov_ == HD_NONE)
 			continue;
 		ok = copy_of_value(o, ov_, oi, ov);
-		if (ok != HD_NONE && speaks_for_copy(e, OLD, ok, ov_) &&
-		    copy_at(e->f[OLD], ok)->cls == copy_at(e->f[NEW], k)->cls)
-			e->copy_matched[k] = 1;
+		if (ok != HD_NONE &&
+		    copy_at(e->f[OLD], ok)->cls == copy_at(e->f[NEW], c)->cls)
+			e->copy_matched[c] = 1;
 	}
 	free(oi);
 	free(ov);

@@ -25,6 +25,7 @@ diff-empty-shape.txt 0 value whose shape is unknown: shape.c hd_shape_strip_layo
 diff-no-values.txt 0 dumps without values: peak.c and diff.c passed NULL to qsort_r
 diff-empty-operand-name.txt 0 operand '%' without a name: canon.c add_name computes NULL + 0 (clang only; open)
 parse-attrs-null.txt 0 a copy-start instruction without attributes: dump.c has_attr computed NULL + 0 (fuzz_parse, clang)
+diff-copy-dest-of-another.txt 0 a copy-start whose {0} value is defined by another copy-start: compared with itself it was a new prefetch (verdict.c match_copies)
 rules-many-decimals.rules 2 an amount with 71 decimals: rules.c parse_amount overflowed 10^71 and divided by 0 (SIGFPE)
 EOF
 
@@ -68,5 +69,11 @@ while read -r file status what; do
 		;;
 	esac
 done <"$T/table"
+
+# Compared with itself nothing is new, whatever the names say.
+run_hlodiff 0 "diff-copy-dest-of-another.txt against itself" \
+	"$R/diff-copy-dest-of-another.txt" "$R/diff-copy-dest-of-another.txt"
+ok_cmd "diff-copy-dest-of-another.txt against itself: no new prefetch" \
+	grep -q "warn new prefetches (0 new)" "$T/out"
 
 done_testing
