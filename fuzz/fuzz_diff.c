@@ -14,9 +14,15 @@
  * the parser's results are the ones hd_canon_compute gets from the text.
  * The diff then hashes OLD from its text (the parser's results are taken
  * once); otherwise the diff uses them.
+ *
+ * When bit 3 of the size is set, the partial diff the text report gets
+ * (hd_diff_compute_sides_top) is made as well: its text report must be
+ * the whole diff's byte for byte, and once completed (hd_diff_complete)
+ * its JSON report with every value too.
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hlodiff/canon.h"
@@ -58,6 +64,58 @@ static void check_fused_hashes(const struct hd_dump *fused,
 	hd_canon_release(&b);
 }
 
+/* A report of df rendered into memory (free it). */
+static char *render(int json, const struct hd_diff *df,
+		    const struct hd_report_opts *opts)
+{
+	char *text = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&text, &n);
+
+	if (!f)
+		abort();
+	if (json)
+		hd_report_diff_json(f, df, opts);
+	else
+		hd_report_diff_text(f, df, opts);
+	fclose(f);
+	return text;
+}
+
+static void check_same_report(int json, const struct hd_diff *whole,
+			      const struct hd_diff *part,
+			      const struct hd_report_opts *opts)
+{
+	char *a = render(json, whole, opts), *b = render(json, part, opts);
+
+	fuzz_check(strcmp(a, b) == 0);
+	free(a);
+	free(b);
+}
+
+/* The partial diff reports what the whole one does (bit 3 above). */
+static void check_partial(const struct hd_dump *old,
+			  const struct hd_dump *new_dump, unsigned flags,
+			  const struct hd_diff *whole, uint32_t top)
+{
+	struct hd_diff_side os, ns;
+	struct hd_report_opts opts;
+	struct hd_diff part;
+
+	hd_diff_side_prepare(&os, old);
+	hd_diff_side_prepare(&ns, new_dump);
+	hd_diff_compute_sides_top(&part, &os, &ns, flags, top);
+	memset(&opts, 0, sizeof(opts));
+	opts.top_n = (int)top;
+	check_same_report(0, whole, &part, &opts);
+	hd_diff_complete(&part);
+	opts.all = 1;
+	check_same_report(1, whole, &part, &opts);
+	hd_diff_release(&part);
+	hd_diff_side_release(&os);
+	hd_diff_side_release(&ns);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -93,6 +151,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!sep && (size & 4))
 			check_fused_hashes(&old, &new_dump);
 		hd_diff_compute(&df, &old, &new_dump, flags);
+		if (size & 8)
+			check_partial(&old, &new_dump, flags, &df, 5);
 		if (!sep) {
 			fuzz_check(df.n_added == 0);
 			fuzz_check(df.n_removed == 0);
