@@ -138,6 +138,13 @@ struct parser {
 	uint32_t file_sections; /* enum hd_sections seen in this file */
 	uint32_t last_insn;     /* instruction of the previous record */
 	uint32_t prefetched;    /* value last prefetched (prefetch_records) */
+	/* prefetch_records: the ids with a value after the record's (up to
+	 * 4, ascending), found by a scan of the id slots that has come to
+	 * ids_scanned; records come in id order, so each slot is looked
+	 * at about once, not four times */
+	size_t ahead_ids[4];
+	int n_ahead_ids;
+	size_t ids_scanned;
 	uint64_t record_hash;   /* XXH3-64 of the record's value name (its low
 				   32 bits are the hd_index_hash) */
 	struct hashed_key ahead[PREFETCH_LINES]; /* keys of the lines ahead */
@@ -1376,27 +1383,35 @@ static void prefetch_records(struct parser *ps, int64_t id)
 {
 	const struct hd_dump *d = ps->d;
 	const uint32_t *slot = d->id_slots.data;
-	size_t i, n = d->id_slots.len, stop;
-	uint32_t next = HD_NONE, later = HD_NONE;
-	int found = 0;
+	size_t n = d->id_slots.len, stop, i;
+	int k;
 
 	if (id < 0 || (uint64_t)id >= n)
 		return;
-	stop = n - (size_t)id > 64 ? (size_t)id + 64 : n;
-	for (i = (size_t)id + 1; i < stop && found < 4; i++) {
-		if (slot[i] == HD_NONE)
-			continue;
-		if (++found == 1)
-			next = slot[i];
-		later = slot[i];
+	/* the ids ahead already found stay, those passed go */
+	for (k = 0; k < ps->n_ahead_ids && ps->ahead_ids[k] <= (size_t)id; k++)
+		;
+	if (k) {
+		memmove(ps->ahead_ids, ps->ahead_ids + k,
+			(size_t)(ps->n_ahead_ids - k) * sizeof(ps->ahead_ids[0]));
+		ps->n_ahead_ids -= k;
 	}
-	if (next != HD_NONE)
-		__builtin_prefetch(HD_VALUE(d, next).name.p);
-	if (found == 4)
-		prefetch_value(d, later);
-	/* an effect, or GCC takes a function that only prefetches for
-	 * pure and drops its calls */
-	ps->prefetched = later;
+	if (ps->ids_scanned <= (size_t)id) {
+		ps->ids_scanned = (size_t)id + 1;
+		ps->n_ahead_ids = 0;
+	}
+	stop = n - (size_t)id > 64 ? (size_t)id + 64 : n;
+	for (i = ps->ids_scanned; i < stop && ps->n_ahead_ids < 4; i++)
+		if (slot[i] != HD_NONE) {
+			ps->ahead_ids[ps->n_ahead_ids++] = i;
+			if (ps->n_ahead_ids == 4) {
+				ps->prefetched = slot[i];
+				prefetch_value(d, slot[i]);
+			}
+		}
+	ps->ids_scanned = i;
+	if (ps->n_ahead_ids)
+		__builtin_prefetch(HD_VALUE(d, slot[ps->ahead_ids[0]]).name.p);
 }
 
 static int parse_record(struct parser *ps, struct hd_slice l)
