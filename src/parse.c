@@ -103,14 +103,29 @@ enum record_part {
 	REC_DONE,          /* " from instruction:" read */
 };
 
-/* Live-range lines whose lookups are started ahead (prefetch_lookups). */
-#define PREFETCH_LINES 16
+/*
+ * Live-range and peak lines whose lookups are started ahead (look_ahead):
+ * a line's key is hashed and its index slot loading AHEAD_SCAN lines
+ * before it is read, its value record AHEAD_VALUE lines before, its
+ * name AHEAD_NAME lines before.  AHEAD_RING (a power of two) holds them.
+ */
+#define AHEAD_RING 64
+#define AHEAD_SCAN 48
+#define AHEAD_VALUE 32
+#define AHEAD_NAME 16
 
-/* A key hashed ahead of its line, so that the line does not hash it again. */
+/* A key hashed ahead of its line, so that the line does not hash it
+ * again; the line's ':' and end are kept too, so that neither is looked
+ * for a second time. */
 struct hashed_key {
 	const char *p;
 	size_t n;
 	uint32_t hash;
+	const char *line;       /* the line's first byte */
+	const char *colon;      /* its first ':' */
+	const char *nl;         /* its '\n' (no NUL byte before it) */
+	uint32_t v;             /* the value its slot names first (once
+				   looked at), HD_NONE for none */
 };
 
 /* A value not yet filed under its key (file_pending). */
@@ -138,11 +153,23 @@ struct parser {
 	uint32_t file_sections; /* enum hd_sections seen in this file */
 	uint32_t last_insn;     /* instruction of the previous record */
 	uint32_t prefetched;    /* value last prefetched (prefetch_records) */
+	/* prefetch_records: the ids with a value after the record's (up to
+	 * 4, ascending), found by a scan of the id slots that has come to
+	 * ids_scanned; records come in id order, so each slot is looked
+	 * at about once, not four times */
+	size_t ahead_ids[4];
+	int n_ahead_ids;
+	size_t ids_scanned;
 	uint64_t record_hash;   /* XXH3-64 of the record's value name (its low
 				   32 bits are the hd_index_hash) */
-	struct hashed_key ahead[PREFETCH_LINES]; /* keys of the lines ahead */
-	int n_ahead, next_ahead; /* entries; the first not yet used */
-	const char *prefetched_to; /* where the lines prefetched for end */
+	/* look_ahead: the lines ahead, ahead[k % AHEAD_RING] for k from
+	 * a_used (the next line to read) to a_scanned; those before
+	 * a_value have their value record loading, those before a_name
+	 * their name.  The scan goes on at scan_at unless scan_done. */
+	struct hashed_key ahead[AHEAD_RING];
+	size_t a_used, a_name, a_value, a_scanned;
+	const char *scan_at;
+	int scan_done;
 	struct shape_memo *memo; /* SHAPE_MEMO_SLOTS of them */
 	struct long_memo *long_memo; /* LONG_MEMO_SLOTS of them */
 	struct kept_shape *kept; /* kept_cap slots (power of 2), kept_n used */
@@ -1376,27 +1403,35 @@ static void prefetch_records(struct parser *ps, int64_t id)
 {
 	const struct hd_dump *d = ps->d;
 	const uint32_t *slot = d->id_slots.data;
-	size_t i, n = d->id_slots.len, stop;
-	uint32_t next = HD_NONE, later = HD_NONE;
-	int found = 0;
+	size_t n = d->id_slots.len, stop, i;
+	int k;
 
 	if (id < 0 || (uint64_t)id >= n)
 		return;
-	stop = n - (size_t)id > 64 ? (size_t)id + 64 : n;
-	for (i = (size_t)id + 1; i < stop && found < 4; i++) {
-		if (slot[i] == HD_NONE)
-			continue;
-		if (++found == 1)
-			next = slot[i];
-		later = slot[i];
+	/* the ids ahead already found stay, those passed go */
+	for (k = 0; k < ps->n_ahead_ids && ps->ahead_ids[k] <= (size_t)id; k++)
+		;
+	if (k) {
+		memmove(ps->ahead_ids, ps->ahead_ids + k,
+			(size_t)(ps->n_ahead_ids - k) * sizeof(ps->ahead_ids[0]));
+		ps->n_ahead_ids -= k;
 	}
-	if (next != HD_NONE)
-		__builtin_prefetch(HD_VALUE(d, next).name.p);
-	if (found == 4)
-		prefetch_value(d, later);
-	/* an effect, or GCC takes a function that only prefetches for
-	 * pure and drops its calls */
-	ps->prefetched = later;
+	if (ps->ids_scanned <= (size_t)id) {
+		ps->ids_scanned = (size_t)id + 1;
+		ps->n_ahead_ids = 0;
+	}
+	stop = n - (size_t)id > 64 ? (size_t)id + 64 : n;
+	for (i = ps->ids_scanned; i < stop && ps->n_ahead_ids < 4; i++)
+		if (slot[i] != HD_NONE) {
+			ps->ahead_ids[ps->n_ahead_ids++] = i;
+			if (ps->n_ahead_ids == 4) {
+				ps->prefetched = slot[i];
+				prefetch_value(d, slot[i]);
+			}
+		}
+	ps->ids_scanned = i;
+	if (ps->n_ahead_ids)
+		__builtin_prefetch(HD_VALUE(d, slot[ps->ahead_ids[0]]).name.p);
 }
 
 static int parse_record(struct parser *ps, struct hd_slice l)
@@ -2055,7 +2090,7 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 
 /* ---- Part B: HloLiveRange ----------------------------------------- */
 
-static const char *prefetch_lookups(struct parser *ps, const char *p);
+static void look_ahead(struct parser *ps, const char *line);
 
 static int parse_live_range_header(struct parser *ps, struct hd_slice l)
 {
@@ -2128,17 +2163,29 @@ static int second_live_range(struct parser *ps, const struct hd_live_range *r)
 	return perr(ps, "second live range for '%s' (first at line %u)", q, first);
 }
 
+/* The first ':' of line l (a live-range or peak line, l.n >= 4) after
+ * its indent, or NULL: as look_ahead found it when it scanned this
+ * line. */
+static inline const char *colon_ahead(const struct parser *ps, struct hd_slice l)
+{
+	const struct hashed_key *a = &ps->ahead[ps->a_used % AHEAD_RING];
+
+	if (ps->a_used < ps->a_scanned && a->line == l.p)
+		return a->colon;
+	return memchr(l.p + 4, ':', l.n - 4);
+}
+
 /* The value whose key is name_index, with the hash worked out ahead
- * (prefetch_lookups) when this is the line it was worked out for. */
+ * (look_ahead) when this is the line it was worked out for. */
 static uint32_t value_by_key_ahead(struct parser *ps, struct hd_slice name_index)
 {
 	struct hd_slice key = hd_value_key(name_index);
 
-	if (ps->next_ahead < ps->n_ahead) {
-		const struct hashed_key *a = &ps->ahead[ps->next_ahead];
+	if (ps->a_used < ps->a_scanned) {
+		const struct hashed_key *a = &ps->ahead[ps->a_used % AHEAD_RING];
 
 		if (a->p == key.p && a->n == key.n) {
-			ps->next_ahead++;
+			ps->a_used++;
 			return hd_dump_value_by_hash(ps->d, a->hash, key);
 		}
 	}
@@ -2149,15 +2196,15 @@ static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice t = tail(l, 4);
 	struct hd_live_range *r;
-	const char *colon = memchr(t.p, ':', t.n);
+	const char *colon;
 	struct hd_slice nums, key;
 	int64_t start, end;
 	uint32_t v;
 
 	if (file_pending(ps, 1))
 		return -1;
-	if (l.p >= ps->prefetched_to)
-		ps->prefetched_to = prefetch_lookups(ps, l.p);
+	look_ahead(ps, l.p);
+	colon = colon_ahead(ps, l);
 	if (!colon)
 		return bad_line(ps, l, "bad live range", "'    NAME{IDX}:START-END'");
 	nums = tail(t, (size_t)(colon - t.p) + 1);
@@ -2208,13 +2255,13 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 	struct hd_dump *d = ps->d;
 	struct hd_slice t = tail(l, 4);
 	struct hd_peak_entry *e;
-	const char *colon = memchr(t.p, ':', t.n);
+	const char *colon;
 	struct hd_slice rest, key;
 
 	if (file_pending(ps, 1))
 		return -1;
-	if (l.p >= ps->prefetched_to)
-		ps->prefetched_to = prefetch_lookups(ps, l.p);
+	look_ahead(ps, l.p);
+	colon = colon_ahead(ps, l);
 	if (!colon)
 		return bad_line(ps, l, "bad peak line", "'    NAME{IDX}: B bytes (cumulative: S bytes)'");
 	e = PUSH(&d->peak, struct hd_peak_entry);
@@ -2242,7 +2289,7 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 	} else if (d->peak_style == HD_PEAK_CUMULATIVE) {
 		return perr(ps, "peak lines mix the cumulative and plain styles");
 	}
-	/* hashed by prefetch_lookups already */
+	/* hashed by look_ahead already */
 	e->value = value_by_key_ahead(ps, key);
 	return 0;
 }
@@ -2559,43 +2606,98 @@ static int no_nul_left(struct parser *ps)
 /*
  * Each BufferLiveRange and peak line looks a value up by its key: three
  * dependent cache misses (index slot, value record, the key's bytes) on
- * a large dump.  Before such lines are read, the lookups of the next
- * PREFETCH_LINES of them are started in three rounds, so that their
- * misses overlap instead of following one another.  Only hints: the
- * lines are then read as usual.  Returns where the lines looked at end.
+ * a large dump.  The lookups of the lines ahead are started in three
+ * stages, each some lines before the next (look_ahead), so that their
+ * misses overlap with the reading of other lines instead of following
+ * one another.  The scan that finds each key also finds the line's ':'
+ * and end, which the line's reading takes from it (parse_lines,
+ * colon_ahead) instead of looking for them again.
  */
 
-static const char *prefetch_lookups(struct parser *ps, const char *p)
+static inline __attribute__((always_inline)) const char *
+find_line_end(const char *p, const char *end);
+
+/*
+ * The first ':', '\n' or '\0' in [p, end), NULL when there is none: a
+ * live-range or peak line's colon, or the end of a line without one.
+ */
+static const char *find_colon_or_end(const char *p, const char *end)
+{
+#ifdef __SSE2__
+	for (; end - p >= 16; p += 16) {
+		__m128i b = hd_v_load(p);
+		unsigned mask = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+			_mm_or_si128(hd_v_eq(b, ':'), hd_v_eq(b, '\n')),
+			_mm_cmpeq_epi8(b, _mm_setzero_si128())));
+
+		if (mask)
+			return p + __builtin_ctz(mask);
+	}
+#endif
+	for (; p < end; p++)
+		if (*p == ':' || *p == '\n' || *p == '\0')
+			return p;
+	return NULL;
+}
+
+/* Scans the line at ps->scan_at into the next entry of ps->ahead and
+ * starts loading its index slot; at a line that is not "    KEY:..."
+ * (or a partial one) the scan is done. */
+static void scan_ahead(struct parser *ps)
+{
+	const char *p = ps->scan_at, *colon, *nl;
+	struct hashed_key *a;
+	struct hd_slice key;
+
+	if (ps->end - p < 5 || memcmp(p, "    ", 4) != 0 ||
+	    !(colon = find_colon_or_end(p + 4, ps->end)) || *colon != ':' ||
+	    !(nl = find_line_end(colon + 1, ps->end)) || *nl != '\n') {
+		ps->scan_done = 1;
+		return;
+	}
+	key = hd_value_key(hd_slice_make(p + 4, (size_t)(colon - p - 4)));
+	a = &ps->ahead[ps->a_scanned++ % AHEAD_RING];
+	*a = (struct hashed_key){ key.p, key.n, hd_index_hash(key), p, colon,
+				  nl, HD_NONE };
+	hd_index_prefetch(&ps->d->value_by_key, a->hash);
+	ps->scan_at = nl + 1;
+}
+
+/*
+ * Before a live-range or peak line (at line) is read: keeps the lines
+ * ahead of it going through the three stages above, about one line a
+ * stage each time, so that the loads of each stage have had the reading
+ * of 16 lines to arrive.  At the first such line (or any line that is
+ * not the next one scanned) the scan starts over there.  Only hints: the
+ * lines are then read as usual, with the hashes and ends found here.
+ */
+static void look_ahead(struct parser *ps, const char *line)
 {
 	const struct hd_dump *d = ps->d;
-	uint32_t v[PREFETCH_LINES];
-	int k, m;
 
-	for (m = 0; m < PREFETCH_LINES && p < ps->end; m++) {
-		const char *nl = memchr(p, '\n', (size_t)(ps->end - p));
-		const char *colon;
-
-		if (!nl || nl - p < 5 || memcmp(p, "    ", 4) != 0 ||
-		    !(colon = memchr(p + 4, ':', (size_t)(nl - p - 4))))
-			break;
-		struct hd_slice key = hd_value_key(
-			hd_slice_make(p + 4, (size_t)(colon - p - 4)));
-
-		ps->ahead[m] = (struct hashed_key){ key.p, key.n, hd_index_hash(key) };
-		hd_index_prefetch(&d->value_by_key, ps->ahead[m].hash);
-		p = nl + 1;
+	if (ps->a_used == ps->a_scanned ||
+	    ps->ahead[ps->a_used % AHEAD_RING].line != line) {
+		ps->a_used = ps->a_name = ps->a_value = ps->a_scanned = 0;
+		ps->scan_at = line;
+		ps->scan_done = 0;
 	}
-	ps->n_ahead = m;
-	ps->next_ahead = 0;
-	for (k = 0; k < m; k++) {
-		v[k] = hd_index_first(&d->value_by_key, ps->ahead[k].hash);
-		if (v[k] != HD_NONE)
-			prefetch_value(d, v[k]);
+	while (!ps->scan_done && ps->a_scanned - ps->a_used < AHEAD_SCAN)
+		scan_ahead(ps);
+	while (ps->a_value < ps->a_scanned &&
+	       ps->a_value - ps->a_used < AHEAD_VALUE) {
+		struct hashed_key *a = &ps->ahead[ps->a_value++ % AHEAD_RING];
+
+		a->v = hd_index_first(&d->value_by_key, a->hash);
+		if (a->v != HD_NONE)
+			prefetch_value(d, a->v);
 	}
-	for (k = 0; k < m; k++)
-		if (v[k] != HD_NONE)
-			__builtin_prefetch(HD_VALUE(d, v[k]).name.p);
-	return p;
+	while (ps->a_name < ps->a_value &&
+	       ps->a_name - ps->a_used < AHEAD_NAME) {
+		const struct hashed_key *a = &ps->ahead[ps->a_name++ % AHEAD_RING];
+
+		if (a->v != HD_NONE)
+			__builtin_prefetch(HD_VALUE(d, a->v).name.p);
+	}
 }
 
 /*
@@ -2606,7 +2708,8 @@ static const char *prefetch_lookups(struct parser *ps, const char *p)
  * With SSE2, whole 16-byte blocks inside the input, then the last bytes
  * one at a time; else two memchr.
  */
-static const char *find_line_end(const char *p, const char *end)
+static inline __attribute__((always_inline)) const char *
+find_line_end(const char *p, const char *end)
 {
 #ifdef __SSE2__
 	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
@@ -2639,8 +2742,15 @@ static int parse_lines(struct parser *ps)
 
 	ps->line = 0;
 	while (p < end) {
-		const char *nl = find_line_end(p, end);
+		const char *nl;
 		struct hd_slice l;
+
+		/* a live-range or peak line's end was found ahead */
+		if (ps->a_used < ps->a_scanned &&
+		    ps->ahead[ps->a_used % AHEAD_RING].line == p)
+			nl = ps->ahead[ps->a_used % AHEAD_RING].nl;
+		else
+			nl = find_line_end(p, end);
 
 		if (nl && *nl == '\0')
 			return report_nul(ps, nl);
@@ -2794,7 +2904,7 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 		hd_error(name, 0, "empty file (expected a buffer-assignment dump)");
 		return -1;
 	}
-	ps.data = ps.checked = ps.prefetched_to = data;
+	ps.data = ps.checked = data;
 	ps.end = data + len;
 	ps.memo = hd_xcalloc(SHAPE_MEMO_SLOTS, sizeof(*ps.memo));
 	ps.long_memo = hd_xcalloc(LONG_MEMO_SLOTS, sizeof(*ps.long_memo));

@@ -5,7 +5,9 @@
  * the line of the later one: that line, the first such pair when there
  * are several, before any error met after it and after any met before
  * it, a NUL byte anywhere still first; and the values are found by key
- * afterwards (live ranges, lookups).
+ * afterwards (live ranges, lookups), also past the lines the parser
+ * looks ahead at (look_ahead: more of them than its ring holds, CRLF
+ * ends, keys it does not know, a section change).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,11 +50,68 @@ static void is_message(const char *text, const char *want, const char *what)
 	free(got);
 }
 
+/*
+ * A dump of n values v.K, live ranges for them (K:K-K+1, every third
+ * line ending in CRLF, and one for a key no value has after the n/2th),
+ * then peak lines for v.0 to v.9: every range and peak entry names the
+ * right value (none for v.K with K >= n).
+ */
+static void many_live_ranges(int n)
+{
+	size_t cap = (size_t)n * 160 + 1024, len = 0;
+	char *text = malloc(cap);
+	struct hd_dump d;
+	int k, rc, right = 1;
+
+	len += (size_t)snprintf(text + len, cap - len,
+				"BufferAssignment:\nallocation 0: size 64, preallocated-temp:\n");
+	for (k = 0; k < n; k++)
+		len += (size_t)snprintf(text + len, cap - len,
+					" value: <%d v.%d @0> (size=4,offset=0): f32[]\n", k, k);
+	len += (size_t)snprintf(text + len, cap - len,
+				"\nHloLiveRange (max %d):\n  InstructionSequence:\n", n + 1);
+	for (k = 0; k <= n; k++)
+		len += (size_t)snprintf(text + len, cap - len, "    %d:v.0\n", k);
+	len += (size_t)snprintf(text + len, cap - len, "  BufferLiveRange:\n");
+	for (k = 0; k < n; k++) {
+		len += (size_t)snprintf(text + len, cap - len, "    v.%d{}:%d-%d%s\n",
+					k, k, k + 1, k % 3 == 2 ? "\r" : "");
+		if (k == n / 2)
+			len += (size_t)snprintf(text + len, cap - len, "    nobody:0-1\n");
+	}
+	len += (size_t)snprintf(text + len, cap - len, "  Live ranges at 1 (peak):\n");
+	for (k = 0; k < 10; k++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"    v.%d: 4 bytes (cumulative: %d bytes)\n", k, 4 * (k + 1));
+	rc = hd_parse_buffer(&d, "keys", text, len, HD_PARSE_ALLOW_INCOMPLETE);
+	ok(rc == 0 && d.live_ranges.len == (size_t)n + 1 && d.peak.len == 10,
+	   "%d live ranges and 10 peak lines read", n);
+	for (k = 0; k < n && rc == 0 && d.live_ranges.len == (size_t)n + 1; k++) {
+		const struct hd_live_range *r = &HD_LIVE_RANGE(&d, k + (k > n / 2));
+
+		if (r->value != (uint32_t)k || r->start != k || r->end != k + 1 ||
+		    HD_VALUE(&d, k).live_start != k)
+			right = 0;
+	}
+	ok(right && d.live_ranges.len == (size_t)n + 1 &&
+	   HD_LIVE_RANGE(&d, n / 2 + 1).value == HD_NONE,
+	   "each of %d live ranges names its value (the unknown key none)", n);
+	right = 1;
+	for (k = 0; k < 10 && d.peak.len == 10; k++)
+		if (HD_PEAK_ENTRY(&d, k).value != (k < n ? (uint32_t)k : HD_NONE))
+			right = 0;
+	ok(right, "each peak line names its value");
+	hd_dump_release(&d);
+	free(text);
+}
+
 #define HEAD "BufferAssignment:\nallocation 0: size 64, preallocated-temp:\n"
 
 int main(void)
 {
 	plan_lazy();
+	many_live_ranges(5);
+	many_live_ranges(300);
 	is_message(HEAD
 		   " value: <1 a.1 @0> (size=4,offset=0): f32[]\n"
 		   " value: <2 b.1 @0> (size=4,offset=0): f32[]\n"
