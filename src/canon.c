@@ -2041,6 +2041,28 @@ struct hd_canon_pre *hd_canon_pre_new(void)
 	return p;
 }
 
+/*
+ * Room for n canonical hashes in p->canon.  Kept in plain malloc memory
+ * (never an hd_vec mapping): hd_canon_compute hands the array itself on
+ * as insn_canon, which the matcher frees with free, so no copy is made
+ * (nor are its pages faulted a second time).  Doubling keeps the cost
+ * linear; a big array is moved by the kernel (mremap), not copied.
+ */
+static void pre_canon_reserve(struct hd_canon_pre *p, size_t n)
+{
+	size_t cap = p->canon.cap ? p->canon.cap : 16;
+
+	if (n <= p->canon.cap)
+		return;
+	while (cap < n) {
+		if (cap > SIZE_MAX / 2 / sizeof(uint64_t))
+			hd_die("out of memory");
+		cap *= 2;
+	}
+	p->canon.data = hd_xrealloc(p->canon.data, cap * sizeof(uint64_t));
+	p->canon.cap = cap;
+}
+
 void hd_canon_pre_budget(struct hd_canon_pre *p, size_t input_bytes)
 {
 	size_t more = input_bytes / PRE_BUDGET_SHARE / sizeof(struct pre_op);
@@ -2049,7 +2071,7 @@ void hd_canon_pre_budget(struct hd_canon_pre *p, size_t input_bytes)
 	/* a guess of how many there will be (a little more than a real
 	 * dump needs): no copies as they grow */
 	hd_vec_reserve(&p->insns, p->insns.len + guess);
-	hd_vec_reserve(&p->canon, p->canon.len + guess);
+	pre_canon_reserve(p, p->canon.len + guess);
 	hd_vec_reserve(&p->loose, p->loose.len + 2 * guess);
 	hd_vec_reserve(&p->ops, p->ops.len + guess);
 	hd_vec_reserve(&p->pos_hash, p->pos_hash.len + guess);
@@ -2086,7 +2108,7 @@ void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in)
 	if (p->insns.len == p->insns.cap)
 		hd_vec_reserve(&p->insns, p->insns.len + 1);
 	if (p->canon.len == p->canon.cap)
-		hd_vec_reserve(&p->canon, p->canon.len + 1);
+		pre_canon_reserve(p, p->canon.len + 1);
 	if (p->loose.len + 2 > p->loose.cap)
 		hd_vec_reserve(&p->loose, p->loose.len + 2);
 	r = &HD_VEC_AT(&p->insns, struct pre_insn, p->insns.len++);
@@ -2272,17 +2294,18 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	c->n_insns = (uint32_t)d->insns.len;
 	c->n_values = (uint32_t)d->values.len;
 	w->pre = pre_take(d);
-	c->insn_canon = alloc_array(c->n_insns, sizeof(uint64_t));
 	if (w->pre) {
-		/* the parser's loose parts, taken as they are: no copy, no
-		 * new pages (the canonical hashes are copied: the matcher
-		 * frees insn_canon early, with free) */
+		/* the parser's loose parts and canonical hashes, taken as
+		 * they are: no copy, no new pages (its canon array is from
+		 * malloc, see pre_canon_reserve: the matcher frees
+		 * insn_canon early, with free) */
 		c->loose_store = w->pre->loose;
 		w->pre->loose = (struct hd_vec)HD_VEC_INIT(uint64_t);
 		c->insn_loose = c->loose_store.data;
-		memcpy(c->insn_canon, w->pre->canon.data,
-		       c->n_insns * sizeof(uint64_t));
+		c->insn_canon = w->pre->canon.data;
+		w->pre->canon = (struct hd_vec)HD_VEC_INIT(uint64_t);
 	} else {
+		c->insn_canon = alloc_array(c->n_insns, sizeof(uint64_t));
 		c->insn_loose = alloc_array(2 * (size_t)c->n_insns,
 					    sizeof(uint64_t));
 	}
