@@ -2,6 +2,26 @@
  * canon.c - canonical and structural hashes of instructions and values
  * (see canon.h for what is kept and what is dropped).
  */
+
+/*
+ * XXH3's long-input loop (texts over 240 bytes, a third of the
+ * instructions of a TPU dump: fusions with their backend_config) for
+ * AVX2 and AVX-512 besides the build's SSE2, chosen at run time
+ * (hash_text).  XXH3 gives the same hash whatever the vector width; the
+ * functions are xxhash.h's own, as its xxh_x86dispatch.c uses them.  Set
+ * before the first inclusion of xxhash.h (canon.h includes it).
+ */
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__SSE2__) && \
+	!defined(CANON_NO_DISPATCH)
+#define CANON_XXH_DISPATCH 1
+#include <immintrin.h>
+#define XXH_ACC_ALIGN 64
+#define XXH_DISPATCH_AVX2 1
+#define XXH_TARGET_AVX2 __attribute__((__target__("avx2")))
+#define XXH_DISPATCH_AVX512 1
+#define XXH_TARGET_AVX512 __attribute__((__target__("avx512f")))
+#endif
+
 #include "hlodiff/canon.h"
 
 #include <stdlib.h>
@@ -261,13 +281,56 @@ static __attribute__((noinline)) void sink_flush(struct sink *k)
 	k->o = k->buf;
 }
 
+#ifdef CANON_XXH_DISPATCH
+/*
+ * XXH3_hashLong_64b_internal with the given vector functions, the upper
+ * halves of the vector registers cleared (vzeroupper) before the SSE2
+ * code that follows: GCC did not clear them, and SSE code after dirty
+ * upper halves runs slower.
+ */
+#define HASH_LONG(acc512, scramble)                                         \
+	XXH_ALIGN(64) xxh_u64 acc[XXH_ACC_NB] = XXH3_INIT_ACC;              \
+	XXH3_hashLong_internal_loop(acc, (const xxh_u8 *)p, n, XXH3_kSecret, \
+				    sizeof(XXH3_kSecret), acc512, scramble); \
+	_mm256_zeroupper();                                                 \
+	return XXH3_mergeAccs(acc, XXH3_kSecret + XXH_SECRET_MERGEACCS_START, \
+			      (xxh_u64)n * XXH_PRIME64_1)
+
+static XXH_TARGET_AVX512 __attribute__((noinline)) uint64_t
+hash_long_avx512(const char *p, size_t n)
+{
+	HASH_LONG(XXH3_accumulate_512_avx512, XXH3_scrambleAcc_avx512);
+}
+
+static XXH_TARGET_AVX2 __attribute__((noinline)) uint64_t
+hash_long_avx2(const char *p, size_t n)
+{
+	HASH_LONG(XXH3_accumulate_512_avx2, XXH3_scrambleAcc_avx2);
+}
+#endif
+
+/* XXH3_64bits(p, n): the same value, with the widest vectors the CPU
+ * has for a long text. */
+static inline uint64_t hash_text(const char *p, size_t n)
+{
+#ifdef CANON_XXH_DISPATCH
+	if (n > XXH3_MIDSIZE_MAX) {
+		if (__builtin_cpu_supports("avx512f"))
+			return hash_long_avx512(p, n);
+		if (__builtin_cpu_supports("avx2"))
+			return hash_long_avx2(p, n);
+	}
+#endif
+	return XXH3_64bits(p, n);
+}
+
 /* The hash of everything written since sink_begin (hash mode). */
 static uint64_t sink_hash(struct sink *k)
 {
 	size_t n = (size_t)(k->o - k->buf);
 
 	if (!k->flushed)
-		return XXH3_64bits(k->buf, n);
+		return hash_text(k->buf, n);
 	XXH3_64bits_update(k->st, k->buf, n);
 	return XXH3_64bits_digest(k->st);
 }
@@ -1064,6 +1127,57 @@ static uint64_t hash_buf(const struct cbuf *b)
 }
 
 /*
+ * Arrays of sizes known at once, carved from one block (hd_vec_block):
+ * one mapping backed by 2 MiB pages where a big input makes it big, in
+ * place of a calloc per array whose 4 KiB pages each faulted (and were
+ * zeroed) one by one.  Every piece is zeroed, as from calloc: a mapped
+ * block comes zeroed from the kernel, one from malloc is zeroed here.
+ * Pieces are 64-byte aligned, so no two share a cache line.
+ */
+#define CARVE_ALIGN 64
+
+struct carve {
+	char *p, *end;
+};
+
+/* The bytes a piece of n elements of elem bytes takes in a block. */
+static size_t carve_bytes(size_t n, size_t elem)
+{
+	if (n == 0)
+		n = 1;
+	if (n > (SIZE_MAX - CARVE_ALIGN) / elem)
+		hd_die("out of memory");
+	return (n * elem + CARVE_ALIGN - 1) & ~(size_t)(CARVE_ALIGN - 1);
+}
+
+/* Takes a block of bytes (the sum of carve_bytes of its pieces) into
+ * mem, freed with hd_vec_release. */
+static void carve_begin(struct carve *k, struct hd_vec *mem, size_t bytes)
+{
+	char *p;
+
+	*mem = (struct hd_vec)HD_VEC_INIT(char);
+	if (bytes > SIZE_MAX - CARVE_ALIGN)
+		hd_die("out of memory");
+	p = hd_vec_block(mem, 1, bytes + CARVE_ALIGN);
+	if (!mem->mapped)
+		memset(p, 0, bytes + CARVE_ALIGN);
+	k->p = p + (CARVE_ALIGN - (uintptr_t)p % CARVE_ALIGN) % CARVE_ALIGN;
+	k->end = k->p + bytes;
+}
+
+static void *carve(struct carve *k, size_t n, size_t elem)
+{
+	size_t b = carve_bytes(n, elem);
+	char *p = k->p;
+
+	if (b > (size_t)(k->end - p))
+		HD_BUG("carve: block too small");
+	k->p += b;
+	return p;
+}
+
+/*
  * Operand resolution looks up every operand name, tens of thousands per
  * dump, so it uses a flat open-addressing table sized once (no node per
  * entry, one probe sequence per lookup) instead of struct hd_table.
@@ -1094,18 +1208,24 @@ struct name_map {
 #define REF_TAG 0xc0000000u
 #define REF_INDEX 0x3fffffffu
 
-static void name_map_init(struct name_map *m, size_t max_entries)
+/* The slots of a table for max_entries names. */
+static size_t name_map_size(size_t max_entries)
 {
 	size_t n = 16;
 
 	while (n < max_entries + max_entries / 2)
 		n *= 2;
-	m->slots = hd_xmalloc(n * sizeof(*m->slots));
+	return n;
+}
+
+/* The table, its slots (zeroed) carved from k. */
+static void name_map_init(struct name_map *m, size_t max_entries,
+			  struct carve *k)
+{
+	size_t n = name_map_size(max_entries);
+
+	m->slots = carve(k, n, sizeof(*m->slots));
 	m->mask = n - 1;
-	/* filled in order, not left to calloc: the pages of a big table
-	 * then fault in one sequential pass, where the inserts' random
-	 * first touches cost ~40 ms more kernel time on a 256M diff */
-	memset(m->slots, 0, n * sizeof(*m->slots));
 }
 
 static size_t name_map_home(const struct name_map *m, uint64_t h)
@@ -1259,6 +1379,10 @@ struct work {
 	struct sink sink;            /* canonical text */
 	struct hd_input_pass pass[3]; /* per input: the window kept resident */
 	struct hd_canon_pre *pre;    /* what the parser kept, or NULL */
+	struct hd_vec scratch;       /* the block of the per-value and
+				      * per-position arrays above, the
+				      * names table and build_names' lists */
+	struct carve cut;            /* what is left of it */
 };
 
 /* Combines two 64-bit hashes (xorshift-multiply finaliser). */
@@ -1394,8 +1518,8 @@ static void build_names(struct work *w)
 	 * dump's text order (the result does not depend on the order, see
 	 * name_map_put). */
 	owner = w->owner;
-	pos = hd_xmalloc((npos + 1) * sizeof(uint32_t));
-	val = hd_xmalloc((npos + 1) * sizeof(uint32_t));
+	pos = carve(&w->cut, npos + 1, sizeof(uint32_t));
+	val = carve(&w->cut, npos + 1, sizeof(uint32_t));
 	for (q = 0; q < npos; q++) {
 		const struct hd_position *p = &HD_POSITION(d, q);
 
@@ -1409,14 +1533,11 @@ static void build_names(struct work *w)
 		pos[np] = (uint32_t)q;
 		val[np++] = owner[q];
 	}
-	free(owner);
 	w->owner = NULL;
-	name_map_init(&w->names, d->insns.len + np);
+	name_map_init(&w->names, d->insns.len + np, &w->cut);
 	put_names(w, d->insns.len, NULL, NULL);
 	pass_begin(w);
 	put_names(w, np, pos, val);
-	free(pos);
-	free(val);
 }
 
 /* The leaf index of hash h, added when new. */
@@ -1607,6 +1728,7 @@ struct users {
 	uint32_t *first;    /* n_insns + 1 */
 	uint32_t *out;      /* one per resolved operand */
 	uint32_t *indeg;    /* operands on other instructions, per insn */
+	uint32_t *fill;     /* scratch of users_build, n_insns + 1 */
 };
 
 /* The instruction operand k of insn i depends on, or HD_NONE (none, or
@@ -1626,11 +1748,8 @@ static uint32_t dep_of(const struct work *w, uint32_t i, uint32_t k)
 
 static void users_build(struct users *u, const struct work *w, uint32_t n)
 {
-	uint32_t *fill, i, k;
+	uint32_t *fill = u->fill, i, k;
 
-	u->first = hd_xcalloc(n + 2, sizeof(uint32_t));
-	u->out = hd_xmalloc((w->refs.len + 1) * sizeof(uint32_t));
-	u->indeg = hd_xcalloc(n + 1, sizeof(uint32_t));
 	for (i = 0; i < n; i++)
 		for (k = w->ref_first[i]; k < w->ref_first[i + 1]; k++) {
 			uint32_t dep = dep_of(w, i, k);
@@ -1642,7 +1761,6 @@ static void users_build(struct users *u, const struct work *w, uint32_t n)
 		}
 	for (i = 0; i < n; i++)
 		u->first[i + 1] += u->first[i];
-	fill = hd_xmalloc((n + 1) * sizeof(uint32_t));
 	memcpy(fill, u->first, (n + 1) * sizeof(uint32_t));
 	for (i = 0; i < n; i++)
 		for (k = w->ref_first[i]; k < w->ref_first[i + 1]; k++) {
@@ -1651,14 +1769,6 @@ static void users_build(struct users *u, const struct work *w, uint32_t n)
 			if (dep != HD_NONE)
 				u->out[fill[dep]++] = i;
 		}
-	free(fill);
-}
-
-static void users_release(struct users *u)
-{
-	free(u->first);
-	free(u->out);
-	free(u->indeg);
 }
 
 /*
@@ -1670,10 +1780,24 @@ static void structural(struct work *w)
 {
 	struct hd_canon *c = w->c;
 	uint32_t n = c->n_insns, i, k, head = 0, tail = 0;
-	uint32_t *queue = hd_xmalloc((n + 1) * sizeof(uint32_t));
-	uint8_t *done = hd_xcalloc(n + 1, 1);
+	uint32_t *queue;
+	uint8_t *done;
 	struct users u;
+	struct hd_vec mem;
+	struct carve cut;
 
+	/* one block (see carve) for the arrays of the walk */
+	carve_begin(&cut, &mem,
+		    carve_bytes(n + 2, sizeof(uint32_t)) +
+		    3 * carve_bytes(n + 1, sizeof(uint32_t)) +
+		    carve_bytes(w->refs.len + 1, sizeof(uint32_t)) +
+		    carve_bytes(n + 1, 1));
+	u.first = carve(&cut, n + 2, sizeof(uint32_t));
+	u.indeg = carve(&cut, n + 1, sizeof(uint32_t));
+	u.fill = carve(&cut, n + 1, sizeof(uint32_t));
+	queue = carve(&cut, n + 1, sizeof(uint32_t));
+	u.out = carve(&cut, w->refs.len + 1, sizeof(uint32_t));
+	done = carve(&cut, n + 1, 1);
 	users_build(&u, w, n);
 	for (i = 0; i < n; i++)
 		if (u.indeg[i] == 0)
@@ -1691,9 +1815,7 @@ static void structural(struct work *w)
 			c->insn_struct[i] = fold_insn(w, i, done);
 			c->n_cyclic++;
 		}
-	users_release(&u);
-	free(queue);
-	free(done);
+	hd_vec_release(&mem);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1719,7 +1841,7 @@ static void value_basics(struct work *w)
 	size_t npos = d->positions.len;
 	uint32_t i, k;
 
-	w->owner = hd_xmalloc((npos + 1) * sizeof(uint32_t));
+	w->owner = carve(&w->cut, npos + 1, sizeof(uint32_t));
 	memset(w->owner, 0xff, (npos + 1) * sizeof(uint32_t));
 	for (i = 0; i < c->n_values; i++) {
 		const struct hd_value *v = &HD_VALUE(d, i);
@@ -1982,6 +2104,28 @@ struct hd_canon_pre *hd_canon_pre_new(void)
 	return p;
 }
 
+/*
+ * Room for n canonical hashes in p->canon.  Kept in plain malloc memory
+ * (never an hd_vec mapping): hd_canon_compute hands the array itself on
+ * as insn_canon, which the matcher frees with free, so no copy is made
+ * (nor are its pages faulted a second time).  Doubling keeps the cost
+ * linear; a big array is moved by the kernel (mremap), not copied.
+ */
+static void pre_canon_reserve(struct hd_canon_pre *p, size_t n)
+{
+	size_t cap = p->canon.cap ? p->canon.cap : 16;
+
+	if (n <= p->canon.cap)
+		return;
+	while (cap < n) {
+		if (cap > SIZE_MAX / 2 / sizeof(uint64_t))
+			hd_die("out of memory");
+		cap *= 2;
+	}
+	p->canon.data = hd_xrealloc(p->canon.data, cap * sizeof(uint64_t));
+	p->canon.cap = cap;
+}
+
 void hd_canon_pre_budget(struct hd_canon_pre *p, size_t input_bytes)
 {
 	size_t more = input_bytes / PRE_BUDGET_SHARE / sizeof(struct pre_op);
@@ -1990,7 +2134,7 @@ void hd_canon_pre_budget(struct hd_canon_pre *p, size_t input_bytes)
 	/* a guess of how many there will be (a little more than a real
 	 * dump needs): no copies as they grow */
 	hd_vec_reserve(&p->insns, p->insns.len + guess);
-	hd_vec_reserve(&p->canon, p->canon.len + guess);
+	pre_canon_reserve(p, p->canon.len + guess);
 	hd_vec_reserve(&p->loose, p->loose.len + 2 * guess);
 	hd_vec_reserve(&p->ops, p->ops.len + guess);
 	hd_vec_reserve(&p->pos_hash, p->pos_hash.len + guess);
@@ -2027,7 +2171,7 @@ void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in)
 	if (p->insns.len == p->insns.cap)
 		hd_vec_reserve(&p->insns, p->insns.len + 1);
 	if (p->canon.len == p->canon.cap)
-		hd_vec_reserve(&p->canon, p->canon.len + 1);
+		pre_canon_reserve(p, p->canon.len + 1);
 	if (p->loose.len + 2 > p->loose.cap)
 		hd_vec_reserve(&p->loose, p->loose.len + 2);
 	r = &HD_VEC_AT(&p->insns, struct pre_insn, p->insns.len++);
@@ -2200,6 +2344,8 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	/* On the heap: struct work holds the sink's buffer and the
 	 * streaming state, too big for the stack of a thread. */
 	struct work *w = hd_xzalloc_aligned(_Alignof(struct work), sizeof(*w));
+	size_t npos = d->positions.len;
+	struct carve cut;
 	uint32_t i;
 
 	memset(c, 0, sizeof(*c));
@@ -2211,27 +2357,39 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	c->n_insns = (uint32_t)d->insns.len;
 	c->n_values = (uint32_t)d->values.len;
 	w->pre = pre_take(d);
-	c->insn_canon = alloc_array(c->n_insns, sizeof(uint64_t));
 	if (w->pre) {
-		/* the parser's loose parts, taken as they are: no copy, no
-		 * new pages (the canonical hashes are copied: the matcher
-		 * frees insn_canon early, with free) */
+		/* the parser's loose parts and canonical hashes, taken as
+		 * they are: no copy, no new pages (its canon array is from
+		 * malloc, see pre_canon_reserve: the matcher frees
+		 * insn_canon early, with free) */
 		c->loose_store = w->pre->loose;
 		w->pre->loose = (struct hd_vec)HD_VEC_INIT(uint64_t);
 		c->insn_loose = c->loose_store.data;
-		memcpy(c->insn_canon, w->pre->canon.data,
-		       c->n_insns * sizeof(uint64_t));
+		c->insn_canon = w->pre->canon.data;
+		w->pre->canon = (struct hd_vec)HD_VEC_INIT(uint64_t);
 	} else {
+		c->insn_canon = alloc_array(c->n_insns, sizeof(uint64_t));
 		c->insn_loose = alloc_array(2 * (size_t)c->n_insns,
 					    sizeof(uint64_t));
 	}
 	c->insn_struct = alloc_array(c->n_insns, sizeof(uint64_t));
-	c->value_canon = alloc_array(c->n_values, sizeof(uint64_t));
-	c->value_struct = alloc_array(c->n_values, sizeof(uint64_t));
-	c->value_insn = alloc_array(c->n_values, sizeof(uint32_t));
-	w->index_hash = alloc_array(c->n_values, sizeof(uint64_t));
-	w->extra = alloc_array(c->n_values, sizeof(uint64_t));
-	w->ref_first = alloc_array(c->n_insns + 1, sizeof(uint32_t));
+	/* (insn_canon and insn_struct stay from calloc: the matcher frees
+	 * them early, with free) */
+	carve_begin(&cut, &c->value_store,
+		    2 * carve_bytes(c->n_values, sizeof(uint64_t)) +
+		    carve_bytes(c->n_values, sizeof(uint32_t)));
+	c->value_canon = carve(&cut, c->n_values, sizeof(uint64_t));
+	c->value_struct = carve(&cut, c->n_values, sizeof(uint64_t));
+	c->value_insn = carve(&cut, c->n_values, sizeof(uint32_t));
+	carve_begin(&w->cut, &w->scratch,
+		    2 * carve_bytes(c->n_values, sizeof(uint64_t)) +
+		    carve_bytes(c->n_insns + 1, sizeof(uint32_t)) +
+		    3 * carve_bytes(npos + 1, sizeof(uint32_t)) +
+		    carve_bytes(name_map_size(d->insns.len + npos),
+				sizeof(struct name_slot)));
+	w->index_hash = carve(&w->cut, c->n_values, sizeof(uint64_t));
+	w->extra = carve(&w->cut, c->n_values, sizeof(uint64_t));
+	w->ref_first = carve(&w->cut, c->n_insns + 1, sizeof(uint32_t));
 
 	value_basics(w);
 	if (w->pre) {
@@ -2255,14 +2413,10 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 		value_keys(w, i);
 	}
 
-	free(w->names.slots);
+	hd_vec_release(&w->scratch);
 	hd_vec_release(&w->refs);
 	free(w->buf.p);
 	free(w->name.p);
-	free(w->index_hash);
-	free(w->extra);
-	free(w->owner);
-	free(w->ref_first);
 	free(w->leaves.h);
 	free(w->leaves.slots);
 	free(w);
@@ -2277,8 +2431,6 @@ void hd_canon_release(struct hd_canon *c)
 	else
 		free(c->insn_loose);
 	free(c->insn_struct);
-	free(c->value_canon);
-	free(c->value_struct);
-	free(c->value_insn);
+	hd_vec_release(&c->value_store);
 	memset(c, 0, sizeof(*c));
 }

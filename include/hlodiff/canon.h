@@ -81,6 +81,8 @@ struct hd_canon {
 	 * whole (hd_canon_pre); else unused, and insn_loose is from
 	 * malloc as the other arrays are. */
 	struct hd_vec loose_store;
+	/* One block holding value_canon, value_struct and value_insn. */
+	struct hd_vec value_store;
 };
 
 /* Looser keys of one value (hd_canon_loose). */

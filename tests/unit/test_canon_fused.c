@@ -200,6 +200,60 @@ static char *made_up(unsigned n_ops, int short_names, size_t pad)
 	return t.p;
 }
 
+/*
+ * A dump of values each defined by its own custom-call whose
+ * backend_config is pad bytes long, for every pad in pads: canonical
+ * texts on both sides of XXH3's 240-byte and 1 KiB block lengths (and
+ * of the 8 KiB sink, hashed in parts), where canon.c may hash with
+ * other vector widths than the library's.
+ */
+static char *made_up_long(const size_t *pads, unsigned n)
+{
+	struct text t = { NULL, 0, 0 };
+	char line[256];
+	unsigned i;
+	size_t k;
+
+	put(&t, "BufferAssignment:\n");
+	for (i = 0; i < n; i++) {
+		snprintf(line, sizeof(line),
+			 "allocation %u: size 16, preallocated-temp:\n"
+			 " value: <%u v.%u @0> (size=16,offset=0): f32[4]{0}\n",
+			 i, i, i);
+		put(&t, line);
+	}
+	put(&t, "\nTotal bytes used: 16 (16B)\n\nUsed values:\n");
+	for (i = 0; i < n; i++) {
+		snprintf(line, sizeof(line),
+			 "<%u v.%u @0>\n positions:\n  v.%u\n uses:\n"
+			 " from instruction: %%v.%u = f32[4]{0} custom-call(), "
+			 "custom_call_target=\"t\", backend_config={\"k\":\"",
+			 i, i, i, i);
+		put(&t, line);
+		for (k = 0; k < pads[i]; k++)
+			put(&t, k % 61 == 60 ? "," : "y");
+		put(&t, "\"}\n");
+	}
+	return t.p;
+}
+
+static void test_made_up_long(void)
+{
+	size_t pads[800];
+	unsigned n = 0, k;
+	char *s;
+
+	for (k = 0; k < 700; k++)
+		pads[n++] = 150 + 3 * (size_t)k;
+	for (k = 0; k < 60; k++)
+		pads[n++] = 8100 + (size_t)k * 3;
+	s = made_up_long(pads, n);
+	ok(check_one("<long texts>", s, 0) == 0 && n_bad == 0,
+	   "made-up dump: canonical texts of 200 to 8.3K bytes hash as "
+	   "XXH3-64 of the text");
+	free(s);
+}
+
 static void test_made_up(void)
 {
 	char *s;
@@ -232,8 +286,9 @@ int main(void)
 {
 	unsigned before;
 
-	plan(3);
+	plan(4);
 	test_made_up();
+	test_made_up_long();
 	tap_each_test_dump(check_dump);
 	ok(n_dumps > 3 && n_bad == 0,
 	   "tests/data: %u dumps, %u instructions, %u values: fused hashes "
