@@ -2,26 +2,6 @@
  * canon.c - canonical and structural hashes of instructions and values
  * (see canon.h for what is kept and what is dropped).
  */
-
-/*
- * XXH3's long-input loop (texts over 240 bytes, a third of the
- * instructions of a TPU dump: fusions with their backend_config) for
- * AVX2 and AVX-512 besides the build's SSE2, chosen at run time
- * (hash_text).  XXH3 gives the same hash whatever the vector width; the
- * functions are xxhash.h's own, as its xxh_x86dispatch.c uses them.  Set
- * before the first inclusion of xxhash.h (canon.h includes it).
- */
-#if defined(__GNUC__) && defined(__x86_64__) && defined(__SSE2__) && \
-	!defined(CANON_NO_DISPATCH)
-#define CANON_XXH_DISPATCH 1
-#include <immintrin.h>
-#define XXH_ACC_ALIGN 64
-#define XXH_DISPATCH_AVX2 1
-#define XXH_TARGET_AVX2 __attribute__((__target__("avx2")))
-#define XXH_DISPATCH_AVX512 1
-#define XXH_TARGET_AVX512 __attribute__((__target__("avx512f")))
-#endif
-
 #include "hlodiff/canon.h"
 
 #include <stdlib.h>
@@ -281,56 +261,13 @@ static __attribute__((noinline)) void sink_flush(struct sink *k)
 	k->o = k->buf;
 }
 
-#ifdef CANON_XXH_DISPATCH
-/*
- * XXH3_hashLong_64b_internal with the given vector functions, the upper
- * halves of the vector registers cleared (vzeroupper) before the SSE2
- * code that follows: GCC did not clear them, and SSE code after dirty
- * upper halves runs slower.
- */
-#define HASH_LONG(acc512, scramble)                                         \
-	XXH_ALIGN(64) xxh_u64 acc[XXH_ACC_NB] = XXH3_INIT_ACC;              \
-	XXH3_hashLong_internal_loop(acc, (const xxh_u8 *)p, n, XXH3_kSecret, \
-				    sizeof(XXH3_kSecret), acc512, scramble); \
-	_mm256_zeroupper();                                                 \
-	return XXH3_mergeAccs(acc, XXH3_kSecret + XXH_SECRET_MERGEACCS_START, \
-			      (xxh_u64)n * XXH_PRIME64_1)
-
-static XXH_TARGET_AVX512 __attribute__((noinline)) uint64_t
-hash_long_avx512(const char *p, size_t n)
-{
-	HASH_LONG(XXH3_accumulate_512_avx512, XXH3_scrambleAcc_avx512);
-}
-
-static XXH_TARGET_AVX2 __attribute__((noinline)) uint64_t
-hash_long_avx2(const char *p, size_t n)
-{
-	HASH_LONG(XXH3_accumulate_512_avx2, XXH3_scrambleAcc_avx2);
-}
-#endif
-
-/* XXH3_64bits(p, n): the same value, with the widest vectors the CPU
- * has for a long text. */
-static inline uint64_t hash_text(const char *p, size_t n)
-{
-#ifdef CANON_XXH_DISPATCH
-	if (n > XXH3_MIDSIZE_MAX) {
-		if (__builtin_cpu_supports("avx512f"))
-			return hash_long_avx512(p, n);
-		if (__builtin_cpu_supports("avx2"))
-			return hash_long_avx2(p, n);
-	}
-#endif
-	return XXH3_64bits(p, n);
-}
-
 /* The hash of everything written since sink_begin (hash mode). */
 static uint64_t sink_hash(struct sink *k)
 {
 	size_t n = (size_t)(k->o - k->buf);
 
 	if (!k->flushed)
-		return hash_text(k->buf, n);
+		return XXH3_64bits(k->buf, n);
 	XXH3_64bits_update(k->st, k->buf, n);
 	return XXH3_64bits_digest(k->st);
 }
