@@ -94,29 +94,15 @@ uint32_t hd_index_put(struct hd_index *x, struct hd_slice key, uint32_t idx,
 	return hd_index_put_hashed(x, hd_index_hash(key), key, idx, key_of, ctx);
 }
 
-uint32_t hd_index_put_hashed(struct hd_index *x, uint32_t hash,
-			     struct hd_slice key, uint32_t idx,
-			     hd_index_key_fn key_of, const void *ctx)
-{
-	uint32_t i;
-
-	reserve_one(x);
-	for (i = hash & x->mask;; i = (i + 1) & x->mask) {
-		struct hd_index_slot *s = &x->slots[i];
-
-		if (s->idx == HD_NONE) {
-			s->hash = hash;
-			s->idx = idx;
-			x->count++;
-			return HD_NONE;
-		}
-		if (s->hash == hash && hd_index_key_eq(key_of(ctx, s->idx), key))
-			return s->idx;
-	}
-}
-
-uint32_t hd_index_put_own(struct hd_index *x, uint32_t hash, uint32_t idx,
-			  hd_index_key_fn key_of, const void *ctx)
+/*
+ * The probe of the puts: idx filed under hash, or the entry already
+ * there under the same key.  The key is key, or with key NULL idx's own
+ * (key_of), read only when a slot of the same hash is met.  Inlined into
+ * each put with key a constant NULL or not.
+ */
+static inline __attribute__((always_inline)) uint32_t
+put_probe(struct hd_index *x, uint32_t hash, const struct hd_slice *key,
+	  uint32_t idx, hd_index_key_fn key_of, const void *ctx)
 {
 	uint32_t i;
 
@@ -131,9 +117,23 @@ uint32_t hd_index_put_own(struct hd_index *x, uint32_t hash, uint32_t idx,
 			return HD_NONE;
 		}
 		if (s->hash == hash &&
-		    hd_index_key_eq(key_of(ctx, s->idx), key_of(ctx, idx)))
+		    hd_index_key_eq(key_of(ctx, s->idx),
+				    key ? *key : key_of(ctx, idx)))
 			return s->idx;
 	}
+}
+
+uint32_t hd_index_put_hashed(struct hd_index *x, uint32_t hash,
+			     struct hd_slice key, uint32_t idx,
+			     hd_index_key_fn key_of, const void *ctx)
+{
+	return put_probe(x, hash, &key, idx, key_of, ctx);
+}
+
+uint32_t hd_index_put_own(struct hd_index *x, uint32_t hash, uint32_t idx,
+			  hd_index_key_fn key_of, const void *ctx)
+{
+	return put_probe(x, hash, NULL, idx, key_of, ctx);
 }
 
 void hd_index_release(struct hd_index *x)
