@@ -1798,6 +1798,33 @@ static inline size_t usual_string(struct hd_slice v, const char *limit)
 }
 
 /*
+ * The string item key (up to its opening quote) of the usual metadata,
+ * if *r starts with it: its value to *out, *r past it.  Returns -1 when
+ * it is not in the usual form, 1 when no ' ' follows it (the metadata
+ * ends there), else 0, with *r past the ' ' (or as it was, without the
+ * item).
+ */
+static inline int usual_string_item(struct hd_slice *r, size_t key_len,
+				    struct hd_slice *out, const char *limit)
+{
+	struct hd_slice v = tail(*r, key_len - 1);    /* from the quote */
+	size_t e = usual_string(v, limit);
+
+	if (!e)
+		return -1;
+	*out = hd_slice_make(v.p + 1, e - 2);
+	*r = tail(v, e);
+	if (r->p[0] != ' ')
+		return 1;
+	*r = tail(*r, 1);
+	return 0;
+}
+
+#define USUAL_STRING_ITEM(r, key, out, limit) \
+	(STARTS(*(r), key) ? usual_string_item((r), sizeof(key) - 1, (out), \
+					       (limit)) : 0)
+
+/*
  * read_metadata_fast for the usual metadata, {op_name="..."
  * source_file="..." source_line=N ...} (any of the three may be left
  * out, in this order, one ' ' between items), read straight through,
@@ -1811,29 +1838,16 @@ static int read_metadata_usual(struct hd_insn *in, struct hd_slice m,
 {
 	struct hd_slice r = tail(m, 1), v;
 	size_t e;
+	int rc;
 
-	if (STARTS(r, "op_name=\"")) {
-		v = tail(r, 8);
-		e = usual_string(v, limit);
-		if (!e)
-			return -1;
-		in->op_name = hd_slice_make(v.p + 1, e - 2);
-		r = tail(v, e);
-		if (r.p[0] != ' ')
-			goto close;
-		r = tail(r, 1);
-	}
-	if (STARTS(r, "source_file=\"")) {
-		v = tail(r, 12);
-		e = usual_string(v, limit);
-		if (!e)
-			return -1;
-		in->source_file = hd_slice_make(v.p + 1, e - 2);
-		r = tail(v, e);
-		if (r.p[0] != ' ')
-			goto close;
-		r = tail(r, 1);
-	}
+	rc = USUAL_STRING_ITEM(&r, "op_name=\"", &in->op_name, limit);
+	if (rc == 0)
+		rc = USUAL_STRING_ITEM(&r, "source_file=\"", &in->source_file,
+				       limit);
+	if (rc < 0)
+		return -1;
+	if (rc > 0)
+		goto close;
 	if (STARTS(r, "source_line=")) {
 		v = tail(r, 12);
 		e = name_span(v, limit);
