@@ -529,20 +529,30 @@ static void json_value_label(struct hd_json *j, const struct hd_dump *d, uint32_
 #define LABELS_AHEAD 16
 
 static inline __attribute__((always_inline)) void
+fetch_label(const struct hd_dump *d, uint32_t i, int names)
+{
+	const struct hd_value *v = &HD_VALUE(d, i);
+
+	if (names) {
+		__builtin_prefetch(v->name.p);
+	} else {
+		/* the name and index slices: a record may straddle two
+		 * cache lines there */
+		__builtin_prefetch(&v->name);
+		__builtin_prefetch(&v->index.n);
+	}
+}
+
+static inline __attribute__((always_inline)) void
 fetch_labels(const struct hd_diff *df, uint32_t k, int names)
 {
 	const struct hd_value_diff *x =
 		&HD_VEC_AT(&df->values, struct hd_value_diff, k);
-	const struct hd_value *v;
 
-	if (x->old_v != HD_NONE) {
-		v = &HD_VALUE(df->old, x->old_v);
-		__builtin_prefetch(names ? (const void *)v->name.p : (const void *)v);
-	}
-	if (x->new_v != HD_NONE) {
-		v = &HD_VALUE(df->new_dump, x->new_v);
-		__builtin_prefetch(names ? (const void *)v->name.p : (const void *)v);
-	}
+	if (x->old_v != HD_NONE)
+		fetch_label(df->old, x->old_v, names);
+	if (x->new_v != HD_NONE)
+		fetch_label(df->new_dump, x->new_v, names);
 }
 
 static void json_value_diff(struct hd_json *j, const struct hd_diff *df,
