@@ -601,9 +601,6 @@ static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items,
 	return listed_h;
 }
 
-/* An entry keep_listed has put aside (not a status). */
-#define TAKEN 0xff
-
 /*
  * The partial listing (hd_diff_compute_sides_top): list_values has kept
  * the differing entries alone, in dump order; the first top of
@@ -614,40 +611,21 @@ static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items,
  * spent.  The unchanged entries are neither sorted nor kept, and the
  * differing ones are not sorted past the ones a report of the top
  * values prints (the sum of the others needs no order, as long as no
- * sum of them saturates).
+ * sum of them saturates: where one could, all are sorted).
  */
 static void keep_listed(struct hd_diff *df, struct hd_key_item *items,
 			uint32_t top)
 {
-	struct hd_value_diff *v = df->values.data, *first;
-	size_t a = df->values.len, i, k, w = 0;
-	uint64_t mag = 0;
-	int big = 0;
+	size_t a = df->values.len, k = top < a ? top : a;
 
 	df->n_top = 0;
 	if (a == 0)
 		return;
-	for (i = 0; i < a; i++)
-		big |= __builtin_add_overflow(mag, ~items[i].w0, &mag);
-	k = top < a ? top : a;
-	/* The reports add up the others' deltas with saturation, in their
-	 * order: where the sizes are so big that a sum could saturate,
-	 * the order matters, and all of them are sorted. */
-	if (big || mag > INT64_MAX)
+	if (hd_key_magnitudes_overflow(items, a))
 		k = a;
 	hd_key_select_keyed(items, a, k, set_value_key, full_value_cmp, df);
-	first = hd_xmalloc((k + 1) * sizeof(*first));
-	for (i = 0; i < k; i++) {
-		first[i] = v[items[i].idx];
-		v[items[i].idx].status = TAKEN;
-	}
-	for (i = 0; i < a; i++)
-		if (v[i].status != TAKEN)
-			v[w++] = v[i];
-	memmove(v + k, v, w * sizeof(*v));
-	memcpy(v, first, k * sizeof(*v));
-	free(first);
-	df->values.len = a;
+	hd_key_apply_front(df->values.data, sizeof(struct hd_value_diff), a,
+			   items, k);
 	df->n_top = (uint32_t)k;
 }
 

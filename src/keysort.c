@@ -333,6 +333,42 @@ void hd_key_select_keyed(struct hd_key_item *items, size_t n, size_t k,
 	hd_key_select(items, c, k, full, ctx);
 }
 
+int hd_key_magnitudes_overflow(const struct hd_key_item *items, size_t n)
+{
+	uint64_t sum = 0;
+	int over = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		over |= __builtin_add_overflow(sum, ~items[i].w0, &sum);
+	return over || sum > INT64_MAX;
+}
+
+void hd_key_apply_front(void *data, size_t elem, size_t n,
+			const struct hd_key_item *items, size_t k)
+{
+	char *d = data, *front;
+	unsigned char *taken;
+	size_t i, w;
+
+	if (k == 0)
+		return;
+	front = hd_xmalloc(k * elem);
+	taken = hd_xcalloc(n + 1, 1);
+	for (i = 0; i < k; i++) {
+		memcpy(front + i * elem, d + (size_t)items[i].idx * elem, elem);
+		taken[items[i].idx] = 1;
+	}
+	/* the others to [k, n), from the back, so none is overwritten
+	 * before it is moved */
+	for (i = n, w = n; i-- > 0;)
+		if (!taken[i] && --w != i)
+			memcpy(d + w * elem, d + i * elem, elem);
+	memcpy(d, front, k * elem);
+	free(taken);
+	free(front);
+}
+
 /* Places [from, to) of a reordering: copy[i] = data[items[i].idx]. */
 struct gather {
 	char *data;

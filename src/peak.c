@@ -185,7 +185,7 @@ static void set_peak_key(void *ctx, struct hd_key_item *it)
 
 /*
  * The first top entries of sort_peak's order to the front of p->values,
- * in that order, the others after them in no particular order (see
+ * in that order, the others after them in the order they had (see
  * hd_peak_diff_compute_top).  The order is by the numbers (|delta|,
  * role) first: only the entries whose numbers are as good as the k-th
  * best have their keys read (hd_key_select_keyed; the records and texts
@@ -197,39 +197,26 @@ static void top_peak(struct hd_peak_diff *p, const struct hd_dump *old,
 		     const struct hd_dump *new_dump, uint32_t top)
 {
 	struct peak_full f = { { old, new_dump }, p->values.data };
-	struct hd_peak_value *v = p->values.data, *keep;
-	size_t n = p->values.len, k = top < n ? top : n, i, c;
+	const struct hd_peak_value *v = p->values.data;
+	size_t n = p->values.len, k = top < n ? top : n, i;
 	struct hd_key_item *items;
-	uint64_t mag = 0;
-	int big = 0;
 
-	for (i = 0; i < n; i++)
-		big |= __builtin_add_overflow(mag, magnitude(&v[i]), &mag);
-	if (big || mag > INT64_MAX || k == n) {
+	if (k == n) {
 		sort_peak(p, old, new_dump);
 		return;
 	}
-	if (k == 0)
-		return;
 	items = hd_xmalloc(n * sizeof(*items));
 	for (i = 0; i < n; i++)
 		hd_key_item_set(&items[i], ~magnitude(&v[i]), v[i].role,
 				HD_SLICE_NULL, (uint32_t)i);
-	hd_key_select_keyed(items, n, k, set_peak_key, full_peak_cmp, &f);
-	/* the k to the front, the entries there to their places */
-	keep = hd_xmalloc(k * sizeof(*keep));
-	for (i = 0; i < k; i++) {
-		keep[i] = v[items[i].idx];
-		v[items[i].idx].role = 0xff;
+	if (hd_key_magnitudes_overflow(items, n)) {
+		free(items);
+		sort_peak(p, old, new_dump);
+		return;
 	}
-	for (i = 0, c = k; i < k; i++)
-		if (v[i].role != 0xff) {
-			while (v[c].role != 0xff)
-				c++;
-			v[c++] = v[i];
-		}
-	memcpy(v, keep, k * sizeof(*v));
-	free(keep);
+	hd_key_select_keyed(items, n, k, set_peak_key, full_peak_cmp, &f);
+	hd_key_apply_front(p->values.data, sizeof(struct hd_peak_value), n,
+			   items, k);
 	free(items);
 }
 

@@ -75,6 +75,22 @@ void hd_key_select_keyed(struct hd_key_item *items, size_t n, size_t k,
 			 void *ctx);
 
 /*
+ * Would the magnitudes of items[0, n) (~w0, as a |delta| is kept there)
+ * add up beyond INT64_MAX?  The reports add up the deltas of the values
+ * they do not list with saturation, in their order: a partial order is
+ * then not enough.
+ */
+int hd_key_magnitudes_overflow(const struct hd_key_item *items, size_t n);
+
+/*
+ * Reorders the n records of elem bytes at data so that the records
+ * items[0, k).idx come first, in that order, and the others follow in
+ * the order they had (the first k of an hd_key_select).
+ */
+void hd_key_apply_front(void *data, size_t elem, size_t n,
+			const struct hd_key_item *items, size_t k);
+
+/*
  * Reorders the n records of elem bytes at data, in place, as the sorted
  * items say (record items[i].idx goes to place i).  The items' idx are
  * used up (each becomes its own place).

@@ -107,7 +107,7 @@ static void make(size_t n)
 
 static void check(size_t n)
 {
-	struct hd_key_item *items = malloc((n + 1) * sizeof(*items));
+	struct hd_key_item *items = calloc(n + 1, sizeof(*items));
 	uint32_t *ref = malloc((n + 1) * sizeof(*ref));
 	struct rec *copy = malloc((n + 1) * sizeof(*copy));
 	static const size_t ks[] = { 0, 1, 5, 20, 64, 65, 1000 };
@@ -168,14 +168,67 @@ static void check(size_t n)
 	free(copy);
 }
 
+/* hd_key_apply_front: items' first k records to the front, in order,
+ * the others after them in their order. */
+static void check_front(size_t n, size_t k)
+{
+	struct hd_key_item *items = calloc(n + 1, sizeof(*items));
+	uint32_t *data = malloc((n + 1) * sizeof(*data));
+	unsigned char *front = calloc(n + 1, 1);
+	size_t i, at, bad = 0;
+
+	for (i = 0; i < n; i++)
+		data[i] = (uint32_t)i * 3 + 1;
+	/* k records, every third from the back */
+	for (i = 0; i < k; i++) {
+		size_t r = n - 1 - 3 * i;
+
+		hd_key_item_set(&items[i], 0, 0, HD_SLICE_NULL, (uint32_t)r);
+		front[r] = 1;
+	}
+	hd_key_apply_front(data, sizeof(*data), n, items, k);
+	for (i = 0; i < k; i++)
+		bad += data[i] != items[i].idx * 3 + 1;
+	for (i = 0, at = k; i < n; i++)
+		if (!front[i])
+			bad += data[at++] != (uint32_t)i * 3 + 1;
+	is_int(0, (long long)bad, "hd_key_apply_front: %zu of %zu to the front", k, n);
+	free(front);
+	free(data);
+	free(items);
+}
+
+/* hd_key_magnitudes_overflow: magnitudes (~w0) adding up to INT64_MAX
+ * fit, one more does not, nor does a sum that wraps around 2^64. */
+static void check_magnitudes(void)
+{
+	struct hd_key_item it[3];
+
+	hd_key_item_set(&it[0], ~(uint64_t)(INT64_MAX - 5), 0, HD_SLICE_NULL, 0);
+	hd_key_item_set(&it[1], ~(uint64_t)5, 0, HD_SLICE_NULL, 1);
+	hd_key_item_set(&it[2], ~(uint64_t)1, 0, HD_SLICE_NULL, 2);
+	is_int(0, hd_key_magnitudes_overflow(it, 2), "magnitudes up to INT64_MAX fit");
+	is_int(1, hd_key_magnitudes_overflow(it, 3), "one more does not");
+	/* 2^63 twice: 2^64, which wraps to 0 */
+	hd_key_item_set(&it[1], ~((uint64_t)1 << 63), 0, HD_SLICE_NULL, 1);
+	hd_key_item_set(&it[2], ~((uint64_t)1 << 63), 0, HD_SLICE_NULL, 2);
+	is_int(1, hd_key_magnitudes_overflow(it + 1, 2), "nor a sum past 2^64");
+	is_int(0, hd_key_magnitudes_overflow(it, 0), "nothing fits");
+}
+
 int main(void)
 {
 	static const size_t sizes[] = { 0, 1, 2, 12, 13, 1000, 65535, 65536, 200001 };
 	size_t i;
 
-	plan(16 * (int)(sizeof(sizes) / sizeof(sizes[0])));
+	plan(16 * (int)(sizeof(sizes) / sizeof(sizes[0])) + 4 + 4);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		check(sizes[i]);
+	check_front(0, 0);
+	check_front(10, 3);
+	check_front(10, 4);
+	check_front(100000, 20);
+	check_magnitudes();
 	free(recs);
 	return 0;
 }
