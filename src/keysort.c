@@ -267,11 +267,21 @@ void hd_key_sort(struct hd_key_item *items, size_t n,
  * order (idx breaks every tie), so these are the sort's first k.  Most
  * items are put aside by one comparison with the k-th best.
  */
+/* Puts t into the sorted items[0, y], at its place, the ones after it
+ * one up (items[y] is free). */
+static void insert_sorted(const struct ksort *ks, struct hd_key_item *items,
+			  size_t y, struct hd_key_item t)
+{
+	for (; y > 0 && before(ks, &t, &items[y - 1]); y--)
+		items[y] = items[y - 1];
+	items[y] = t;
+}
+
 void hd_key_select(struct hd_key_item *items, size_t n, size_t k,
 		   int (*full)(void *ctx, uint32_t a, uint32_t b), void *ctx)
 {
 	struct ksort ks = { full, ctx };
-	size_t i, y;
+	size_t i;
 
 	if (k >= n || k > SELECT_MAX || k > n / 8) {
 		hd_key_sort(items, n, full, ctx);
@@ -279,22 +289,15 @@ void hd_key_select(struct hd_key_item *items, size_t n, size_t k,
 	}
 	if (k == 0)
 		return;
-	for (i = 1; i < k; i++) {       /* the first k, by insertion */
-		struct hd_key_item t = items[i];
-
-		for (y = i; y > 0 && before(&ks, &t, &items[y - 1]); y--)
-			items[y] = items[y - 1];
-		items[y] = t;
-	}
+	for (i = 1; i < k; i++)         /* the first k, by insertion */
+		insert_sorted(&ks, items, i, items[i]);
 	for (i = k; i < n; i++) {
 		struct hd_key_item t = items[i];
 
 		if (!before(&ks, &t, &items[k - 1]))
 			continue;
 		items[i] = items[k - 1];
-		for (y = k - 1; y > 0 && before(&ks, &t, &items[y - 1]); y--)
-			items[y] = items[y - 1];
-		items[y] = t;
+		insert_sorted(&ks, items, k - 1, t);
 	}
 }
 
