@@ -1,10 +1,13 @@
-/* dumps.c - the dumps a unit test sweeps (dumps.h). */
+/* dumps.c - dumps for the unit tests (dumps.h). */
 #include "dumps.h"
 
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "hlodiff/parse.h"
+#include "tap.h"
 
 static void (*visit_check)(const char *path);
 static int visit_corpus;
@@ -53,4 +56,21 @@ int tap_each_corpus_dump(void (*check)(const char *path))
 	if (!corpus || !*corpus)
 		return -1;
 	return (int)each_dump(corpus, 1, check);
+}
+
+void tap_parse_exact(struct tap_parsed *t, const char *name,
+		     const char *text, size_t n, unsigned flags)
+{
+	t->copy = malloc(n ? n : 1);
+	if (!t->copy)
+		bail("out of memory");
+	memcpy(t->copy, text, n);
+	t->rc = hd_parse_buffer(&t->d, name, t->copy, n, flags);
+}
+
+void tap_parsed_release(struct tap_parsed *t)
+{
+	hd_dump_release(&t->d);
+	free(t->copy);
+	t->copy = NULL;
 }

@@ -1,5 +1,6 @@
 /*
- * dumps.h - the dumps a unit test sweeps: those of tests/data (under
+ * dumps.h - dumps for the unit tests.  The ones a test sweeps: those of
+ * tests/data (under
  * $HD_SRCDIR, else the current directory) and, when $HD_CORPUS is set,
  * the corpus's dumps (its *buffer-assignment*.txt files and seeds/, not
  * the other reports beside them, as lib.sh's corpus_dumps).
@@ -7,11 +8,31 @@
 #ifndef HLODIFF_TAP_DUMPS_H
 #define HLODIFF_TAP_DUMPS_H
 
+#include <stddef.h>
+
+#include "hlodiff/dump.h"
+
 /* Calls check(path) for every dump of tests/data; returns how many. */
 unsigned tap_each_test_dump(void (*check)(const char *path));
 
 /* Calls check(path) for every corpus dump; returns how many, or -1
  * when $HD_CORPUS is not set (the caller skips). */
 int tap_each_corpus_dump(void (*check)(const char *path));
+
+/*
+ * A dump parsed from a text in memory, as hd_parse_buffer parses it, from
+ * a heap copy of exactly its n bytes (no NUL after them: a read past the
+ * end is an AddressSanitizer error, as past a mapped file).  Its slices
+ * point into the copy, so tap_parsed_release frees both.
+ */
+struct tap_parsed {
+	struct hd_dump d;
+	char *copy;
+	int rc;                 /* hd_parse_buffer's */
+};
+
+void tap_parse_exact(struct tap_parsed *t, const char *name,
+		     const char *text, size_t n, unsigned flags);
+void tap_parsed_release(struct tap_parsed *t);
 
 #endif

@@ -15,22 +15,21 @@
 
 #include "hlodiff/diag.h"
 #include "hlodiff/parse.h"
+#include "tap/dumps.h"
 #include "tap/tap.h"
 
 /* The first message parsing text prints (heap, "" if none); *rc. */
 static char *first_message(const char *text, int *rc)
 {
-	size_t n = strlen(text);
-	char *copy = malloc(n + 1), *nl;
 	struct hd_diag_held h;
-	struct hd_dump d;
+	struct tap_parsed t;
+	char *nl;
 
-	memcpy(copy, text, n + 1);
 	hd_diag_hold(&h);
-	*rc = hd_parse_buffer(&d, "keys", copy, n, 0);
+	tap_parse_exact(&t, "keys", text, strlen(text), 0);
 	hd_diag_unhold(&h);
-	hd_dump_release(&d);
-	free(copy);
+	*rc = t.rc;
+	tap_parsed_release(&t);
 	if (!h.buf)
 		return strdup("");
 	nl = strchr(h.buf, '\n');
@@ -169,22 +168,17 @@ int main(void)
 			" value: <1 a.1 @0> (size=4,offset=0): f32[]\n"
 			" value: <3 a.1 @0> (size=4,offset=0): f32[]\n"
 			"x\0y\n";
-		size_t n = sizeof(text) - 1;
-		char *copy = malloc(n);
 		struct hd_diag_held h;
-		struct hd_dump d;
-		int rc;
+		struct tap_parsed t;
 
-		memcpy(copy, text, n);
 		hd_diag_hold(&h);
-		rc = hd_parse_buffer(&d, "keys", copy, n, 0);
+		tap_parse_exact(&t, "keys", text, sizeof(text) - 1, 0);
 		hd_diag_unhold(&h);
-		ok(rc != 0 && h.buf &&
+		ok(t.rc != 0 && h.buf &&
 		   strncmp(h.buf, "hlodiff: keys:5:2: NUL byte", 27) == 0,
 		   "a NUL byte after them is the error still");
 		free(h.buf);
-		hd_dump_release(&d);
-		free(copy);
+		tap_parsed_release(&t);
 	}
 	{
 		static const char text[] = HEAD
@@ -193,43 +187,36 @@ int main(void)
 			" value: <3 t.1{} @0> (size=4,offset=0): f32[]\n"
 			"\nHloLiveRange (max 1):\n  InstructionSequence:\n    0:a.1\n"
 			"  BufferLiveRange:\n    a.1{}:0-1\n    t.1{0}:0-1\n    t.1:1-1\n";
-		size_t n = sizeof(text) - 1;
-		char *copy = malloc(n);
-		struct hd_dump d;
-		int rc;
+		struct tap_parsed t;
+		const struct hd_dump *d = &t.d;
 
-		memcpy(copy, text, n);
-		rc = hd_parse_buffer(&d, "keys", copy, n, HD_PARSE_ALLOW_INCOMPLETE);
-		ok(rc == 0 && d.live_ranges.len == 3 &&
-		   HD_LIVE_RANGE(&d, 0).value == 0 &&
-		   HD_LIVE_RANGE(&d, 1).value == 1 &&
-		   HD_LIVE_RANGE(&d, 2).value == 2,
+		tap_parse_exact(&t, "keys", text, sizeof(text) - 1,
+				HD_PARSE_ALLOW_INCOMPLETE);
+		ok(t.rc == 0 && d->live_ranges.len == 3 &&
+		   HD_LIVE_RANGE(d, 0).value == 0 &&
+		   HD_LIVE_RANGE(d, 1).value == 1 &&
+		   HD_LIVE_RANGE(d, 2).value == 2,
 		   "the live ranges find the values filed at once");
-		ok(hd_dump_value_by_key(&d, hd_slice_make("t.1{0}", 6)) == 1 &&
-		   hd_dump_value_by_key(&d, hd_slice_make("t.1{}", 5)) == 2 &&
-		   hd_dump_value_by_key(&d, hd_slice_make("a.1", 3)) == 0 &&
-		   hd_dump_value_by_key(&d, hd_slice_make("b.1", 3)) == HD_NONE,
+		ok(hd_dump_value_by_key(d, hd_slice_make("t.1{0}", 6)) == 1 &&
+		   hd_dump_value_by_key(d, hd_slice_make("t.1{}", 5)) == 2 &&
+		   hd_dump_value_by_key(d, hd_slice_make("a.1", 3)) == 0 &&
+		   hd_dump_value_by_key(d, hd_slice_make("b.1", 3)) == HD_NONE,
 		   "and so do lookups after the parse");
-		hd_dump_release(&d);
-		free(copy);
+		tap_parsed_release(&t);
 	}
 	{
 		/* a dump that ends in its allocations files them too */
 		static const char text[] = HEAD
 			" value: <1 a.1 @0> (size=4,offset=0): f32[]\n"
 			" value: <2 b.1 @0> (size=4,offset=0): f32[]\n";
-		size_t n = sizeof(text) - 1;
-		char *copy = malloc(n);
-		struct hd_dump d;
-		int rc;
+		struct tap_parsed t;
 
-		memcpy(copy, text, n);
-		rc = hd_parse_buffer(&d, "keys", copy, n, 0);
-		ok(rc == 0 && hd_dump_value_by_key(&d, hd_slice_make("b.1", 3)) == 1 &&
-		   hd_dump_value_by_key(&d, hd_slice_make("a.1", 3)) == 0,
+		tap_parse_exact(&t, "keys", text, sizeof(text) - 1, 0);
+		ok(t.rc == 0 &&
+		   hd_dump_value_by_key(&t.d, hd_slice_make("b.1", 3)) == 1 &&
+		   hd_dump_value_by_key(&t.d, hd_slice_make("a.1", 3)) == 0,
 		   "values of a dump that ends in its allocations are found");
-		hd_dump_release(&d);
-		free(copy);
+		tap_parsed_release(&t);
 	}
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include "hlodiff/diag.h"
 #include "hlodiff/parse.h"
 #include "hlodiff/shape.h"
+#include "tap/dumps.h"
 #include "tap/tap.h"
 
 /* A line that may follow the ones under test: another allocation. */
@@ -51,9 +52,9 @@ static void test_numbers(void)
 
 	for (d = 1; d <= 19; d++) {
 		for (tail = 0; tail < 2; tail++) {
-			struct hd_dump dump;
+			struct tap_parsed t;
 			uint64_t v = 0, id = 0;
-			int k, rc;
+			int k;
 
 			for (k = 0; k < d; k++) {
 				digits[k] = (char)('1' + (k * 3 + d) % 9);
@@ -68,21 +69,14 @@ static void test_numbers(void)
 				 " value: <%.*s x.1 @0> (size=4,offset=%s): f32[]\n%s",
 				 d < 10 ? d : 9, digits, digits,
 				 tail ? next_alloc : "");
-			{
-				size_t n = strlen(text);
-				char *copy = malloc(n);
-
-				memcpy(copy, text, n);
-				rc = hd_parse_buffer(&dump, "scan", copy, n, 0);
-				if (rc != 0 || dump.alloc_values.len != 1 ||
-				    HD_ALLOC_VALUE(&dump, 0).offset != (int64_t)v ||
-				    HD_VALUE(&dump, 0).id != (int64_t)id) {
-					diag("%d digits, %s: rc %d", d, tail ? "line after" : "at the end", rc);
-					bad++;
-				}
-				hd_dump_release(&dump);
-				free(copy);
+			tap_parse_exact(&t, "scan", text, strlen(text), 0);
+			if (t.rc != 0 || t.d.alloc_values.len != 1 ||
+			    HD_ALLOC_VALUE(&t.d, 0).offset != (int64_t)v ||
+			    HD_VALUE(&t.d, 0).id != (int64_t)id) {
+				diag("%d digits, %s: rc %d", d, tail ? "line after" : "at the end", t.rc);
+				bad++;
 			}
+			tap_parsed_release(&t);
 		}
 	}
 	is_int(0, bad, "offsets and ids of 1 to 19 digits, at the end and not");
@@ -113,16 +107,14 @@ static void insn_dump(char *text, size_t size, const char *name,
 static int insn_ok(const char *text, const char *name, const char *shape,
 		   const char *op_name)
 {
-	size_t n = strlen(text);
-	char *copy = malloc(n);
-	struct hd_dump d;
+	struct tap_parsed t;
 	const struct hd_insn *in;
 	int good;
 
-	memcpy(copy, text, n);
-	good = hd_parse_buffer(&d, "scan", copy, n, 0) == 0 && d.insns.len >= 1;
+	tap_parse_exact(&t, "scan", text, strlen(text), 0);
+	good = t.rc == 0 && t.d.insns.len >= 1;
 	if (good) {
-		in = &HD_INSN(&d, 0);
+		in = &HD_INSN(&t.d, 0);
 		good = slice_is(in->name, name) && slice_is(in->shape, shape) &&
 		       slice_is(in->opcode, "fusion") &&
 		       slice_is(in->operands, "%p.1, %q") &&
@@ -131,8 +123,7 @@ static int insn_ok(const char *text, const char *name, const char *shape,
 		       in->source_line == 40 + (int64_t)strlen(name) &&
 		       in->shape_bytes == hd_shape_logical_bytes(in->shape);
 	}
-	hd_dump_release(&d);
-	free(copy);
+	tap_parsed_release(&t);
 	return good;
 }
 
@@ -204,43 +195,37 @@ static void test_shape_memo(void)
 		" from instruction: %b.1 = f32[4]{0} add(%x, %y), metadata={op_name=\"m\"}\n"
 		"<3 c.1 @0>\n positions:\n  c.1\n uses:\n"
 		" from instruction: %c.1 = (f32[4]{0}, f32[4]{0}) tuple(%a.1, %b.1)\n";
-	size_t n = sizeof(text) - 1;
-	char *copy = malloc(n);
-	struct hd_dump d;
-	int rc;
+	struct tap_parsed t;
+	const struct hd_dump *d = &t.d;
 
-	memcpy(copy, text, n);
-	rc = hd_parse_buffer(&d, "scan", copy, n, 0);
-	ok(rc == 0 && d.insns.len == 3, "three instructions");
-	if (rc == 0 && d.insns.len == 3) {
-		ok(slice_is(HD_INSN(&d, 0).shape, "f32[4]{0}") &&
-		   slice_is(HD_INSN(&d, 1).shape, "f32[4]{0}") &&
-		   HD_INSN(&d, 1).shape_bytes == 16, "a memoised shape reads the same");
-		ok(slice_is(HD_INSN(&d, 2).shape, "(f32[4]{0}, f32[4]{0})") &&
-		   HD_INSN(&d, 2).shape_bytes == 16 &&
-		   slice_is(HD_INSN(&d, 2).opcode, "tuple"),
+	tap_parse_exact(&t, "scan", text, sizeof(text) - 1, 0);
+	ok(t.rc == 0 && d->insns.len == 3, "three instructions");
+	if (t.rc == 0 && d->insns.len == 3) {
+		ok(slice_is(HD_INSN(d, 0).shape, "f32[4]{0}") &&
+		   slice_is(HD_INSN(d, 1).shape, "f32[4]{0}") &&
+		   HD_INSN(d, 1).shape_bytes == 16, "a memoised shape reads the same");
+		ok(slice_is(HD_INSN(d, 2).shape, "(f32[4]{0}, f32[4]{0})") &&
+		   HD_INSN(d, 2).shape_bytes == 16 &&
+		   slice_is(HD_INSN(d, 2).opcode, "tuple"),
 		   "a tuple shape with spaces is scanned whole");
 	} else {
 		ok(0, "a memoised shape reads the same");
 		ok(0, "a tuple shape with spaces is scanned whole");
 	}
-	hd_dump_release(&d);
-	free(copy);
+	tap_parsed_release(&t);
 }
 
 /* What parsing a copy of text[0, n) prints, held back (heap, or NULL). */
 static char *parse_messages(const char *text, size_t n, int *rc)
 {
-	char *copy = malloc(n);
 	struct hd_diag_held h;
-	struct hd_dump d;
+	struct tap_parsed t;
 
-	memcpy(copy, text, n);
 	hd_diag_hold(&h);
-	*rc = hd_parse_buffer(&d, "scan", copy, n, 0);
+	tap_parse_exact(&t, "scan", text, n, 0);
 	hd_diag_unhold(&h);
-	hd_dump_release(&d);
-	free(copy);
+	*rc = t.rc;
+	tap_parsed_release(&t);
 	return h.buf;
 }
 

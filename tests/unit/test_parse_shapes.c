@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hlodiff/parse.h"
+#include "tap/dumps.h"
 #include "tap/tap.h"
 
 /* Is p inside the n bytes at base? */
@@ -41,33 +42,29 @@ static void test_shared_copies(void)
 		" value: <4 d.1 @0> (size=32,offset=2056): (f32[256]{0}, f32[256]{0}, u32[], s32[16,16,16]{2,1,0})\n"
 		" value: <5 e.1 @0> (size=32,offset=2088): (f32[256]{0}, f32[256]{0}, u32[], s32[16,16,16]{2,1,0})\n";
 	size_t n = sizeof(text) - 1, k, len;
-	char *copy = malloc(n);
-	struct hd_dump d;
-	int rc;
+	struct tap_parsed t;
+	const struct hd_dump *d = &t.d;
 
-	memcpy(copy, text, n);
-	rc = hd_parse_buffer(&d, "shapes", copy, n,
-			     HD_PARSE_ALLOW_INCOMPLETE);
-	is_int(0, rc, "parses");
-	is_int(5, (long long)d.alloc_values.len, "five value lines");
-	for (k = 0; k < d.alloc_values.len && k < 5; k++) {
-		struct hd_slice s = HD_ALLOC_VALUE(&d, k).shape;
+	tap_parse_exact(&t, "shapes", text, n, HD_PARSE_ALLOW_INCOMPLETE);
+	is_int(0, t.rc, "parses");
+	is_int(5, (long long)d->alloc_values.len, "five value lines");
+	for (k = 0; k < d->alloc_values.len && k < 5; k++) {
+		struct hd_slice s = HD_ALLOC_VALUE(d, k).shape;
 		const char *want = line_shape(text, k, &len);
 
 		ok(s.n == len && memcmp(s.p, want, len) == 0,
 		   "value %zu: the line's shape text", k + 1);
-		ok(!inside(s.p, copy, n), "value %zu: kept outside the input", k + 1);
+		ok(!inside(s.p, t.copy, n), "value %zu: kept outside the input", k + 1);
 	}
-	if (d.alloc_values.len == 5) {
-		ok(HD_ALLOC_VALUE(&d, 0).shape.p == HD_ALLOC_VALUE(&d, 1).shape.p,
+	if (d->alloc_values.len == 5) {
+		ok(HD_ALLOC_VALUE(d, 0).shape.p == HD_ALLOC_VALUE(d, 1).shape.p,
 		   "one copy for the two f32[256]{0}");
-		ok(HD_ALLOC_VALUE(&d, 3).shape.p == HD_ALLOC_VALUE(&d, 4).shape.p,
+		ok(HD_ALLOC_VALUE(d, 3).shape.p == HD_ALLOC_VALUE(d, 4).shape.p,
 		   "one copy for the two tuples (longer than the memo's texts)");
-		ok(HD_ALLOC_VALUE(&d, 0).shape.p != HD_ALLOC_VALUE(&d, 2).shape.p,
+		ok(HD_ALLOC_VALUE(d, 0).shape.p != HD_ALLOC_VALUE(d, 2).shape.p,
 		   "another for f32[]");
 	}
-	hd_dump_release(&d);
-	free(copy);
+	tap_parsed_release(&t);
 }
 
 /* More distinct shape bytes than the budget: the first are kept, the
