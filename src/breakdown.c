@@ -435,10 +435,6 @@ static void add_self_nodes(struct hd_breakdown *b)
 	}
 }
 
-static uint64_t magnitude(int64_t v)
-{
-	return v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-}
 
 static int64_t larger_side(const struct hd_by_node *n)
 {
@@ -452,11 +448,11 @@ static int cmp_kids(const void *pa, const void *pb, void *ctx)
 	const struct hd_breakdown *b = ctx;
 	const struct hd_by_node *x = &NODE(b, *(const uint32_t *)pa);
 	const struct hd_by_node *y = &NODE(b, *(const uint32_t *)pb);
-	uint64_t mx = magnitude(larger_side(x)), my = magnitude(larger_side(y));
+	uint64_t mx = hd_magnitude(larger_side(x)), my = hd_magnitude(larger_side(y));
 
 	if (b->is_diff) {
-		uint64_t dx = magnitude(hd_delta(x->old_bytes, x->new_bytes));
-		uint64_t dy = magnitude(hd_delta(y->old_bytes, y->new_bytes));
+		uint64_t dx = hd_magnitude(hd_delta(x->old_bytes, x->new_bytes));
+		uint64_t dy = hd_magnitude(hd_delta(y->old_bytes, y->new_bytes));
 		if (dx != dy)
 			return dx < dy ? 1 : -1;
 	}

@@ -204,8 +204,8 @@ static int cmp_value_diff(const void *pa, const void *pb, void *ctx)
 
 	if (da != db)
 		return db - da;
-	ma = a->delta < 0 ? 0 - (uint64_t)a->delta : (uint64_t)a->delta;
-	mb = b->delta < 0 ? 0 - (uint64_t)b->delta : (uint64_t)b->delta;
+	ma = hd_magnitude(a->delta);
+	mb = hd_magnitude(b->delta);
 	if (ma != mb)
 		return ma < mb ? 1 : -1;
 	if (a->status != b->status)
@@ -231,11 +231,9 @@ static int full_value_cmp(void *ctx, uint32_t a, uint32_t b)
 static void value_item(const struct hd_diff *df, struct hd_key_item *it,
 		       const struct hd_value_diff *x, uint32_t i, int differ)
 {
-	uint64_t mag = x->delta < 0 ? 0 - (uint64_t)x->delta :
-				      (uint64_t)x->delta;
-
 	if (differ)
-		hd_key_item_set(it, ~mag, x->status, vd_key(df, x), i);
+		hd_key_item_set(it, ~hd_magnitude(x->delta), x->status,
+				vd_key(df, x), i);
 	else
 		hd_key_item_set_str(it, vd_key(df, x), i);
 }
@@ -245,13 +243,8 @@ static void value_item(const struct hd_diff *df, struct hd_key_item *it,
 static void value_numbers(struct hd_key_item *it, const struct hd_value_diff *x,
 			  uint32_t i)
 {
-	uint64_t mag = x->delta < 0 ? 0 - (uint64_t)x->delta :
-				      (uint64_t)x->delta;
-
-	it->w0 = ~mag;
-	it->w1 = x->status;
-	it->p[0] = it->p[1] = it->p[2] = 0;
-	it->idx = i;
+	hd_key_item_set(it, ~hd_magnitude(x->delta), x->status, HD_SLICE_NULL,
+			i);
 }
 
 /* The key of the entry of item it (hd_key_select_keyed). */

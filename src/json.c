@@ -186,7 +186,7 @@ void hd_json_int(struct hd_json *j, int64_t v)
 {
 	char t[24];
 	size_t k = sizeof(t);
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	uint64_t u = hd_magnitude(v);
 
 	item(j);
 	do {

@@ -87,8 +87,7 @@ static int cmp_peak_value(const void *pa, const void *pb, void *ctx)
 {
 	const struct hd_peak_value *a = pa, *b = pb;
 	int c;
-	uint64_t ma = a->delta < 0 ? 0 - (uint64_t)a->delta : (uint64_t)a->delta;
-	uint64_t mb = b->delta < 0 ? 0 - (uint64_t)b->delta : (uint64_t)b->delta;
+	uint64_t ma = hd_magnitude(a->delta), mb = hd_magnitude(b->delta);
 
 	if (ma != mb)
 		return ma < mb ? 1 : -1;
@@ -142,10 +141,6 @@ fetch_text(const struct peak_sort *ps,
 	__builtin_prefetch(v->index.p);
 }
 
-static uint64_t magnitude(const struct hd_peak_value *e)
-{
-	return e->delta < 0 ? 0 - (uint64_t)e->delta : (uint64_t)e->delta;
-}
 
 /* Sorts p->values by cmp_peak_value, stably (keysort.h). */
 static void sort_peak(struct hd_peak_diff *p, const struct hd_dump *old,
@@ -166,7 +161,7 @@ static void sort_peak(struct hd_peak_diff *p, const struct hd_dump *old,
 		if (i + KEY_AHEAD / 2 < n)
 			fetch_text(&f.ps, &f.v[i + KEY_AHEAD / 2]);
 
-		hd_key_item_set(&items[i], ~magnitude(e), e->role,
+		hd_key_item_set(&items[i], ~hd_magnitude(e->delta), e->role,
 				peak_key(&f.ps, e), (uint32_t)i);
 	}
 	hd_key_sort(items, n, full_peak_cmp, &f);
@@ -207,7 +202,7 @@ static void top_peak(struct hd_peak_diff *p, const struct hd_dump *old,
 	}
 	items = hd_xmalloc(n * sizeof(*items));
 	for (i = 0; i < n; i++)
-		hd_key_item_set(&items[i], ~magnitude(&v[i]), v[i].role,
+		hd_key_item_set(&items[i], ~hd_magnitude(v[i].delta), v[i].role,
 				HD_SLICE_NULL, (uint32_t)i);
 	if (hd_key_magnitudes_overflow(items, n)) {
 		free(items);

@@ -30,6 +30,13 @@ int64_t hd_delta(int64_t old_v, int64_t new_v);
 /* Overflow-safe a + b (saturates). */
 int64_t hd_sat_add(int64_t a, int64_t b);
 
+/* |v| as an unsigned number (exact for INT64_MIN too): the order of a
+ * change by its size. */
+static inline uint64_t hd_magnitude(int64_t v)
+{
+	return v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+}
+
 /*
  * Length of the well-formed UTF-8 sequence at p (n bytes available), or
  * 0 (overlong forms, surrogates, code points above U+10FFFF, truncated).
