@@ -838,20 +838,37 @@ char *hd_pct_text(char *buf, size_t n, int64_t pct)
 	return buf;
 }
 
-/* "name{index}" of a value diff, plus " (was old{index})" when renamed. */
+/* The "name{index}" of a value diff and the old one's when it was
+ * renamed (else *was is NULL), whole, from hd_xmalloc: JSON has them
+ * so, the text cuts them (contrib_label). */
+static char *contrib_label_whole(const struct hd_diff *df,
+				 const struct hd_value_diff *x, char **was)
+{
+	char *label = x->new_v != HD_NONE ?
+		hd_value_label_dup(df->new_dump, x->new_v) :
+		hd_value_label_dup(df->old, x->old_v);
+
+	*was = NULL;
+	if (x->old_v != HD_NONE && x->new_v != HD_NONE) {
+		*was = hd_value_label_dup(df->old, x->old_v);
+		if (strcmp(*was, label) == 0) {
+			free(*was);
+			*was = NULL;
+		}
+	}
+	return label;
+}
+
+/* contrib_label_whole cut to buf and was (was "" when not renamed). */
 static void contrib_label(char *buf, size_t n, const struct hd_diff *df,
 			  const struct hd_value_diff *x, char *was, size_t wn)
 {
-	was[0] = '\0';
-	if (x->new_v != HD_NONE)
-		hd_value_label(buf, n, df->new_dump, x->new_v);
-	else
-		hd_value_label(buf, n, df->old, x->old_v);
-	if (x->old_v != HD_NONE && x->new_v != HD_NONE) {
-		hd_value_label(was, wn, df->old, x->old_v);
-		if (strcmp(was, buf) == 0)
-			was[0] = '\0';
-	}
+	char *w, *label = contrib_label_whole(df, x, &w);
+
+	snprintf(buf, n, "%s", label);
+	snprintf(was, wn, "%s", w ? w : "");
+	free(label);
+	free(w);
 }
 
 /* The first %name among the operands of a copy-start. */
@@ -1131,26 +1148,6 @@ void hd_verdicts_report_html(FILE *out, const struct hd_verdicts *v)
 }
 
 /* ---- JSON --------------------------------------------------------------- */
-
-/* contrib_label for JSON: the whole labels; *was NULL when not renamed.
- * Both from hd_xmalloc. */
-static char *contrib_label_whole(const struct hd_diff *df,
-				 const struct hd_value_diff *x, char **was)
-{
-	char *label = x->new_v != HD_NONE ?
-		hd_value_label_dup(df->new_dump, x->new_v) :
-		hd_value_label_dup(df->old, x->old_v);
-
-	*was = NULL;
-	if (x->old_v != HD_NONE && x->new_v != HD_NONE) {
-		*was = hd_value_label_dup(df->old, x->old_v);
-		if (strcmp(*was, label) == 0) {
-			free(*was);
-			*was = NULL;
-		}
-	}
-	return label;
-}
 
 static void json_contribs(struct hd_json *j, const struct hd_verdicts *v,
 			  const struct hd_verdict *vd)
