@@ -106,9 +106,8 @@ static struct hd_arena_block *arena_grow(struct hd_arena *a, size_t n)
 		cap = n;
 	if (cap > SIZE_MAX - sizeof(*b))
 		out_of_memory(n);
-	b = malloc(sizeof(*b) + cap);
-	if (!b)
-		out_of_memory(n);
+	/* hd_xmalloc: a big block gets 2 MiB pages (advise_big) */
+	b = hd_xmalloc(sizeof(*b) + cap);
 	b->prev = a->head;
 	b->used = 0;
 	b->cap = cap;
@@ -134,6 +133,16 @@ void *hd_arena_alloc(struct hd_arena *a, size_t n)
 	b->used += need;
 	memset(p, 0, n);
 	return p;
+}
+
+void hd_arena_expect(struct hd_arena *a, size_t n)
+{
+	struct hd_arena_block *b = a->head;
+
+	if (n > SIZE_MAX - ARENA_ALIGN)
+		return;
+	if (!b || b->used > b->cap || b->cap - b->used < n)
+		arena_grow(a, n);
 }
 
 const char *hd_arena_pack(struct hd_arena *a, const char *s, size_t n)
@@ -262,6 +271,20 @@ void hd_vec_reserve(struct hd_vec *v, size_t n)
 		v->data = hd_xrealloc(v->data, cap * v->elem);
 	}
 	v->cap = cap;
+}
+
+void hd_vec_expect(struct hd_vec *v)
+{
+	void *p;
+
+	if (v->data || !v->elem || VEC_MAP_SPAN == 0)
+		return;
+	p = map_span(VEC_MAP_SPAN);
+	if (!p)
+		return;
+	v->data = p;
+	v->mapped = VEC_MAP_SPAN;
+	v->cap = VEC_MAP_SPAN / v->elem;
 }
 
 void *hd_vec_block(struct hd_vec *v, size_t elem, size_t n)

@@ -11,6 +11,7 @@
 #include "hlodiff/parse.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,6 +183,10 @@ struct parser {
 	 * fit in int64 is rejected here, where the line is known, rather
 	 * than reported with a saturated (wrong) figure. */
 	int64_t alloc_sum, value_sum, peak_sum;
+	/* values made with the index "{}" (printed or not): each names an
+	 * instruction of its own, so that the instruction index is made
+	 * about its final size at 'Used values:' */
+	uint64_t plain_values;
 };
 
 /* ---- messages ---------------------------------------------------- */
@@ -1061,6 +1066,7 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 		val->index = indexed ? hd_slice_make(c + name.n, index.n) : index;
 	}
 	val->flags = indexed ? HD_VALUE_INDEXED : 0;
+	ps->plain_values += key.n == name.n;
 	val->alloc_value = HD_NONE;
 	val->insn = HD_NONE;
 	val->line = (uint32_t)ps->line;
@@ -2530,6 +2536,9 @@ static int top_level_line(struct parser *ps, struct hd_slice l)
 		d->sections |= HD_SEC_USED_VALUES;
 		ps->sec = SEC_USED_VALUES;
 		ps->part = REC_NONE;
+		/* most records name a new instruction: no doublings */
+		hd_index_reserve(&d->insn_by_name,
+				 (uint64_t)d->insn_by_name.count + ps->plain_values);
 		return 0;
 	}
 	if (STARTS(l, "HloLiveRange (max "))
@@ -2896,6 +2905,40 @@ static int finish(struct parser *ps)
 	return 0;
 }
 
+/*
+ * The model's big arrays of a large dump are reserved at once
+ * (hd_vec_expect) instead of growing through malloc to the size at
+ * which they move into a reservation anyway.  An array is expected to
+ * grow that far when the input has at least `per` bytes for each of its
+ * bytes: about half of what the bench dumps have (insns 1 : 4.6,
+ * values 1 : 6.6, ..., sequence 1 : 54), so that a dump of another mix
+ * still fills most of them.  An array that stays small costs one 2 MiB
+ * page instead of a few 4 KiB ones.
+ */
+#define EXPECT_FROM ((size_t)4 << 20)
+
+static void expect_big(struct hd_dump *d, size_t len)
+{
+	static const struct { size_t off, per; } big[] = {
+		{ offsetof(struct hd_dump, insns), 2 },
+		{ offsetof(struct hd_dump, values), 3 },
+		{ offsetof(struct hd_dump, alloc_values), 5 },
+		{ offsetof(struct hd_dump, live_ranges), 7 },
+		{ offsetof(struct hd_dump, positions), 10 },
+		{ offsetof(struct hd_dump, allocs), 11 },
+		{ offsetof(struct hd_dump, peak), 22 },
+		{ offsetof(struct hd_dump, sequence), 27 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(big) / sizeof(big[0]); i++)
+		if (len / big[i].per >= EXPECT_FROM)
+			hd_vec_expect((struct hd_vec *)((char *)d + big[i].off));
+	/* the arena keeps the values' names (1 : 38 on the bench dumps) */
+	if (len / 16 >= EXPECT_FROM)
+		hd_arena_expect(&d->arena, len / 16);
+}
+
 static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 		     const char *data, size_t len, unsigned flags)
 {
@@ -2920,6 +2963,9 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 	}
 	ps.data = ps.checked = data;
 	ps.end = data + len;
+	expect_big(d, len);
+	if (len / 64 >= EXPECT_FROM)
+		hd_vec_expect(&ps.pending);
 	ps.memo = hd_xcalloc(SHAPE_MEMO_SLOTS, sizeof(*ps.memo));
 	ps.long_memo = hd_xcalloc(LONG_MEMO_SLOTS, sizeof(*ps.long_memo));
 	ps.kept_budget = len / SHAPE_KEEP_SHARE > SHAPE_KEEP_MIN ?
