@@ -970,6 +970,10 @@ static int file_pending(struct parser *ps, int report)
 
 	if (n == 0)
 		return 0;
+	/* the sorted copy follows the entries, in the pending array's
+	 * memory (already mapped with 2 MiB pages for a large dump) */
+	hd_vec_reserve(&ps->pending, 2 * n);
+	pk = ps->pending.data;
 	ps->pending.len = 0;    /* the error below comes back here */
 	hd_index_reserve(&d->value_by_key, (uint64_t)d->value_by_key.count + n);
 	mask = hd_index_mask(&d->value_by_key);
@@ -982,7 +986,7 @@ static int file_pending(struct parser *ps, int report)
 	for (i = 0; i < buckets; i++)
 		start[i + 1] += start[i];
 	/* stable: the values of one key stay in the order they were made */
-	sorted = hd_xmalloc(n * sizeof(*sorted));
+	sorted = (struct pending_key *)ps->pending.data + n;
 	for (i = 0; i < n; i++)
 		sorted[start[(pk[i].hash & mask) >> shift]++] = pk[i];
 	for (i = 0; i < n; i++) {
@@ -994,7 +998,6 @@ static int file_pending(struct parser *ps, int report)
 			dup_other = other;
 		}
 	}
-	free(sorted);
 	free(start);
 	if (dup == HD_NONE)
 		return 0;
@@ -2964,8 +2967,10 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 	ps.data = ps.checked = data;
 	ps.end = data + len;
 	expect_big(d, len);
-	if (len / 64 >= EXPECT_FROM)
+	if (len / 64 >= EXPECT_FROM) {
 		hd_vec_expect(&ps.pending);
+		hd_vec_expect(&d->id_slots);
+	}
 	ps.memo = hd_xcalloc(SHAPE_MEMO_SLOTS, sizeof(*ps.memo));
 	ps.long_memo = hd_xcalloc(LONG_MEMO_SLOTS, sizeof(*ps.long_memo));
 	ps.kept_budget = len / SHAPE_KEEP_SHARE > SHAPE_KEEP_MIN ?
