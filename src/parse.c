@@ -2970,6 +2970,7 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 	if (len / 64 >= EXPECT_FROM) {
 		hd_vec_expect(&ps.pending);
 		hd_vec_expect(&d->id_slots);
+		hd_vec_expect(&d->alloc_slots);
 	}
 	ps.memo = hd_xcalloc(SHAPE_MEMO_SLOTS, sizeof(*ps.memo));
 	ps.long_memo = hd_xcalloc(LONG_MEMO_SLOTS, sizeof(*ps.long_memo));
