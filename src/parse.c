@@ -1509,6 +1509,17 @@ static int parse_use(struct parser *ps, struct hd_slice l)
 	struct hd_use u = { HD_SLICE_NULL, HD_SLICE_NULL, 0 };
 	size_t n = name_span(t, ps->end);
 
+	/* the usual line, "NAME, operand D" (one digit), read at once: what
+	 * the reading below makes of it */
+	if (n && t.n == n + 11 && hd_bytes_eq(t.p + n, ", operand ", 10) &&
+	    (unsigned)(t.p[n + 10] - '0') < 10) {
+		if (ps->flags & HD_PARSE_KEEP_USES)
+			*PUSH(&ps->d->uses, struct hd_use) = (struct hd_use){
+				hd_slice_make(t.p, n), HD_SLICE_NULL,
+				t.p[n + 10] - '0' };
+		HD_VALUE(ps->d, ps->record).use_count++;
+		return 0;
+	}
 	if (IS(t, "(none)"))
 		return 0;
 	if (n == 0)
