@@ -2948,9 +2948,11 @@ static void expect_big(struct hd_dump *d, size_t len)
 	for (i = 0; i < sizeof(big) / sizeof(big[0]); i++)
 		if (len / big[i].per >= EXPECT_FROM)
 			hd_vec_expect((struct hd_vec *)((char *)d + big[i].off));
-	/* the arena keeps the values' names (1 : 38 on the bench dumps) */
+	/* the arena keeps the values' names (1 : 38 on the bench dumps);
+	 * past 64 MiB it grows by blocks of that size anyway (arena.c) */
 	if (len / 16 >= EXPECT_FROM)
-		hd_arena_expect(&d->arena, len / 16);
+		hd_arena_expect(&d->arena, len / 16 < ((size_t)64 << 20) ?
+				len / 16 : (size_t)64 << 20);
 }
 
 static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
