@@ -11,6 +11,7 @@
 #include "hlodiff/parse.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,6 +183,10 @@ struct parser {
 	 * fit in int64 is rejected here, where the line is known, rather
 	 * than reported with a saturated (wrong) figure. */
 	int64_t alloc_sum, value_sum, peak_sum;
+	/* values made with the index "{}" (printed or not): each names an
+	 * instruction of its own, so that the instruction index is made
+	 * about its final size at 'Used values:' */
+	uint64_t plain_values;
 };
 
 /* ---- messages ---------------------------------------------------- */
@@ -965,6 +970,10 @@ static int file_pending(struct parser *ps, int report)
 
 	if (n == 0)
 		return 0;
+	/* the sorted copy follows the entries, in the pending array's
+	 * memory (already mapped with 2 MiB pages for a large dump) */
+	hd_vec_reserve(&ps->pending, 2 * n);
+	pk = ps->pending.data;
 	ps->pending.len = 0;    /* the error below comes back here */
 	hd_index_reserve(&d->value_by_key, (uint64_t)d->value_by_key.count + n);
 	mask = hd_index_mask(&d->value_by_key);
@@ -977,7 +986,7 @@ static int file_pending(struct parser *ps, int report)
 	for (i = 0; i < buckets; i++)
 		start[i + 1] += start[i];
 	/* stable: the values of one key stay in the order they were made */
-	sorted = hd_xmalloc(n * sizeof(*sorted));
+	sorted = (struct pending_key *)ps->pending.data + n;
 	for (i = 0; i < n; i++)
 		sorted[start[(pk[i].hash & mask) >> shift]++] = pk[i];
 	for (i = 0; i < n; i++) {
@@ -989,7 +998,6 @@ static int file_pending(struct parser *ps, int report)
 			dup_other = other;
 		}
 	}
-	free(sorted);
 	free(start);
 	if (dup == HD_NONE)
 		return 0;
@@ -1061,6 +1069,7 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 		val->index = indexed ? hd_slice_make(c + name.n, index.n) : index;
 	}
 	val->flags = indexed ? HD_VALUE_INDEXED : 0;
+	ps->plain_values += key.n == name.n;
 	val->alloc_value = HD_NONE;
 	val->insn = HD_NONE;
 	val->line = (uint32_t)ps->line;
@@ -1500,6 +1509,17 @@ static int parse_use(struct parser *ps, struct hd_slice l)
 	struct hd_use u = { HD_SLICE_NULL, HD_SLICE_NULL, 0 };
 	size_t n = name_span(t, ps->end);
 
+	/* the usual line, "NAME, operand D" (one digit), read at once: what
+	 * the reading below makes of it */
+	if (n && t.n == n + 11 && hd_bytes_eq(t.p + n, ", operand ", 10) &&
+	    (unsigned)(t.p[n + 10] - '0') < 10) {
+		if (ps->flags & HD_PARSE_KEEP_USES)
+			*PUSH(&ps->d->uses, struct hd_use) = (struct hd_use){
+				hd_slice_make(t.p, n), HD_SLICE_NULL,
+				t.p[n + 10] - '0' };
+		HD_VALUE(ps->d, ps->record).use_count++;
+		return 0;
+	}
 	if (IS(t, "(none)"))
 		return 0;
 	if (n == 0)
@@ -2530,6 +2550,9 @@ static int top_level_line(struct parser *ps, struct hd_slice l)
 		d->sections |= HD_SEC_USED_VALUES;
 		ps->sec = SEC_USED_VALUES;
 		ps->part = REC_NONE;
+		/* most records name a new instruction: no doublings */
+		hd_index_reserve(&d->insn_by_name,
+				 (uint64_t)d->insn_by_name.count + ps->plain_values);
 		return 0;
 	}
 	if (STARTS(l, "HloLiveRange (max "))
@@ -2896,6 +2919,42 @@ static int finish(struct parser *ps)
 	return 0;
 }
 
+/*
+ * The model's big arrays of a large dump are reserved at once
+ * (hd_vec_expect) instead of growing through malloc to the size at
+ * which they move into a reservation anyway.  An array is expected to
+ * grow that far when the input has at least `per` bytes for each of its
+ * bytes: about half of what the bench dumps have (insns 1 : 4.6,
+ * values 1 : 6.6, ..., sequence 1 : 54), so that a dump of another mix
+ * still fills most of them.  An array that stays small costs one 2 MiB
+ * page instead of a few 4 KiB ones.
+ */
+#define EXPECT_FROM ((size_t)4 << 20)
+
+static void expect_big(struct hd_dump *d, size_t len)
+{
+	static const struct { size_t off, per; } big[] = {
+		{ offsetof(struct hd_dump, insns), 2 },
+		{ offsetof(struct hd_dump, values), 3 },
+		{ offsetof(struct hd_dump, alloc_values), 5 },
+		{ offsetof(struct hd_dump, live_ranges), 7 },
+		{ offsetof(struct hd_dump, positions), 10 },
+		{ offsetof(struct hd_dump, allocs), 11 },
+		{ offsetof(struct hd_dump, peak), 22 },
+		{ offsetof(struct hd_dump, sequence), 27 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(big) / sizeof(big[0]); i++)
+		if (len / big[i].per >= EXPECT_FROM)
+			hd_vec_expect((struct hd_vec *)((char *)d + big[i].off));
+	/* the arena keeps the values' names (1 : 38 on the bench dumps);
+	 * past 64 MiB it grows by blocks of that size anyway (arena.c) */
+	if (len / 16 >= EXPECT_FROM)
+		hd_arena_expect(&d->arena, len / 16 < ((size_t)64 << 20) ?
+				len / 16 : (size_t)64 << 20);
+}
+
 static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 		     const char *data, size_t len, unsigned flags)
 {
@@ -2920,6 +2979,12 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 	}
 	ps.data = ps.checked = data;
 	ps.end = data + len;
+	expect_big(d, len);
+	if (len / 64 >= EXPECT_FROM) {
+		hd_vec_expect(&ps.pending);
+		hd_vec_expect(&d->id_slots);
+		hd_vec_expect(&d->alloc_slots);
+	}
 	ps.memo = hd_xcalloc(SHAPE_MEMO_SLOTS, sizeof(*ps.memo));
 	ps.long_memo = hd_xcalloc(LONG_MEMO_SLOTS, sizeof(*ps.long_memo));
 	ps.kept_budget = len / SHAPE_KEEP_SHARE > SHAPE_KEEP_MIN ?

@@ -36,6 +36,11 @@ char *hd_arena_strndup(struct hd_arena *a, const char *s, size_t n);
 char *hd_arena_printf(struct hd_arena *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void hd_arena_release(struct hd_arena *a);
+/* A hint that about n more bytes will be asked for: a block of at least
+ * n bytes is added now unless the newest has room for them, so that a
+ * big arena is one block (2 MiB pages, hd_xmalloc) instead of a chain of
+ * small ones faulted in 4 KiB at a time.  Only what is used is touched. */
+void hd_arena_expect(struct hd_arena *a, size_t n);
 
 /* malloc/realloc/calloc that exit 2 with a message on failure. */
 void *hd_xmalloc(size_t n);
@@ -75,6 +80,16 @@ void hd_vec_release(struct hd_vec *v);
  * growing array; else, or where the mapping is refused, malloc.
  */
 void *hd_vec_block(struct hd_vec *v, size_t elem, size_t n);
+
+/*
+ * A hint for the empty v that it is expected to grow past the size at
+ * which a growing array moves into a reservation of its own (see
+ * hd_vec_reserve): the reservation is made now, so that the array never
+ * grows through malloc (doublings copied, and 4 KiB pages faulted in
+ * and given back on the way).  Nothing is touched, and nothing happens
+ * where the reservation is refused or v is not empty.
+ */
+void hd_vec_expect(struct hd_vec *v);
 #define HD_VEC_AT(v, type, i) (((type *)(v)->data)[i])
 
 #endif

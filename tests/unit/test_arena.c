@@ -196,12 +196,80 @@ static void check_aligned(void)
 	is_int(0, (long long)nonzero, "aligned allocations: all bytes zero");
 }
 
+/*
+ * hd_vec_expect: an empty array reserved at once (where the address
+ * space allows) takes pushes as any other, and one already holding
+ * items is left as it is.
+ */
+static void check_expect(void)
+{
+	struct hd_vec v = HD_VEC_INIT(struct item);
+	struct hd_vec w = HD_VEC_INIT(struct item);
+	size_t dirty, n = 300000;
+
+	hd_vec_expect(&v);
+	if (room_to_reserve())
+		ok(v.mapped > 0 && v.cap * sizeof(struct item) <= v.mapped,
+		   "expected array: reserved at once (%zu bytes)", v.mapped);
+	else
+		skip("expected array: address space limited, it may stay with malloc");
+	dirty = push_items(&v, n);
+	is_int(0, (long long)dirty, "expected array: each item zeroed when pushed");
+	is_int(0, (long long)wrong_items(&v), "expected array: %zu items read back", n);
+	hd_vec_release(&v);
+	push_items(&w, 10);
+	{
+		void *had = w.data;
+
+		hd_vec_expect(&w);
+		ok(w.data == had && w.mapped == 0 && w.len == 10,
+		   "expected array with items: left as it was");
+	}
+	hd_vec_release(&w);
+}
+
+/*
+ * hd_arena_expect and the big blocks of hd_xmalloc/hd_xcalloc: what
+ * is packed after the hint reads back, the strings packed before it
+ * stay; a big calloc is zero, a big malloc is usable to its end.
+ */
+static void check_big_blocks(void)
+{
+	struct hd_arena a = { 0 };
+	const char *first = hd_arena_pack(&a, "before", 6), *p = NULL;
+	size_t i, bad = 0, nonzero = 0;
+	unsigned char *z;
+
+	hd_arena_expect(&a, (size_t)8 << 20);
+	for (i = 0; i < 100000; i++) {
+		char s[16];
+		int n = snprintf(s, sizeof(s), "name.%zu", i);
+
+		p = hd_arena_pack(&a, s, (size_t)n);
+		bad += memcmp(p, s, (size_t)n) != 0;
+	}
+	ok(bad == 0 && memcmp(first, "before", 6) == 0 && memcmp(p, "name.99999", 10) == 0,
+	   "arena after an expected size: packed strings read back");
+	hd_arena_release(&a);
+
+	z = hd_xcalloc(3 << 20, 1);
+	for (i = 0; i < ((size_t)3 << 20); i++)
+		nonzero += z[i] != 0;
+	is_int(0, (long long)nonzero, "big calloc: all bytes zero");
+	memset(z, 0xa5, (size_t)3 << 20);
+	free(z);
+	z = hd_xmalloc(((size_t)5 << 20) + 3);
+	memset(z, 0x5a, ((size_t)5 << 20) + 3);
+	ok(z[0] == 0x5a && z[((size_t)5 << 20) + 2] == 0x5a, "big malloc: usable to its last byte");
+	free(z);
+}
+
 int main(void)
 {
 	static const size_t sizes[] = { 0, 1, 16, 17, 1000, 262144, 262145, 1500000 };
 	size_t i;
 
-	plan(6 * (int)(sizeof(sizes) / sizeof(sizes[0])) + 4 + 2 * 3 + 2);
+	plan(6 * (int)(sizeof(sizes) / sizeof(sizes[0])) + 4 + 2 * 3 + 2 + 4 + 3);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		check(sizes[i]);
 	check_block(1000);
@@ -210,5 +278,7 @@ int main(void)
 	check_reserve();
 	check_refused_reservation();
 	check_aligned();
+	check_expect();
+	check_big_blocks();
 	return 0;
 }
