@@ -437,6 +437,12 @@ static inline __m128i set_bytes(__m128i x, __m128i q, enum scan_set set)
 	m = _mm_or_si128(m, _mm_or_si128(hd_v_eq(x, ','), hd_v_eq(x, '%')));
 	return _mm_or_si128(m, q);
 }
+
+/* The bytes of x that matter in an attribute value (attr_special). */
+static inline __m128i v_attr_special(__m128i x)
+{
+	return set_bytes(x, hd_v_eq(x, '"'), SCAN_ATTRS);
+}
 #endif
 
 /* Classifies the block of s (n bytes) starting at at < n. */
@@ -883,6 +889,63 @@ static inline int attr_block_stops(const char *p, enum attr_mode mode)
 #endif
 
 static int attr_runs_plain(const char *s, size_t n, size_t i,
+			   enum attr_mode mode);
+
+#ifdef __SSE2__
+/*
+ * attr_runs_plain for ATTR_BACKEND, 32 bytes a step with two loads per
+ * 16: the candidates are every ' ' (the second byte of ", ") and every
+ * '_' or 'u' three bytes before a '"' (the first of "_id\"" or
+ * "ues\""), each then checked.  A compact backend_config has few.
+ */
+static int backend_runs_plain(const char *s, size_t n, size_t i)
+{
+	size_t from = i, stop;
+
+	if (n - i < 35)
+		return attr_runs_plain(s, n, i, ATTR_BACKEND);
+	/* whole steps, then one ending 3 bytes before the end (it looks
+	 * at some starts again) */
+	stop = n - 3;
+	for (;;) {
+		const char *p = s + i;
+		__m128i a0 = hd_v_load(p), b0 = hd_v_load(p + 16);
+		__m128i a3 = hd_v_load(p + 3), b3 = hd_v_load(p + 19);
+		__m128i ma = _mm_or_si128(
+			hd_v_eq(a0, ' '),
+			_mm_and_si128(hd_v_eq(a3, '"'),
+				      _mm_or_si128(hd_v_eq(a0, '_'),
+						   hd_v_eq(a0, 'u'))));
+		__m128i mb = _mm_or_si128(
+			hd_v_eq(b0, ' '),
+			_mm_and_si128(hd_v_eq(b3, '"'),
+				      _mm_or_si128(hd_v_eq(b0, '_'),
+						   hd_v_eq(b0, 'u'))));
+		unsigned m = (unsigned)_mm_movemask_epi8(ma) |
+			     (unsigned)_mm_movemask_epi8(mb) << 16;
+
+		for (; m; m &= m - 1) {
+			size_t q = i + (size_t)__builtin_ctz(m);
+
+			if (s[q] == ' ') {
+				if (q > from && s[q - 1] == ',')
+					return 0;
+			} else if (attr_stop_at(s, n, q, ATTR_BACKEND)) {
+				return 0;
+			}
+		}
+		if (i + 32 == stop)
+			break;
+		i = stop - i >= 64 ? i + 32 : stop - 32;
+	}
+	/* the ", " whose ' ' is in the last 3 bytes (no key fits there) */
+	return !(s[n - 4] == ',' && s[n - 3] == ' ') &&
+	       !(s[n - 3] == ',' && s[n - 2] == ' ') &&
+	       !(s[n - 2] == ',' && s[n - 1] == ' ');
+}
+#endif
+
+static int attr_runs_plain(const char *s, size_t n, size_t i,
 			   enum attr_mode mode)
 {
 #ifdef __SSE2__
@@ -925,7 +988,12 @@ static size_t walk_attr(struct sink *k, const char *s, size_t n, size_t i,
 	/* An attribute copied with its %names stripped is walked at once:
 	 * most are short and followed by more (", " in the first block),
 	 * where the check of attr_runs_plain cost more than it saved. */
+#ifdef __SSE2__
+	if (mode == ATTR_BACKEND ? backend_runs_plain(s, n, i) :
+	    mode != ATTR_COPY && attr_runs_plain(s, n, i, mode)) {
+#else
 	if (mode != ATTR_COPY && attr_runs_plain(s, n, i, mode)) {
+#endif
 		if (mode != ATTR_DROP)
 			sink_bytes(k, s + i, n - i);
 		return n;
@@ -965,6 +1033,64 @@ static size_t walk_attr(struct sink *k, const char *s, size_t n, size_t i,
 	return i;
 }
 
+#ifdef __SSE2__
+/*
+ * Where an attribute value copied as it is (ATTR_COPY) from s[j] ends
+ * when no byte walk_attr looks at comes before that end: the ", " at
+ * the first special byte within 32 bytes, or n when the slice ends
+ * first.  SIZE_MAX when the value must be walked (a bracket, quote, '%'
+ * or lone ',' first, or no special byte in 32).  Reads the 32 bytes of
+ * window v around s[j] (v->n >= 32, s[j, n) inside it).
+ */
+static inline size_t plain_value_end(const char *s, size_t n, size_t j,
+				     const struct win *v)
+{
+	struct v32 x;
+	uint64_t spec;
+	size_t e;
+
+	if (j >= n)
+		return n;
+	v32_load(&x, v, (size_t)(s + j - v->p));
+	spec = V32_MASK(&x, v_attr_special);
+	if (n - j < 32)
+		spec |= (uint64_t)1 << (n - j);
+	if (!spec)
+		return SIZE_MAX;
+	e = j + (size_t)__builtin_ctzll(spec);
+	if (e == n || (s[e] == ',' && e + 1 < n && s[e + 1] == ' '))
+		return e;
+	return SIZE_MAX;
+}
+
+/*
+ * Writes attribute s[i, ...) copied with its %names stripped (ATTR_COPY),
+ * its value starting at s[j] (after the '='), and its '\0'; returns the
+ * index of its end, as walk_attr.  The usual values, a word (kind=kLoop)
+ * or one %name (calls=%fused_computation.12), take one piece and one
+ * name; the rest is walked from where they stop.
+ */
+static size_t copy_attr(struct sink *k, const char *s, size_t n, size_t i,
+			size_t j, const struct win *v)
+{
+	size_t e;
+
+	if (j < n && s[j] == '%') {
+		sink_bytes(k, s + i, j + 1 - i);
+		i = j = j + 1 + sink_name_at(k, s, n, j + 1, v);
+	}
+	e = plain_value_end(s, n, j, v);
+	if (e == SIZE_MAX) {
+		sink_bytes(k, s + i, j - i);
+		e = walk_attr(k, s, n, j, ATTR_COPY, v);
+	} else {
+		sink_bytes(k, s + i, e - i);
+	}
+	sink_byte(k, '\0');
+	return e;
+}
+#endif
+
 /*
  * Where the metadata={...} item starting at s[k] (its '=') ends, taken
  * from the parser's metadata slice when it lies there; 0 when unknown.
@@ -1002,6 +1128,14 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 			i = skip < n ? skip + 2 : n;
 			continue;
 		}
+#ifdef __SSE2__
+		if (mode == ATTR_COPY && k < n && v.n >= 32) {
+			i = copy_attr(o, s, n, i, k + 1, &v);
+			if (i < n)
+				i += 2;
+			continue;
+		}
+#endif
 		if (mode != ATTR_DROP) {
 			/* the key and its '=' (written when there is none) */
 			if (k < n) {
