@@ -736,7 +736,29 @@ static void put_operands(struct sink *k, const struct hd_insn *insn,
 	if (n == 0)
 		return;
 	v = win_of(insn, t);
-	block_load(&b, s, n, 0, SCAN_OPERANDS);
+#ifdef __SSE2__
+	/* The usual list "%a.1, %b.2, ...": name after name without the
+	 * block walk, which takes over at anything else. */
+	while (v.n >= 32 && s[i] == '%') {
+		struct hd_slice name;
+
+		i++;
+		sink_bytes(k, s + cs, i - cs);
+		name = hd_slice_make(s + i, sink_name_at(k, s, n, i, &v));
+		if (w)
+			add_ref(w, name);
+		else if (pre)
+			pre_add(pre, name);
+		i = cs = i + name.n;
+		if (n - i < 3 || s[i] != ',' || s[i + 1] != ' ' ||
+		    s[i + 2] != '%')
+			break;
+		i += 2;
+	}
+	if (i == n)
+		return;
+#endif
+	block_load(&b, s, n, i, SCAN_OPERANDS);
 	while ((j = block_next(&b, s, n, i, SCAN_OPERANDS)) < n) {
 		if (s[j] == '"') {
 			i = block_string_end(&b, s, n, j, SCAN_OPERANDS);
