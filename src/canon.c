@@ -639,6 +639,36 @@ static inline void sink_v32(struct sink *k, const struct v32 *x,
 #endif
 
 /*
+ * sink_bytes for a piece s[0, n) inside window v: one of at most 16 (32)
+ * bytes with 16 (32) bytes of the window from its start is copied with
+ * one (two) 16-byte loads and stores (the bytes stored past n are
+ * written over later); the rest as sink_bytes.
+ */
+SINK_INLINE void sink_near(struct sink *k, const char *s, size_t n,
+			   const struct win *v)
+{
+#ifdef __SSE2__
+	size_t ahead = (size_t)(v->p + v->n - s);
+
+	if (n <= 16 && ahead >= 16 && (size_t)(k->end - k->o) >= 16) {
+		_mm_storeu_si128((__m128i *)(void *)k->o, hd_v_load(s));
+		k->o += n;
+		return;
+	}
+	if (n <= 32 && ahead >= 32 && (size_t)(k->end - k->o) >= 32) {
+		_mm_storeu_si128((__m128i *)(void *)k->o, hd_v_load(s));
+		_mm_storeu_si128((__m128i *)(void *)(k->o + 16),
+				 hd_v_load(s + 16));
+		k->o += n;
+		return;
+	}
+#else
+	(void)v;
+#endif
+	sink_bytes(k, s, n);
+}
+
+/*
  * Writes the stripped form of the name at s[i] (a slice of n bytes inside
  * window v) to k and returns the name's length.  A name of fewer than 32
  * bytes whose stripped form is a prefix of it (stem_len) is classified
@@ -743,7 +773,7 @@ static void put_operands(struct sink *k, const struct hd_insn *insn,
 		struct hd_slice name;
 
 		i++;
-		sink_bytes(k, s + cs, i - cs);
+		sink_near(k, s + cs, i - cs, &v);
 		name = hd_slice_make(s + i, sink_name_at(k, s, n, i, &v));
 		if (w)
 			add_ref(w, name);
@@ -768,14 +798,14 @@ static void put_operands(struct sink *k, const struct hd_insn *insn,
 			i = j + 1;
 			if (i == n || s[i] != '*')
 				continue;
-			sink_bytes(k, s + cs, j - cs);
+			sink_near(k, s + cs, j - cs, &v);
 			end = memmem(s + i + 1, n - i - 1, "*/", 2);
 			i = cs = end ? (size_t)(end - s) + 2 : n;
 		} else {
 			struct hd_slice name;
 
 			i = j + 1;
-			sink_bytes(k, s + cs, i - cs);
+			sink_near(k, s + cs, i - cs, &v);
 			name = hd_slice_make(s + i, sink_name_at(k, s, n, i, &v));
 			if (w)
 				add_ref(w, name);
@@ -784,7 +814,7 @@ static void put_operands(struct sink *k, const struct hd_insn *insn,
 			i = cs = i + name.n;
 		}
 	}
-	sink_bytes(k, s + cs, n - cs);
+	sink_near(k, s + cs, n - cs, &v);
 }
 
 /* Is the string s (n bytes, quotes included) the JSON key of an id in a
@@ -1098,15 +1128,15 @@ static size_t copy_attr(struct sink *k, const char *s, size_t n, size_t i,
 	size_t e;
 
 	if (j < n && s[j] == '%') {
-		sink_bytes(k, s + i, j + 1 - i);
+		sink_near(k, s + i, j + 1 - i, v);
 		i = j = j + 1 + sink_name_at(k, s, n, j + 1, v);
 	}
 	e = plain_value_end(s, n, j, v);
 	if (e == SIZE_MAX) {
-		sink_bytes(k, s + i, j - i);
+		sink_near(k, s + i, j - i, v);
 		e = walk_attr(k, s, n, j, ATTR_COPY, v);
 	} else {
-		sink_bytes(k, s + i, e - i);
+		sink_near(k, s + i, e - i, v);
 	}
 	sink_byte(k, '\0');
 	return e;
@@ -1161,7 +1191,7 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 		if (mode != ATTR_DROP) {
 			/* the key and its '=' (written when there is none) */
 			if (k < n) {
-				sink_bytes(o, s + i, k + 1 - i);
+				sink_near(o, s + i, k + 1 - i, &v);
 			} else {
 				sink_bytes(o, s + i, k - i);
 				sink_byte(o, '=');
