@@ -231,11 +231,14 @@ static size_t name_span(const char *s, size_t n)
 #define CANON_SINK_CAP 8192
 #endif
 
+struct plain_memo;
+
 struct sink {
 	char *o, *end;          /* write position, end of buf */
 	int flushed;            /* the buffer was hashed (or appended) before */
 	struct cbuf *text;      /* text mode: the text goes here */
 	XXH3_state_t *st;       /* hash mode: the streaming state */
+	struct plain_memo *memo; /* backend_configs found plain, or NULL */
 	char buf[CANON_SINK_CAP];
 };
 
@@ -943,6 +946,52 @@ static inline int attr_block_stops(const char *p, enum attr_mode mode)
 static int attr_runs_plain(const char *s, size_t n, size_t i,
 			   enum attr_mode mode);
 
+/*
+ * The last few backend_config values found to run plain (copied whole:
+ * no ", ", no id key), kept as copies.  A dump repeats a few configs
+ * over thousands of fusions; one equal to a kept copy (memcmp, a few
+ * instructions per 32 bytes) is plain without the scan.
+ */
+#define MEMO_SLOTS 8
+#define MEMO_MAX 2048
+
+struct plain_memo {
+	size_t len[MEMO_SLOTS];         /* 0: empty */
+	char *text[MEMO_SLOTS];         /* MEMO_MAX bytes each, or NULL */
+	unsigned next;                  /* the slot taken next */
+};
+
+/* Is s[0, n) a kept value? */
+static int memo_has(const struct plain_memo *m, const char *s, size_t n)
+{
+	unsigned i;
+
+	for (i = 0; i < MEMO_SLOTS; i++)
+		if (m->len[i] == n && memcmp(m->text[i], s, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* Keeps s[0, n) (0 < n <= MEMO_MAX), found plain. */
+static void memo_put(struct plain_memo *m, const char *s, size_t n)
+{
+	unsigned i = m->next;
+
+	m->next = (i + 1) % MEMO_SLOTS;
+	if (!m->text[i])
+		m->text[i] = hd_xmalloc(MEMO_MAX);
+	memcpy(m->text[i], s, n);
+	m->len[i] = n;
+}
+
+static void memo_free(struct plain_memo *m)
+{
+	unsigned i;
+
+	for (i = 0; i < MEMO_SLOTS; i++)
+		free(m->text[i]);
+}
+
 #ifdef __SSE2__
 /*
  * attr_runs_plain for ATTR_BACKEND, 32 bytes a step with two loads per
@@ -1023,6 +1072,27 @@ static int attr_runs_plain(const char *s, size_t n, size_t i,
 }
 
 /*
+ * attr_runs_plain for a backend_config value s[i, n): a kept one is, else
+ * it is scanned (and kept when it is).
+ */
+static int backend_plain(struct sink *k, const char *s, size_t n, size_t i)
+{
+	size_t len = n - i;
+	int plain;
+
+	if (k->memo && len <= MEMO_MAX && memo_has(k->memo, s + i, len))
+		return 1;
+#ifdef __SSE2__
+	plain = backend_runs_plain(s, n, i);
+#else
+	plain = attr_runs_plain(s, n, i, ATTR_BACKEND);
+#endif
+	if (plain && k->memo && len && len <= MEMO_MAX)
+		memo_put(k->memo, s + i, len);
+	return plain;
+}
+
+/*
  * Walks one attribute value from s[i] to the ", " that ends it at
  * bracket depth 0 (or the end), writing it to k as mode says.
  * Returns the index of the end.  Plain bytes since cs are written when
@@ -1040,12 +1110,8 @@ static size_t walk_attr(struct sink *k, const char *s, size_t n, size_t i,
 	/* An attribute copied with its %names stripped is walked at once:
 	 * most are short and followed by more (", " in the first block),
 	 * where the check of attr_runs_plain cost more than it saved. */
-#ifdef __SSE2__
-	if (mode == ATTR_BACKEND ? backend_runs_plain(s, n, i) :
+	if (mode == ATTR_BACKEND ? backend_plain(k, s, n, i) :
 	    mode != ATTR_COPY && attr_runs_plain(s, n, i, mode)) {
-#else
-	if (mode != ATTR_COPY && attr_runs_plain(s, n, i, mode)) {
-#endif
 		if (mode != ATTR_DROP)
 			sink_bytes(k, s + i, n - i);
 		return n;
@@ -1232,6 +1298,7 @@ size_t hd_canon_insn_text(const struct hd_insn *insn, char **buf,
 
 	k->text = &b;
 	k->st = NULL;
+	k->memo = NULL;
 	sink_begin(k);
 	insn_text(k, insn, NULL, NULL);
 	sink_flush(k);
@@ -1469,6 +1536,7 @@ struct hd_canon_pre {
 	const char *base;       /* text of the instruction being hashed */
 	int over;               /* it keeps no operands */
 	int taken;              /* hd_canon_compute took the results */
+	struct plain_memo memo;
 	XXH3_state_t st;
 	struct sink sink;
 };
@@ -2219,6 +2287,7 @@ struct hd_canon_pre *hd_canon_pre_new(void)
 						   sizeof(*p));
 
 	p->sink.st = &p->st;
+	p->sink.memo = &p->memo;
 	p->insns = (struct hd_vec)HD_VEC_INIT(struct pre_insn);
 	p->canon = (struct hd_vec)HD_VEC_INIT(uint64_t);
 	p->loose = (struct hd_vec)HD_VEC_INIT(uint64_t);
@@ -2356,6 +2425,7 @@ void hd_canon_pre_free(struct hd_canon_pre *p)
 	if (!p)
 		return;
 	pre_drop_records(p);
+	memo_free(&p->memo);
 	free(p);
 }
 
