@@ -1221,6 +1221,12 @@ static inline size_t plain_value_end(const char *s, size_t n, size_t j,
 
 	if (j >= n)
 		return n;
+	/* short values (kLoop) byte by byte: cheaper than the masks */
+	for (e = j; e < n && e < j + 16; e++)
+		if (attr_special[(unsigned char)s[e]])
+			goto found;
+	if (e == n)
+		return n;
 	v32_load(&x, v, (size_t)(s + j - v->p));
 	spec = V32_MASK(&x, v_attr_special);
 	if (n - j < 32)
@@ -1228,6 +1234,7 @@ static inline size_t plain_value_end(const char *s, size_t n, size_t j,
 	if (!spec)
 		return SIZE_MAX;
 	e = j + (size_t)__builtin_ctzll(spec);
+found:
 	if (e == n || (s[e] == ',' && e + 1 < n && s[e + 1] == ' '))
 		return e;
 	return SIZE_MAX;
