@@ -576,12 +576,12 @@ static inline size_t stem_len(const char *p, uint64_t dots, uint64_t digits,
 		d = len;
 	} else {
 		d = (size_t)__builtin_ctzll(dots);
-		tail = below & ~(((uint64_t)2 << d) - 1);
-		if ((dots & (dots - 1)) || d == 0 || d + 1 == len ||
-		    (digits & tail) != tail)
+		/* the bytes after the dot that are not digits */
+		tail = (~digits & below) >> d >> 1;
+		if ((dots & (dots - 1)) || d == 0 || d + 1 == len || tail)
 			return 0;
 	}
-	if (d && p[0] == 'c' && constant_prefix(p, len))
+	if (d > 8 && p[0] == 'c' && p[3] == 's' && constant_prefix(p, len))
 		return 0;
 	return d;
 }
