@@ -548,8 +548,7 @@ static inline struct win win_of(const struct hd_insn *insn, struct hd_slice t)
 	uintptr_t a = (uintptr_t)insn->text.p, b = (uintptr_t)t.p;
 	struct win w;
 
-	if (insn->text.p && t.p && b >= a && b - a <= insn->text.n &&
-	    t.n <= insn->text.n - (b - a)) {
+	if (b - a <= insn->text.n && t.n <= insn->text.n - (b - a)) {
 		w.p = insn->text.p;
 		w.n = insn->text.n;
 	} else {
@@ -689,10 +688,9 @@ SINK_INLINE size_t sink_name_at(struct sink *k, const char *s, size_t n,
 		uint64_t other, len, d, lim = n - i;
 
 		v32_load(&x, v, (size_t)(s + i - v->p));
-		/* bit k: byte i + k; bytes past the slice end the name */
-		other = ~V32_MASK(&x, hd_v_name) &
-			((uint64_t)0xffffffffu >> x.shift);
-		other |= ~(uint64_t)0 << (32 - x.shift);
+		/* bit k: byte i + k; bytes past the window (0 in the mask)
+		 * and past the slice end the name */
+		other = ~V32_MASK(&x, hd_v_name);
 		if (lim < 32)
 			other |= ~(uint64_t)0 << lim;
 		len = (uint64_t)__builtin_ctzll(other);
