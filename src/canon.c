@@ -231,11 +231,14 @@ static size_t name_span(const char *s, size_t n)
 #define CANON_SINK_CAP 8192
 #endif
 
+struct plain_memo;
+
 struct sink {
 	char *o, *end;          /* write position, end of buf */
 	int flushed;            /* the buffer was hashed (or appended) before */
 	struct cbuf *text;      /* text mode: the text goes here */
 	XXH3_state_t *st;       /* hash mode: the streaming state */
+	struct plain_memo *memo; /* backend_configs found plain, or NULL */
 	char buf[CANON_SINK_CAP];
 };
 
@@ -437,6 +440,12 @@ static inline __m128i set_bytes(__m128i x, __m128i q, enum scan_set set)
 	m = _mm_or_si128(m, _mm_or_si128(hd_v_eq(x, ','), hd_v_eq(x, '%')));
 	return _mm_or_si128(m, q);
 }
+
+/* The bytes of x that matter in an attribute value (attr_special). */
+static inline __m128i v_attr_special(__m128i x)
+{
+	return set_bytes(x, hd_v_eq(x, '"'), SCAN_ATTRS);
+}
 #endif
 
 /* Classifies the block of s (n bytes) starting at at < n. */
@@ -539,8 +548,7 @@ static inline struct win win_of(const struct hd_insn *insn, struct hd_slice t)
 	uintptr_t a = (uintptr_t)insn->text.p, b = (uintptr_t)t.p;
 	struct win w;
 
-	if (insn->text.p && t.p && b >= a && b - a <= insn->text.n &&
-	    t.n <= insn->text.n - (b - a)) {
+	if (b - a <= insn->text.n && t.n <= insn->text.n - (b - a)) {
 		w.p = insn->text.p;
 		w.n = insn->text.n;
 	} else {
@@ -567,12 +575,12 @@ static inline size_t stem_len(const char *p, uint64_t dots, uint64_t digits,
 		d = len;
 	} else {
 		d = (size_t)__builtin_ctzll(dots);
-		tail = below & ~(((uint64_t)2 << d) - 1);
-		if ((dots & (dots - 1)) || d == 0 || d + 1 == len ||
-		    (digits & tail) != tail)
+		/* the bytes after the dot that are not digits */
+		tail = (~digits & below) >> d >> 1;
+		if ((dots & (dots - 1)) || d == 0 || d + 1 == len || tail)
 			return 0;
 	}
-	if (d && p[0] == 'c' && constant_prefix(p, len))
+	if (d > 8 && p[0] == 'c' && p[3] == 's' && constant_prefix(p, len))
 		return 0;
 	return d;
 }
@@ -633,6 +641,36 @@ static inline void sink_v32(struct sink *k, const struct v32 *x,
 #endif
 
 /*
+ * sink_bytes for a piece s[0, n) inside window v: one of at most 16 (32)
+ * bytes with 16 (32) bytes of the window from its start is copied with
+ * one (two) 16-byte loads and stores (the bytes stored past n are
+ * written over later); the rest as sink_bytes.
+ */
+SINK_INLINE void sink_near(struct sink *k, const char *s, size_t n,
+			   const struct win *v)
+{
+#ifdef __SSE2__
+	size_t ahead = (size_t)(v->p + v->n - s);
+
+	if (n <= 16 && ahead >= 16 && (size_t)(k->end - k->o) >= 16) {
+		_mm_storeu_si128((__m128i *)(void *)k->o, hd_v_load(s));
+		k->o += n;
+		return;
+	}
+	if (n <= 32 && ahead >= 32 && (size_t)(k->end - k->o) >= 32) {
+		_mm_storeu_si128((__m128i *)(void *)k->o, hd_v_load(s));
+		_mm_storeu_si128((__m128i *)(void *)(k->o + 16),
+				 hd_v_load(s + 16));
+		k->o += n;
+		return;
+	}
+#else
+	(void)v;
+#endif
+	sink_bytes(k, s, n);
+}
+
+/*
  * Writes the stripped form of the name at s[i] (a slice of n bytes inside
  * window v) to k and returns the name's length.  A name of fewer than 32
  * bytes whose stripped form is a prefix of it (stem_len) is classified
@@ -650,10 +688,9 @@ SINK_INLINE size_t sink_name_at(struct sink *k, const char *s, size_t n,
 		uint64_t other, len, d, lim = n - i;
 
 		v32_load(&x, v, (size_t)(s + i - v->p));
-		/* bit k: byte i + k; bytes past the slice end the name */
-		other = ~V32_MASK(&x, hd_v_name) &
-			((uint64_t)0xffffffffu >> x.shift);
-		other |= ~(uint64_t)0 << (32 - x.shift);
+		/* bit k: byte i + k; bytes past the window (0 in the mask)
+		 * and past the slice end the name */
+		other = ~V32_MASK(&x, hd_v_name);
 		if (lim < 32)
 			other |= ~(uint64_t)0 << lim;
 		len = (uint64_t)__builtin_ctzll(other);
@@ -730,7 +767,29 @@ static void put_operands(struct sink *k, const struct hd_insn *insn,
 	if (n == 0)
 		return;
 	v = win_of(insn, t);
-	block_load(&b, s, n, 0, SCAN_OPERANDS);
+#ifdef __SSE2__
+	/* The usual list "%a.1, %b.2, ...": name after name without the
+	 * block walk, which takes over at anything else. */
+	while (v.n >= 32 && s[i] == '%') {
+		struct hd_slice name;
+
+		i++;
+		sink_near(k, s + cs, i - cs, &v);
+		name = hd_slice_make(s + i, sink_name_at(k, s, n, i, &v));
+		if (w)
+			add_ref(w, name);
+		else if (pre)
+			pre_add(pre, name);
+		i = cs = i + name.n;
+		if (n - i < 3 || s[i] != ',' || s[i + 1] != ' ' ||
+		    s[i + 2] != '%')
+			break;
+		i += 2;
+	}
+	if (i == n)
+		return;
+#endif
+	block_load(&b, s, n, i, SCAN_OPERANDS);
 	while ((j = block_next(&b, s, n, i, SCAN_OPERANDS)) < n) {
 		if (s[j] == '"') {
 			i = block_string_end(&b, s, n, j, SCAN_OPERANDS);
@@ -740,14 +799,14 @@ static void put_operands(struct sink *k, const struct hd_insn *insn,
 			i = j + 1;
 			if (i == n || s[i] != '*')
 				continue;
-			sink_bytes(k, s + cs, j - cs);
+			sink_near(k, s + cs, j - cs, &v);
 			end = memmem(s + i + 1, n - i - 1, "*/", 2);
 			i = cs = end ? (size_t)(end - s) + 2 : n;
 		} else {
 			struct hd_slice name;
 
 			i = j + 1;
-			sink_bytes(k, s + cs, i - cs);
+			sink_near(k, s + cs, i - cs, &v);
 			name = hd_slice_make(s + i, sink_name_at(k, s, n, i, &v));
 			if (w)
 				add_ref(w, name);
@@ -756,7 +815,7 @@ static void put_operands(struct sink *k, const struct hd_insn *insn,
 			i = cs = i + name.n;
 		}
 	}
-	sink_bytes(k, s + cs, n - cs);
+	sink_near(k, s + cs, n - cs, &v);
 }
 
 /* Is the string s (n bytes, quotes included) the JSON key of an id in a
@@ -883,6 +942,161 @@ static inline int attr_block_stops(const char *p, enum attr_mode mode)
 #endif
 
 static int attr_runs_plain(const char *s, size_t n, size_t i,
+			   enum attr_mode mode);
+
+/*
+ * The last few backend_config values found to run plain (copied whole:
+ * no ", ", no id key), kept as copies.  A dump repeats a few configs
+ * over thousands of fusions; one equal to a kept copy (memcmp, a few
+ * instructions per 32 bytes) is plain without the scan.
+ */
+#define MEMO_SLOTS 8
+#define MEMO_MAX 2048
+
+/*
+ * Likewise the last copied values (ATTR_COPY) that were walked to a ", "
+ * and hold no '%' (so are written as they are: sharding={...},
+ * dimensions={...}), by the first 8 bytes of the value.
+ */
+#define COPY_SLOTS 16
+#define COPY_MAX 120
+
+struct plain_memo {
+	size_t len[MEMO_SLOTS];         /* 0: empty */
+	char *text[MEMO_SLOTS];         /* MEMO_MAX bytes each, or NULL */
+	unsigned next;                  /* the slot taken next */
+	unsigned char copy_len[COPY_SLOTS];     /* 0: empty */
+	char copy[COPY_SLOTS][COPY_MAX];
+};
+
+/* The copy slot of a value whose first 8 bytes are head. */
+static unsigned copy_slot(uint64_t head)
+{
+	return (unsigned)((head * 0x9e3779b97f4a7c15ULL) >> 60) % COPY_SLOTS;
+}
+
+/*
+ * The end of the copied value at s[j] (j + 8 <= n) when it is a kept
+ * one followed by ", " or the end of the slice, else 0.
+ */
+static size_t copy_memo_end(const struct plain_memo *m, const char *s,
+			    size_t n, size_t j)
+{
+	uint64_t head;
+	unsigned i;
+	size_t len, e;
+
+	memcpy(&head, s + j, 8);
+	i = copy_slot(head);
+	len = m->copy_len[i];
+	if (len == 0 || len > n - j || memcmp(m->copy[i], s + j, len) != 0)
+		return 0;
+	e = j + len;
+	return e == n || (s[e] == ',' && e + 1 < n && s[e + 1] == ' ') ? e : 0;
+}
+
+/* Keeps the value s[j, e), walked to the ", " at e, when it fits and
+ * holds no '%'. */
+static void copy_memo_put(struct plain_memo *m, const char *s, size_t j,
+			  size_t e)
+{
+	uint64_t head;
+	unsigned i;
+
+	if (e - j < 8 || e - j > COPY_MAX || memchr(s + j, '%', e - j))
+		return;
+	memcpy(&head, s + j, 8);
+	i = copy_slot(head);
+	memcpy(m->copy[i], s + j, e - j);
+	m->copy_len[i] = (unsigned char)(e - j);
+}
+
+/* Is s[0, n) a kept value? */
+static int memo_has(const struct plain_memo *m, const char *s, size_t n)
+{
+	unsigned i;
+
+	for (i = 0; i < MEMO_SLOTS; i++)
+		if (m->len[i] == n && memcmp(m->text[i], s, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* Keeps s[0, n) (0 < n <= MEMO_MAX), found plain. */
+static void memo_put(struct plain_memo *m, const char *s, size_t n)
+{
+	unsigned i = m->next;
+
+	m->next = (i + 1) % MEMO_SLOTS;
+	if (!m->text[i])
+		m->text[i] = hd_xmalloc(MEMO_MAX);
+	memcpy(m->text[i], s, n);
+	m->len[i] = n;
+}
+
+static void memo_free(struct plain_memo *m)
+{
+	unsigned i;
+
+	for (i = 0; i < MEMO_SLOTS; i++)
+		free(m->text[i]);
+}
+
+#ifdef __SSE2__
+/*
+ * attr_runs_plain for ATTR_BACKEND, 32 bytes a step with two loads per
+ * 16: the candidates are every ' ' (the second byte of ", ") and every
+ * '_' or 'u' three bytes before a '"' (the first of "_id\"" or
+ * "ues\""), each then checked.  A compact backend_config has few.
+ */
+static int backend_runs_plain(const char *s, size_t n, size_t i)
+{
+	size_t from = i, stop;
+
+	if (n - i < 35)
+		return attr_runs_plain(s, n, i, ATTR_BACKEND);
+	/* whole steps, then one ending 3 bytes before the end (it looks
+	 * at some starts again) */
+	stop = n - 3;
+	for (;;) {
+		const char *p = s + i;
+		__m128i a0 = hd_v_load(p), b0 = hd_v_load(p + 16);
+		__m128i a3 = hd_v_load(p + 3), b3 = hd_v_load(p + 19);
+		__m128i ma = _mm_or_si128(
+			hd_v_eq(a0, ' '),
+			_mm_and_si128(hd_v_eq(a3, '"'),
+				      _mm_or_si128(hd_v_eq(a0, '_'),
+						   hd_v_eq(a0, 'u'))));
+		__m128i mb = _mm_or_si128(
+			hd_v_eq(b0, ' '),
+			_mm_and_si128(hd_v_eq(b3, '"'),
+				      _mm_or_si128(hd_v_eq(b0, '_'),
+						   hd_v_eq(b0, 'u'))));
+		unsigned m = (unsigned)_mm_movemask_epi8(ma) |
+			     (unsigned)_mm_movemask_epi8(mb) << 16;
+
+		for (; m; m &= m - 1) {
+			size_t q = i + (size_t)__builtin_ctz(m);
+
+			if (s[q] == ' ') {
+				if (q > from && s[q - 1] == ',')
+					return 0;
+			} else if (attr_stop_at(s, n, q, ATTR_BACKEND)) {
+				return 0;
+			}
+		}
+		if (i + 32 == stop)
+			break;
+		i = stop - i >= 64 ? i + 32 : stop - 32;
+	}
+	/* the ", " whose ' ' is in the last 3 bytes (no key fits there) */
+	return !(s[n - 4] == ',' && s[n - 3] == ' ') &&
+	       !(s[n - 3] == ',' && s[n - 2] == ' ') &&
+	       !(s[n - 2] == ',' && s[n - 1] == ' ');
+}
+#endif
+
+static int attr_runs_plain(const char *s, size_t n, size_t i,
 			   enum attr_mode mode)
 {
 #ifdef __SSE2__
@@ -908,6 +1122,27 @@ static int attr_runs_plain(const char *s, size_t n, size_t i,
 }
 
 /*
+ * attr_runs_plain for a backend_config value s[i, n): a kept one is, else
+ * it is scanned (and kept when it is).
+ */
+static int backend_plain(struct sink *k, const char *s, size_t n, size_t i)
+{
+	size_t len = n - i;
+	int plain;
+
+	if (k->memo && len <= MEMO_MAX && memo_has(k->memo, s + i, len))
+		return 1;
+#ifdef __SSE2__
+	plain = backend_runs_plain(s, n, i);
+#else
+	plain = attr_runs_plain(s, n, i, ATTR_BACKEND);
+#endif
+	if (plain && k->memo && len && len <= MEMO_MAX)
+		memo_put(k->memo, s + i, len);
+	return plain;
+}
+
+/*
  * Walks one attribute value from s[i] to the ", " that ends it at
  * bracket depth 0 (or the end), writing it to k as mode says.
  * Returns the index of the end.  Plain bytes since cs are written when
@@ -925,7 +1160,8 @@ static size_t walk_attr(struct sink *k, const char *s, size_t n, size_t i,
 	/* An attribute copied with its %names stripped is walked at once:
 	 * most are short and followed by more (", " in the first block),
 	 * where the check of attr_runs_plain cost more than it saved. */
-	if (mode != ATTR_COPY && attr_runs_plain(s, n, i, mode)) {
+	if (mode == ATTR_BACKEND ? backend_plain(k, s, n, i) :
+	    mode != ATTR_COPY && attr_runs_plain(s, n, i, mode)) {
 		if (mode != ATTR_DROP)
 			sink_bytes(k, s + i, n - i);
 		return n;
@@ -965,6 +1201,103 @@ static size_t walk_attr(struct sink *k, const char *s, size_t n, size_t i,
 	return i;
 }
 
+#ifdef __SSE2__
+/*
+ * Where an attribute value copied as it is (ATTR_COPY) from s[j] ends
+ * when no byte walk_attr looks at comes before that end: the ", " at
+ * the first special byte within 32 bytes, or n when the slice ends
+ * first.  SIZE_MAX when the value must be walked (a bracket, quote, '%'
+ * or lone ',' first, or no special byte in 32).  Reads the 32 bytes of
+ * window v around s[j] (v->n >= 32, s[j, n) inside it).
+ */
+static inline size_t plain_value_end(const char *s, size_t n, size_t j,
+				     const struct win *v)
+{
+	struct v32 x;
+	uint64_t spec;
+	size_t e;
+
+	if (j >= n)
+		return n;
+	/* short values (kLoop) byte by byte: cheaper than the masks */
+	for (e = j; e < n && e < j + 16; e++)
+		if (attr_special[(unsigned char)s[e]])
+			goto found;
+	if (e == n)
+		return n;
+	v32_load(&x, v, (size_t)(s + j - v->p));
+	spec = V32_MASK(&x, v_attr_special);
+	if (n - j < 32)
+		spec |= (uint64_t)1 << (n - j);
+	if (!spec)
+		return SIZE_MAX;
+	e = j + (size_t)__builtin_ctzll(spec);
+found:
+	if (e == n || (s[e] == ',' && e + 1 < n && s[e + 1] == ' '))
+		return e;
+	return SIZE_MAX;
+}
+
+/*
+ * Writes attribute s[i, ...) copied with its %names stripped (ATTR_COPY),
+ * its value starting at s[j] (after the '='), and its '\0'; returns the
+ * index of its end, as walk_attr.  The usual values, a word (kind=kLoop)
+ * or one %name (calls=%fused_computation.12), take one piece and one
+ * name; the rest is walked from where they stop.
+ */
+static size_t copy_attr(struct sink *k, const char *s, size_t n, size_t i,
+			size_t j, const struct win *v)
+{
+	size_t e;
+
+	if (j < n && s[j] == '%') {
+		sink_near(k, s + i, j + 1 - i, v);
+		i = j = j + 1 + sink_name_at(k, s, n, j + 1, v);
+	}
+	e = plain_value_end(s, n, j, v);
+	if (e == SIZE_MAX && k->memo && n - j >= 8) {
+		e = copy_memo_end(k->memo, s, n, j);
+		if (!e)
+			e = SIZE_MAX;
+	}
+	if (e == SIZE_MAX) {
+		sink_near(k, s + i, j - i, v);
+		e = walk_attr(k, s, n, j, ATTR_COPY, v);
+		if (k->memo && e < n)
+			copy_memo_put(k->memo, s, j, e);
+	} else {
+		sink_near(k, s + i, e - i, v);
+	}
+	sink_byte(k, '\0');
+	return e;
+}
+#endif
+
+/*
+ * find_byte(s, n, i, '=') for a key at s[i] inside window v: most keys
+ * are short, found with one 16-byte load when the window has 16 bytes
+ * from s[i].
+ */
+static inline size_t key_end(const char *s, size_t n, size_t i,
+			     const struct win *v)
+{
+#ifdef __SSE2__
+	if ((size_t)(v->p + v->n - (s + i)) >= 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(
+			hd_v_eq(hd_v_load(s + i), '='));
+
+		if (n - i < 16)
+			m &= (1u << (n - i)) - 1;
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+		return n - i <= 16 ? n : find_byte(s, n, i + 16, '=');
+	}
+#else
+	(void)v;
+#endif
+	return find_byte(s, n, i, '=');
+}
+
 /*
  * Where the metadata={...} item starting at s[k] (its '=') ends, taken
  * from the parser's metadata slice when it lies there; 0 when unknown.
@@ -992,7 +1325,7 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 	struct win v = win_of(insn, insn->attrs);
 
 	while (i < n) {
-		size_t k = find_byte(s, n, i, '=');
+		size_t k = key_end(s, n, i, &v);
 		enum attr_mode mode = attr_mode_of(hd_slice_make(s + i, k - i));
 		size_t skip = 0;
 
@@ -1002,10 +1335,18 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 			i = skip < n ? skip + 2 : n;
 			continue;
 		}
+#ifdef __SSE2__
+		if (mode == ATTR_COPY && k < n && v.n >= 32) {
+			i = copy_attr(o, s, n, i, k + 1, &v);
+			if (i < n)
+				i += 2;
+			continue;
+		}
+#endif
 		if (mode != ATTR_DROP) {
 			/* the key and its '=' (written when there is none) */
 			if (k < n) {
-				sink_bytes(o, s + i, k + 1 - i);
+				sink_near(o, s + i, k + 1 - i, &v);
 			} else {
 				sink_bytes(o, s + i, k - i);
 				sink_byte(o, '=');
@@ -1046,6 +1387,7 @@ size_t hd_canon_insn_text(const struct hd_insn *insn, char **buf,
 
 	k->text = &b;
 	k->st = NULL;
+	k->memo = NULL;
 	sink_begin(k);
 	insn_text(k, insn, NULL, NULL);
 	sink_flush(k);
@@ -1283,6 +1625,7 @@ struct hd_canon_pre {
 	const char *base;       /* text of the instruction being hashed */
 	int over;               /* it keeps no operands */
 	int taken;              /* hd_canon_compute took the results */
+	struct plain_memo memo;
 	XXH3_state_t st;
 	struct sink sink;
 };
@@ -2033,6 +2376,7 @@ struct hd_canon_pre *hd_canon_pre_new(void)
 						   sizeof(*p));
 
 	p->sink.st = &p->st;
+	p->sink.memo = &p->memo;
 	p->insns = (struct hd_vec)HD_VEC_INIT(struct pre_insn);
 	p->canon = (struct hd_vec)HD_VEC_INIT(uint64_t);
 	p->loose = (struct hd_vec)HD_VEC_INIT(uint64_t);
@@ -2170,6 +2514,7 @@ void hd_canon_pre_free(struct hd_canon_pre *p)
 	if (!p)
 		return;
 	pre_drop_records(p);
+	memo_free(&p->memo);
 	free(p);
 }
 
