@@ -55,9 +55,14 @@ struct group {
 	uint64_t key;
 	uint32_t n_old, n_new;
 	uint32_t first_old, first_new;  /* lowest-ranked members */
-	uint32_t at_old, at_new;        /* offsets of the member lists */
-	uint32_t fill_old, fill_new;    /* next free place while filling */
+	uint32_t at_old, at_new;        /* offsets of the member lists (while
+					 * fill_lists fills them, their ends,
+					 * moving down) */
 };
+
+/* 32 bytes, so that a group, read at random by each lookup, is in one
+ * cache line. */
+_Static_assert(sizeof(struct group) == 32, "struct group is 32 bytes");
 
 struct mctx;
 
@@ -78,6 +83,7 @@ struct part {
 	struct mctx *x;
 	uint64_t *slot;                 /* the table, 1 << log2 slots */
 	unsigned log2;                  /* its size in this pass, log2 */
+	size_t dirty;                   /* slots [dirty, ...) are all 0 */
 	struct group *groups;           /* in order of first old member */
 	struct hd_vec group_mem;        /* where groups is (see part_init) */
 	struct hd_vec slot_mem;         /* where slot is */
@@ -463,6 +469,8 @@ static void part_init(struct part *p, struct mctx *x)
 	p->groups = hd_vec_block(&p->group_mem, sizeof(*p->groups), x->o.n + 1);
 	p->slot = hd_vec_block(&p->slot_mem, sizeof(*p->slot),
 			       (size_t)1 << table_log2(x->o.n));
+	/* a fresh mapping is zero: the first pass need not clear it */
+	p->dirty = p->slot_mem.mapped ? 0 : (size_t)1 << table_log2(x->o.n);
 	p->o_at = hd_vec_block(&p->mem, 1, 3 * ((size_t)x->o.n + 1 + x->n.n + 1) *
 			    sizeof(uint32_t));
 	p->o_grp = p->o_at + x->o.n + 1;
@@ -483,9 +491,14 @@ static void part_release(struct part *p)
  * them (cleared only as far as the pass uses it). */
 static void part_reset(struct part *p, uint32_t n)
 {
+	size_t size;
+
 	p->n_groups = 0;
 	p->log2 = table_log2(n);
-	memset(p->slot, 0, ((size_t)1 << p->log2) * sizeof(*p->slot));
+	size = (size_t)1 << p->log2;
+	memset(p->slot, 0, (size < p->dirty ? size : p->dirty) * sizeof(*p->slot));
+	if (size > p->dirty)
+		p->dirty = size;
 }
 
 /* The slot where key's probe starts. */
@@ -556,7 +569,6 @@ static void group_old(struct part *p)
 			q->first_old = s->free_list[r];
 			q->first_new = HD_NONE;
 			q->at_old = q->at_new = 0;
-			q->fill_old = q->fill_new = 0;
 			p->slot[at] = slot_tag(key) | (g + 1);
 		}
 		p->groups[g].n_old++;
@@ -585,7 +597,9 @@ static void group_new(struct part *p)
 	}
 }
 
-/* The member lists of the part's groups, in schedule order. */
+/* The member lists of the part's groups, in schedule order: each
+ * group's list is filled from its end down, by the members taken last
+ * to first, which leaves at_old and at_new at the lists' starts. */
 static void fill_lists(struct part *p)
 {
 	const uint32_t *ofree = p->x->o.free_list, *nfree = p->x->n.free_list;
@@ -594,21 +608,19 @@ static void fill_lists(struct part *p)
 	for (g = 0; g < p->n_groups; g++) {
 		struct group *q = &p->groups[g];
 
-		q->at_old = at_o;
-		q->at_new = at_n;
-		q->fill_old = at_o;
-		q->fill_new = at_n;
 		at_o += q->n_old;
 		at_n += q->n_new;
+		q->at_old = at_o;
+		q->at_new = at_n;
 	}
 	p->n_olist = at_o;
 	p->n_nlist = at_n;
-	for (i = 0; i < p->n_o; i++)
-		p->olist[p->groups[p->o_grp[i]].fill_old++] = ofree[p->o_at[i]];
-	for (i = 0; i < p->n_n; i++) {
+	for (i = p->n_o; i-- > 0;)
+		p->olist[--p->groups[p->o_grp[i]].at_old] = ofree[p->o_at[i]];
+	for (i = p->n_n; i-- > 0;) {
 		g = p->n_grp[i];
 		if (g != HD_NONE)
-			p->nlist[p->groups[g].fill_new++] = nfree[p->n_at[i]];
+			p->nlist[--p->groups[g].at_new] = nfree[p->n_at[i]];
 	}
 }
 
