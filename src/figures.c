@@ -6,6 +6,7 @@
  * (O(ranges + T), no sorting); colours are gathered through a hash table
  * and only the distinct colours are sorted.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -270,6 +271,73 @@ static void prefetch_block(const struct hd_dump *d, size_t from, size_t n,
 	prefetch_sink = acc;
 }
 
+/*
+ * xla_peak_time, which reads every range, fetches ahead in two stages
+ * of prefetches instead (nothing waits for them, so their misses
+ * overlap with the work): RANGE_AHEAD ranges ahead the value record's
+ * sizes and the entries of the two difference arrays at the range's end
+ * (its start's follow the ranges, mostly in order of start); half as
+ * far, once the record is in, the value line and instruction of a value
+ * whose sizes the record does not keep.
+ */
+#define RANGE_AHEAD 16
+
+/* The first stage for range i. */
+static inline __attribute__((always_inline)) void
+fetch_range_record(const struct hd_dump *d, const int64_t *diff,
+		   const int64_t *at, size_t i, int64_t max)
+{
+	const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
+
+	if (lr->value != HD_NONE) {
+		const char *rec = (const char *)&HD_VALUE(d, lr->value);
+
+		__builtin_prefetch(rec + offsetof(struct hd_value, own_kept));
+		__builtin_prefetch(rec + offsetof(struct hd_value, whole_kept));
+	}
+	if (lr->start >= 0 && lr->start <= lr->end && lr->start <= max) {
+		int64_t e = lr->end < max ? lr->end : max;
+
+		__builtin_prefetch(&diff[e + 2]);
+		__builtin_prefetch(&at[e + 1]);
+	}
+}
+
+/* The second stage for range i. */
+static inline __attribute__((always_inline)) void
+fetch_range_sizes(const struct hd_dump *d, size_t i)
+{
+	uint32_t v = HD_LIVE_RANGE(d, i).value;
+	const struct hd_value *val;
+
+	if (v == HD_NONE || sizes_kept(val = &HD_VALUE(d, v)))
+		return;
+	if (val->alloc_value != HD_NONE)
+		__builtin_prefetch(&HD_ALLOC_VALUE(d, val->alloc_value).shape_bytes);
+	if (val->insn != HD_NONE)
+		__builtin_prefetch(&HD_INSN(d, val->insn).shape_bytes);
+}
+
+/* Both stages ahead of range i of n: primed for the first ranges at
+ * i == 0. */
+static inline __attribute__((always_inline)) void
+fetch_range(const struct hd_dump *d, const int64_t *diff, const int64_t *at,
+	    size_t i, size_t n, int64_t max)
+{
+	size_t j;
+
+	if (i == 0) {
+		for (j = 0; j < RANGE_AHEAD && j < n; j++)
+			fetch_range_record(d, diff, at, j, max);
+		for (j = 0; j < RANGE_AHEAD / 2 && j < n; j++)
+			fetch_range_sizes(d, j);
+	}
+	if (i + RANGE_AHEAD < n)
+		fetch_range_record(d, diff, at, i + RANGE_AHEAD, max);
+	if (i + RANGE_AHEAD / 2 < n)
+		fetch_range_sizes(d, i + RANGE_AHEAD / 2);
+}
+
 /* Clamps a range to [0, T]; returns 0 if nothing is left of it. */
 static int clamp_range(const struct hd_live_range *lr, int64_t max,
 		       int64_t *start, int64_t *end)
@@ -331,9 +399,7 @@ static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
 		struct range_size sz;
 		int in;
 
-		if (i % RANGE_BLOCK == 0)
-			prefetch_block(d, i, d->live_ranges.len - i < RANGE_BLOCK ?
-				       d->live_ranges.len - i : RANGE_BLOCK, NULL);
+		fetch_range(d, diff, ld->at, i, d->live_ranges.len, max);
 		sz = range_size(d, wc, i);
 		w = sz.whole >= 0 ? sz.whole : sz.own;
 		b = plain && sz.whole >= 0 ? sz.whole : sz.own;
