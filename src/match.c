@@ -40,9 +40,10 @@ struct side {
 	uint32_t n_free;
 	uint32_t *partner;   /* the match's old_to_new or new_to_old */
 	uint64_t *loose;     /* looser keys of the values unpaired when they
-			      * were made: HD_LOOSE_COUNT per row */
-	uint32_t *loose_row; /* value -> its row in loose */
+			      * were made: HD_LOOSE_COUNT per value, by
+			      * value (the others' rows are not written) */
 	struct hd_vec mem;   /* where keys, rank and free_list are */
+	struct hd_vec loose_mem; /* where loose is */
 };
 
 /* What hd_match_side_new prepares: one side before the match. */
@@ -98,14 +99,13 @@ struct part {
 };
 
 /*
- * Where a pass finds the key of a value: an array by value (the canon
- * hashes), or key k of the value's row of loose keys.
+ * Where a pass finds the key of a value v: at[v * stride], in an array
+ * by value (the canon hashes, stride 1), or key k of the value's row
+ * of loose keys (at = loose + k, stride HD_LOOSE_COUNT).
  */
 struct keysrc {
-	const uint64_t *by_value;
-	const uint64_t *rows;
-	const uint32_t *row_of;
-	int k;
+	const uint64_t *at;
+	size_t stride;
 };
 
 /* One pass over the groups of a key: what it needs and what it does. */
@@ -342,23 +342,21 @@ static int free_new(const struct mctx *x, uint32_t n)
 
 static struct keysrc by_value(const uint64_t *keys)
 {
-	struct keysrc ks = { keys, NULL, NULL, 0 };
+	struct keysrc ks = { keys, 1 };
 
 	return ks;
 }
 
 static struct keysrc loose_key(const struct side *s, int k)
 {
-	struct keysrc ks = { NULL, s->loose, s->loose_row, k };
+	struct keysrc ks = { s->loose + k, HD_LOOSE_COUNT };
 
 	return ks;
 }
 
 static inline uint64_t key_of(const struct keysrc *ks, uint32_t v)
 {
-	if (ks->by_value)
-		return ks->by_value[v];
-	return ks->rows[(size_t)ks->row_of[v] * HD_LOOSE_COUNT + ks->k];
+	return ks->at[v * ks->stride];
 }
 
 /*
@@ -370,8 +368,7 @@ static inline uint64_t key_of(const struct keysrc *ks, uint32_t v)
  * n_at[0] and n_at[1] (without a branch: both writes are always made,
  * and the count of the key's part grows).
  */
-/* How far ahead side_keys fetches a value's partner entry and key (for
- * a loose key, its row number twice as far ahead, then the row). */
+/* How far ahead side_keys fetches a value's partner entry and key. */
 #define KEYS_AHEAD 16
 
 static inline __attribute__((always_inline)) void
@@ -382,14 +379,8 @@ fetch_key(const struct side *s, const struct keysrc *ks,
 		uint32_t v = s->free_list[i + KEYS_AHEAD];
 
 		__builtin_prefetch(&s->partner[v]);
-		if (ks->by_value)
-			__builtin_prefetch(&ks->by_value[v]);
-		else
-			__builtin_prefetch(&ks->rows[(size_t)ks->row_of[v] *
-						     HD_LOOSE_COUNT + ks->k]);
+		__builtin_prefetch(&ks->at[v * ks->stride]);
 	}
-	if (!ks->by_value && i + 2 * KEYS_AHEAD < n)
-		__builtin_prefetch(&ks->row_of[s->free_list[i + 2 * KEYS_AHEAD]]);
 }
 
 static void side_keys(struct side *s, const struct keysrc *ks,
@@ -985,24 +976,21 @@ static void *side_new_thread(void *arg)
 /*
  * Loose keys of the values still unpaired (hd_canon_loose), visited in
  * dump order, which follows the input text and so keeps the reads of
- * shapes close together.
+ * shapes close together.  They go in a row per value, where a pass
+ * finds a key with one read (by a row number per value, it made two
+ * scattered reads); the rows of the values paired already are left
+ * as they are.
  */
 static void side_loose(struct side *s)
 {
-	uint32_t v, rows = 0;
+	uint32_t v;
 
+	s->loose = hd_vec_block(&s->loose_mem, HD_LOOSE_COUNT * sizeof(uint64_t),
+				(size_t)s->n + 1);
 	for (v = 0; v < s->n; v++)
-		rows += s->partner[v] == HD_NONE;
-	s->loose = hd_xmalloc(((size_t)rows + 1) * HD_LOOSE_COUNT *
-			      sizeof(uint64_t));
-	s->loose_row = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
-	for (v = 0, rows = 0; v < s->n; v++) {
-		if (s->partner[v] != HD_NONE)
-			continue;
-		s->loose_row[v] = rows;
-		hd_canon_loose(&s->c, s->d, v,
-			       &s->loose[(size_t)rows++ * HD_LOOSE_COUNT]);
-	}
+		if (s->partner[v] == HD_NONE)
+			hd_canon_loose(&s->c, s->d, v,
+				       &s->loose[(size_t)v * HD_LOOSE_COUNT]);
 }
 
 static void *side_loose_thread(void *arg)
@@ -1020,8 +1008,7 @@ static void sides_loose(struct mctx *x)
 
 static void side_release(struct side *s)
 {
-	free(s->loose);
-	free(s->loose_row);
+	hd_vec_release(&s->loose_mem);
 	hd_canon_release(&s->c);
 	hd_vec_release(&s->mem);
 }
