@@ -26,6 +26,7 @@
 
 #include "hlodiff/arena.h"
 #include "hlodiff/canon.h"
+#include "hlodiff/figures.h"
 #include "hlodiff/parallel.h"
 #include "hlodiff/diag.h"
 
@@ -44,6 +45,8 @@ struct side {
 			      * value (the others' rows are not written) */
 	struct hd_vec mem;   /* where keys, rank and free_list are */
 	struct hd_vec loose_mem; /* where loose is */
+	uint64_t *kept;      /* hd_match_side_kept: in keys, which the
+			      * match does not use before it starts */
 };
 
 /* What hd_match_side_new prepares: one side before the match. */
@@ -249,6 +252,7 @@ static void side_order(struct side *s)
 	uint64_t *a = hd_vec_block(&mem, 1, 2 * ((size_t)s->n + 1) *
 				   sizeof(*a));
 	uint64_t *tmp = a + s->n + 1;
+	uint64_t *kept = s->keys;
 	uint64_t *sorted;
 	uint64_t max_start = 0, max_id = 0, prev_id = 0, v_mask;
 	unsigned id_bits, start_bits, v_bits = bit_width(s->n);
@@ -267,7 +271,9 @@ static void side_order(struct side *s)
 		prev_id = id;
 		a[i] = start;
 		tmp[i] = id; /* tmp is the sort's scratch, free till then */
+		kept[i] = hd_figures_kept(v);
 	}
+	s->kept = kept;
 	/* No live range sorts last: just after the latest start. */
 	id_bits = ids_ascend ? 0 : bit_width(max_id);
 	start_bits = bit_width(max_start + 1);
@@ -954,6 +960,11 @@ void hd_match_side_canon(struct hd_match_side *ms)
 void hd_match_side_order(struct hd_match_side *ms)
 {
 	side_order(&ms->s);
+}
+
+const uint64_t *hd_match_side_kept(const struct hd_match_side *ms)
+{
+	return ms->s.kept;
 }
 
 struct hd_match_side *hd_match_side_new(const struct hd_dump *d)
