@@ -4,6 +4,7 @@
 #include "hlodiff/diff.h"
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -394,11 +395,13 @@ fetch_rec(const struct hd_diff *df, uint32_t a)
 	uint32_t b = df->match.old_to_new[a];
 
 	if (b != HD_NONE) {
-		const struct hd_value *vb = &HD_VALUE(df->new_dump, b);
+		const char *vb = (const char *)&HD_VALUE(df->new_dump, b);
 
-		/* a record spans two cache lines: both are read */
-		__builtin_prefetch(vb);
-		__builtin_prefetch((const char *)vb + sizeof(*vb) - 1);
+		/* the fields value_changes reads, color to live_end: a record
+		 * spans two or three cache lines, they one or two */
+		__builtin_prefetch(vb + offsetof(struct hd_value, color));
+		__builtin_prefetch(vb + offsetof(struct hd_value, live_end) +
+				   sizeof(int64_t) - 1);
 	}
 }
 
