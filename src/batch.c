@@ -466,6 +466,7 @@ struct pair_load {
 	struct pair_side *side[2];
 	int state[2];               /* LOADING, LOADED, FAILED */
 	int taken[2][HD_SIDE_STEPS];
+	int done[2][HD_SIDE_STEPS];
 	int alone;                  /* one thread runs both in turn */
 };
 
@@ -482,7 +483,11 @@ struct pair_worker {
 	int k;                      /* its own side */
 };
 
-/* The first short step of side s not taken yet (taking it), or -1. */
+/*
+ * The first short step of side s not taken yet (taking it), or -1.  The
+ * figures wait for the order to be done (diff.h: they read what it
+ * gathered); whoever does the order takes them next.
+ */
 static int take_step(struct pair_load *pl, int s)
 {
 	size_t i;
@@ -491,6 +496,9 @@ static int take_step(struct pair_load *pl, int s)
 		return -1;
 	for (i = 0; i < N_SHORT; i++)
 		if (!pl->taken[s][short_steps[i]]) {
+			if (short_steps[i] == HD_SIDE_FIGURES &&
+			    !pl->done[s][HD_SIDE_ORDER])
+				return -1;
 			pl->taken[s][short_steps[i]] = 1;
 			return (int)short_steps[i];
 		}
@@ -536,8 +544,13 @@ static void pair_work(struct pair_load *pl, int k)
 	pthread_mutex_unlock(&pl->lock);
 	if (!ps->bad)
 		hd_diff_side_step(&ps->prep, HD_SIDE_CANON);
-	while ((step = take_task(pl, k, &s)) >= 0)
+	while ((step = take_task(pl, k, &s)) >= 0) {
 		hd_diff_side_step(&pl->side[s]->prep, (enum hd_side_step)step);
+		pthread_mutex_lock(&pl->lock);
+		pl->done[s][step] = 1;
+		pthread_cond_broadcast(&pl->cond);
+		pthread_mutex_unlock(&pl->lock);
+	}
 }
 
 /* The second thread's work, its messages held (see load_pair). */

@@ -4,6 +4,7 @@
 #include "hlodiff/diff.h"
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -375,57 +376,76 @@ static int fill_value(const struct hd_diff *df, struct hd_value_diff *out,
 }
 
 /*
- * fill_old makes the entries of FILL_BLOCK old values at a time: first
- * it loads, for all of them, the value records of their partners, then
- * the value lines (sizes, shapes, shape hashes) and allocations of both
- * sides, then the first and last byte of both shapes' text.  The loads of one round do not
- * wait on each other, so their cache misses overlap; the entries are
- * then made from what is in cache.  (The partners are scattered over
- * the new dump, and each of these was a cache miss after another.)
+ * fill_old fetches ahead, in three stages, what making the entry of an
+ * old value reads: REC_AHEAD values ahead the value record of its
+ * partner (scattered over the new dump); AV_AHEAD ahead, once that is
+ * in cache, the value lines (sizes, shapes, shape hashes) of both
+ * sides; TEXT_AHEAD ahead, once those are in, the allocations and the
+ * shapes' text.  Prefetches, not loads: nothing waits for them, so the
+ * misses of the three stages overlap with each other and with making
+ * the entries.
  */
-#define FILL_BLOCK 32
+#define REC_AHEAD 24
+#define AV_AHEAD 16
+#define TEXT_AHEAD 8
 
-/* where fetch_block's loads go, so that they are not optimised away */
-static _Thread_local volatile uint64_t fetch_sink;
-
-static void fetch_block(const struct hd_diff *df, uint32_t from, uint32_t n)
+static inline __attribute__((always_inline)) void
+fetch_rec(const struct hd_diff *df, uint32_t a)
 {
-	const struct hd_dump *d[2] = { df->old, df->new_dump };
-	uint32_t av[2][FILL_BLOCK];
-	struct hd_slice text[2][FILL_BLOCK];
-	uint64_t acc = 0;
-	uint32_t k, s;
+	uint32_t b = df->match.old_to_new[a];
 
-	for (k = 0; k < n; k++) {
-		uint32_t b = df->match.old_to_new[from + k];
-		const struct hd_value *vb;
+	if (b != HD_NONE) {
+		const char *vb = (const char *)&HD_VALUE(df->new_dump, b);
 
-		av[0][k] = HD_VALUE(d[0], from + k).alloc_value;
-		av[1][k] = HD_NONE;
-		if (b == HD_NONE)
-			continue;
-		/* a record spans two cache lines: both are read */
-		vb = &HD_VALUE(d[1], b);
-		av[1][k] = vb->alloc_value;
-		acc += (uint64_t)vb->live_end;
+		/* the fields value_changes reads, color to live_end: a record
+		 * spans two or three cache lines, they one or two */
+		__builtin_prefetch(vb + offsetof(struct hd_value, color));
+		__builtin_prefetch(vb + offsetof(struct hd_value, live_end) +
+				   sizeof(int64_t) - 1);
 	}
-	for (s = 0; s < 2; s++)
-		for (k = 0; k < n; k++) {
-			const struct hd_alloc_value *e;
+}
 
-			text[s][k] = HD_SLICE_NULL;
-			if (av[s][k] == HD_NONE)
-				continue;
-			e = &HD_ALLOC_VALUE(d[s], av[s][k]);
-			text[s][k] = e->shape;
-			acc += e->shape_hash + HD_ALLOC(d[s], e->alloc).flags;
-		}
-	for (s = 0; s < 2; s++)
-		for (k = 0; k < n; k++)
-			if (text[s][k].n)
-				acc += (unsigned char)text[s][k].p[0] +
-				       (unsigned char)text[s][k].p[text[s][k].n - 1];
-	fetch_sink = acc;
+static inline __attribute__((always_inline)) void
+fetch_av(const struct hd_dump *d, uint32_t v)
+{
+	uint32_t av;
+
+	if (v == HD_NONE || (av = HD_VALUE(d, v).alloc_value) == HD_NONE)
+		return;
+	__builtin_prefetch(&HD_ALLOC_VALUE(d, av));
+	__builtin_prefetch((const char *)&HD_ALLOC_VALUE(d, av) +
+			   sizeof(struct hd_alloc_value) - 1);
+}
+
+static inline __attribute__((always_inline)) void
+fetch_text(const struct hd_dump *d, uint32_t v)
+{
+	const struct hd_alloc_value *e;
+	uint32_t av;
+
+	if (v == HD_NONE || (av = HD_VALUE(d, v).alloc_value) == HD_NONE)
+		return;
+	e = &HD_ALLOC_VALUE(d, av);
+	__builtin_prefetch(&HD_ALLOC(d, e->alloc).flags);
+	if (e->shape.n) {
+		__builtin_prefetch(e->shape.p);
+		__builtin_prefetch(e->shape.p + e->shape.n - 1);
+	}
+}
+
+static inline __attribute__((always_inline)) void
+fetch_ahead(const struct hd_diff *df, uint32_t i, uint32_t to)
+{
+	if (i + REC_AHEAD < to)
+		fetch_rec(df, i + REC_AHEAD);
+	if (i + AV_AHEAD < to) {
+		fetch_av(df->old, i + AV_AHEAD);
+		fetch_av(df->new_dump, df->match.old_to_new[i + AV_AHEAD]);
+	}
+	if (i + TEXT_AHEAD < to) {
+		fetch_text(df->old, i + TEXT_AHEAD);
+		fetch_text(df->new_dump, df->match.old_to_new[i + TEXT_AHEAD]);
+	}
 }
 
 /*
@@ -468,9 +488,18 @@ static uint32_t fill_old(struct fill_job *j, uint32_t from, uint32_t to)
 	uint32_t i, at = from;
 	int all = !df->partial;
 
+	for (i = from; i < from + REC_AHEAD && i < to; i++)
+		fetch_rec(df, i);
+	for (i = from; i < from + AV_AHEAD && i < to; i++) {
+		fetch_av(df->old, i);
+		fetch_av(df->new_dump, df->match.old_to_new[i]);
+	}
+	for (i = from; i < from + TEXT_AHEAD && i < to; i++) {
+		fetch_text(df->old, i);
+		fetch_text(df->new_dump, df->match.old_to_new[i]);
+	}
 	for (i = from; i < to; i++) {
-		if ((i - from) % FILL_BLOCK == 0)
-			fetch_block(df, i, to - i < FILL_BLOCK ? to - i : FILL_BLOCK);
+		fetch_ahead(df, i, to);
 		at += fill_value(df, &w->out[at], &w->items[at], at, i,
 				 df->match.old_to_new[i], &n) | all;
 	}
@@ -712,7 +741,7 @@ void hd_diff_side_step(struct hd_diff_side *s, enum hd_side_step step)
 		hd_match_side_order(s->ms);
 		break;
 	case HD_SIDE_FIGURES:
-		hd_figures_compute(&s->f, s->d);
+		hd_figures_compute_kept(&s->f, s->d, hd_match_side_kept(s->ms));
 		break;
 	case HD_SIDE_STEPS:
 		break;

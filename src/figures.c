@@ -6,6 +6,7 @@
  * (O(ranges + T), no sorting); colours are gathered through a hash table
  * and only the distinct colours are sorted.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,6 +137,7 @@ static int64_t own_bytes(const struct hd_dump *d, uint32_t v)
 struct whole_cache {
 	int64_t *by_insn;       /* d->insns.len entries, or NULL */
 	int64_t *by_value;      /* d->values.len entries, or NULL */
+	const uint64_t *kept;   /* hd_figures_compute_kept's, or NULL */
 };
 
 static int64_t *cache_at(int64_t **c, size_t n, size_t i)
@@ -198,6 +200,16 @@ static inline int sizes_kept(const struct hd_value *val)
 	return val->own_kept != 0 && val->whole_kept != 0;
 }
 
+/* The kept sizes of value v as hd_figures_compute_kept's array has
+ * them: from there, else from the record. */
+static inline uint64_t kept_of(const struct hd_dump *d,
+			       const struct whole_cache *wc, uint32_t v)
+{
+	if (wc->kept)
+		return wc->kept[v];
+	return hd_figures_kept(&HD_VALUE(d, v));
+}
+
 /*
  * The sizes of live range i's value.  Worked out again each time they
  * are needed rather than kept for every range (16 bytes a range, which
@@ -215,11 +227,14 @@ static inline struct range_size range_size(const struct hd_dump *d,
 	uint32_t v = HD_LIVE_RANGE(d, i).value;
 	struct range_size s = { -1, -1 };
 
+	uint64_t k;
+
 	if (v == HD_NONE)
 		return s;
-	if (sizes_kept(&HD_VALUE(d, v))) {
-		s.own = hd_size_kept(HD_VALUE(d, v).own_kept);
-		s.whole = hd_size_kept(HD_VALUE(d, v).whole_kept);
+	k = kept_of(d, wc, v);
+	if ((uint32_t)k != 0 && (uint32_t)(k >> 32) != 0) {
+		s.own = hd_size_kept((uint32_t)k);
+		s.whole = hd_size_kept((uint32_t)(k >> 32));
 		return s;
 	}
 	s.own = own_bytes(d, v);
@@ -268,6 +283,83 @@ static void prefetch_block(const struct hd_dump *d, size_t from, size_t n,
 			acc += (uint64_t)HD_INSN(d, in[k]).shape_bytes;
 	}
 	prefetch_sink = acc;
+}
+
+/*
+ * xla_peak_time, which reads every range, fetches ahead in two stages
+ * of prefetches instead (nothing waits for them, so their misses
+ * overlap with the work): RANGE_AHEAD ranges ahead the value record's
+ * sizes and the entries of the two difference arrays at the range's end
+ * (its start's follow the ranges, mostly in order of start); half as
+ * far, once the record is in, the value line and instruction of a value
+ * whose sizes the record does not keep.
+ */
+#define RANGE_AHEAD 16
+
+/* The first stage for range i. */
+static inline __attribute__((always_inline)) void
+fetch_range_record(const struct hd_dump *d, const struct whole_cache *wc,
+		   const int64_t *diff, const int64_t *at, size_t i,
+		   int64_t max)
+{
+	const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
+
+	if (lr->value != HD_NONE && wc->kept) {
+		__builtin_prefetch(&wc->kept[lr->value]);
+	} else if (lr->value != HD_NONE) {
+		const char *rec = (const char *)&HD_VALUE(d, lr->value);
+
+		__builtin_prefetch(rec + offsetof(struct hd_value, own_kept));
+		__builtin_prefetch(rec + offsetof(struct hd_value, whole_kept));
+	}
+	if (lr->start >= 0 && lr->start <= lr->end && lr->start <= max) {
+		int64_t e = lr->end < max ? lr->end : max;
+
+		__builtin_prefetch(&diff[e + 2]);
+		__builtin_prefetch(&at[e + 1]);
+	}
+}
+
+/* The second stage for range i. */
+static inline __attribute__((always_inline)) void
+fetch_range_sizes(const struct hd_dump *d, const struct whole_cache *wc,
+		  size_t i)
+{
+	uint32_t v = HD_LIVE_RANGE(d, i).value;
+	const struct hd_value *val;
+	uint64_t k;
+
+	if (v == HD_NONE)
+		return;
+	k = kept_of(d, wc, v);
+	if ((uint32_t)k != 0 && (uint32_t)(k >> 32) != 0)
+		return;
+	val = &HD_VALUE(d, v);
+	if (val->alloc_value != HD_NONE)
+		__builtin_prefetch(&HD_ALLOC_VALUE(d, val->alloc_value).shape_bytes);
+	if (val->insn != HD_NONE)
+		__builtin_prefetch(&HD_INSN(d, val->insn).shape_bytes);
+}
+
+/* Both stages ahead of range i of n: primed for the first ranges at
+ * i == 0. */
+static inline __attribute__((always_inline)) void
+fetch_range(const struct hd_dump *d, const struct whole_cache *wc,
+	    const int64_t *diff, const int64_t *at, size_t i, size_t n,
+	    int64_t max)
+{
+	size_t j;
+
+	if (i == 0) {
+		for (j = 0; j < RANGE_AHEAD && j < n; j++)
+			fetch_range_record(d, wc, diff, at, j, max);
+		for (j = 0; j < RANGE_AHEAD / 2 && j < n; j++)
+			fetch_range_sizes(d, wc, j);
+	}
+	if (i + RANGE_AHEAD < n)
+		fetch_range_record(d, wc, diff, at, i + RANGE_AHEAD, max);
+	if (i + RANGE_AHEAD / 2 < n)
+		fetch_range_sizes(d, wc, i + RANGE_AHEAD / 2);
 }
 
 /* Clamps a range to [0, T]; returns 0 if nothing is left of it. */
@@ -331,9 +423,7 @@ static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
 		struct range_size sz;
 		int in;
 
-		if (i % RANGE_BLOCK == 0)
-			prefetch_block(d, i, d->live_ranges.len - i < RANGE_BLOCK ?
-				       d->live_ranges.len - i : RANGE_BLOCK, NULL);
+		fetch_range(d, wc, diff, ld->at, i, d->live_ranges.len, max);
 		sz = range_size(d, wc, i);
 		w = sz.whole >= 0 ? sz.whole : sz.own;
 		b = plain && sz.whole >= 0 ? sz.whole : sz.own;
@@ -451,9 +541,10 @@ static int live_bytes_from_diff(const struct live_diff *ld, int64_t max,
  * (the InstructionSequence prints T lines), which bounds the array.
  * Absent when the sizes add up beyond int64.
  */
-static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d)
+static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
+			    const uint64_t *kept)
 {
-	struct whole_cache wc = { NULL, NULL };
+	struct whole_cache wc = { NULL, NULL, kept };
 	struct live_diff ld;
 	int64_t at_stated = 0;
 
@@ -661,6 +752,12 @@ static void leave_out_partial(struct hd_figures *f, const struct hd_dump *d)
 
 int hd_figures_compute(struct hd_figures *f, const struct hd_dump *d)
 {
+	return hd_figures_compute_kept(f, d, NULL);
+}
+
+int hd_figures_compute_kept(struct hd_figures *f, const struct hd_dump *d,
+			    const uint64_t *kept)
+{
 	memset(f, 0, sizeof(*f));
 	f->by_color.elem = sizeof(struct hd_color_bytes);
 	f->copies.elem = sizeof(struct hd_copy);
@@ -673,7 +770,7 @@ int hd_figures_compute(struct hd_figures *f, const struct hd_dump *d)
 	f->total_mismatch = f->has_total && f->total_bytes != f->alloc_bytes;
 	count_things(f, d);
 	stated_peak(f, d);
-	recomputed_peak(f, d);
+	recomputed_peak(f, d, kept);
 	find_copies(f, d);
 	leave_out_partial(f, d);
 	return 0;

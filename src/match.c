@@ -26,6 +26,7 @@
 
 #include "hlodiff/arena.h"
 #include "hlodiff/canon.h"
+#include "hlodiff/figures.h"
 #include "hlodiff/parallel.h"
 #include "hlodiff/diag.h"
 
@@ -40,9 +41,12 @@ struct side {
 	uint32_t n_free;
 	uint32_t *partner;   /* the match's old_to_new or new_to_old */
 	uint64_t *loose;     /* looser keys of the values unpaired when they
-			      * were made: HD_LOOSE_COUNT per row */
-	uint32_t *loose_row; /* value -> its row in loose */
+			      * were made: HD_LOOSE_COUNT per value, by
+			      * value (the others' rows are not written) */
 	struct hd_vec mem;   /* where keys, rank and free_list are */
+	struct hd_vec loose_mem; /* where loose is */
+	uint64_t *kept;      /* hd_match_side_kept: in keys, which the
+			      * match does not use before it starts */
 };
 
 /* What hd_match_side_new prepares: one side before the match. */
@@ -55,9 +59,14 @@ struct group {
 	uint64_t key;
 	uint32_t n_old, n_new;
 	uint32_t first_old, first_new;  /* lowest-ranked members */
-	uint32_t at_old, at_new;        /* offsets of the member lists */
-	uint32_t fill_old, fill_new;    /* next free place while filling */
+	uint32_t at_old, at_new;        /* offsets of the member lists (while
+					 * fill_lists fills them, their ends,
+					 * moving down) */
 };
+
+/* 32 bytes, so that a group, read at random by each lookup, is in one
+ * cache line. */
+_Static_assert(sizeof(struct group) == 32, "struct group is 32 bytes");
 
 struct mctx;
 
@@ -78,6 +87,7 @@ struct part {
 	struct mctx *x;
 	uint64_t *slot;                 /* the table, 1 << log2 slots */
 	unsigned log2;                  /* its size in this pass, log2 */
+	size_t dirty;                   /* slots [dirty, ...) are all 0 */
 	struct group *groups;           /* in order of first old member */
 	struct hd_vec group_mem;        /* where groups is (see part_init) */
 	struct hd_vec slot_mem;         /* where slot is */
@@ -92,14 +102,13 @@ struct part {
 };
 
 /*
- * Where a pass finds the key of a value: an array by value (the canon
- * hashes), or key k of the value's row of loose keys.
+ * Where a pass finds the key of a value v: at[v * stride], in an array
+ * by value (the canon hashes, stride 1), or key k of the value's row
+ * of loose keys (at = loose + k, stride HD_LOOSE_COUNT).
  */
 struct keysrc {
-	const uint64_t *by_value;
-	const uint64_t *rows;
-	const uint32_t *row_of;
-	int k;
+	const uint64_t *at;
+	size_t stride;
 };
 
 /* One pass over the groups of a key: what it needs and what it does. */
@@ -243,6 +252,7 @@ static void side_order(struct side *s)
 	uint64_t *a = hd_vec_block(&mem, 1, 2 * ((size_t)s->n + 1) *
 				   sizeof(*a));
 	uint64_t *tmp = a + s->n + 1;
+	uint64_t *kept = s->keys;
 	uint64_t *sorted;
 	uint64_t max_start = 0, max_id = 0, prev_id = 0, v_mask;
 	unsigned id_bits, start_bits, v_bits = bit_width(s->n);
@@ -261,7 +271,9 @@ static void side_order(struct side *s)
 		prev_id = id;
 		a[i] = start;
 		tmp[i] = id; /* tmp is the sort's scratch, free till then */
+		kept[i] = hd_figures_kept(v);
 	}
+	s->kept = kept;
 	/* No live range sorts last: just after the latest start. */
 	id_bits = ids_ascend ? 0 : bit_width(max_id);
 	start_bits = bit_width(max_start + 1);
@@ -336,23 +348,21 @@ static int free_new(const struct mctx *x, uint32_t n)
 
 static struct keysrc by_value(const uint64_t *keys)
 {
-	struct keysrc ks = { keys, NULL, NULL, 0 };
+	struct keysrc ks = { keys, 1 };
 
 	return ks;
 }
 
 static struct keysrc loose_key(const struct side *s, int k)
 {
-	struct keysrc ks = { NULL, s->loose, s->loose_row, k };
+	struct keysrc ks = { s->loose + k, HD_LOOSE_COUNT };
 
 	return ks;
 }
 
 static inline uint64_t key_of(const struct keysrc *ks, uint32_t v)
 {
-	if (ks->by_value)
-		return ks->by_value[v];
-	return ks->rows[(size_t)ks->row_of[v] * HD_LOOSE_COUNT + ks->k];
+	return ks->at[v * ks->stride];
 }
 
 /*
@@ -364,8 +374,7 @@ static inline uint64_t key_of(const struct keysrc *ks, uint32_t v)
  * n_at[0] and n_at[1] (without a branch: both writes are always made,
  * and the count of the key's part grows).
  */
-/* How far ahead side_keys fetches a value's partner entry and key (for
- * a loose key, its row number twice as far ahead, then the row). */
+/* How far ahead side_keys fetches a value's partner entry and key. */
 #define KEYS_AHEAD 16
 
 static inline __attribute__((always_inline)) void
@@ -376,14 +385,8 @@ fetch_key(const struct side *s, const struct keysrc *ks,
 		uint32_t v = s->free_list[i + KEYS_AHEAD];
 
 		__builtin_prefetch(&s->partner[v]);
-		if (ks->by_value)
-			__builtin_prefetch(&ks->by_value[v]);
-		else
-			__builtin_prefetch(&ks->rows[(size_t)ks->row_of[v] *
-						     HD_LOOSE_COUNT + ks->k]);
+		__builtin_prefetch(&ks->at[v * ks->stride]);
 	}
-	if (!ks->by_value && i + 2 * KEYS_AHEAD < n)
-		__builtin_prefetch(&ks->row_of[s->free_list[i + 2 * KEYS_AHEAD]]);
 }
 
 static void side_keys(struct side *s, const struct keysrc *ks,
@@ -463,6 +466,8 @@ static void part_init(struct part *p, struct mctx *x)
 	p->groups = hd_vec_block(&p->group_mem, sizeof(*p->groups), x->o.n + 1);
 	p->slot = hd_vec_block(&p->slot_mem, sizeof(*p->slot),
 			       (size_t)1 << table_log2(x->o.n));
+	/* a fresh mapping is zero: the first pass need not clear it */
+	p->dirty = p->slot_mem.mapped ? 0 : (size_t)1 << table_log2(x->o.n);
 	p->o_at = hd_vec_block(&p->mem, 1, 3 * ((size_t)x->o.n + 1 + x->n.n + 1) *
 			    sizeof(uint32_t));
 	p->o_grp = p->o_at + x->o.n + 1;
@@ -483,9 +488,14 @@ static void part_release(struct part *p)
  * them (cleared only as far as the pass uses it). */
 static void part_reset(struct part *p, uint32_t n)
 {
+	size_t size;
+
 	p->n_groups = 0;
 	p->log2 = table_log2(n);
-	memset(p->slot, 0, ((size_t)1 << p->log2) * sizeof(*p->slot));
+	size = (size_t)1 << p->log2;
+	memset(p->slot, 0, (size < p->dirty ? size : p->dirty) * sizeof(*p->slot));
+	if (size > p->dirty)
+		p->dirty = size;
 }
 
 /* The slot where key's probe starts. */
@@ -556,7 +566,6 @@ static void group_old(struct part *p)
 			q->first_old = s->free_list[r];
 			q->first_new = HD_NONE;
 			q->at_old = q->at_new = 0;
-			q->fill_old = q->fill_new = 0;
 			p->slot[at] = slot_tag(key) | (g + 1);
 		}
 		p->groups[g].n_old++;
@@ -585,7 +594,9 @@ static void group_new(struct part *p)
 	}
 }
 
-/* The member lists of the part's groups, in schedule order. */
+/* The member lists of the part's groups, in schedule order: each
+ * group's list is filled from its end down, by the members taken last
+ * to first, which leaves at_old and at_new at the lists' starts. */
 static void fill_lists(struct part *p)
 {
 	const uint32_t *ofree = p->x->o.free_list, *nfree = p->x->n.free_list;
@@ -594,21 +605,19 @@ static void fill_lists(struct part *p)
 	for (g = 0; g < p->n_groups; g++) {
 		struct group *q = &p->groups[g];
 
-		q->at_old = at_o;
-		q->at_new = at_n;
-		q->fill_old = at_o;
-		q->fill_new = at_n;
 		at_o += q->n_old;
 		at_n += q->n_new;
+		q->at_old = at_o;
+		q->at_new = at_n;
 	}
 	p->n_olist = at_o;
 	p->n_nlist = at_n;
-	for (i = 0; i < p->n_o; i++)
-		p->olist[p->groups[p->o_grp[i]].fill_old++] = ofree[p->o_at[i]];
-	for (i = 0; i < p->n_n; i++) {
+	for (i = p->n_o; i-- > 0;)
+		p->olist[--p->groups[p->o_grp[i]].at_old] = ofree[p->o_at[i]];
+	for (i = p->n_n; i-- > 0;) {
 		g = p->n_grp[i];
 		if (g != HD_NONE)
-			p->nlist[p->groups[g].fill_new++] = nfree[p->n_at[i]];
+			p->nlist[--p->groups[g].at_new] = nfree[p->n_at[i]];
 	}
 }
 
@@ -953,6 +962,11 @@ void hd_match_side_order(struct hd_match_side *ms)
 	side_order(&ms->s);
 }
 
+const uint64_t *hd_match_side_kept(const struct hd_match_side *ms)
+{
+	return ms->s.kept;
+}
+
 struct hd_match_side *hd_match_side_new(const struct hd_dump *d)
 {
 	struct hd_match_side *ms = hd_match_side_begin(d);
@@ -973,24 +987,21 @@ static void *side_new_thread(void *arg)
 /*
  * Loose keys of the values still unpaired (hd_canon_loose), visited in
  * dump order, which follows the input text and so keeps the reads of
- * shapes close together.
+ * shapes close together.  They go in a row per value, where a pass
+ * finds a key with one read (by a row number per value, it made two
+ * scattered reads); the rows of the values paired already are left
+ * as they are.
  */
 static void side_loose(struct side *s)
 {
-	uint32_t v, rows = 0;
+	uint32_t v;
 
+	s->loose = hd_vec_block(&s->loose_mem, HD_LOOSE_COUNT * sizeof(uint64_t),
+				(size_t)s->n + 1);
 	for (v = 0; v < s->n; v++)
-		rows += s->partner[v] == HD_NONE;
-	s->loose = hd_xmalloc(((size_t)rows + 1) * HD_LOOSE_COUNT *
-			      sizeof(uint64_t));
-	s->loose_row = hd_xmalloc((s->n + 1) * sizeof(uint32_t));
-	for (v = 0, rows = 0; v < s->n; v++) {
-		if (s->partner[v] != HD_NONE)
-			continue;
-		s->loose_row[v] = rows;
-		hd_canon_loose(&s->c, s->d, v,
-			       &s->loose[(size_t)rows++ * HD_LOOSE_COUNT]);
-	}
+		if (s->partner[v] == HD_NONE)
+			hd_canon_loose(&s->c, s->d, v,
+				       &s->loose[(size_t)v * HD_LOOSE_COUNT]);
 }
 
 static void *side_loose_thread(void *arg)
@@ -1008,8 +1019,7 @@ static void sides_loose(struct mctx *x)
 
 static void side_release(struct side *s)
 {
-	free(s->loose);
-	free(s->loose_row);
+	hd_vec_release(&s->loose_mem);
 	hd_canon_release(&s->c);
 	hd_vec_release(&s->mem);
 }

@@ -87,7 +87,10 @@ void hd_diff_side_prepare(struct hd_diff_side *s, const struct hd_dump *d);
 /*
  * hd_diff_side_prepare in steps: hd_diff_side_begin, then each step
  * once, in any order, or at once on different threads (they write
- * different parts of s and read only the dump).
+ * different parts of s and read only the dump), except that
+ * HD_SIDE_FIGURES must not run at the same time as HD_SIDE_ORDER: when
+ * it follows it, it reads the sizes the order gathered
+ * (hd_match_side_kept), not the value records.
  */
 enum hd_side_step {
 	HD_SIDE_CANON,      /* the match side's canonical hashes */

@@ -104,6 +104,12 @@ struct hd_match_side *hd_match_side_new(const struct hd_dump *d);
 struct hd_match_side *hd_match_side_begin(const struct hd_dump *d);
 void hd_match_side_canon(struct hd_match_side *ms);
 void hd_match_side_order(struct hd_match_side *ms);
+/* What hd_match_side_order gathers from the value records while it
+ * reads them all for the schedule order, for hd_figures_compute_kept:
+ * hd_figures_kept() of each value (NULL before the order is made).  It
+ * is in memory the match uses later: valid until the side is handed to
+ * hd_match_values_sides. */
+const uint64_t *hd_match_side_kept(const struct hd_match_side *ms);
 int hd_match_values_sides(struct hd_match *m, struct hd_match_side *old,
 			  struct hd_match_side *new_side, unsigned flags);
 void hd_match_side_free(struct hd_match_side *ms);
