@@ -1306,9 +1306,10 @@ struct work {
 	uint32_t last_code;          /* its last code other than a repeat */
 	struct leaves leaves;
 	uint32_t *ref_first;         /* n_insns + 1 */
-	uint64_t *index_hash;        /* per value */
-	uint64_t *extra;             /* per value: index, colour and phi
-				      * mark folded (value_keys) */
+	uint8_t *done;               /* n_insns: structural hash known */
+	uint32_t *late;              /* the instructions settle left for
+				      * structural_late, in order */
+	uint32_t n_late;
 	uint32_t *owner;             /* per position: the value filed under
 				      * it (build_names), or HD_NONE */
 	XXH3_state_t st;             /* streaming hash of long texts */
@@ -1598,34 +1599,39 @@ static uint32_t ref_insn(const struct work *w, uint32_t r)
 	return (r & REF_LEAF) ? HD_NONE : r;
 }
 
-/* The hash operand reference r contributes (fold_insn). */
+/*
+ * The hash operand reference r (on instruction ins, ref_insn) of
+ * instruction i contributes (fold_insn).  Until value_keys, a value's
+ * value_struct holds the hash of its index (value_basics).
+ */
 static uint64_t ref_word(const struct work *w, uint32_t i, uint32_t r,
-			 const uint8_t *done)
+			 uint32_t ins)
 {
 	const struct hd_canon *c = w->c;
-	uint32_t ins = ref_insn(w, r);
 	uint64_t h;
 
 	if (ins == HD_NONE)
 		h = w->leaves.h[r & REF_INDEX];
-	else if (done[ins] && ins != i)
+	else if (w->done[ins] && ins != i)
 		h = c->insn_struct[ins];
 	else
 		h = c->insn_canon[ins];
 	if (r & REF_VALUE)
-		h = mix(h, w->index_hash[r & ~REF_VALUE]);
+		h = mix(h, c->value_struct[r & ~REF_VALUE]);
 	return h;
 }
 
 /*
- * Structural hash of instruction i from the hashes of its operands:
- * finished operands give their structural hash, unfinished ones (cycle)
- * their canonical hash.  A long operand list is hashed in chunks with
- * the streaming state (the same hash as in one call).
+ * Structural hash of instruction i (insn_struct[i]) from the hashes of
+ * its operands: finished operands give their structural hash, unfinished
+ * ones (cycle) their canonical hash.  Strict, it gives up (returns 0)
+ * at the first unfinished operand other than i itself: i must wait for
+ * it.  A long operand list is hashed in chunks with the streaming state
+ * (the same hash as in one call).
  */
-static uint64_t fold_insn(struct work *w, uint32_t i, const uint8_t *done)
+static int fold_insn(struct work *w, uint32_t i, int strict)
 {
-	const struct hd_canon *c = w->c;
+	struct hd_canon *c = w->c;
 	const uint32_t *refs = w->refs.data;
 	uint32_t a = w->ref_first[i], b = w->ref_first[i + 1], k;
 	uint64_t h = 0;
@@ -1635,10 +1641,16 @@ static uint64_t fold_insn(struct work *w, uint32_t i, const uint8_t *done)
 	for (k = a; k < b; k++) {
 		uint32_t r = refs[k], times = 1;
 
-		if ((r & REF_TAG) == REF_REPEAT)
+		if ((r & REF_TAG) == REF_REPEAT) {
 			times = r & REF_INDEX;  /* h is the code before */
-		else
-			h = ref_word(w, i, r, done);
+		} else {
+			uint32_t ins = ref_insn(w, r);
+
+			if (strict && ins != HD_NONE && ins != i &&
+			    !w->done[ins])
+				return 0;
+			h = ref_word(w, i, r, ins);
+		}
 		while (times--) {
 			if (m == FOLD_CHUNK) {
 				if (!streaming)
@@ -1652,24 +1664,44 @@ static uint64_t fold_insn(struct work *w, uint32_t i, const uint8_t *done)
 			w->words[m++] = h;
 		}
 	}
-	if (!streaming)
-		return XXH3_64bits_withSeed(w->words, m * sizeof(uint64_t),
-					    c->insn_canon[i]);
-	XXH3_64bits_update(&w->st, w->words, m * sizeof(uint64_t));
-	return XXH3_64bits_digest(&w->st);
+	if (!streaming) {
+		c->insn_struct[i] = XXH3_64bits_withSeed(w->words,
+							 m * sizeof(uint64_t),
+							 c->insn_canon[i]);
+	} else {
+		XXH3_64bits_update(&w->st, w->words, m * sizeof(uint64_t));
+		c->insn_struct[i] = XXH3_64bits_digest(&w->st);
+	}
+	return 1;
 }
 
-/* The operand graph as CSR: users of instruction i are
- * out[first[i] .. first[i + 1]). */
+/*
+ * Called once instruction i's operand codes are in (refs from
+ * ref_first[i]), instructions in order: its structural hash when every
+ * operand is finished (as in a dump that lists operands before their
+ * users), else i waits for structural_late.  Any order that hashes an
+ * instruction after all of its operands gives the same hashes.
+ */
+static void settle(struct work *w, uint32_t i)
+{
+	w->ref_first[i + 1] = (uint32_t)w->refs.len;
+	if (fold_insn(w, i, 1))
+		w->done[i] = 1;
+	else
+		w->late[w->n_late++] = i;
+}
+
+/* The operand graph of the late instructions as CSR: users of
+ * instruction i are out[first[i] .. first[i + 1]). */
 struct users {
 	uint32_t *first;    /* n_insns + 1 */
 	uint32_t *out;      /* one per resolved operand */
-	uint32_t *indeg;    /* operands on other instructions, per insn */
+	uint32_t *indeg;    /* unfinished operands on other instructions */
 	uint32_t *fill;     /* scratch of users_build, n_insns + 1 */
 };
 
-/* The instruction operand k of insn i depends on, or HD_NONE (none, or
- * itself). */
+/* The unfinished instruction operand k of insn i depends on, or HD_NONE
+ * (none, finished, or itself). */
 static uint32_t dep_of(const struct work *w, uint32_t i, uint32_t k)
 {
 	uint32_t r = HD_VEC_AT(&w->refs, uint32_t, k), dep;
@@ -1680,14 +1712,15 @@ static uint32_t dep_of(const struct work *w, uint32_t i, uint32_t k)
 		return HD_NONE;
 	dep = ref_insn(w, r);
 
-	return dep == i ? HD_NONE : dep;
+	return dep == i || dep == HD_NONE || w->done[dep] ? HD_NONE : dep;
 }
 
 static void users_build(struct users *u, const struct work *w, uint32_t n)
 {
-	uint32_t *fill = u->fill, i, k;
+	uint32_t *fill = u->fill, i, j, k;
 
-	for (i = 0; i < n; i++)
+	for (j = 0; j < w->n_late; j++) {
+		i = w->late[j];
 		for (k = w->ref_first[i]; k < w->ref_first[i + 1]; k++) {
 			uint32_t dep = dep_of(w, i, k);
 
@@ -1696,60 +1729,66 @@ static void users_build(struct users *u, const struct work *w, uint32_t n)
 				u->first[dep + 1]++;
 			}
 		}
+	}
 	for (i = 0; i < n; i++)
 		u->first[i + 1] += u->first[i];
 	memcpy(fill, u->first, (n + 1) * sizeof(uint32_t));
-	for (i = 0; i < n; i++)
+	for (j = 0; j < w->n_late; j++) {
+		i = w->late[j];
 		for (k = w->ref_first[i]; k < w->ref_first[i + 1]; k++) {
 			uint32_t dep = dep_of(w, i, k);
 
 			if (dep != HD_NONE)
 				u->out[fill[dep]++] = i;
 		}
+	}
 }
 
 /*
- * Kahn's algorithm over the operand graph; what remains on or behind a
+ * The instructions settle left: Kahn's algorithm over their operand
+ * graph (the finished ones are done with); what remains on or behind a
  * cycle is hashed in one round with canonical hashes for unfinished
  * operands (order independent).
  */
-static void structural(struct work *w)
+static void structural_late(struct work *w)
 {
 	struct hd_canon *c = w->c;
-	uint32_t n = c->n_insns, i, k, head = 0, tail = 0;
+	uint32_t n = c->n_insns, i, j, k, head = 0, tail = 0, nref = 0;
 	uint32_t *queue;
-	uint8_t *done;
 	struct users u;
 	struct hd_vec mem;
 	struct carve cut;
 
+	if (w->n_late == 0)
+		return;
+	for (j = 0; j < w->n_late; j++)
+		nref += w->ref_first[w->late[j] + 1] - w->ref_first[w->late[j]];
 	/* one block (see carve) for the arrays of the walk */
 	carve_begin(&cut, &mem,
 		    carve_bytes(n + 2, sizeof(uint32_t)) +
-		    3 * carve_bytes(n + 1, sizeof(uint32_t)) +
-		    carve_bytes(w->refs.len + 1, sizeof(uint32_t)) +
-		    carve_bytes(n + 1, 1));
+		    2 * carve_bytes(n + 1, sizeof(uint32_t)) +
+		    carve_bytes(w->n_late + 1, sizeof(uint32_t)) +
+		    carve_bytes((size_t)nref + 1, sizeof(uint32_t)));
 	u.first = carve(&cut, n + 2, sizeof(uint32_t));
 	u.indeg = carve(&cut, n + 1, sizeof(uint32_t));
 	u.fill = carve(&cut, n + 1, sizeof(uint32_t));
-	queue = carve(&cut, n + 1, sizeof(uint32_t));
-	u.out = carve(&cut, w->refs.len + 1, sizeof(uint32_t));
-	done = carve(&cut, n + 1, 1);
+	queue = carve(&cut, w->n_late + 1, sizeof(uint32_t));
+	u.out = carve(&cut, (size_t)nref + 1, sizeof(uint32_t));
 	users_build(&u, w, n);
-	for (i = 0; i < n; i++)
-		if (u.indeg[i] == 0)
-			queue[tail++] = i;
+	for (j = 0; j < w->n_late; j++)
+		if (u.indeg[w->late[j]] == 0)
+			queue[tail++] = w->late[j];
 	while (head < tail) {
 		i = queue[head++];
-		c->insn_struct[i] = fold_insn(w, i, done);
-		done[i] = 1;
+		fold_insn(w, i, 0);
+		w->done[i] = 1;
 		for (k = u.first[i]; k < u.first[i + 1]; k++)
 			if (--u.indeg[u.out[k]] == 0)
 				queue[tail++] = u.out[k];
 	}
-	for (i = 0; tail < n && i < n; i++)
-		if (!done[i]) {
-			c->insn_struct[i] = fold_insn(w, i, done);
+	for (j = 0; tail < w->n_late && j < w->n_late; j++)
+		if (!w->done[w->late[j]]) {
+			fold_insn(w, w->late[j], 0);
 			c->n_cyclic++;
 		}
 	hd_vec_release(&mem);
@@ -1767,9 +1806,11 @@ static uint32_t defining_insn(const struct hd_dump *d,
 }
 
 /*
- * Fills value_insn, the per-value index hashes and extras, and the
- * owners of the positions (build_names): one pass over the value
- * records, which are large (the later passes read these arrays).
+ * Fills value_insn, the per-value index hashes (kept in value_struct
+ * until value_keys: ref_word reads them) and extras (index, colour and
+ * phi mark folded, kept in value_canon for value_keys), and the owners
+ * of the positions (build_names): one pass over the value records,
+ * which are large (the later passes read these arrays).
  */
 static void value_basics(struct work *w)
 {
@@ -1790,8 +1831,8 @@ static void value_basics(struct work *w)
 			ih = 0x7b7d; /* "{}": most values */
 		else
 			ih = hd_hash64(v->index);
-		w->index_hash[i] = ih;
-		w->extra[i] = mix(mix(ih, (uint64_t)v->color),
+		c->value_struct[i] = ih;
+		c->value_canon[i] = mix(mix(ih, (uint64_t)v->color),
 				  (v->flags & HD_VALUE_PHI) ? 1 : 0);
 		if (ins == HD_NONE)
 			continue;
@@ -1807,7 +1848,7 @@ static void value_keys(struct work *w, uint32_t i)
 	struct hd_canon *c = w->c;
 	const struct hd_value *v;
 	uint32_t ins = c->value_insn[i];
-	uint64_t extra = w->extra[i];
+	uint64_t extra = c->value_canon[i];   /* value_basics */
 
 	if (ins != HD_NONE) {
 		c->value_canon[i] = mix(c->insn_canon[ins], extra);
@@ -2211,7 +2252,8 @@ static void walk_insn(struct work *w, uint32_t i)
 /*
  * hash_insns from the parser's results: resolves the kept operand names
  * in order (an instruction that kept none is read again, as
- * hash_insns does), then the structural hashes.
+ * hash_insns does), settling each instruction's structural hash as it
+ * goes (settle).
  */
 static void hash_insns_pre(struct work *w)
 {
@@ -2234,18 +2276,18 @@ static void hash_insns_pre(struct work *w)
 			/* as hash_insns (the parser may not have hashed it) */
 			walk_insn(w, i);
 			c->n_walked++;
-			continue;
+		} else {
+			for (k = a; k < b; k++) {
+				if (k + PRE_AHEAD < n_ops)
+					__builtin_prefetch(&w->names.slots[name_map_home(
+						&w->names, ops[k + PRE_AHEAD].h)]);
+				resolve_kept(w, &ops[k], i);
+			}
 		}
-		for (k = a; k < b; k++) {
-			if (k + PRE_AHEAD < n_ops)
-				__builtin_prefetch(&w->names.slots[name_map_home(
-					&w->names, ops[k + PRE_AHEAD].h)]);
-			resolve_kept(w, &ops[k], i);
-		}
+		settle(w, i);
 	}
-	w->ref_first[c->n_insns] = (uint32_t)w->refs.len;
 	pre_drop_records(p);
-	structural(w);
+	structural_late(w);
 }
 
 /* Canonical texts, operand references and structural hashes. */
@@ -2262,10 +2304,10 @@ static void hash_insns(struct work *w)
 		w->cur_first = w->refs.len;
 		walk_insn(w, i);
 		loose_parts(&c->insn_loose[2 * (size_t)i], &HD_INSN(d, i));
+		settle(w, i);
 	}
-	w->ref_first[c->n_insns] = (uint32_t)w->refs.len;
 	c->n_walked = c->n_insns;
-	structural(w);
+	structural_late(w);
 }
 
 /* How far ahead value_keys' instruction hashes are fetched. */
@@ -2319,14 +2361,15 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	c->value_struct = carve(&cut, c->n_values, sizeof(uint64_t));
 	c->value_insn = carve(&cut, c->n_values, sizeof(uint32_t));
 	carve_begin(&w->cut, &w->scratch,
-		    2 * carve_bytes(c->n_values, sizeof(uint64_t)) +
 		    carve_bytes(c->n_insns + 1, sizeof(uint32_t)) +
+		    carve_bytes(c->n_insns, sizeof(uint32_t)) +
+		    carve_bytes(c->n_insns, 1) +
 		    3 * carve_bytes(npos + 1, sizeof(uint32_t)) +
 		    carve_bytes(name_map_size(d->insns.len + npos),
 				sizeof(struct name_slot)));
-	w->index_hash = carve(&w->cut, c->n_values, sizeof(uint64_t));
-	w->extra = carve(&w->cut, c->n_values, sizeof(uint64_t));
 	w->ref_first = carve(&w->cut, c->n_insns + 1, sizeof(uint32_t));
+	w->late = carve(&w->cut, c->n_insns, sizeof(uint32_t));
+	w->done = carve(&w->cut, c->n_insns, 1);
 
 	value_basics(w);
 	if (w->pre) {
