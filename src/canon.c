@@ -1373,23 +1373,10 @@ static void pass_begin(struct work *w)
  * hashed and its slot fetched before each insert, which then mostly hits
  * the cache.  The instructions' hashes come from the parser when it kept
  * them (hd_insn.name_hash), the positions' likewise (hd_canon_pre): then
- * no name is read.
+ * no name is read.  (With the parser's results the instructions are not
+ * put: insn_named finds them in the dump's own index.)
  */
 #define PUT_AHEAD 16
-
-/* The hash and length of instruction i's name as the parser kept them;
- * 0 when it did not. */
-static int pre_name(const struct hd_canon_pre *p, size_t i, uint64_t *h,
-		    size_t *len)
-{
-	const struct pre_insn *r = &HD_VEC_AT(&p->insns, struct pre_insn, i);
-
-	if (r->name_hash == 0 || r->name_len == UINT32_MAX)
-		return 0;
-	*h = r->name_hash;
-	*len = r->name_len;
-	return 1;
-}
 
 /* The hash and length of name i of put_names. */
 static void put_key(const struct work *w, size_t i, const uint32_t *pos,
@@ -1398,8 +1385,6 @@ static void put_key(const struct work *w, size_t i, const uint32_t *pos,
 	const struct hd_dump *d = w->d;
 	struct hd_slice name;
 
-	if (!pos && w->pre && pre_name(w->pre, i, h, len))
-		return;
 	name = pos ? HD_POSITION(d, pos[i]).name : HD_INSN(d, i).name;
 	if (!pos && d->shape_facts)
 		*h = HD_INSN(d, i).name_hash;
@@ -1472,10 +1457,44 @@ static void build_names(struct work *w)
 		val[np++] = owner[q];
 	}
 	w->owner = NULL;
-	name_map_init(&w->names, d->insns.len + np, &w->cut);
-	put_names(w, d->insns.len, NULL, NULL);
+	name_map_init(&w->names, (w->pre ? 0 : d->insns.len) + np, &w->cut);
+	if (!w->pre)
+		put_names(w, d->insns.len, NULL, NULL);
 	pass_begin(w);
 	put_names(w, np, pos, val);
+}
+
+/*
+ * The instruction named (hash h, length len) in a dump the parser hashed
+ * (w->pre), or HD_NONE.  The parser files every instruction it makes in
+ * d->insn_by_name under the low 32 bits of its name's XXH3-64 (names
+ * unique), and keeps the whole hash and the length (struct pre_insn):
+ * the lookup compares those, as name_map_find does, not the names'
+ * bytes.  So the names table need not hold the instructions: a fraction
+ * of its size, and the parser's index is in memory already (8 bytes a
+ * slot, where a names slot takes 16).  Of two instructions whose names
+ * have the same hash and length (a chance of about n^2 / 2^65, see
+ * name_map_find) it gives the one it meets first, where the names table
+ * gave the first in the dump.
+ */
+static inline uint32_t insn_named(const struct work *w, uint64_t h,
+				  size_t len)
+{
+	const struct hd_index *x = &w->d->insn_by_name;
+	const struct pre_insn *pi = w->pre->insns.data;
+	uint32_t i;
+
+	if (!x->slots)
+		return HD_NONE;
+	for (i = (uint32_t)h & x->mask;; i = (i + 1) & x->mask) {
+		const struct hd_index_slot *s = &x->slots[i];
+
+		if (s->idx == HD_NONE)
+			return HD_NONE;
+		if (s->hash == (uint32_t)h && pi[s->idx].name_hash == h &&
+		    pi[s->idx].name_len == len)
+			return s->idx;
+	}
 }
 
 /* The leaf index of hash h, added when new. */
@@ -1549,7 +1568,10 @@ static uint32_t leaf_code(struct work *w, const char *name, size_t n)
 static inline void resolve_one(struct work *w, uint64_t h, size_t n,
 			       const char *name)
 {
-	uint32_t t = name_map_find(&w->names, h, n)->tag - 1;
+	uint32_t t = w->pre ? insn_named(w, h, n) : HD_NONE;
+
+	if (t == HD_NONE)
+		t = name_map_find(&w->names, h, n)->tag - 1;
 
 	if (t == HD_NONE)
 		t = leaf_code(w, name, n);
@@ -1561,7 +1583,10 @@ static inline void resolve_one(struct work *w, uint64_t h, size_t n,
 static inline void resolve_kept(struct work *w, const struct pre_op *o,
 				uint32_t i)
 {
-	uint32_t t = name_map_find(&w->names, o->h, o->len)->tag - 1;
+	uint32_t t = insn_named(w, o->h, o->len);
+
+	if (t == HD_NONE)
+		t = name_map_find(&w->names, o->h, o->len)->tag - 1;
 
 	if (t == HD_NONE)
 		t = leaf_code(w, HD_INSN(w->d, i).text.p + o->off, o->len);
@@ -2279,8 +2304,9 @@ static void hash_insns_pre(struct work *w)
 		} else {
 			for (k = a; k < b; k++) {
 				if (k + PRE_AHEAD < n_ops)
-					__builtin_prefetch(&w->names.slots[name_map_home(
-						&w->names, ops[k + PRE_AHEAD].h)]);
+					hd_index_prefetch(&w->d->insn_by_name,
+							  (uint32_t)ops[k + PRE_AHEAD].h);
+
 				resolve_kept(w, &ops[k], i);
 			}
 		}
