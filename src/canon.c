@@ -1843,12 +1843,18 @@ static void value_basics(struct work *w)
 	struct hd_canon *c = w->c;
 	size_t npos = d->positions.len;
 	uint32_t i, k;
+	/* the extra of the last value: most values share index, colour and
+	 * phi mark with the one before, and two mixes a value add up */
+	uint64_t last_ih = 0x7b7d, last_extra = mix(mix(0x7b7d, 0), 0);
+	int64_t last_color = 0;
+	uint32_t last_phi = 0;
 
 	w->owner = carve(&w->cut, npos + 1, sizeof(uint32_t));
 	memset(w->owner, 0xff, (npos + 1) * sizeof(uint32_t));
 	for (i = 0; i < c->n_values; i++) {
 		const struct hd_value *v = &HD_VALUE(d, i);
 		uint32_t ins = defining_insn(d, v);
+		uint32_t phi = (v->flags & HD_VALUE_PHI) ? 1 : 0;
 		uint64_t ih;
 
 		c->value_insn[i] = ins;
@@ -1857,8 +1863,14 @@ static void value_basics(struct work *w)
 		else
 			ih = hd_hash64(v->index);
 		c->value_struct[i] = ih;
-		c->value_canon[i] = mix(mix(ih, (uint64_t)v->color),
-				  (v->flags & HD_VALUE_PHI) ? 1 : 0);
+		if (ih != last_ih || v->color != last_color ||
+		    phi != last_phi) {
+			last_ih = ih;
+			last_color = v->color;
+			last_phi = phi;
+			last_extra = mix(mix(ih, (uint64_t)v->color), phi);
+		}
+		c->value_canon[i] = last_extra;
 		if (ins == HD_NONE)
 			continue;
 		for (k = v->insn != HD_NONE; k < v->pos_count; k++)
