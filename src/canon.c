@@ -1292,6 +1292,11 @@ struct hd_canon_pre {
 #define FOLD_CHUNK 256
 #endif
 
+/* An instruction left for structural_late, its operand codes refs[a, b). */
+struct late {
+	uint32_t i, a, b;
+};
+
 struct work {
 	const struct hd_dump *d;
 	struct hd_canon *c;
@@ -1301,13 +1306,15 @@ struct work {
 	struct pending pend[PEND_MAX]; /* operands of the instruction being
 					* hashed, not yet resolved */
 	uint32_t n_pend;
-	struct hd_vec refs;          /* uint32_t: REF_* codes of the operands */
+	struct hd_vec refs;          /* uint32_t: REF_* codes of the operands
+				      * of the late instructions, then of
+				      * the one being hashed (settle drops
+				      * them once it is hashed) */
 	size_t cur_first;            /* first code of the instruction hashed */
 	uint32_t last_code;          /* its last code other than a repeat */
 	struct leaves leaves;
-	uint32_t *ref_first;         /* n_insns + 1 */
 	uint8_t *done;               /* n_insns: structural hash known */
-	uint32_t *late;              /* the instructions settle left for
+	struct late *late;           /* the instructions settle left for
 				      * structural_late, in order */
 	uint32_t n_late;
 	uint32_t *owner;             /* per position: the value filed under
@@ -1648,17 +1655,18 @@ static uint64_t ref_word(const struct work *w, uint32_t i, uint32_t r,
 
 /*
  * Structural hash of instruction i (insn_struct[i]) from the hashes of
- * its operands: finished operands give their structural hash, unfinished
- * ones (cycle) their canonical hash.  Strict, it gives up (returns 0)
- * at the first unfinished operand other than i itself: i must wait for
- * it.  A long operand list is hashed in chunks with the streaming state
- * (the same hash as in one call).
+ * its operands, whose codes are refs[a, b): finished operands give their
+ * structural hash, unfinished ones (cycle) their canonical hash.  Strict,
+ * it gives up (returns 0) at the first unfinished operand other than i
+ * itself: i must wait for it.  A long operand list is hashed in chunks
+ * with the streaming state (the same hash as in one call).
  */
-static int fold_insn(struct work *w, uint32_t i, int strict)
+static int fold_insn(struct work *w, uint32_t i, uint32_t a, uint32_t b,
+		     int strict)
 {
 	struct hd_canon *c = w->c;
 	const uint32_t *refs = w->refs.data;
-	uint32_t a = w->ref_first[i], b = w->ref_first[i + 1], k;
+	uint32_t k;
 	uint64_t h = 0;
 	size_t m = 0;
 	int streaming = 0;
@@ -1702,32 +1710,40 @@ static int fold_insn(struct work *w, uint32_t i, int strict)
 
 /*
  * Called once instruction i's operand codes are in (refs from
- * ref_first[i]), instructions in order: its structural hash when every
+ * cur_first), instructions in order: its structural hash when every
  * operand is finished (as in a dump that lists operands before their
- * users), else i waits for structural_late.  Any order that hashes an
- * instruction after all of its operands gives the same hashes.
+ * users), and its codes are dropped; else i waits for structural_late,
+ * its codes kept.  Any order that hashes an instruction after all of its
+ * operands gives the same hashes.  So refs holds only the codes of the
+ * late instructions, and no per-instruction index into it is kept.
  */
 static void settle(struct work *w, uint32_t i)
 {
-	w->ref_first[i + 1] = (uint32_t)w->refs.len;
-	if (fold_insn(w, i, 1))
+	uint32_t a = (uint32_t)w->cur_first, b = (uint32_t)w->refs.len;
+
+	if (fold_insn(w, i, a, b, 1)) {
 		w->done[i] = 1;
-	else
-		w->late[w->n_late++] = i;
+		w->refs.len = a;
+	} else {
+		w->late[w->n_late++] = (struct late){ i, a, b };
+	}
 }
 
-/* The operand graph of the late instructions as CSR: users of
- * instruction i are out[first[i] .. first[i + 1]). */
+/* The operand graph of the late instructions as CSR, by their place in
+ * w->late: users of late[j] are late[out[first[j] .. first[j + 1])]. */
 struct users {
-	uint32_t *first;    /* n_insns + 1 */
-	uint32_t *out;      /* one per resolved operand */
+	uint32_t *first;    /* n_late + 1 */
+	uint32_t *out;      /* one per unfinished operand */
 	uint32_t *indeg;    /* unfinished operands on other instructions */
-	uint32_t *fill;     /* scratch of users_build, n_insns + 1 */
+	uint32_t *fill;     /* scratch of users_build, n_late + 1 */
+	uint32_t *place;    /* n_insns: where in w->late an instruction is
+			     * (read for late ones only) */
 };
 
-/* The unfinished instruction operand k of insn i depends on, or HD_NONE
- * (none, finished, or itself). */
-static uint32_t dep_of(const struct work *w, uint32_t i, uint32_t k)
+/* The place in w->late of the unfinished instruction operand k of
+ * late[j] depends on, or HD_NONE (none, finished, or itself). */
+static uint32_t dep_of(const struct work *w, const struct users *u,
+		       uint32_t j, uint32_t k)
 {
 	uint32_t r = HD_VEC_AT(&w->refs, uint32_t, k), dep;
 
@@ -1736,37 +1752,44 @@ static uint32_t dep_of(const struct work *w, uint32_t i, uint32_t k)
 	if ((r & REF_TAG) == REF_REPEAT)
 		return HD_NONE;
 	dep = ref_insn(w, r);
-
-	return dep == i || dep == HD_NONE || w->done[dep] ? HD_NONE : dep;
+	if (dep == w->late[j].i || dep == HD_NONE || w->done[dep])
+		return HD_NONE;
+	return u->place[dep];
 }
 
-static void users_build(struct users *u, const struct work *w, uint32_t n)
+static void users_build(struct users *u, const struct work *w)
 {
-	uint32_t *fill = u->fill, i, j, k;
+	uint32_t n = w->n_late, j, k;
 
-	for (j = 0; j < w->n_late; j++) {
-		i = w->late[j];
-		for (k = w->ref_first[i]; k < w->ref_first[i + 1]; k++) {
-			uint32_t dep = dep_of(w, i, k);
+	for (j = 0; j < n; j++)
+		u->place[w->late[j].i] = j;
+	for (j = 0; j < n; j++)
+		for (k = w->late[j].a; k < w->late[j].b; k++) {
+			uint32_t dep = dep_of(w, u, j, k);
 
 			if (dep != HD_NONE) {
-				u->indeg[i]++;
+				u->indeg[j]++;
 				u->first[dep + 1]++;
 			}
 		}
-	}
-	for (i = 0; i < n; i++)
-		u->first[i + 1] += u->first[i];
-	memcpy(fill, u->first, (n + 1) * sizeof(uint32_t));
-	for (j = 0; j < w->n_late; j++) {
-		i = w->late[j];
-		for (k = w->ref_first[i]; k < w->ref_first[i + 1]; k++) {
-			uint32_t dep = dep_of(w, i, k);
+	for (j = 0; j < n; j++)
+		u->first[j + 1] += u->first[j];
+	memcpy(u->fill, u->first, (n + 1) * sizeof(uint32_t));
+	for (j = 0; j < n; j++)
+		for (k = w->late[j].a; k < w->late[j].b; k++) {
+			uint32_t dep = dep_of(w, u, j, k);
 
 			if (dep != HD_NONE)
-				u->out[fill[dep]++] = i;
+				u->out[u->fill[dep]++] = j;
 		}
-	}
+}
+
+/* fold_insn for late[j]. */
+static void fold_late(struct work *w, uint32_t j)
+{
+	const struct late *l = &w->late[j];
+
+	fold_insn(w, l->i, l->a, l->b, 0);
 }
 
 /*
@@ -1778,42 +1801,41 @@ static void users_build(struct users *u, const struct work *w, uint32_t n)
 static void structural_late(struct work *w)
 {
 	struct hd_canon *c = w->c;
-	uint32_t n = c->n_insns, i, j, k, head = 0, tail = 0, nref = 0;
+	uint32_t n = w->n_late, j, k, head = 0, tail = 0;
 	uint32_t *queue;
 	struct users u;
 	struct hd_vec mem;
 	struct carve cut;
 
-	if (w->n_late == 0)
+	if (n == 0)
 		return;
-	for (j = 0; j < w->n_late; j++)
-		nref += w->ref_first[w->late[j] + 1] - w->ref_first[w->late[j]];
 	/* one block (see carve) for the arrays of the walk */
 	carve_begin(&cut, &mem,
-		    carve_bytes(n + 2, sizeof(uint32_t)) +
-		    2 * carve_bytes(n + 1, sizeof(uint32_t)) +
-		    carve_bytes(w->n_late + 1, sizeof(uint32_t)) +
-		    carve_bytes((size_t)nref + 1, sizeof(uint32_t)));
-	u.first = carve(&cut, n + 2, sizeof(uint32_t));
-	u.indeg = carve(&cut, n + 1, sizeof(uint32_t));
-	u.fill = carve(&cut, n + 1, sizeof(uint32_t));
-	queue = carve(&cut, w->n_late + 1, sizeof(uint32_t));
-	u.out = carve(&cut, (size_t)nref + 1, sizeof(uint32_t));
-	users_build(&u, w, n);
-	for (j = 0; j < w->n_late; j++)
-		if (u.indeg[w->late[j]] == 0)
-			queue[tail++] = w->late[j];
+		    carve_bytes((size_t)n + 2, sizeof(uint32_t)) +
+		    3 * carve_bytes((size_t)n + 1, sizeof(uint32_t)) +
+		    carve_bytes(c->n_insns, sizeof(uint32_t)) +
+		    carve_bytes(w->refs.len + 1, sizeof(uint32_t)));
+	u.first = carve(&cut, (size_t)n + 2, sizeof(uint32_t));
+	u.indeg = carve(&cut, (size_t)n + 1, sizeof(uint32_t));
+	u.fill = carve(&cut, (size_t)n + 1, sizeof(uint32_t));
+	queue = carve(&cut, (size_t)n + 1, sizeof(uint32_t));
+	u.place = carve(&cut, c->n_insns, sizeof(uint32_t));
+	u.out = carve(&cut, w->refs.len + 1, sizeof(uint32_t));
+	users_build(&u, w);
+	for (j = 0; j < n; j++)
+		if (u.indeg[j] == 0)
+			queue[tail++] = j;
 	while (head < tail) {
-		i = queue[head++];
-		fold_insn(w, i, 0);
-		w->done[i] = 1;
-		for (k = u.first[i]; k < u.first[i + 1]; k++)
+		j = queue[head++];
+		fold_late(w, j);
+		w->done[w->late[j].i] = 1;
+		for (k = u.first[j]; k < u.first[j + 1]; k++)
 			if (--u.indeg[u.out[k]] == 0)
 				queue[tail++] = u.out[k];
 	}
-	for (j = 0; tail < w->n_late && j < w->n_late; j++)
-		if (!w->done[w->late[j]]) {
-			fold_insn(w, w->late[j], 0);
+	for (j = 0; tail < n && j < n; j++)
+		if (!w->done[w->late[j].i]) {
+			fold_late(w, j);
 			c->n_cyclic++;
 		}
 	hd_vec_release(&mem);
@@ -2310,7 +2332,6 @@ static void hash_insns_pre(struct work *w)
 		uint32_t a = pi[i].op_first, b = i + 1 < c->n_insns ?
 			pi[i + 1].op_first & ~PRE_WALK : (uint32_t)n_ops;
 
-		w->ref_first[i] = (uint32_t)w->refs.len;
 		w->cur_first = w->refs.len;
 		if (a & PRE_WALK) {
 			/* as hash_insns (the parser may not have hashed it) */
@@ -2341,7 +2362,6 @@ static void hash_insns(struct work *w)
 	build_names(w);
 	pass_begin(w);
 	for (i = 0; i < c->n_insns; i++) {
-		w->ref_first[i] = (uint32_t)w->refs.len;
 		w->cur_first = w->refs.len;
 		walk_insn(w, i);
 		loose_parts(&c->insn_loose[2 * (size_t)i], &HD_INSN(d, i));
@@ -2373,7 +2393,7 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	w->c = c;
 	w->sink.st = &w->st;
 	w->refs = (struct hd_vec)HD_VEC_INIT(uint32_t);
-	hd_vec_reserve(&w->refs, 2 * (size_t)d->insns.len + 16);
+	hd_vec_reserve(&w->refs, 1024);
 	c->n_insns = (uint32_t)d->insns.len;
 	c->n_values = (uint32_t)d->values.len;
 	w->pre = pre_take(d);
@@ -2402,14 +2422,12 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	c->value_struct = carve(&cut, c->n_values, sizeof(uint64_t));
 	c->value_insn = carve(&cut, c->n_values, sizeof(uint32_t));
 	carve_begin(&w->cut, &w->scratch,
-		    carve_bytes(c->n_insns + 1, sizeof(uint32_t)) +
-		    carve_bytes(c->n_insns, sizeof(uint32_t)) +
+		    carve_bytes(c->n_insns, sizeof(struct late)) +
 		    carve_bytes(c->n_insns, 1) +
 		    3 * carve_bytes(npos + 1, sizeof(uint32_t)) +
 		    carve_bytes(name_map_size(d->insns.len + npos),
 				sizeof(struct name_slot)));
-	w->ref_first = carve(&w->cut, c->n_insns + 1, sizeof(uint32_t));
-	w->late = carve(&w->cut, c->n_insns, sizeof(uint32_t));
+	w->late = carve(&w->cut, c->n_insns, sizeof(struct late));
 	w->done = carve(&w->cut, c->n_insns, 1);
 
 	value_basics(w);
