@@ -1548,9 +1548,17 @@ static uint32_t leaf_of(struct leaves *l, uint64_t h)
 	return l->n - 1;
 }
 
+/* Appends code to refs (inlined: once per operand). */
+static inline void refs_add(struct work *w, uint32_t code)
+{
+	if (w->refs.len == w->refs.cap)
+		hd_vec_reserve(&w->refs, w->refs.len + 1);
+	((uint32_t *)w->refs.data)[w->refs.len++] = code;
+}
+
 /* Appends the code of one operand, as a repeat when it is the last one
  * again. */
-static void push_ref(struct work *w, uint32_t code)
+static inline void push_ref(struct work *w, uint32_t code)
 {
 	uint32_t *refs = w->refs.data;
 	size_t n = w->refs.len;
@@ -1562,11 +1570,11 @@ static void push_ref(struct work *w, uint32_t code)
 			return;
 		}
 		if ((refs[n - 1] & REF_TAG) != REF_REPEAT) {
-			*(uint32_t *)hd_vec_push(&w->refs) = REF_REPEAT | 1;
+			refs_add(w, REF_REPEAT | 1);
 			return;
 		}
 	}
-	*(uint32_t *)hd_vec_push(&w->refs) = code;
+	refs_add(w, code);
 	w->last_code = code;
 }
 
