@@ -1331,6 +1331,9 @@ struct work {
 	struct sink sink;            /* canonical text */
 	struct hd_input_pass pass[3]; /* per input: the window kept resident */
 	struct hd_canon_pre *pre;    /* what the parser kept, or NULL */
+	int by_index;                /* instructions found by insn_named, not
+				      * put in the names table: with pre, when
+				      * d->insn_by_name files all of them */
 	struct hd_vec scratch;       /* the block of the per-value and
 				      * per-position arrays above, the
 				      * names table and build_names' lists */
@@ -1471,8 +1474,9 @@ static void build_names(struct work *w)
 		val[np++] = owner[q];
 	}
 	w->owner = NULL;
-	name_map_init(&w->names, (w->pre ? 0 : d->insns.len) + np, &w->cut);
-	if (!w->pre)
+	name_map_init(&w->names, (w->by_index ? 0 : d->insns.len) + np,
+		      &w->cut);
+	if (!w->by_index)
 		put_names(w, d->insns.len, NULL, NULL);
 	pass_begin(w);
 	put_names(w, np, pos, val);
@@ -1480,16 +1484,18 @@ static void build_names(struct work *w)
 
 /*
  * The instruction named (hash h, length len) in a dump the parser hashed
- * (w->pre), or HD_NONE.  The parser files every instruction it makes in
- * d->insn_by_name under the low 32 bits of its name's XXH3-64 (names
- * unique), and keeps the whole hash and the length (struct pre_insn):
- * the lookup compares those, as name_map_find does, not the names'
- * bytes.  So the names table need not hold the instructions: a fraction
- * of its size, and the parser's index is in memory already (8 bytes a
- * slot, where a names slot takes 16).  Of two instructions whose names
- * have the same hash and length (a chance of about n^2 / 2^65, see
+ * (w->by_index), or HD_NONE.  The parser files every instruction it
+ * makes in d->insn_by_name under the low 32 bits of its name's XXH3-64
+ * (names unique), and keeps the whole hash and the length (struct
+ * pre_insn): the lookup compares those, as name_map_find does, not the
+ * names' bytes.  So the names table need not hold the instructions: a
+ * fraction of its size, and the parser's index is in memory already (8
+ * bytes a slot, where a names slot takes 16).  Of two instructions whose
+ * names have the same hash and length (a chance of about n^2 / 2^65, see
  * name_map_find) it gives the one it meets first, where the names table
- * gave the first in the dump.
+ * gave the first in the dump.  When the index does not file every
+ * instruction (a dump made otherwise), by_index is 0 and the names table
+ * holds them, as without the parser's results.
  */
 static inline uint32_t insn_named(const struct work *w, uint64_t h,
 				  size_t len)
@@ -1594,7 +1600,7 @@ static uint32_t leaf_code(struct work *w, const char *name, size_t n)
 static inline void resolve_one(struct work *w, uint64_t h, size_t n,
 			       const char *name)
 {
-	uint32_t t = w->pre ? insn_named(w, h, n) : HD_NONE;
+	uint32_t t = w->by_index ? insn_named(w, h, n) : HD_NONE;
 
 	if (t == HD_NONE)
 		t = name_map_find(&w->names, h, n)->tag - 1;
@@ -1609,7 +1615,7 @@ static inline void resolve_one(struct work *w, uint64_t h, size_t n,
 static inline void resolve_kept(struct work *w, const struct pre_op *o,
 				uint32_t i)
 {
-	uint32_t t = insn_named(w, o->h, o->len);
+	uint32_t t = w->by_index ? insn_named(w, o->h, o->len) : HD_NONE;
 
 	if (t == HD_NONE)
 		t = name_map_find(&w->names, o->h, o->len)->tag - 1;
@@ -2418,6 +2424,7 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	c->n_insns = (uint32_t)d->insns.len;
 	c->n_values = (uint32_t)d->values.len;
 	w->pre = pre_take(d);
+	w->by_index = w->pre && d->insn_by_name.count == d->insns.len;
 	if (w->pre) {
 		/* the parser's loose parts and canonical hashes, taken as
 		 * they are: no copy, no new pages (its canon array is from
