@@ -1635,6 +1635,16 @@ struct hd_canon_pre {
 #define FOLD_CHUNK 256
 #endif
 
+/* The instructions hash_insns_pre met last, by their name hashes: most
+ * operands name one of the few before their instruction (a power of
+ * two). */
+#define RECENT_SLOTS 64
+
+/* An instruction left for structural_late, its operand codes refs[a, b). */
+struct late {
+	uint32_t i, a, b;
+};
+
 struct work {
 	const struct hd_dump *d;
 	struct hd_canon *c;
@@ -1644,14 +1654,19 @@ struct work {
 	struct pending pend[PEND_MAX]; /* operands of the instruction being
 					* hashed, not yet resolved */
 	uint32_t n_pend;
-	struct hd_vec refs;          /* uint32_t: REF_* codes of the operands */
+	struct hd_vec refs;          /* uint32_t: REF_* codes of the operands
+				      * of the late instructions, then of
+				      * the one being hashed (settle drops
+				      * them once it is hashed) */
 	size_t cur_first;            /* first code of the instruction hashed */
 	uint32_t last_code;          /* its last code other than a repeat */
 	struct leaves leaves;
-	uint32_t *ref_first;         /* n_insns + 1 */
-	uint64_t *index_hash;        /* per value */
-	uint64_t *extra;             /* per value: index, colour and phi
-				      * mark folded (value_keys) */
+	uint8_t *done;               /* n_insns: structural hash known */
+	uint32_t recent[RECENT_SLOTS]; /* insn_named's cache, instruction + 1
+					* by name hash (hash_insns_pre) */
+	struct late *late;           /* the instructions settle left for
+				      * structural_late, in order */
+	uint32_t n_late;
 	uint32_t *owner;             /* per position: the value filed under
 				      * it (build_names), or HD_NONE */
 	XXH3_state_t st;             /* streaming hash of long texts */
@@ -1659,6 +1674,9 @@ struct work {
 	struct sink sink;            /* canonical text */
 	struct hd_input_pass pass[3]; /* per input: the window kept resident */
 	struct hd_canon_pre *pre;    /* what the parser kept, or NULL */
+	int by_index;                /* instructions found by insn_named, not
+				      * put in the names table: with pre, when
+				      * d->insn_by_name files all of them */
 	struct hd_vec scratch;       /* the block of the per-value and
 				      * per-position arrays above, the
 				      * names table and build_names' lists */
@@ -1715,23 +1733,10 @@ static void pass_begin(struct work *w)
  * hashed and its slot fetched before each insert, which then mostly hits
  * the cache.  The instructions' hashes come from the parser when it kept
  * them (hd_insn.name_hash), the positions' likewise (hd_canon_pre): then
- * no name is read.
+ * no name is read.  (With the parser's results the instructions are not
+ * put: insn_named finds them in the dump's own index.)
  */
 #define PUT_AHEAD 16
-
-/* The hash and length of instruction i's name as the parser kept them;
- * 0 when it did not. */
-static int pre_name(const struct hd_canon_pre *p, size_t i, uint64_t *h,
-		    size_t *len)
-{
-	const struct pre_insn *r = &HD_VEC_AT(&p->insns, struct pre_insn, i);
-
-	if (r->name_hash == 0 || r->name_len == UINT32_MAX)
-		return 0;
-	*h = r->name_hash;
-	*len = r->name_len;
-	return 1;
-}
 
 /* The hash and length of name i of put_names. */
 static void put_key(const struct work *w, size_t i, const uint32_t *pos,
@@ -1740,8 +1745,6 @@ static void put_key(const struct work *w, size_t i, const uint32_t *pos,
 	const struct hd_dump *d = w->d;
 	struct hd_slice name;
 
-	if (!pos && w->pre && pre_name(w->pre, i, h, len))
-		return;
 	name = pos ? HD_POSITION(d, pos[i]).name : HD_INSN(d, i).name;
 	if (!pos && d->shape_facts)
 		*h = HD_INSN(d, i).name_hash;
@@ -1814,10 +1817,51 @@ static void build_names(struct work *w)
 		val[np++] = owner[q];
 	}
 	w->owner = NULL;
-	name_map_init(&w->names, d->insns.len + np, &w->cut);
-	put_names(w, d->insns.len, NULL, NULL);
+	name_map_init(&w->names, (w->by_index ? 0 : d->insns.len) + np,
+		      &w->cut);
+	if (!w->by_index)
+		put_names(w, d->insns.len, NULL, NULL);
 	pass_begin(w);
 	put_names(w, np, pos, val);
+}
+
+/*
+ * The instruction named (hash h, length len) in a dump the parser hashed
+ * (w->by_index), or HD_NONE.  The parser files every instruction it
+ * makes in d->insn_by_name under the low 32 bits of its name's XXH3-64
+ * (names unique), and keeps the whole hash and the length (struct
+ * pre_insn): the lookup compares those, as name_map_find does, not the
+ * names' bytes.  So the names table need not hold the instructions: a
+ * fraction of its size, and the parser's index is in memory already (8
+ * bytes a slot, where a names slot takes 16).  Of two instructions whose
+ * names have the same hash and length (a chance of about n^2 / 2^65, see
+ * name_map_find) it gives the one it meets first, where the names table
+ * gave the first in the dump.  When the index does not file every
+ * instruction (a dump made otherwise), by_index is 0 and the names table
+ * holds them, as without the parser's results.
+ */
+static inline uint32_t insn_named(const struct work *w, uint64_t h,
+				  size_t len)
+{
+	const struct hd_index *x = &w->d->insn_by_name;
+	const struct pre_insn *pi = w->pre->insns.data;
+	uint32_t i = w->recent[h % RECENT_SLOTS];
+
+	/* one of the last instructions: its record is in cache, and the
+	 * index's slot (a miss) is not read */
+	if (i && pi[i - 1].name_hash == h && pi[i - 1].name_len == len)
+		return i - 1;
+	if (!x->slots)
+		return HD_NONE;
+	for (i = (uint32_t)h & x->mask;; i = (i + 1) & x->mask) {
+		const struct hd_index_slot *s = &x->slots[i];
+
+		if (s->idx == HD_NONE)
+			return HD_NONE;
+		if (s->hash == (uint32_t)h && pi[s->idx].name_hash == h &&
+		    pi[s->idx].name_len == len)
+			return s->idx;
+	}
 }
 
 /* The leaf index of hash h, added when new. */
@@ -1853,9 +1897,17 @@ static uint32_t leaf_of(struct leaves *l, uint64_t h)
 	return l->n - 1;
 }
 
+/* Appends code to refs (inlined: once per operand). */
+static inline void refs_add(struct work *w, uint32_t code)
+{
+	if (w->refs.len == w->refs.cap)
+		hd_vec_reserve(&w->refs, w->refs.len + 1);
+	((uint32_t *)w->refs.data)[w->refs.len++] = code;
+}
+
 /* Appends the code of one operand, as a repeat when it is the last one
  * again. */
-static void push_ref(struct work *w, uint32_t code)
+static inline void push_ref(struct work *w, uint32_t code)
 {
 	uint32_t *refs = w->refs.data;
 	size_t n = w->refs.len;
@@ -1867,11 +1919,11 @@ static void push_ref(struct work *w, uint32_t code)
 			return;
 		}
 		if ((refs[n - 1] & REF_TAG) != REF_REPEAT) {
-			*(uint32_t *)hd_vec_push(&w->refs) = REF_REPEAT | 1;
+			refs_add(w, REF_REPEAT | 1);
 			return;
 		}
 	}
-	*(uint32_t *)hd_vec_push(&w->refs) = code;
+	refs_add(w, code);
 	w->last_code = code;
 }
 
@@ -1891,7 +1943,10 @@ static uint32_t leaf_code(struct work *w, const char *name, size_t n)
 static inline void resolve_one(struct work *w, uint64_t h, size_t n,
 			       const char *name)
 {
-	uint32_t t = name_map_find(&w->names, h, n)->tag - 1;
+	uint32_t t = w->by_index ? insn_named(w, h, n) : HD_NONE;
+
+	if (t == HD_NONE)
+		t = name_map_find(&w->names, h, n)->tag - 1;
 
 	if (t == HD_NONE)
 		t = leaf_code(w, name, n);
@@ -1903,7 +1958,10 @@ static inline void resolve_one(struct work *w, uint64_t h, size_t n,
 static inline void resolve_kept(struct work *w, const struct pre_op *o,
 				uint32_t i)
 {
-	uint32_t t = name_map_find(&w->names, o->h, o->len)->tag - 1;
+	uint32_t t = w->by_index ? insn_named(w, o->h, o->len) : HD_NONE;
+
+	if (t == HD_NONE)
+		t = name_map_find(&w->names, o->h, o->len)->tag - 1;
 
 	if (t == HD_NONE)
 		t = leaf_code(w, HD_INSN(w->d, i).text.p + o->off, o->len);
@@ -1941,36 +1999,42 @@ static uint32_t ref_insn(const struct work *w, uint32_t r)
 	return (r & REF_LEAF) ? HD_NONE : r;
 }
 
-/* The hash operand reference r contributes (fold_insn). */
+/*
+ * The hash operand reference r (on instruction ins, ref_insn) of
+ * instruction i contributes (fold_insn).  Until value_keys, a value's
+ * value_struct holds the hash of its index (value_basics).
+ */
 static uint64_t ref_word(const struct work *w, uint32_t i, uint32_t r,
-			 const uint8_t *done)
+			 uint32_t ins)
 {
 	const struct hd_canon *c = w->c;
-	uint32_t ins = ref_insn(w, r);
 	uint64_t h;
 
 	if (ins == HD_NONE)
 		h = w->leaves.h[r & REF_INDEX];
-	else if (done[ins] && ins != i)
+	else if (w->done[ins] && ins != i)
 		h = c->insn_struct[ins];
 	else
 		h = c->insn_canon[ins];
 	if (r & REF_VALUE)
-		h = mix(h, w->index_hash[r & ~REF_VALUE]);
+		h = mix(h, c->value_struct[r & ~REF_VALUE]);
 	return h;
 }
 
 /*
- * Structural hash of instruction i from the hashes of its operands:
- * finished operands give their structural hash, unfinished ones (cycle)
- * their canonical hash.  A long operand list is hashed in chunks with
- * the streaming state (the same hash as in one call).
+ * Structural hash of instruction i (insn_struct[i]) from the hashes of
+ * its operands, whose codes are refs[a, b): finished operands give their
+ * structural hash, unfinished ones (cycle) their canonical hash.  Strict,
+ * it gives up (returns 0) at the first unfinished operand other than i
+ * itself: i must wait for it.  A long operand list is hashed in chunks
+ * with the streaming state (the same hash as in one call).
  */
-static uint64_t fold_insn(struct work *w, uint32_t i, const uint8_t *done)
+static int fold_insn(struct work *w, uint32_t i, uint32_t a, uint32_t b,
+		     int strict)
 {
-	const struct hd_canon *c = w->c;
+	struct hd_canon *c = w->c;
 	const uint32_t *refs = w->refs.data;
-	uint32_t a = w->ref_first[i], b = w->ref_first[i + 1], k;
+	uint32_t k;
 	uint64_t h = 0;
 	size_t m = 0;
 	int streaming = 0;
@@ -1978,10 +2042,16 @@ static uint64_t fold_insn(struct work *w, uint32_t i, const uint8_t *done)
 	for (k = a; k < b; k++) {
 		uint32_t r = refs[k], times = 1;
 
-		if ((r & REF_TAG) == REF_REPEAT)
+		if ((r & REF_TAG) == REF_REPEAT) {
 			times = r & REF_INDEX;  /* h is the code before */
-		else
-			h = ref_word(w, i, r, done);
+		} else {
+			uint32_t ins = ref_insn(w, r);
+
+			if (strict && ins != HD_NONE && ins != i &&
+			    !w->done[ins])
+				return 0;
+			h = ref_word(w, i, r, ins);
+		}
 		while (times--) {
 			if (m == FOLD_CHUNK) {
 				if (!streaming)
@@ -1995,25 +2065,53 @@ static uint64_t fold_insn(struct work *w, uint32_t i, const uint8_t *done)
 			w->words[m++] = h;
 		}
 	}
-	if (!streaming)
-		return XXH3_64bits_withSeed(w->words, m * sizeof(uint64_t),
-					    c->insn_canon[i]);
-	XXH3_64bits_update(&w->st, w->words, m * sizeof(uint64_t));
-	return XXH3_64bits_digest(&w->st);
+	if (!streaming) {
+		c->insn_struct[i] = XXH3_64bits_withSeed(w->words,
+							 m * sizeof(uint64_t),
+							 c->insn_canon[i]);
+	} else {
+		XXH3_64bits_update(&w->st, w->words, m * sizeof(uint64_t));
+		c->insn_struct[i] = XXH3_64bits_digest(&w->st);
+	}
+	return 1;
 }
 
-/* The operand graph as CSR: users of instruction i are
- * out[first[i] .. first[i + 1]). */
+/*
+ * Called once instruction i's operand codes are in (refs from
+ * cur_first), instructions in order: its structural hash when every
+ * operand is finished (as in a dump that lists operands before their
+ * users), and its codes are dropped; else i waits for structural_late,
+ * its codes kept.  Any order that hashes an instruction after all of its
+ * operands gives the same hashes.  So refs holds only the codes of the
+ * late instructions, and no per-instruction index into it is kept.
+ */
+static void settle(struct work *w, uint32_t i)
+{
+	uint32_t a = (uint32_t)w->cur_first, b = (uint32_t)w->refs.len;
+
+	if (fold_insn(w, i, a, b, 1)) {
+		w->done[i] = 1;
+		w->refs.len = a;
+	} else {
+		w->late[w->n_late++] = (struct late){ i, a, b };
+	}
+}
+
+/* The operand graph of the late instructions as CSR, by their place in
+ * w->late: users of late[j] are late[out[first[j] .. first[j + 1])]. */
 struct users {
-	uint32_t *first;    /* n_insns + 1 */
-	uint32_t *out;      /* one per resolved operand */
-	uint32_t *indeg;    /* operands on other instructions, per insn */
-	uint32_t *fill;     /* scratch of users_build, n_insns + 1 */
+	uint32_t *first;    /* n_late + 1 */
+	uint32_t *out;      /* one per unfinished operand */
+	uint32_t *indeg;    /* unfinished operands on other instructions */
+	uint32_t *fill;     /* scratch of users_build, n_late + 1 */
+	uint32_t *place;    /* n_insns: where in w->late an instruction is
+			     * (read for late ones only) */
 };
 
-/* The instruction operand k of insn i depends on, or HD_NONE (none, or
- * itself). */
-static uint32_t dep_of(const struct work *w, uint32_t i, uint32_t k)
+/* The place in w->late of the unfinished instruction operand k of
+ * late[j] depends on, or HD_NONE (none, finished, or itself). */
+static uint32_t dep_of(const struct work *w, const struct users *u,
+		       uint32_t j, uint32_t k)
 {
 	uint32_t r = HD_VEC_AT(&w->refs, uint32_t, k), dep;
 
@@ -2022,77 +2120,90 @@ static uint32_t dep_of(const struct work *w, uint32_t i, uint32_t k)
 	if ((r & REF_TAG) == REF_REPEAT)
 		return HD_NONE;
 	dep = ref_insn(w, r);
-
-	return dep == i ? HD_NONE : dep;
+	if (dep == w->late[j].i || dep == HD_NONE || w->done[dep])
+		return HD_NONE;
+	return u->place[dep];
 }
 
-static void users_build(struct users *u, const struct work *w, uint32_t n)
+static void users_build(struct users *u, const struct work *w)
 {
-	uint32_t *fill = u->fill, i, k;
+	uint32_t n = w->n_late, j, k;
 
-	for (i = 0; i < n; i++)
-		for (k = w->ref_first[i]; k < w->ref_first[i + 1]; k++) {
-			uint32_t dep = dep_of(w, i, k);
+	for (j = 0; j < n; j++)
+		u->place[w->late[j].i] = j;
+	for (j = 0; j < n; j++)
+		for (k = w->late[j].a; k < w->late[j].b; k++) {
+			uint32_t dep = dep_of(w, u, j, k);
 
 			if (dep != HD_NONE) {
-				u->indeg[i]++;
+				u->indeg[j]++;
 				u->first[dep + 1]++;
 			}
 		}
-	for (i = 0; i < n; i++)
-		u->first[i + 1] += u->first[i];
-	memcpy(fill, u->first, (n + 1) * sizeof(uint32_t));
-	for (i = 0; i < n; i++)
-		for (k = w->ref_first[i]; k < w->ref_first[i + 1]; k++) {
-			uint32_t dep = dep_of(w, i, k);
+	for (j = 0; j < n; j++)
+		u->first[j + 1] += u->first[j];
+	memcpy(u->fill, u->first, (n + 1) * sizeof(uint32_t));
+	for (j = 0; j < n; j++)
+		for (k = w->late[j].a; k < w->late[j].b; k++) {
+			uint32_t dep = dep_of(w, u, j, k);
 
 			if (dep != HD_NONE)
-				u->out[fill[dep]++] = i;
+				u->out[u->fill[dep]++] = j;
 		}
 }
 
+/* fold_insn for late[j]. */
+static void fold_late(struct work *w, uint32_t j)
+{
+	const struct late *l = &w->late[j];
+
+	fold_insn(w, l->i, l->a, l->b, 0);
+}
+
 /*
- * Kahn's algorithm over the operand graph; what remains on or behind a
+ * The instructions settle left: Kahn's algorithm over their operand
+ * graph (the finished ones are done with); what remains on or behind a
  * cycle is hashed in one round with canonical hashes for unfinished
  * operands (order independent).
  */
-static void structural(struct work *w)
+static void structural_late(struct work *w)
 {
 	struct hd_canon *c = w->c;
-	uint32_t n = c->n_insns, i, k, head = 0, tail = 0;
+	uint32_t n = w->n_late, j, k, head = 0, tail = 0;
 	uint32_t *queue;
-	uint8_t *done;
 	struct users u;
 	struct hd_vec mem;
 	struct carve cut;
 
+	if (n == 0)
+		return;
 	/* one block (see carve) for the arrays of the walk */
 	carve_begin(&cut, &mem,
-		    carve_bytes(n + 2, sizeof(uint32_t)) +
-		    3 * carve_bytes(n + 1, sizeof(uint32_t)) +
-		    carve_bytes(w->refs.len + 1, sizeof(uint32_t)) +
-		    carve_bytes(n + 1, 1));
-	u.first = carve(&cut, n + 2, sizeof(uint32_t));
-	u.indeg = carve(&cut, n + 1, sizeof(uint32_t));
-	u.fill = carve(&cut, n + 1, sizeof(uint32_t));
-	queue = carve(&cut, n + 1, sizeof(uint32_t));
+		    carve_bytes((size_t)n + 2, sizeof(uint32_t)) +
+		    3 * carve_bytes((size_t)n + 1, sizeof(uint32_t)) +
+		    carve_bytes(c->n_insns, sizeof(uint32_t)) +
+		    carve_bytes(w->refs.len + 1, sizeof(uint32_t)));
+	u.first = carve(&cut, (size_t)n + 2, sizeof(uint32_t));
+	u.indeg = carve(&cut, (size_t)n + 1, sizeof(uint32_t));
+	u.fill = carve(&cut, (size_t)n + 1, sizeof(uint32_t));
+	queue = carve(&cut, (size_t)n + 1, sizeof(uint32_t));
+	u.place = carve(&cut, c->n_insns, sizeof(uint32_t));
 	u.out = carve(&cut, w->refs.len + 1, sizeof(uint32_t));
-	done = carve(&cut, n + 1, 1);
-	users_build(&u, w, n);
-	for (i = 0; i < n; i++)
-		if (u.indeg[i] == 0)
-			queue[tail++] = i;
+	users_build(&u, w);
+	for (j = 0; j < n; j++)
+		if (u.indeg[j] == 0)
+			queue[tail++] = j;
 	while (head < tail) {
-		i = queue[head++];
-		c->insn_struct[i] = fold_insn(w, i, done);
-		done[i] = 1;
-		for (k = u.first[i]; k < u.first[i + 1]; k++)
+		j = queue[head++];
+		fold_late(w, j);
+		w->done[w->late[j].i] = 1;
+		for (k = u.first[j]; k < u.first[j + 1]; k++)
 			if (--u.indeg[u.out[k]] == 0)
 				queue[tail++] = u.out[k];
 	}
-	for (i = 0; tail < n && i < n; i++)
-		if (!done[i]) {
-			c->insn_struct[i] = fold_insn(w, i, done);
+	for (j = 0; tail < n && j < n; j++)
+		if (!w->done[w->late[j].i]) {
+			fold_late(w, j);
 			c->n_cyclic++;
 		}
 	hd_vec_release(&mem);
@@ -2110,9 +2221,11 @@ static uint32_t defining_insn(const struct hd_dump *d,
 }
 
 /*
- * Fills value_insn, the per-value index hashes and extras, and the
- * owners of the positions (build_names): one pass over the value
- * records, which are large (the later passes read these arrays).
+ * Fills value_insn, the per-value index hashes (kept in value_struct
+ * until value_keys: ref_word reads them) and extras (index, colour and
+ * phi mark folded, kept in value_canon for value_keys), and the owners
+ * of the positions (build_names): one pass over the value records,
+ * which are large (the later passes read these arrays).
  */
 static void value_basics(struct work *w)
 {
@@ -2120,12 +2233,18 @@ static void value_basics(struct work *w)
 	struct hd_canon *c = w->c;
 	size_t npos = d->positions.len;
 	uint32_t i, k;
+	/* the extra of the last value: most values share index, colour and
+	 * phi mark with the one before, and two mixes a value add up */
+	uint64_t last_ih = 0x7b7d, last_extra = mix(mix(0x7b7d, 0), 0);
+	int64_t last_color = 0;
+	uint32_t last_phi = 0;
 
 	w->owner = carve(&w->cut, npos + 1, sizeof(uint32_t));
 	memset(w->owner, 0xff, (npos + 1) * sizeof(uint32_t));
 	for (i = 0; i < c->n_values; i++) {
 		const struct hd_value *v = &HD_VALUE(d, i);
 		uint32_t ins = defining_insn(d, v);
+		uint32_t phi = (v->flags & HD_VALUE_PHI) ? 1 : 0;
 		uint64_t ih;
 
 		c->value_insn[i] = ins;
@@ -2133,9 +2252,15 @@ static void value_basics(struct work *w)
 			ih = 0x7b7d; /* "{}": most values */
 		else
 			ih = hd_hash64(v->index);
-		w->index_hash[i] = ih;
-		w->extra[i] = mix(mix(ih, (uint64_t)v->color),
-				  (v->flags & HD_VALUE_PHI) ? 1 : 0);
+		c->value_struct[i] = ih;
+		if (ih != last_ih || v->color != last_color ||
+		    phi != last_phi) {
+			last_ih = ih;
+			last_color = v->color;
+			last_phi = phi;
+			last_extra = mix(mix(ih, (uint64_t)v->color), phi);
+		}
+		c->value_canon[i] = last_extra;
 		if (ins == HD_NONE)
 			continue;
 		for (k = v->insn != HD_NONE; k < v->pos_count; k++)
@@ -2150,7 +2275,7 @@ static void value_keys(struct work *w, uint32_t i)
 	struct hd_canon *c = w->c;
 	const struct hd_value *v;
 	uint32_t ins = c->value_insn[i];
-	uint64_t extra = w->extra[i];
+	uint64_t extra = c->value_canon[i];   /* value_basics */
 
 	if (ins != HD_NONE) {
 		c->value_canon[i] = mix(c->insn_canon[ins], extra);
@@ -2219,17 +2344,20 @@ static size_t drop_hex_hashes(char *s, size_t n)
 /*
  * The matcher asks for the loose keys of values in increasing order (the
  * ones its strict passes left: about two in five of a recompile's), and
- * two of the reads for each value are out of order: its instruction's
- * insn_loose and its value line's shape hashes (its record and name
- * are read in order, and the hardware fetches them ahead).  Those of the
- * values LOOSE_AHEAD to LOOSE_AHEAD + LOOSE_SPAN - 1 further on are
- * fetched now, so that they have come in from memory when asked for: a
- * window of a few, since the values asked are every second or third
- * one, and a value whose turn came without a fetch costs two misses
- * (a wasted fetch when a value is not asked).
+ * three of the reads for each value are out of order: its instruction's
+ * insn_loose, its value line's shape hashes and its name's bytes in the
+ * input (its record is read in order, and the hardware fetches it
+ * ahead; the names lie apart in the text, each a miss of its own).
+ * Those of the values LOOSE_AHEAD to LOOSE_AHEAD + LOOSE_SPAN - 1
+ * further on are fetched now, so that they have come in from memory when
+ * asked for; a value whose turn came without a fetch costs three misses
+ * (a wasted fetch when a value is not asked).  The window is as wide as
+ * the gaps between the values asked are long: two in five on average,
+ * but in runs, and on the 256M bench a window of 8 took a fifth off the
+ * keys' time that one of 2 left (the names' fetch another fifth).
  */
 #define LOOSE_AHEAD 8
-#define LOOSE_SPAN 2
+#define LOOSE_SPAN 8
 
 /* Inlined: GCC takes a function that only prefetches for one without
  * effects and drops the call. */
@@ -2249,6 +2377,7 @@ loose_fetch_ahead(const struct hd_canon *c, const struct hd_dump *d,
 		if (d->shape_facts && val->alloc_value != HD_NONE)
 			__builtin_prefetch(&HD_ALLOC_VALUE(d, val->alloc_value)
 						    .shape_hash);
+		__builtin_prefetch(val->name.p);
 	}
 }
 
@@ -2556,7 +2685,8 @@ static void walk_insn(struct work *w, uint32_t i)
 /*
  * hash_insns from the parser's results: resolves the kept operand names
  * in order (an instruction that kept none is read again, as
- * hash_insns does), then the structural hashes.
+ * hash_insns does), settling each instruction's structural hash as it
+ * goes (settle).
  */
 static void hash_insns_pre(struct work *w)
 {
@@ -2573,24 +2703,25 @@ static void hash_insns_pre(struct work *w)
 		uint32_t a = pi[i].op_first, b = i + 1 < c->n_insns ?
 			pi[i + 1].op_first & ~PRE_WALK : (uint32_t)n_ops;
 
-		w->ref_first[i] = (uint32_t)w->refs.len;
 		w->cur_first = w->refs.len;
+		w->recent[pi[i].name_hash % RECENT_SLOTS] = i + 1;
 		if (a & PRE_WALK) {
 			/* as hash_insns (the parser may not have hashed it) */
 			walk_insn(w, i);
 			c->n_walked++;
-			continue;
+		} else {
+			for (k = a; k < b; k++) {
+				if (k + PRE_AHEAD < n_ops)
+					hd_index_prefetch(&w->d->insn_by_name,
+							  (uint32_t)ops[k + PRE_AHEAD].h);
+
+				resolve_kept(w, &ops[k], i);
+			}
 		}
-		for (k = a; k < b; k++) {
-			if (k + PRE_AHEAD < n_ops)
-				__builtin_prefetch(&w->names.slots[name_map_home(
-					&w->names, ops[k + PRE_AHEAD].h)]);
-			resolve_kept(w, &ops[k], i);
-		}
+		settle(w, i);
 	}
-	w->ref_first[c->n_insns] = (uint32_t)w->refs.len;
 	pre_drop_records(p);
-	structural(w);
+	structural_late(w);
 }
 
 /* Canonical texts, operand references and structural hashes. */
@@ -2603,14 +2734,13 @@ static void hash_insns(struct work *w)
 	build_names(w);
 	pass_begin(w);
 	for (i = 0; i < c->n_insns; i++) {
-		w->ref_first[i] = (uint32_t)w->refs.len;
 		w->cur_first = w->refs.len;
 		walk_insn(w, i);
 		loose_parts(&c->insn_loose[2 * (size_t)i], &HD_INSN(d, i));
+		settle(w, i);
 	}
-	w->ref_first[c->n_insns] = (uint32_t)w->refs.len;
 	c->n_walked = c->n_insns;
-	structural(w);
+	structural_late(w);
 }
 
 /* How far ahead value_keys' instruction hashes are fetched. */
@@ -2635,10 +2765,11 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	w->c = c;
 	w->sink.st = &w->st;
 	w->refs = (struct hd_vec)HD_VEC_INIT(uint32_t);
-	hd_vec_reserve(&w->refs, 2 * (size_t)d->insns.len + 16);
+	hd_vec_reserve(&w->refs, 1024);
 	c->n_insns = (uint32_t)d->insns.len;
 	c->n_values = (uint32_t)d->values.len;
 	w->pre = pre_take(d);
+	w->by_index = w->pre && d->insn_by_name.count == d->insns.len;
 	if (w->pre) {
 		/* the parser's loose parts and canonical hashes, taken as
 		 * they are: no copy, no new pages (its canon array is from
@@ -2664,14 +2795,13 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	c->value_struct = carve(&cut, c->n_values, sizeof(uint64_t));
 	c->value_insn = carve(&cut, c->n_values, sizeof(uint32_t));
 	carve_begin(&w->cut, &w->scratch,
-		    2 * carve_bytes(c->n_values, sizeof(uint64_t)) +
-		    carve_bytes(c->n_insns + 1, sizeof(uint32_t)) +
+		    carve_bytes(c->n_insns, sizeof(struct late)) +
+		    carve_bytes(c->n_insns, 1) +
 		    3 * carve_bytes(npos + 1, sizeof(uint32_t)) +
 		    carve_bytes(name_map_size(d->insns.len + npos),
 				sizeof(struct name_slot)));
-	w->index_hash = carve(&w->cut, c->n_values, sizeof(uint64_t));
-	w->extra = carve(&w->cut, c->n_values, sizeof(uint64_t));
-	w->ref_first = carve(&w->cut, c->n_insns + 1, sizeof(uint32_t));
+	w->late = carve(&w->cut, c->n_insns, sizeof(struct late));
+	w->done = carve(&w->cut, c->n_insns, 1);
 
 	value_basics(w);
 	if (w->pre) {
