@@ -17,6 +17,8 @@ void hd_dump_init(struct hd_dump *d)
 	d->values.elem = sizeof(struct hd_value);
 	d->positions.elem = sizeof(struct hd_position);
 	d->uses.elem = sizeof(struct hd_use);
+	d->value_lines.elem = sizeof(struct hd_value_lines);
+	d->value_uses.elem = sizeof(struct hd_value_uses);
 	d->insns.elem = sizeof(struct hd_insn);
 	d->sequence.elem = sizeof(struct hd_slice);
 	d->live_ranges.elem = sizeof(struct hd_live_range);
@@ -49,6 +51,8 @@ void hd_dump_release(struct hd_dump *d)
 	hd_vec_release(&d->values);
 	hd_vec_release(&d->positions);
 	hd_vec_release(&d->uses);
+	hd_vec_release(&d->value_lines);
+	hd_vec_release(&d->value_uses);
 	hd_vec_release(&d->insns);
 	hd_vec_release(&d->sequence);
 	hd_vec_release(&d->live_ranges);

@@ -2146,6 +2146,7 @@ static int read_value(struct reader *r)
 {
 	struct hd_dump *d = r->d;
 	struct hd_value *val;
+	struct hd_value_lines *lines;
 	struct hd_slice name, index, key, text, insn;
 	uint32_t v = (uint32_t)d->values.len, named, flags;
 
@@ -2163,7 +2164,8 @@ static int read_value(struct reader *r)
 	val->index = index;
 	val->alloc_value = HD_NONE;
 	val->insn = HD_NONE;
-	val->line = (uint32_t)r->line;
+	lines = hd_vec_push(&d->value_lines);
+	lines->line = (uint32_t)r->line;
 	hd_dump_slot_put(&d->id_slots, &d->value_by_id, d->id_limit, val->id, v);
 	if (hd_dump_index_value(d, v) != HD_NONE)
 		return bad(r, "value listed twice", "one 'v' line per value");
@@ -2173,7 +2175,7 @@ static int read_value(struct reader *r)
 		return -1;
 	val->flags |= flags & ~FLAG_DEFINED;
 	if (val->flags & HD_VALUE_RECORD)
-		val->record_line = (uint32_t)r->line;
+		lines->record_line = (uint32_t)r->line;
 	if (text_field(r, 7, &insn))
 		return -1;
 	if (insn.n && (flags & FLAG_DEFINED))

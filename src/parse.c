@@ -1008,7 +1008,7 @@ static int file_pending(struct parser *ps, int report)
 		char a[80];
 
 		hd_quote(a, sizeof(a), key.p, key.n, 60);
-		ps->line = val->line;
+		ps->line = HD_VALUE_LINES(d, dup).line;
 		perr(ps, "two values named '%s' (ids %lld and %lld)", a,
 		     (long long)HD_VALUE(d, dup_other).id, (long long)val->id);
 		ps->line = line;
@@ -1039,7 +1039,8 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 			hd_quote(a, sizeof(a), had.p, had.n, 60);
 			hd_quote(b, sizeof(b), key.p, key.n, 60);
 			return perr(ps, "value %lld is named '%s' here but '%s' at line %u",
-				    (long long)id, b, a, val->line);
+				    (long long)id, b, a,
+				    HD_VALUE_LINES(d, v).line);
 		}
 		*out = v;
 		return 0;
@@ -1072,7 +1073,7 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 	ps->plain_values += key.n == name.n;
 	val->alloc_value = HD_NONE;
 	val->insn = HD_NONE;
-	val->line = (uint32_t)ps->line;
+	PUSH(&d->value_lines, struct hd_value_lines)->line = (uint32_t)ps->line;
 	hd_dump_slot_put(&d->id_slots, &d->value_by_id, d->id_limit, id, v);
 	if (ps->sec == SEC_ALLOCATIONS) {
 		*PUSH(&ps->pending, struct pending_key) =
@@ -1443,6 +1444,22 @@ static void prefetch_records(struct parser *ps, int64_t id)
 		__builtin_prefetch(HD_VALUE(d, slot[ps->ahead_ids[0]]).name.p);
 }
 
+/* Value v's entry of d->value_uses (HD_PARSE_KEEP_USES), the array
+ * grown with zeroed entries up to it. */
+static struct hd_value_uses *value_uses_of(struct hd_dump *d, uint32_t v)
+{
+	while (d->value_uses.len <= v)
+		PUSH(&d->value_uses, struct hd_value_uses);
+	return &HD_VALUE_USES(d, v);
+}
+
+/* Keeps use u of the value whose record is read (HD_PARSE_KEEP_USES). */
+static void keep_use(struct parser *ps, struct hd_use u)
+{
+	*PUSH(&ps->d->uses, struct hd_use) = u;
+	value_uses_of(ps->d, ps->record)->use_count++;
+}
+
 static int parse_record(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice t = l;
@@ -1460,7 +1477,8 @@ static int parse_record(struct parser *ps, struct hd_slice l)
 	val = &HD_VALUE(ps->d, v);
 	if (val->flags & HD_VALUE_RECORD)
 		return perr(ps, "second record for value %lld (first at line %u)",
-			    (long long)val->id, val->record_line);
+			    (long long)val->id,
+			    HD_VALUE_LINES(ps->d, v).record_line);
 	val->flags |= HD_VALUE_RECORD;
 	ps->d->n_records++;
 	ps->d->n_listed_records += (val->flags & HD_VALUE_IN_ALLOC) != 0;
@@ -1469,9 +1487,10 @@ static int parse_record(struct parser *ps, struct hd_slice l)
 	 * loading its index slot for the " from instruction:" line. */
 	ps->record_hash = hd_hash64(val->name);
 	hd_index_prefetch(&ps->d->insn_by_name, (uint32_t)ps->record_hash);
-	val->record_line = (uint32_t)ps->line;
+	HD_VALUE_LINES(ps->d, v).record_line = (uint32_t)ps->line;
 	val->pos_first = (uint32_t)ps->d->positions.len;
-	val->use_first = (uint32_t)ps->d->uses.len;
+	if (ps->flags & HD_PARSE_KEEP_USES)
+		value_uses_of(ps->d, v)->use_first = (uint32_t)ps->d->uses.len;
 	ps->record = v;
 	ps->part = REC_HEADER;
 	return 0;
@@ -1501,7 +1520,6 @@ static int parse_position(struct parser *ps, struct hd_slice l)
 	return 0;
 }
 
-/* "NAME, operand K" [" {IDX}"] */
 /* "NAME, operand K" [" {IDX}"]; kept only with HD_PARSE_KEEP_USES */
 static int parse_use(struct parser *ps, struct hd_slice l)
 {
@@ -1514,10 +1532,9 @@ static int parse_use(struct parser *ps, struct hd_slice l)
 	if (n && t.n == n + 11 && hd_bytes_eq(t.p + n, ", operand ", 10) &&
 	    (unsigned)(t.p[n + 10] - '0') < 10) {
 		if (ps->flags & HD_PARSE_KEEP_USES)
-			*PUSH(&ps->d->uses, struct hd_use) = (struct hd_use){
-				hd_slice_make(t.p, n), HD_SLICE_NULL,
-				t.p[n + 10] - '0' };
-		HD_VALUE(ps->d, ps->record).use_count++;
+			keep_use(ps, (struct hd_use){ hd_slice_make(t.p, n),
+						     HD_SLICE_NULL,
+						     t.p[n + 10] - '0' });
 		return 0;
 	}
 	if (IS(t, "(none)"))
@@ -1534,8 +1551,7 @@ static int parse_use(struct parser *ps, struct hd_slice l)
 		u.index = t;
 	}
 	if (ps->flags & HD_PARSE_KEEP_USES)
-		*PUSH(&ps->d->uses, struct hd_use) = u;
-	HD_VALUE(ps->d, ps->record).use_count++;
+		keep_use(ps, u);
 	return 0;
 }
 
@@ -2911,6 +2927,9 @@ static int finish(struct parser *ps)
 {
 	struct hd_dump *d = ps->d;
 
+	/* one entry for every value, those without a record too */
+	if ((ps->flags & HD_PARSE_KEEP_USES) && d->values.len)
+		value_uses_of(d, (uint32_t)(d->values.len - 1));
 	if (check_complete(ps))
 		return -1;
 	if (!(d->sections & (HD_SEC_ALLOCATIONS | HD_SEC_TOTAL | HD_SEC_USED_VALUES |
@@ -2936,6 +2955,7 @@ static void expect_big(struct hd_dump *d, size_t len)
 	static const struct { size_t off, per; } big[] = {
 		{ offsetof(struct hd_dump, insns), 2 },
 		{ offsetof(struct hd_dump, values), 3 },
+		{ offsetof(struct hd_dump, value_lines), 40 },
 		{ offsetof(struct hd_dump, alloc_values), 5 },
 		{ offsetof(struct hd_dump, live_ranges), 7 },
 		{ offsetof(struct hd_dump, positions), 10 },

@@ -104,8 +104,6 @@ struct hd_value {
 	uint32_t alloc_value;   /* first entry in dump->alloc_values, or HD_NONE */
 	uint32_t insn;          /* defining instruction, or HD_NONE */
 	uint32_t pos_first, pos_count;  /* into dump->positions */
-	uint32_t use_first, use_count;  /* use lines; entries of dump->uses
-					   only with HD_PARSE_KEEP_USES */
 	/* The sizes the figures weigh a live range by (figures.c), kept
 	 * by the parser so that the pass over the live ranges need not
 	 * read the value line's and the instruction's records as well:
@@ -114,9 +112,25 @@ struct hd_value {
 	 * (too big, not known, or a model built otherwise). */
 	uint32_t own_kept;
 	int64_t live_start, live_end;   /* valid with HD_VALUE_LIVE */
+	uint32_t whole_kept;
+};
+
+/*
+ * Where a value was read (dump->value_lines, one per value, filled by
+ * the parser): kept apart from struct hd_value, whose records every pass
+ * after the load reads scattered, so that those stay 96 bytes (16 bytes
+ * more made a diff of two large dumps several percent slower).
+ */
+struct hd_value_lines {
 	uint32_t line;          /* first line that named this value */
 	uint32_t record_line;   /* line of its "<...>" record, 0 if none */
-	uint32_t whole_kept;
+};
+
+/* A value's use lines, with HD_PARSE_KEEP_USES (dump->value_uses, one
+ * per value): entries use_first .. use_first + use_count - 1 of
+ * dump->uses. */
+struct hd_value_uses {
+	uint32_t use_first, use_count;
 };
 
 /* A size b >= -1 (-1 = unknown) as hd_value keeps it: b + 2, or 0 when
@@ -229,7 +243,10 @@ struct hd_dump {
 	struct hd_vec reuses;       /* struct hd_alloc_reuse */
 	struct hd_vec values;       /* struct hd_value, in order of first mention */
 	struct hd_vec positions;    /* struct hd_position */
+	struct hd_vec value_lines;  /* struct hd_value_lines, per value */
 	struct hd_vec uses;         /* struct hd_use, with HD_PARSE_KEEP_USES */
+	struct hd_vec value_uses;   /* struct hd_value_uses, per value, with
+				       HD_PARSE_KEEP_USES */
 	struct hd_vec insns;        /* struct hd_insn, unique by name */
 	struct hd_vec sequence;     /* struct hd_slice: instruction names, time order */
 	struct hd_vec live_ranges;  /* struct hd_live_range */
@@ -305,6 +322,8 @@ struct hd_dump {
 #define HD_INSN(d, i) HD_VEC_AT(&(d)->insns, struct hd_insn, i)
 #define HD_POSITION(d, i) HD_VEC_AT(&(d)->positions, struct hd_position, i)
 #define HD_USE(d, i) HD_VEC_AT(&(d)->uses, struct hd_use, i)
+#define HD_VALUE_LINES(d, i) HD_VEC_AT(&(d)->value_lines, struct hd_value_lines, i)
+#define HD_VALUE_USES(d, i) HD_VEC_AT(&(d)->value_uses, struct hd_value_uses, i)
 #define HD_LIVE_RANGE(d, i) HD_VEC_AT(&(d)->live_ranges, struct hd_live_range, i)
 #define HD_PEAK_ENTRY(d, i) HD_VEC_AT(&(d)->peak, struct hd_peak_entry, i)
 #define HD_STACK_NODE(d, i) HD_VEC_AT(&(d)->stack, struct hd_stack_node, i)

@@ -609,30 +609,76 @@ static void test_names(void)
 	is_string("other", hd_copy_class_name(HD_COPY_OTHER), "name other");
 }
 
-/* Use lines are counted always and kept only with HD_PARSE_KEEP_USES
- * (seed 000: value 319 has the one use "select_multiply_fusion,
- * operand 0"). */
+/*
+ * The 1-based numbers of the first line of path that contains needle and
+ * of the first that starts with it (0 when none), read here line by line,
+ * apart from the parser.
+ */
+static void lines_naming(const char *path, const char *needle,
+			 unsigned *first, unsigned *starting)
+{
+	FILE *f = fopen(path, "r");
+	char buf[4096];
+	unsigned n = 0;
+
+	*first = *starting = 0;
+	if (!f)
+		bail("cannot open %s", path);
+	while (fgets(buf, sizeof(buf), f)) {
+		n++;
+		if (!*first && strstr(buf, needle))
+			*first = n;
+		if (!*starting && strncmp(buf, needle, strlen(needle)) == 0)
+			*starting = n;
+	}
+	fclose(f);
+}
+
+/*
+ * Where each value was read (dump->value_lines: one entry per value) and
+ * its use lines, kept only with HD_PARSE_KEEP_USES (dump->value_uses, one
+ * entry per value then).  Seed 000: value 319 is first named on the
+ * value line of its allocation, its record comes later, and it has the
+ * one use "select_multiply_fusion, operand 0".
+ */
 static void test_uses(void)
 {
 	static const unsigned flags[2] = { 0, HD_PARSE_KEEP_USES };
+	unsigned first, record;
 	int k;
 
+	lines_naming(seed_path(0), "<319 ", &first, &record);
+	ok(first && record && first < record,
+	   "seed 000 names value 319 at line %u, its record at %u", first,
+	   record);
 	for (k = 0; k < 2; k++) {
 		struct hd_dump d;
 		uint32_t v;
 
 		if (hd_parse_file(&d, seed_path(0), HD_PARSE_NO_SIBLINGS | flags[k]) < 0)
 			bail("cannot parse %s", seed_path(0));
+		is_int((long long)d.values.len, (long long)d.value_lines.len,
+		       "lines %d: one entry per value", k);
 		v = hd_dump_value_by_id(&d, 319);
 		ok(v != HD_NONE, "uses %d: value 319", k);
-		if (v != HD_NONE) {
-			const struct hd_value *val = &HD_VALUE(&d, v);
+		if (v != HD_NONE && v < d.value_lines.len) {
+			is_int(first, HD_VALUE_LINES(&d, v).line,
+			       "lines %d: value 319 first named", k);
+			is_int(record, HD_VALUE_LINES(&d, v).record_line,
+			       "lines %d: value 319's record", k);
+		}
+		if (!k) {
+			is_int(0, (long long)d.uses.len, "uses not kept by default");
+			is_int(0, (long long)d.value_uses.len,
+			       "no use entries by default");
+		} else if (v != HD_NONE) {
+			const struct hd_value_uses *vu = &HD_VALUE_USES(&d, v);
 
-			is_int(1, val->use_count, "uses %d: value 319 has one use", k);
-			if (!k) {
-				is_int(0, (long long)d.uses.len, "uses not kept by default");
-			} else if (val->use_first < d.uses.len) {
-				const struct hd_use *u = &HD_USE(&d, val->use_first);
+			is_int((long long)d.values.len, (long long)d.value_uses.len,
+			       "kept uses: one entry per value");
+			is_int(1, vu->use_count, "kept uses: value 319 has one use");
+			if (vu->use_first < d.uses.len) {
+				const struct hd_use *u = &HD_USE(&d, vu->use_first);
 
 				ok(hd_slice_eq_cstr(u->name, "select_multiply_fusion"),
 				   "kept use: name");
