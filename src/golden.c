@@ -2318,7 +2318,7 @@ static void place_alloc_values(struct reader *r)
 		av->alloc = p->alloc;
 		av->size = p->size;
 		av->shape = p->shape;
-		av->line = p->line;
+		HD_VALUE_LINES(d, p->value).listed_line = p->line;
 		val->alloc_value = at;
 		val->flags |= HD_VALUE_IN_ALLOC;
 	}

@@ -1319,7 +1319,7 @@ static int parse_alloc_value(struct parser *ps, struct hd_slice l)
 	val = &HD_VALUE(d, v);
 	if (val->flags & HD_VALUE_IN_ALLOC)
 		return perr(ps, "value %lld is listed in two allocations (first at line %u)",
-			    (long long)val->id, HD_ALLOC_VALUE(d, val->alloc_value).line);
+			    (long long)val->id, HD_VALUE_LINES(d, v).listed_line);
 	if (d->alloc_values.len >= HD_NONE - 1)
 		return perr(ps, "too many values");
 	val->flags |= HD_VALUE_IN_ALLOC;
@@ -1337,7 +1337,7 @@ static int parse_alloc_value(struct parser *ps, struct hd_slice l)
 	val->own_kept = hd_size_keep(av->shape_bytes);
 	av->shape_hash = hashes.whole;
 	av->bare_hash = hashes.bare;
-	av->line = (uint32_t)ps->line;
+	HD_VALUE_LINES(d, v).listed_line = (uint32_t)ps->line;
 	a->value_count++;
 	return 0;
 }
@@ -2955,7 +2955,7 @@ static void expect_big(struct hd_dump *d, size_t len)
 	static const struct { size_t off, per; } big[] = {
 		{ offsetof(struct hd_dump, insns), 2 },
 		{ offsetof(struct hd_dump, values), 3 },
-		{ offsetof(struct hd_dump, value_lines), 40 },
+		{ offsetof(struct hd_dump, value_lines), 29 },
 		{ offsetof(struct hd_dump, alloc_values), 5 },
 		{ offsetof(struct hd_dump, live_ranges), 7 },
 		{ offsetof(struct hd_dump, positions), 10 },

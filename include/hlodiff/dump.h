@@ -64,13 +64,14 @@ struct hd_alloc {
 	uint32_t line;
 };
 
-/* One " value: <...> (size=S,offset=O): SHAPE" line of an allocation. */
+/* One " value: <...> (size=S,offset=O): SHAPE" line of an allocation
+ * (its line number: hd_value_lines.listed_line).  64 bytes, a cache
+ * line: the passes after the load read these records scattered. */
 struct hd_alloc_value {
 	uint32_t value;         /* index into dump->values */
 	uint32_t alloc;         /* index into dump->allocs */
 	int64_t size, offset;
 	struct hd_slice shape;  /* with layout */
-	uint32_t line;
 	int64_t shape_bytes;    /* hd_shape_logical_bytes(shape), if d->shape_facts */
 	/* XXH3-64 of shape and of hd_shape_strip_layout(shape), if
 	 * d->shape_facts (the loose keys of canon.h hash them) */
@@ -124,6 +125,8 @@ struct hd_value {
 struct hd_value_lines {
 	uint32_t line;          /* first line that named this value */
 	uint32_t record_line;   /* line of its "<...>" record, 0 if none */
+	uint32_t listed_line;   /* line of its value line in an allocation,
+				   0 if none */
 };
 
 /* A value's use lines, with HD_PARSE_KEEP_USES (dump->value_uses, one
