@@ -845,6 +845,91 @@ static void fetch_members(struct member_fetch *f, uint32_t to)
 }
 
 /*
+ * The new values with the names of the old members of the groups whose
+ * sizes differ on the two sides (exact_body looks their names up), by
+ * place in olist: same_name of each, made a batch at a time so that the
+ * cache misses of a lookup (the old record, its name's text, the index
+ * slot, the new record and its text: scattered over two dumps) overlap
+ * across the batch instead of coming one after the other.
+ */
+#define NAMES_BATCH 32
+
+struct name_batch {
+	const struct mctx *x;
+	uint32_t *out;                  /* by place in olist */
+	uint32_t n;
+	uint32_t at[NAMES_BATCH];       /* places in olist */
+	uint32_t hash[NAMES_BATCH];
+	struct hd_slice key[NAMES_BATCH];
+};
+
+static void names_flush(struct name_batch *b, const uint32_t *olist)
+{
+	const struct hd_dump *od = b->x->o.d, *nd = b->x->n.d;
+	const struct hd_index *ix = &nd->value_by_key;
+	uint32_t i, c;
+
+	for (i = 0; i < b->n; i++) {
+		const struct hd_value *v = &HD_VALUE(od, olist[b->at[i]]);
+
+		__builtin_prefetch(&v->name);
+		__builtin_prefetch(&v->index.n);
+	}
+	for (i = 0; i < b->n; i++) {
+		const struct hd_value *v = &HD_VALUE(od, olist[b->at[i]]);
+
+		__builtin_prefetch(v->name.p);
+		__builtin_prefetch(v->index.p);
+	}
+	/* the key exactly as hd_dump_value_by_key makes it */
+	for (i = 0; i < b->n; i++) {
+		b->key[i] = hd_value_key(hd_value_key_of(
+			&HD_VALUE(od, olist[b->at[i]])));
+		b->hash[i] = hd_index_hash(b->key[i]);
+		hd_index_prefetch(ix, b->hash[i]);
+	}
+	for (i = 0; i < b->n; i++)
+		if ((c = hd_index_first(ix, b->hash[i])) != HD_NONE) {
+			__builtin_prefetch(&HD_VALUE(nd, c).name);
+			__builtin_prefetch(&HD_VALUE(nd, c).index.n);
+		}
+	for (i = 0; i < b->n; i++)
+		if ((c = hd_index_first(ix, b->hash[i])) != HD_NONE) {
+			__builtin_prefetch(HD_VALUE(nd, c).name.p);
+			__builtin_prefetch(&b->x->n.c.value_struct[c]);
+			__builtin_prefetch(&b->x->n.partner[c]);
+		}
+	for (i = 0; i < b->n; i++)
+		b->out[b->at[i]] = hd_dump_value_by_hash(nd, b->hash[i],
+							  b->key[i]);
+	b->n = 0;
+}
+
+/* Fills out[place] with same_name of the old member there, for the
+ * members of the groups exact_body looks names up in. */
+static void names_ahead(struct part *p, uint32_t *out)
+{
+	struct name_batch b;
+	uint32_t g, k;
+
+	b.x = p->x;
+	b.out = out;
+	b.n = 0;
+	for (g = 0; g < p->n_groups; g++) {
+		const struct group *q = &p->groups[g];
+
+		if (q->n_new == 0 || q->n_old == q->n_new)
+			continue;
+		for (k = 0; k < q->n_old; k++) {
+			b.at[b.n++] = q->at_old + k;
+			if (b.n == NAMES_BATCH)
+				names_flush(&b, p->olist);
+		}
+	}
+	names_flush(&b, p->olist);
+}
+
+/*
  * The first two passes over the structural groups (same structural hash,
  * hence same canonical hash):
  *   exact       same name{index} within a group.  In a group of equal
@@ -861,8 +946,12 @@ static void exact_body(struct part *p, const struct pass *ps)
 	const struct mctx *x = p->x;
 	struct member_fetch fo = { x->o.d, p->olist, p->n_olist, 0, 0 };
 	struct member_fetch fn = { x->n.d, p->nlist, p->n_nlist, 0, 0 };
+	/* o_grp is done with once the lists are made (fill_lists): it
+	 * holds as many entries as olist */
+	uint32_t *named = p->o_grp;
 	uint32_t g, k;
 
+	names_ahead(p, named);
 	for (g = 0; g < p->n_groups; g++) {
 		const struct group *q = &p->groups[g];
 
@@ -900,7 +989,7 @@ static void exact_body(struct part *p, const struct pass *ps)
 		} else {
 			for (k = 0; k < q->n_old; k++) {
 				uint32_t o = p->olist[q->at_old + k];
-				uint32_t n = same_name(x, o);
+				uint32_t n = named[q->at_old + k];
 
 				/* A new value with the key is in this group
 				 * (and part) iff it was free at group_new;
