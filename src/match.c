@@ -101,6 +101,8 @@ struct part {
 	uint32_t *o_grp, *n_grp;        /* their groups (HD_NONE: none) */
 	uint32_t n_o, n_n;
 	uint32_t *olist, *nlist;        /* members, by group, rank order */
+	uint32_t *lists;                /* where o_grp, olist, n_grp and
+					 * nlist go (part_lists) */
 	uint32_t n_olist, n_nlist;      /* their lengths */
 	uint32_t count[HD_MATCH_HOW_COUNT]; /* pairs made by this part */
 };
@@ -501,11 +503,22 @@ static void part_init(struct part *p, struct mctx *x)
 	p->dirty = p->slot_mem.mapped ? 0 : (size_t)1 << table_log2(x->o.n);
 	p->o_at = hd_vec_block(&p->mem, 1, 3 * ((size_t)x->o.n + 1 + x->n.n + 1) *
 			    sizeof(uint32_t));
-	p->o_grp = p->o_at + x->o.n + 1;
-	p->olist = p->o_grp + x->o.n + 1;
-	p->n_at = p->olist + x->o.n + 1;
-	p->n_grp = p->n_at + x->n.n + 1;
-	p->nlist = p->n_grp + x->n.n + 1;
+	p->n_at = p->o_at + x->o.n + 1;
+	p->lists = p->n_at + x->n.n + 1;
+}
+
+/*
+ * The arrays of a pass after o_at and n_at, each as long as this pass
+ * needs (part_run), one after the other: sized for all values of a side,
+ * each would start pages of its own that the kernel zeroes, where a part
+ * fills about half of each.
+ */
+static void part_lists(struct part *p)
+{
+	p->o_grp = p->lists;
+	p->olist = p->o_grp + p->n_o + 1;
+	p->n_grp = p->olist + p->n_o + 1;
+	p->nlist = p->n_grp + p->n_n + 1;
 }
 
 static void part_release(struct part *p)
@@ -664,6 +677,7 @@ static void *part_run(void *arg)
 	const struct mctx *x = p->x;
 
 	part_reset(p, p->n_o);
+	part_lists(p);
 	group_old(p);
 	group_new(p);
 	if (x->pass->lists)
