@@ -378,8 +378,9 @@ static struct keysrc loose_key(const struct side *s, int k)
  * n_at[0] and n_at[1] (without a branch: both writes are always made,
  * and the count of the key's part grows).
  */
-/* How far ahead side_keys fetches a value's partner entry and key. */
-#define KEYS_AHEAD 16
+/* How far ahead side_keys fetches a value's partner entry and key: the
+ * loop is short, and at 16 ahead the fetches came too late. */
+#define KEYS_AHEAD 64
 
 /* What side_keys works on, in locals: the stores through the arrays
  * would otherwise make the compiler load the side's fields again for
