@@ -41,8 +41,12 @@ struct side {
 	uint32_t n_free;
 	uint32_t *partner;   /* the match's old_to_new or new_to_old */
 	uint64_t *loose;     /* looser keys of the values unpaired when they
-			      * were made: HD_LOOSE_COUNT per value, by
-			      * value (the others' rows are not written) */
+			      * were made: HD_LOOSE_COUNT per value, a row
+			      * for each place of the free list then
+			      * (the paired ones' rows are not written) */
+	uint32_t *row;       /* by place r: the row of free_list[r] in
+			      * loose (NULL before side_loose); kept in
+			      * step with the free list as it shrinks */
 	struct hd_vec mem;   /* where keys, rank and free_list are */
 	struct hd_vec loose_mem; /* where loose is */
 	uint64_t *kept;      /* hd_match_side_kept: in keys, which the
@@ -97,18 +101,22 @@ struct part {
 	uint32_t *o_grp, *n_grp;        /* their groups (HD_NONE: none) */
 	uint32_t n_o, n_n;
 	uint32_t *olist, *nlist;        /* members, by group, rank order */
+	uint32_t *lists;                /* where o_grp, olist, n_grp and
+					 * nlist go (part_lists) */
 	uint32_t n_olist, n_nlist;      /* their lengths */
 	uint32_t count[HD_MATCH_HOW_COUNT]; /* pairs made by this part */
 };
 
 /*
- * Where a pass finds the key of a value v: at[v * stride], in an array
- * by value (the canon hashes, stride 1), or key k of the value's row
- * of loose keys (at = loose + k, stride HD_LOOSE_COUNT).
+ * Where a pass finds the key of the value at place r of the free list:
+ * at[v * stride] of the value v there, in an array by value (the canon
+ * hashes, stride 1), or (by_row) key k of the value's row of loose keys
+ * (at = loose + k, stride HD_LOOSE_COUNT, row row[r]).
  */
 struct keysrc {
 	const uint64_t *at;
 	size_t stride;
+	int by_row;
 };
 
 /* One pass over the groups of a key: what it needs and what it does. */
@@ -348,22 +356,18 @@ static int free_new(const struct mctx *x, uint32_t n)
 
 static struct keysrc by_value(const uint64_t *keys)
 {
-	struct keysrc ks = { keys, 1 };
+	struct keysrc ks = { keys, 1, 0 };
 
 	return ks;
 }
 
 static struct keysrc loose_key(const struct side *s, int k)
 {
-	struct keysrc ks = { s->loose + k, HD_LOOSE_COUNT };
+	struct keysrc ks = { s->loose + k, HD_LOOSE_COUNT, 1 };
 
 	return ks;
 }
 
-static inline uint64_t key_of(const struct keysrc *ks, uint32_t v)
-{
-	return ks->at[v * ks->stride];
-}
 
 /*
  * Drops the values paired since the last pass from the free list of s,
@@ -374,42 +378,54 @@ static inline uint64_t key_of(const struct keysrc *ks, uint32_t v)
  * n_at[0] and n_at[1] (without a branch: both writes are always made,
  * and the count of the key's part grows).
  */
-/* How far ahead side_keys fetches a value's partner entry and key. */
-#define KEYS_AHEAD 16
+/* How far ahead side_keys fetches a value's partner entry and key: the
+ * loop is short, and at 16 ahead the fetches came too late. */
+#define KEYS_AHEAD 64
 
+/* What side_keys works on, in locals: the stores through the arrays
+ * would otherwise make the compiler load the side's fields again for
+ * every value. */
+struct keys_run {
+	uint32_t *fl, *row, *a0, *a1;
+	uint64_t *keys;
+	const uint32_t *partner;
+	const uint64_t *at;
+	size_t stride;
+	uint32_t n, k, n0, n1;
+};
+
+/* The loop of side_keys, made once for each way of finding the key
+ * (by_row) and of having rows to keep in step (rows): constants where
+ * it is inlined. */
 static inline __attribute__((always_inline)) void
-fetch_key(const struct side *s, const struct keysrc *ks,
-	  uint32_t i, uint32_t n)
+keys_loop(struct keys_run *w, int by_row, int rows)
 {
-	if (i + KEYS_AHEAD < n) {
-		uint32_t v = s->free_list[i + KEYS_AHEAD];
-
-		__builtin_prefetch(&s->partner[v]);
-		__builtin_prefetch(&ks->at[v * ks->stride]);
-	}
-}
-
-static void side_keys(struct side *s, const struct keysrc *ks,
-		      uint32_t *const at[2], uint32_t n_at[2])
-{
-	/* in locals: the stores through the arrays would otherwise make
-	 * the compiler load the side's fields again for every value */
-	uint32_t *fl = s->free_list, *a0 = at[0], *a1 = at[1];
-	uint64_t *keys = s->keys;
-	const uint32_t *partner = s->partner;
-	uint32_t i, k = 0, n0 = 0, n1 = 0, n = s->n_free;
+	uint32_t *fl = w->fl, *row = w->row, *a0 = w->a0, *a1 = w->a1;
+	uint64_t *keys = w->keys;
+	const uint32_t *partner = w->partner;
+	const uint64_t *at = w->at;
+	size_t stride = w->stride;
+	uint32_t i, k = 0, n0 = 0, n1 = 0, n = w->n;
 
 	for (i = 0; i < n; i++) {
 		uint32_t v = fl[i];
 		uint64_t key;
 		unsigned part;
 
-		fetch_key(s, ks, i, n);
+		if (i + KEYS_AHEAD < n) {
+			uint32_t va = fl[i + KEYS_AHEAD];
+
+			__builtin_prefetch(&partner[va]);
+			__builtin_prefetch(&at[(size_t)(by_row ? row[i + KEYS_AHEAD] :
+							va) * stride]);
+		}
 		if (partner[v] != HD_NONE)
 			continue;
-		key = key_of(ks, v);
+		key = at[(size_t)(by_row ? row[i] : v) * stride];
 		part = key_part(key);
 		fl[k] = v;
+		if (rows)
+			row[k] = row[i];
 		keys[k] = key;
 		a0[n0] = k;
 		a1[n1] = k;
@@ -417,9 +433,27 @@ static void side_keys(struct side *s, const struct keysrc *ks,
 		n1 += part;
 		k++;
 	}
-	s->n_free = k;
-	n_at[0] = n0;
-	n_at[1] = n1;
+	w->k = k;
+	w->n0 = n0;
+	w->n1 = n1;
+}
+
+static void side_keys(struct side *s, const struct keysrc *ks,
+		      uint32_t *const at[2], uint32_t n_at[2])
+{
+	struct keys_run w = { s->free_list, s->row, at[0], at[1], s->keys,
+			      s->partner, ks->at, ks->stride, s->n_free,
+			      0, 0, 0 };
+
+	if (ks->by_row)
+		keys_loop(&w, 1, 1);
+	else if (s->row)
+		keys_loop(&w, 0, 1);
+	else
+		keys_loop(&w, 0, 0);
+	s->n_free = w.k;
+	n_at[0] = w.n0;
+	n_at[1] = w.n1;
 }
 
 static void *old_keys_thread(void *arg)
@@ -470,11 +504,22 @@ static void part_init(struct part *p, struct mctx *x)
 	p->dirty = p->slot_mem.mapped ? 0 : (size_t)1 << table_log2(x->o.n);
 	p->o_at = hd_vec_block(&p->mem, 1, 3 * ((size_t)x->o.n + 1 + x->n.n + 1) *
 			    sizeof(uint32_t));
-	p->o_grp = p->o_at + x->o.n + 1;
-	p->olist = p->o_grp + x->o.n + 1;
-	p->n_at = p->olist + x->o.n + 1;
-	p->n_grp = p->n_at + x->n.n + 1;
-	p->nlist = p->n_grp + x->n.n + 1;
+	p->n_at = p->o_at + x->o.n + 1;
+	p->lists = p->n_at + x->n.n + 1;
+}
+
+/*
+ * The arrays of a pass after o_at and n_at, each as long as this pass
+ * needs (part_run), one after the other: sized for all values of a side,
+ * each would start pages of its own that the kernel zeroes, where a part
+ * fills about half of each.
+ */
+static void part_lists(struct part *p)
+{
+	p->o_grp = p->lists;
+	p->olist = p->o_grp + p->n_o + 1;
+	p->n_grp = p->olist + p->n_o + 1;
+	p->nlist = p->n_grp + p->n_n + 1;
 }
 
 static void part_release(struct part *p)
@@ -633,6 +678,7 @@ static void *part_run(void *arg)
 	const struct mctx *x = p->x;
 
 	part_reset(p, p->n_o);
+	part_lists(p);
 	group_old(p);
 	group_new(p);
 	if (x->pass->lists)
@@ -814,6 +860,91 @@ static void fetch_members(struct member_fetch *f, uint32_t to)
 }
 
 /*
+ * The new values with the names of the old members of the groups whose
+ * sizes differ on the two sides (exact_body looks their names up), by
+ * place in olist: same_name of each, made a batch at a time so that the
+ * cache misses of a lookup (the old record, its name's text, the index
+ * slot, the new record and its text: scattered over two dumps) overlap
+ * across the batch instead of coming one after the other.
+ */
+#define NAMES_BATCH 32
+
+struct name_batch {
+	const struct mctx *x;
+	uint32_t *out;                  /* by place in olist */
+	uint32_t n;
+	uint32_t at[NAMES_BATCH];       /* places in olist */
+	uint32_t hash[NAMES_BATCH];
+	struct hd_slice key[NAMES_BATCH];
+};
+
+static void names_flush(struct name_batch *b, const uint32_t *olist)
+{
+	const struct hd_dump *od = b->x->o.d, *nd = b->x->n.d;
+	const struct hd_index *ix = &nd->value_by_key;
+	uint32_t i, c;
+
+	for (i = 0; i < b->n; i++) {
+		const struct hd_value *v = &HD_VALUE(od, olist[b->at[i]]);
+
+		__builtin_prefetch(&v->name);
+		__builtin_prefetch(&v->index.n);
+	}
+	for (i = 0; i < b->n; i++) {
+		const struct hd_value *v = &HD_VALUE(od, olist[b->at[i]]);
+
+		__builtin_prefetch(v->name.p);
+		__builtin_prefetch(v->index.p);
+	}
+	/* the key exactly as hd_dump_value_by_key makes it */
+	for (i = 0; i < b->n; i++) {
+		b->key[i] = hd_value_key(hd_value_key_of(
+			&HD_VALUE(od, olist[b->at[i]])));
+		b->hash[i] = hd_index_hash(b->key[i]);
+		hd_index_prefetch(ix, b->hash[i]);
+	}
+	for (i = 0; i < b->n; i++)
+		if ((c = hd_index_first(ix, b->hash[i])) != HD_NONE) {
+			__builtin_prefetch(&HD_VALUE(nd, c).name);
+			__builtin_prefetch(&HD_VALUE(nd, c).index.n);
+		}
+	for (i = 0; i < b->n; i++)
+		if ((c = hd_index_first(ix, b->hash[i])) != HD_NONE) {
+			__builtin_prefetch(HD_VALUE(nd, c).name.p);
+			__builtin_prefetch(&b->x->n.c.value_struct[c]);
+			__builtin_prefetch(&b->x->n.partner[c]);
+		}
+	for (i = 0; i < b->n; i++)
+		b->out[b->at[i]] = hd_dump_value_by_hash(nd, b->hash[i],
+							  b->key[i]);
+	b->n = 0;
+}
+
+/* Fills out[place] with same_name of the old member there, for the
+ * members of the groups exact_body looks names up in. */
+static void names_ahead(struct part *p, uint32_t *out)
+{
+	struct name_batch b;
+	uint32_t g, k;
+
+	b.x = p->x;
+	b.out = out;
+	b.n = 0;
+	for (g = 0; g < p->n_groups; g++) {
+		const struct group *q = &p->groups[g];
+
+		if (q->n_new == 0 || q->n_old == q->n_new)
+			continue;
+		for (k = 0; k < q->n_old; k++) {
+			b.at[b.n++] = q->at_old + k;
+			if (b.n == NAMES_BATCH)
+				names_flush(&b, p->olist);
+		}
+	}
+	names_flush(&b, p->olist);
+}
+
+/*
  * The first two passes over the structural groups (same structural hash,
  * hence same canonical hash):
  *   exact       same name{index} within a group.  In a group of equal
@@ -830,8 +961,12 @@ static void exact_body(struct part *p, const struct pass *ps)
 	const struct mctx *x = p->x;
 	struct member_fetch fo = { x->o.d, p->olist, p->n_olist, 0, 0 };
 	struct member_fetch fn = { x->n.d, p->nlist, p->n_nlist, 0, 0 };
+	/* o_grp is done with once the lists are made (fill_lists): it
+	 * holds as many entries as olist */
+	uint32_t *named = p->o_grp;
 	uint32_t g, k;
 
+	names_ahead(p, named);
 	for (g = 0; g < p->n_groups; g++) {
 		const struct group *q = &p->groups[g];
 
@@ -869,7 +1004,7 @@ static void exact_body(struct part *p, const struct pass *ps)
 		} else {
 			for (k = 0; k < q->n_old; k++) {
 				uint32_t o = p->olist[q->at_old + k];
-				uint32_t n = same_name(x, o);
+				uint32_t n = named[q->at_old + k];
 
 				/* A new value with the key is in this group
 				 * (and part) iff it was free at group_new;
@@ -987,21 +1122,33 @@ static void *side_new_thread(void *arg)
 /*
  * Loose keys of the values still unpaired (hd_canon_loose), visited in
  * dump order, which follows the input text and so keeps the reads of
- * shapes close together.  They go in a row per value, where a pass
- * finds a key with one read (by a row number per value, it made two
- * scattered reads); the rows of the values paired already are left
- * as they are.
+ * shapes close together.  They go in a row per place of the free list
+ * (which holds every unpaired value, and a few paired by the last
+ * pass, whose rows are left as they are): rows for the values left
+ * only, fresh memory for a half or less of the values, and a pass
+ * reads them in order of place (side_keys), where rows by value made
+ * it read them scattered.  The row of each place goes in row, which
+ * side_keys shrinks with the free list.
  */
 static void side_loose(struct side *s)
 {
-	uint32_t v;
+	/* between passes, keys is scratch: a value's place, by value */
+	uint32_t *place_of = (uint32_t *)(void *)s->keys;
+	uint32_t v, r, n = s->n_free;
 
-	s->loose = hd_vec_block(&s->loose_mem, HD_LOOSE_COUNT * sizeof(uint64_t),
-				(size_t)s->n + 1);
+	s->loose = hd_vec_block(&s->loose_mem, 1, ((size_t)n + 1) *
+				(HD_LOOSE_COUNT * sizeof(uint64_t) +
+				 sizeof(uint32_t)));
+	s->row = (uint32_t *)(s->loose + ((size_t)n + 1) * HD_LOOSE_COUNT);
+	for (r = 0; r < n; r++) {
+		place_of[s->free_list[r]] = r;
+		s->row[r] = r;
+	}
 	for (v = 0; v < s->n; v++)
 		if (s->partner[v] == HD_NONE)
 			hd_canon_loose(&s->c, s->d, v,
-				       &s->loose[(size_t)v * HD_LOOSE_COUNT]);
+				       &s->loose[(size_t)place_of[v] *
+						 HD_LOOSE_COUNT]);
 }
 
 static void *side_loose_thread(void *arg)
