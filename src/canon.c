@@ -749,6 +749,26 @@ static void add_ref(struct work *w, struct hd_slice name);
 static void pre_add(struct hd_canon_pre *p, struct hd_slice name);
 
 /*
+ * put_operands' step at an operand name s[i] (just past its '%'):
+ * writes the plain bytes from cs and the stripped name, resolves the
+ * name (add_ref with w, pre_add with pre) and returns where it ends.
+ */
+SINK_INLINE size_t put_operand_name(struct sink *k, const char *s, size_t n,
+				    size_t cs, size_t i, const struct win *v,
+				    struct work *w, struct hd_canon_pre *pre)
+{
+	struct hd_slice name;
+
+	sink_near(k, s + cs, i - cs, v);
+	name = hd_slice_make(s + i, sink_name_at(k, s, n, i, v));
+	if (w)
+		add_ref(w, name);
+	else if (pre)
+		pre_add(pre, name);
+	return i + name.n;
+}
+
+/*
  * Writes text with every %name stripped (hd_canon_name), string
  * literals copied as they are and comments ("/ *index=5* /") dropped.
  * With w, every %name is also resolved as an operand (add_ref); with
@@ -771,16 +791,7 @@ static void put_operands(struct sink *k, const struct hd_insn *insn,
 	/* The usual list "%a.1, %b.2, ...": name after name without the
 	 * block walk, which takes over at anything else. */
 	while (v.n >= 32 && s[i] == '%') {
-		struct hd_slice name;
-
-		i++;
-		sink_near(k, s + cs, i - cs, &v);
-		name = hd_slice_make(s + i, sink_name_at(k, s, n, i, &v));
-		if (w)
-			add_ref(w, name);
-		else if (pre)
-			pre_add(pre, name);
-		i = cs = i + name.n;
+		i = cs = put_operand_name(k, s, n, cs, i + 1, &v, w, pre);
 		if (n - i < 3 || s[i] != ',' || s[i + 1] != ' ' ||
 		    s[i + 2] != '%')
 			break;
@@ -803,16 +814,7 @@ static void put_operands(struct sink *k, const struct hd_insn *insn,
 			end = memmem(s + i + 1, n - i - 1, "*/", 2);
 			i = cs = end ? (size_t)(end - s) + 2 : n;
 		} else {
-			struct hd_slice name;
-
-			i = j + 1;
-			sink_near(k, s + cs, i - cs, &v);
-			name = hd_slice_make(s + i, sink_name_at(k, s, n, i, &v));
-			if (w)
-				add_ref(w, name);
-			else if (pre)
-				pre_add(pre, name);
-			i = cs = i + name.n;
+			i = cs = put_operand_name(k, s, n, cs, j + 1, &v, w, pre);
 		}
 	}
 	sink_near(k, s + cs, n - cs, &v);
@@ -1010,7 +1012,6 @@ static void copy_memo_put(struct plain_memo *m, const char *s, size_t j,
 	memcpy(m->copy[i], s + j, e - j);
 	m->copy_len[i] = (unsigned char)(e - j);
 }
-
 /* Is s[0, n) a kept value? */
 static int memo_has(const struct plain_memo *m, const char *s, size_t n)
 {
