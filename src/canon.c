@@ -971,6 +971,8 @@ struct plain_memo {
 	char copy[COPY_SLOTS][COPY_MAX];
 };
 
+/* The copied-value memo is read by the SSE2 walk only (copy_attr). */
+#ifdef __SSE2__
 /* The copy slot of a value whose first 8 bytes are head. */
 static unsigned copy_slot(uint64_t head)
 {
@@ -1012,6 +1014,8 @@ static void copy_memo_put(struct plain_memo *m, const char *s, size_t j,
 	memcpy(m->copy[i], s + j, e - j);
 	m->copy_len[i] = (unsigned char)(e - j);
 }
+#endif
+
 /* Is s[0, n) a kept value? */
 static int memo_has(const struct plain_memo *m, const char *s, size_t n)
 {
