@@ -74,3 +74,17 @@ void tap_parsed_release(struct tap_parsed *t)
 	free(t->copy);
 	t->copy = NULL;
 }
+
+void tap_text_put(struct tap_text *t, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (t->n + n + 1 > t->cap) {
+		t->cap = 2 * (t->n + n + 1);
+		t->p = realloc(t->p, t->cap);
+		if (!t->p)
+			abort();
+	}
+	memcpy(t->p + t->n, s, n + 1);
+	t->n += n;
+}

@@ -35,4 +35,14 @@ void tap_parse_exact(struct tap_parsed *t, const char *name,
 		     const char *text, size_t n, unsigned flags);
 void tap_parsed_release(struct tap_parsed *t);
 
+/* A text made up by a test, grown as pieces are put (NUL-terminated;
+ * free p when done).  Start with { NULL, 0, 0 }. */
+struct tap_text {
+	char *p;
+	size_t n, cap;
+};
+
+/* Appends the string s to t (aborts when out of memory). */
+void tap_text_put(struct tap_text *t, const char *s);
+
 #endif

@@ -135,25 +135,6 @@ static void check_dump(const char *path)
 /* ------------------------------------------------------------------ */
 /* Made-up dumps                                                        */
 
-struct text {
-	char *p;
-	size_t n, cap;
-};
-
-static void put(struct text *t, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (t->n + n + 1 > t->cap) {
-		t->cap = 2 * (t->n + n + 1);
-		t->p = realloc(t->p, t->cap);
-		if (!t->p)
-			abort();
-	}
-	memcpy(t->p + t->n, s, n + 1);
-	t->n += n;
-}
-
 /*
  * A dump of three values: big.1, a concatenate of n_ops operands
  * "%p.K" (p.2 has a record, gte.5 is a position of p.2's value, the
@@ -162,11 +143,11 @@ static void put(struct text *t, const char *s)
  */
 static char *made_up(unsigned n_ops, int short_names, size_t pad)
 {
-	struct text t = { NULL, 0, 0 };
+	struct tap_text t = { NULL, 0, 0 };
 	char num[64];
 	unsigned k;
 
-	put(&t, "BufferAssignment:\n"
+	tap_text_put(&t, "BufferAssignment:\n"
 		"allocation 0: size 16, preallocated-temp:\n"
 		" value: <0 big.1 @0> (size=16,offset=0): f32[4]{0}\n"
 		"allocation 1: size 16, preallocated-temp:\n"
@@ -178,25 +159,25 @@ static char *made_up(unsigned n_ops, int short_names, size_t pad)
 		" from instruction: %big.1 = f32[4]{0} concatenate(");
 	for (k = 0; k < n_ops; k++) {
 		if (k)
-			put(&t, ", ");
+			tap_text_put(&t, ", ");
 		if (k % 7 == 3)
-			put(&t, "%gte.5");
+			tap_text_put(&t, "%gte.5");
 		else if (short_names)
-			put(&t, k % 5 == 1 ? "%p.2" : "%a");
+			tap_text_put(&t, k % 5 == 1 ? "%p.2" : "%a");
 		else {
 			snprintf(num, sizeof(num), "%%p.%u", k);
-			put(&t, num);
+			tap_text_put(&t, num);
 		}
 	}
-	put(&t, "), dimensions={0}\n"
+	tap_text_put(&t, "), dimensions={0}\n"
 		"<1 p.2 @0>\n positions:\n  p.2\n  gte.5\n uses:\n"
 		" from instruction: %p.2 = f32[4]{0} parameter(0)\n"
 		"<2 pad.3 @0>\n positions:\n  pad.3\n uses:\n"
 		" from instruction: %pad.3 = f32[4]{0} negate(%p.2), "
 		"metadata={op_name=\"");
 	for (k = 0; k < pad; k++)
-		put(&t, "x");
-	put(&t, "\"}\n");
+		tap_text_put(&t, "x");
+	tap_text_put(&t, "\"}\n");
 	return t.p;
 }
 
@@ -209,30 +190,30 @@ static char *made_up(unsigned n_ops, int short_names, size_t pad)
  */
 static char *made_up_long(const size_t *pads, unsigned n)
 {
-	struct text t = { NULL, 0, 0 };
+	struct tap_text t = { NULL, 0, 0 };
 	char line[256];
 	unsigned i;
 	size_t k;
 
-	put(&t, "BufferAssignment:\n");
+	tap_text_put(&t, "BufferAssignment:\n");
 	for (i = 0; i < n; i++) {
 		snprintf(line, sizeof(line),
 			 "allocation %u: size 16, preallocated-temp:\n"
 			 " value: <%u v.%u @0> (size=16,offset=0): f32[4]{0}\n",
 			 i, i, i);
-		put(&t, line);
+		tap_text_put(&t, line);
 	}
-	put(&t, "\nTotal bytes used: 16 (16B)\n\nUsed values:\n");
+	tap_text_put(&t, "\nTotal bytes used: 16 (16B)\n\nUsed values:\n");
 	for (i = 0; i < n; i++) {
 		snprintf(line, sizeof(line),
 			 "<%u v.%u @0>\n positions:\n  v.%u\n uses:\n"
 			 " from instruction: %%v.%u = f32[4]{0} custom-call(), "
 			 "custom_call_target=\"t\", backend_config={\"k\":\"",
 			 i, i, i, i);
-		put(&t, line);
+		tap_text_put(&t, line);
 		for (k = 0; k < pads[i]; k++)
-			put(&t, k % 61 == 60 ? "," : "y");
-		put(&t, "\"}\n");
+			tap_text_put(&t, k % 61 == 60 ? "," : "y");
+		tap_text_put(&t, "\"}\n");
 	}
 	return t.p;
 }

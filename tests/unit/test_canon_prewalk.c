@@ -21,26 +21,8 @@
 
 #include "hlodiff/canon.h"
 #include "hlodiff/parse.h"
+#include "tap/dumps.h"
 #include "tap/tap.h"
-
-struct text {
-	char *p;
-	size_t n, cap;
-};
-
-static void put(struct text *t, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (t->n + n + 1 > t->cap) {
-		t->cap = 2 * (t->n + n + 1);
-		t->p = realloc(t->p, t->cap);
-		if (!t->p)
-			abort();
-	}
-	memcpy(t->p + t->n, s, n + 1);
-	t->n += n;
-}
 
 #define BC "backend_config="
 #define B0 "{\"flag_configs\":[],\"scoped_memory_configs\":[]," \
@@ -111,19 +93,19 @@ static uint32_t rnd(uint32_t n)
 
 static char *made_up(void)
 {
-	struct text t = { NULL, 0, 0 };
+	struct tap_text t = { NULL, 0, 0 };
 	char line[256];
 	unsigned i;
 
-	put(&t, "BufferAssignment:\n");
+	tap_text_put(&t, "BufferAssignment:\n");
 	for (i = 0; i < N_INSNS; i++) {
 		snprintf(line, sizeof(line),
 			 "allocation %u: size 16, preallocated-temp:\n"
 			 " value: <%u v.%u @0> (size=16,offset=0): f32[4]{0}\n",
 			 i, i, i);
-		put(&t, line);
+		tap_text_put(&t, line);
 	}
-	put(&t, "\nTotal bytes used: 16 (16B)\n\nUsed values:\n");
+	tap_text_put(&t, "\nTotal bytes used: 16 (16B)\n\nUsed values:\n");
 	for (i = 0; i < N_INSNS; i++) {
 		/* runs of one list now and then, so values are kept and met
 		 * again right after, and later among others */
@@ -136,9 +118,9 @@ static char *made_up(void)
 			 " from instruction: %%v.%u = f32[4]{0} fusion(%s), ",
 			 i, i, i, i,
 			 operands[rnd(sizeof(operands) / sizeof(*operands))]);
-		put(&t, line);
-		put(&t, attrs[a]);
-		put(&t, "\n");
+		tap_text_put(&t, line);
+		tap_text_put(&t, attrs[a]);
+		tap_text_put(&t, "\n");
 	}
 	return t.p;
 }
