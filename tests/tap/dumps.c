@@ -88,3 +88,19 @@ void tap_text_put(struct tap_text *t, const char *s)
 	memcpy(t->p + t->n, s, n + 1);
 	t->n += n;
 }
+
+void tap_text_temps(struct tap_text *t, unsigned n)
+{
+	char line[160];
+	unsigned i;
+
+	tap_text_put(t, "BufferAssignment:\n");
+	for (i = 0; i < n; i++) {
+		snprintf(line, sizeof(line),
+			 "allocation %u: size 16, preallocated-temp:\n"
+			 " value: <%u v.%u @0> (size=16,offset=0): f32[4]{0}\n",
+			 i, i, i);
+		tap_text_put(t, line);
+	}
+	tap_text_put(t, "\nTotal bytes used: 16 (16B)\n\nUsed values:\n");
+}

@@ -45,4 +45,11 @@ struct tap_text {
 /* Appends the string s to t (aborts when out of memory). */
 void tap_text_put(struct tap_text *t, const char *s);
 
+/*
+ * Appends the head of a made-up dump: n preallocated-temp allocations
+ * of 16 bytes, allocation I holding the one f32[4] value <I v.I @0>,
+ * the total and "Used values:"; the test writes the records.
+ */
+void tap_text_temps(struct tap_text *t, unsigned n);
+
 #endif

@@ -195,15 +195,7 @@ static char *made_up_long(const size_t *pads, unsigned n)
 	unsigned i;
 	size_t k;
 
-	tap_text_put(&t, "BufferAssignment:\n");
-	for (i = 0; i < n; i++) {
-		snprintf(line, sizeof(line),
-			 "allocation %u: size 16, preallocated-temp:\n"
-			 " value: <%u v.%u @0> (size=16,offset=0): f32[4]{0}\n",
-			 i, i, i);
-		tap_text_put(&t, line);
-	}
-	tap_text_put(&t, "\nTotal bytes used: 16 (16B)\n\nUsed values:\n");
+	tap_text_temps(&t, n);
 	for (i = 0; i < n; i++) {
 		snprintf(line, sizeof(line),
 			 "<%u v.%u @0>\n positions:\n  v.%u\n uses:\n"

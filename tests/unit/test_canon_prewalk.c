@@ -97,15 +97,7 @@ static char *made_up(void)
 	char line[256];
 	unsigned i;
 
-	tap_text_put(&t, "BufferAssignment:\n");
-	for (i = 0; i < N_INSNS; i++) {
-		snprintf(line, sizeof(line),
-			 "allocation %u: size 16, preallocated-temp:\n"
-			 " value: <%u v.%u @0> (size=16,offset=0): f32[4]{0}\n",
-			 i, i, i);
-		tap_text_put(&t, line);
-	}
-	tap_text_put(&t, "\nTotal bytes used: 16 (16B)\n\nUsed values:\n");
+	tap_text_temps(&t, N_INSNS);
 	for (i = 0; i < N_INSNS; i++) {
 		/* runs of one list now and then, so values are kept and met
 		 * again right after, and later among others */
