@@ -308,16 +308,10 @@ void hd_vec_reserve(struct hd_vec *v, size_t n)
 
 void hd_vec_expect(struct hd_vec *v)
 {
-	void *p;
-
-	if (v->data || !v->elem || VEC_MAP_SPAN == 0)
-		return;
-	p = map_span(VEC_MAP_SPAN);
-	if (!p)
-		return;
-	v->data = p;
-	v->mapped = VEC_MAP_SPAN;
-	v->cap = VEC_MAP_SPAN / v->elem;
+	/* vec_map moves the (empty) array into a reservation as growing
+	 * past VEC_MAP_FROM bytes would */
+	if (!v->data && v->elem && vec_map(v, VEC_MAP_FROM))
+		v->cap = VEC_MAP_SPAN / v->elem;
 }
 
 void *hd_vec_block(struct hd_vec *v, size_t elem, size_t n)
