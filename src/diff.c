@@ -398,7 +398,7 @@ fetch_rec(const struct hd_diff *df, uint32_t a)
 		const char *vb = (const char *)&HD_VALUE(df->new_dump, b);
 
 		/* the fields value_changes reads, color to live_end: a record
-		 * spans two or three cache lines, they one or two */
+		 * (96 bytes) spans two cache lines, they one or two */
 		__builtin_prefetch(vb + offsetof(struct hd_value, color));
 		__builtin_prefetch(vb + offsetof(struct hd_value, live_end) +
 				   sizeof(int64_t) - 1);

@@ -1395,12 +1395,15 @@ static int parse_total(struct parser *ps, struct hd_slice l)
  * the 4th id with a value after this one, and the key of the next.
  */
 /*
- * Starts loading all of value v's record: it spans two or three cache
- * lines (112 bytes), and a record line, its instruction line and a live
- * range write to all of them; the first line alone left the others to
- * miss.
+ * Starts loading all of value v's record: it spans two cache lines (96
+ * bytes; three where the array is not 64-byte aligned, as a small
+ * dump's from malloc), and a record line, its instruction line and a
+ * live range write to all of them; the first line alone left the
+ * others to miss.  always_inline: GCC drops the call of a function that
+ * only prefetches.
  */
-static inline void prefetch_value(const struct hd_dump *d, uint32_t v)
+static inline __attribute__((always_inline)) void
+prefetch_value(const struct hd_dump *d, uint32_t v)
 {
 	const char *p = (const char *)&HD_VALUE(d, v);
 
