@@ -117,7 +117,7 @@ put_probe(struct hd_index *x, uint32_t hash, const struct hd_slice *key,
 			return HD_NONE;
 		}
 		if (s->hash == hash &&
-		    hd_index_key_eq(key_of(ctx, s->idx),
+		    hd_slice_eq(key_of(ctx, s->idx),
 				    key ? *key : key_of(ctx, idx)))
 			return s->idx;
 	}

@@ -1034,7 +1034,7 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 		val = &HD_VALUE(d, v);
 		struct hd_slice had = hd_value_key_of(val);
 
-		if (!hd_index_key_eq(had, key)) {
+		if (!hd_slice_eq(had, key)) {
 			char a[80], b[80];
 			hd_quote(a, sizeof(a), had.p, had.n, 60);
 			hd_quote(b, sizeof(b), key.p, key.n, 60);

@@ -65,17 +65,6 @@ static inline uint32_t hd_index_hash(struct hd_slice key)
 	return (uint32_t)hd_hash64(key);
 }
 
-/*
- * Do two keys hold the same bytes?  hd_bytes_eq compares keys of up to
- * 32 bytes (nearly all of them) inline; hd_slice_eq's memcmp call was
- * 4% of a parse, from the lookups of each value line, record and live
- * range.
- */
-static inline int hd_index_key_eq(struct hd_slice a, struct hd_slice b)
-{
-	return a.n == b.n && hd_bytes_eq(a.p, b.p, a.n);
-}
-
 /* Record with this key (hash = hd_index_hash(key)), or HD_NONE. */
 static inline uint32_t hd_index_find(const struct hd_index *x, uint32_t hash,
 				     struct hd_slice key, hd_index_key_fn key_of,
@@ -90,7 +79,7 @@ static inline uint32_t hd_index_find(const struct hd_index *x, uint32_t hash,
 
 		if (s->idx == HD_NONE)
 			return HD_NONE;
-		if (s->hash == hash && hd_index_key_eq(key_of(ctx, s->idx), key))
+		if (s->hash == hash && hd_slice_eq(key_of(ctx, s->idx), key))
 			return s->idx;
 	}
 }
