@@ -1604,7 +1604,7 @@ struct pre_op {
 
 /* What the parser keeps of an instruction (its canonical hash and
  * loose parts are kept apart, in hd_canon's layout: hd_canon_compute
- * copies the one and takes the other as it is). */
+ * takes both arrays as they are). */
 struct pre_insn {
 	uint64_t name_hash;     /* hd_insn's name_hash and name length, */
 	uint32_t op_first;      /* its first operand record, | PRE_WALK */
@@ -1682,8 +1682,7 @@ struct work {
 	int by_index;                /* instructions found by insn_named, not
 				      * put in the names table: with pre, when
 				      * d->insn_by_name files all of them */
-	struct hd_vec scratch;       /* the block of the per-value and
-				      * per-position arrays above, the
+	struct hd_vec scratch;       /* the block of done, late, owner, the
 				      * names table and build_names' lists */
 	struct carve cut;            /* what is left of it */
 };
@@ -2687,6 +2686,17 @@ static void walk_insn(struct work *w, uint32_t i)
 /* How far ahead hash_insns_pre fetches the table slot of a record. */
 #define PRE_AHEAD 16
 
+/* Starts loading where resolve_kept will look an operand of name hash h
+ * up: the dump's instruction index (by_index), else the names table. */
+static inline __attribute__((always_inline)) void
+prefetch_operand(const struct work *w, uint64_t h)
+{
+	if (w->by_index)
+		hd_index_prefetch(&w->d->insn_by_name, (uint32_t)h);
+	else
+		__builtin_prefetch(&w->names.slots[name_map_home(&w->names, h)]);
+}
+
 /*
  * hash_insns from the parser's results: resolves the kept operand names
  * in order (an instruction that kept none is read again, as
@@ -2717,8 +2727,7 @@ static void hash_insns_pre(struct work *w)
 		} else {
 			for (k = a; k < b; k++) {
 				if (k + PRE_AHEAD < n_ops)
-					hd_index_prefetch(&w->d->insn_by_name,
-							  (uint32_t)ops[k + PRE_AHEAD].h);
+					prefetch_operand(w, ops[k + PRE_AHEAD].h);
 
 				resolve_kept(w, &ops[k], i);
 			}
@@ -2791,7 +2800,7 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 					    sizeof(uint64_t));
 	}
 	c->insn_struct = alloc_array(c->n_insns, sizeof(uint64_t));
-	/* (insn_canon and insn_struct stay from calloc: the matcher frees
+	/* (insn_canon and insn_struct are from malloc: the matcher frees
 	 * them early, with free) */
 	carve_begin(&cut, &c->value_store,
 		    2 * carve_bytes(c->n_values, sizeof(uint64_t)) +

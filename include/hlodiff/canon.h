@@ -79,7 +79,7 @@ struct hd_canon {
 				   * hashed (hd_canon_pre) or stored */
 	/* The storage of insn_loose when it is the parser's array, taken
 	 * whole (hd_canon_pre); else unused, and insn_loose is from
-	 * malloc as the other arrays are. */
+	 * malloc, as insn_canon and insn_struct are. */
 	struct hd_vec loose_store;
 	/* One block holding value_canon, value_struct and value_insn. */
 	struct hd_vec value_store;
