@@ -197,7 +197,7 @@ struct range_size {
 /* Has the parser kept both sizes of value record val (dump.h)? */
 static inline int sizes_kept(const struct hd_value *val)
 {
-	return val->own_kept != 0 && val->whole_kept != 0;
+	return hd_figures_kept_both(hd_figures_kept(val));
 }
 
 /* The kept sizes of value v as hd_figures_compute_kept's array has
@@ -232,7 +232,7 @@ static inline struct range_size range_size(const struct hd_dump *d,
 	if (v == HD_NONE)
 		return s;
 	k = kept_of(d, wc, v);
-	if ((uint32_t)k != 0 && (uint32_t)(k >> 32) != 0) {
+	if (hd_figures_kept_both(k)) {
 		s.own = hd_size_kept((uint32_t)k);
 		s.whole = hd_size_kept((uint32_t)(k >> 32));
 		return s;
@@ -245,11 +245,12 @@ static inline struct range_size range_size(const struct hd_dump *d,
 /*
  * The passes over the live ranges read, for each, its value record and
  * then the value's allocation entry and instruction: cache misses in
- * random order on a large dump.  They go in blocks of RANGE_BLOCK
- * ranges: first the block's value records are loaded, then the entries
- * and instructions they name, then the sizes are read, so that the
- * misses of a block overlap.  keep[] (or NULL for all) says which.
- * (Prefetch instructions instead of loads gained nothing here.)
+ * random order on a large dump.  The pass of the bytes at a time
+ * (live_bytes_at2) goes in blocks of RANGE_BLOCK ranges: first the
+ * block's value records are loaded, then the entries and instructions
+ * they name, then the sizes are read, so that the misses of a block
+ * overlap.  keep[] (or NULL for all) says which.  xla_peak_time, which
+ * reads every range, fetches ahead with prefetches instead (below).
  */
 #define RANGE_BLOCK 64
 
@@ -332,7 +333,7 @@ fetch_range_sizes(const struct hd_dump *d, const struct whole_cache *wc,
 	if (v == HD_NONE)
 		return;
 	k = kept_of(d, wc, v);
-	if ((uint32_t)k != 0 && (uint32_t)(k >> 32) != 0)
+	if (hd_figures_kept_both(k))
 		return;
 	val = &HD_VALUE(d, v);
 	if (val->alloc_value != HD_NONE)
