@@ -122,6 +122,16 @@ static void merge(const struct ksort *k, struct hd_key_item *a,
 	merge_runs(k, tmp, h, a + h, n - h, a);
 }
 
+/* Puts t into the sorted items[0, y], at its place, the ones after it
+ * one up (items[y] is free). */
+static void insert_sorted(const struct ksort *ks, struct hd_key_item *items,
+			  size_t y, struct hd_key_item t)
+{
+	for (; y > 0 && before(ks, &t, &items[y - 1]); y--)
+		items[y] = items[y - 1];
+	items[y] = t;
+}
+
 /* Sorts a[0, n) with tmp[0, n / 2) as scratch. */
 static void msort(const struct ksort *k, struct hd_key_item *a,
 		  struct hd_key_item *tmp, size_t n)
@@ -129,15 +139,10 @@ static void msort(const struct ksort *k, struct hd_key_item *a,
 	size_t h = n / 2;
 
 	if (n <= 12) {
-		size_t x, y;
+		size_t x;
 
-		for (x = 1; x < n; x++) {
-			struct hd_key_item t = a[x];
-
-			for (y = x; y > 0 && before(k, &t, &a[y - 1]); y--)
-				a[y] = a[y - 1];
-			a[y] = t;
-		}
+		for (x = 1; x < n; x++)
+			insert_sorted(k, a, x, a[x]);
 		return;
 	}
 	msort(k, a, tmp, h);
@@ -267,16 +272,6 @@ void hd_key_sort(struct hd_key_item *items, size_t n,
  * order (idx breaks every tie), so these are the sort's first k.  Most
  * items are put aside by one comparison with the k-th best.
  */
-/* Puts t into the sorted items[0, y], at its place, the ones after it
- * one up (items[y] is free). */
-static void insert_sorted(const struct ksort *ks, struct hd_key_item *items,
-			  size_t y, struct hd_key_item t)
-{
-	for (; y > 0 && before(ks, &t, &items[y - 1]); y--)
-		items[y] = items[y - 1];
-	items[y] = t;
-}
-
 void hd_key_select(struct hd_key_item *items, size_t n, size_t k,
 		   int (*full)(void *ctx, uint32_t a, uint32_t b), void *ctx)
 {

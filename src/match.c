@@ -368,16 +368,6 @@ static struct keysrc loose_key(const struct side *s, int k)
 	return ks;
 }
 
-
-/*
- * Drops the values paired since the last pass from the free list of s,
- * and takes the key of every value left, by place: one pass of
- * scattered reads with nothing waiting on them, instead of one inside
- * each hash step of each part.  The places r of the keys of each part
- * of a pass in two go to at[0] and at[1] (ascending), their numbers to
- * n_at[0] and n_at[1] (without a branch: both writes are always made,
- * and the count of the key's part grows).
- */
 /* How far ahead side_keys fetches a value's partner entry and key: the
  * loop is short, and at 16 ahead the fetches came too late. */
 #define KEYS_AHEAD 64
@@ -438,6 +428,15 @@ keys_loop(struct keys_run *w, int by_row, int rows)
 	w->n1 = n1;
 }
 
+/*
+ * Drops the values paired since the last pass from the free list of s,
+ * and takes the key of every value left, by place: one pass of
+ * scattered reads with nothing waiting on them, instead of one inside
+ * each hash step of each part.  The places r of the keys of each part
+ * of a pass in two go to at[0] and at[1] (ascending), their numbers to
+ * n_at[0] and n_at[1] (without a branch: both writes are always made,
+ * and the count of the key's part grows).
+ */
 static void side_keys(struct side *s, const struct keysrc *ks,
 		      uint32_t *const at[2], uint32_t n_at[2])
 {
