@@ -264,6 +264,11 @@ void hd_key_sort(struct hd_key_item *items, size_t n,
  * sorts them all: its insertions cost up to k moves an item. */
 #define SELECT_MAX 64
 
+static int select_sorts_all(size_t n, size_t k)
+{
+	return k >= n || k > SELECT_MAX || k > n / 8;
+}
+
 /*
  * The first k items of the sort of items[0, n) into items[0, k), in
  * order: items[0, k) hold the best found so far, sorted, and an item
@@ -278,7 +283,7 @@ void hd_key_select(struct hd_key_item *items, size_t n, size_t k,
 	struct ksort ks = { full, ctx };
 	size_t i;
 
-	if (k >= n || k > SELECT_MAX || k > n / 8) {
+	if (select_sorts_all(n, k)) {
 		hd_key_sort(items, n, full, ctx);
 		return;
 	}
@@ -318,6 +323,13 @@ void hd_key_select_keyed(struct hd_key_item *items, size_t n, size_t k,
 		return;
 	if (k > n)
 		k = n;
+	if (select_sorts_all(n, k)) {
+		/* one sort of them all, not one by the numbers first */
+		for (i = 0; i < n; i++)
+			set_key(ctx, &items[i]);
+		hd_key_sort(items, n, full, ctx);
+		return;
+	}
 	hd_key_select(items, n, k, no_key, NULL);
 	last = items[k - 1];
 	for (i = 0; i < n; i++) {
