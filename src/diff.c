@@ -651,80 +651,6 @@ static void keep_listed(struct hd_diff *df, struct hd_key_item *items,
 	df->n_top = (uint32_t)k;
 }
 
-/*
- * The entry list_values makes for old value a, matched to b and with
- * nothing that differs (the entries keep_listed drops): their sizes are
- * equal, hence so are the numbers.
- */
-static void unchanged_entry(const struct hd_diff *df, struct hd_value_diff *out,
-			    uint32_t a, uint32_t b)
-{
-	struct hd_value_diff x;
-
-	memset(&x, 0, sizeof(x));
-	x.old_v = a;
-	x.new_v = b;
-	x.old_bytes = hd_value_size(df->old, a);
-	x.new_bytes = x.old_bytes;
-	x.delta = 0;
-	x.status = HD_STATUS_MATCHED;
-	x.how = df->match.how[a];
-	*out = x;
-}
-
-void hd_diff_complete(struct hd_diff *df)
-{
-	const struct hd_match *m = &df->match;
-	uint32_t n_old = m->n_old, n_new = m->n_new, n, i, k;
-	struct hd_vec all = HD_VEC_INIT(struct hd_value_diff);
-	struct hd_vec item_mem = HD_VEC_INIT(struct hd_key_item);
-	struct hd_value_diff *v;
-	struct hd_key_item *items;
-	uint32_t *added_at;
-	unsigned char *have;
-
-	if (!df->partial)
-		return;
-	hd_peak_diff_complete(&df->peak, df->old, df->new_dump);
-	hd_match_label(&df->match, df->old, df->new_dump);
-	/* Each entry back at its place in list_values' dump order: old
-	 * value a at a, the added values after them in new dump order. */
-	n = n_old + m->n_added;
-	added_at = hd_xmalloc(((size_t)n_new + 1) * sizeof(*added_at));
-	for (i = 0, k = n_old; i < n_new; i++)
-		added_at[i] = m->new_to_old[i] == HD_NONE ? k++ : HD_NONE;
-	have = hd_xcalloc((size_t)n_old + 1, 1);
-	hd_vec_reserve(&all, n);
-	v = all.data;
-	for (i = 0; i < df->values.len; i++) {
-		const struct hd_value_diff *x =
-			&HD_VEC_AT(&df->values, struct hd_value_diff, i);
-		uint32_t at = x->old_v != HD_NONE ? x->old_v : added_at[x->new_v];
-
-		v[at] = *x;
-		if (x->status == HD_STATUS_MATCHED)
-			v[at].how = m->how[x->old_v];
-		if (at < n_old)
-			have[at] = 1;
-	}
-	for (i = 0; i < n_old; i++)
-		if (!have[i])
-			unchanged_entry(df, &v[i], i, m->old_to_new[i]);
-	all.len = n;
-	free(have);
-	free(added_at);
-	hd_vec_release(&df->values);
-	df->values = all;
-	/* and sorted as hd_diff_compute_sides sorts them */
-	items = hd_vec_block(&item_mem, sizeof(*items), (size_t)n + 1);
-	for (i = 0; i < n; i++)
-		value_item(df, &items[i], &v[i], i, differs(&v[i]));
-	df->partial = 0;
-	df->n_top = 0;
-	sort_values(df, items, n, df->n_listed);
-	hd_vec_release(&item_mem);
-}
-
 void hd_diff_side_begin(struct hd_diff_side *s, const struct hd_dump *d)
 {
 	s->d = d;
@@ -824,6 +750,23 @@ static void *list_and_sort(void *arg)
 		sort_values(df, items, h, listed_h);
 	hd_vec_release(&item_mem);
 	return NULL;
+}
+
+void hd_diff_complete(struct hd_diff *df)
+{
+	struct compute_job job = { df, 0 };
+
+	if (!df->partial)
+		return;
+	hd_peak_diff_complete(&df->peak, df->old, df->new_dump);
+	hd_match_label(&df->match, df->old, df->new_dump);
+	/* listed again, whole, as hd_diff_compute_sides lists them */
+	df->partial = 0;
+	df->n_top = 0;
+	df->n_matched = df->n_changed = df->n_removed = df->n_added = 0;
+	df->n_listed = 0;
+	df->values.len = 0;
+	list_and_sort(&job);
 }
 
 /* hd_diff_compute_sides, partial when partial (hd_diff_compute_sides_top). */
