@@ -1086,9 +1086,7 @@ void hd_match_side_canon(struct hd_match_side *ms)
 	hd_canon_compute(&s->c, s->d);
 	/* The matcher needs the value hashes and the per-instruction parts
 	 * of the loose keys, not the instructions' own hashes. */
-	free(s->c.insn_canon);
-	free(s->c.insn_struct);
-	s->c.insn_canon = s->c.insn_struct = NULL;
+	hd_canon_drop_insn_hashes(&s->c);
 }
 
 void hd_match_side_order(struct hd_match_side *ms)

@@ -77,10 +77,12 @@ struct hd_canon {
 	uint32_t n_walked;        /* instructions whose text hd_canon_compute
 				   * read: all of them, but those the parser
 				   * hashed (hd_canon_pre) or stored */
-	/* The storage of insn_loose when it is the parser's array, taken
-	 * whole (hd_canon_pre); else unused, and insn_loose is from
-	 * malloc, as insn_canon and insn_struct are. */
+	/* The storage of insn_loose and of insn_canon when they are the
+	 * parser's arrays, taken whole (hd_canon_pre); else unused, and
+	 * they are from malloc, as insn_struct is (hd_canon_release and
+	 * hd_canon_drop_insn_hashes free them either way). */
 	struct hd_vec loose_store;
+	struct hd_vec canon_store;
 	/* One block holding value_canon, value_struct and value_insn. */
 	struct hd_vec value_store;
 };
@@ -104,6 +106,9 @@ enum hd_loose_key {
  * element (operand names are resolved through one flat hash table).
  */
 int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d);
+/* Frees insn_canon and insn_struct (NULL after), which the matcher does
+ * not need: it keeps the values' hashes and the loose parts. */
+void hd_canon_drop_insn_hashes(struct hd_canon *c);
 void hd_canon_release(struct hd_canon *c);
 
 /*
