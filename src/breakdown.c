@@ -202,6 +202,15 @@ static const struct hd_insn *insn_of(const struct hd_dump *d, uint32_t v)
 	return i == HD_NONE ? NULL : &HD_INSN(d, i);
 }
 
+/* Where value v's instruction came from, or NULL. */
+static const struct hd_insn_source *source_of(const struct hd_dump *d,
+					      uint32_t v)
+{
+	uint32_t i = HD_VALUE(d, v).insn;
+
+	return i == HD_NONE ? NULL : &HD_INSN_SOURCE(d, i);
+}
+
 static int64_t value_space(const struct hd_dump *d, uint32_t v)
 {
 	const struct hd_value *val = &HD_VALUE(d, v);
@@ -211,7 +220,7 @@ static int64_t value_space(const struct hd_dump *d, uint32_t v)
 	return hd_shape_memory_space(hd_value_shape(d, v));
 }
 
-static void path_op_name(struct path *pa, const struct hd_insn *in)
+static void path_op_name(struct path *pa, const struct hd_insn_source *in)
 {
 	int before = pa->n;
 
@@ -221,7 +230,7 @@ static void path_op_name(struct path *pa, const struct hd_insn *in)
 		path_lit(pa, "(no metadata)");
 }
 
-static void path_source(struct path *pa, const struct hd_insn *in)
+static void path_source(struct path *pa, const struct hd_insn_source *in)
 {
 	if (!in || !in->source_file.n) {
 		path_lit(pa, "(no source)");
@@ -269,10 +278,10 @@ static void key_path(struct path *pa, const struct hd_dump *d, uint32_t v,
 
 	switch (k) {
 	case HD_BY_OP_NAME:
-		path_op_name(pa, in);
+		path_op_name(pa, source_of(d, v));
 		return;
 	case HD_BY_SOURCE:
-		path_source(pa, in);
+		path_source(pa, source_of(d, v));
 		return;
 	case HD_BY_OPCODE:
 		if (in && in->opcode.n)

@@ -1310,12 +1310,12 @@ static inline size_t key_end(const char *s, size_t n, size_t i,
 static size_t metadata_end(const struct hd_insn *insn, const char *s,
 			   size_t n, size_t k)
 {
-	const char *m = insn->metadata.p;
+	struct hd_slice meta = hd_insn_metadata(insn);
 	size_t end;
 
-	if (!m || m != s + k + 2 || s[k + 1] != '{')
+	if (!meta.p || meta.p != s + k + 2 || s[k + 1] != '{')
 		return 0;
-	end = k + 2 + insn->metadata.n;
+	end = k + 2 + meta.n;
 	if (end >= n || s[end] != '}')
 		return 0;
 	end++;
@@ -2492,12 +2492,13 @@ static void stored_hashes(struct hd_canon *c, const struct hd_dump *d)
 
 /* The per-instruction parts of the loose keys of an instruction (canon.h:
  * insn_loose) to out[0, 2), while its text is in cache. */
-static void loose_parts(uint64_t *out, const struct hd_insn *in)
+static void loose_parts(uint64_t *out, const struct hd_insn *in,
+			struct hd_slice op_name)
 {
 	uint64_t opcode = hd_hash64(in->opcode);
 
 	out[0] = opcode;
-	out[1] = mix(opcode, hd_hash64(in->op_name));
+	out[1] = mix(opcode, hd_hash64(op_name));
 }
 
 /* ------------------------------------------------------------------ */
@@ -2578,7 +2579,8 @@ static void pre_add(struct hd_canon_pre *p, struct hd_slice name)
 	o->off = (uint32_t)(name.p - p->base);
 }
 
-void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in)
+void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in,
+		       struct hd_slice op_name)
 {
 	size_t first = p->ops.len;
 	struct pre_insn *r;
@@ -2607,7 +2609,7 @@ void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in)
 		insn_text(&p->sink, in, NULL, p);
 		*canon = sink_hash(&p->sink);
 	}
-	loose_parts(loose, in);
+	loose_parts(loose, in, op_name);
 	r->name_hash = in->name_hash;
 	r->name_len = in->name.n < UINT32_MAX ? (uint32_t)in->name.n :
 						UINT32_MAX;
@@ -2752,7 +2754,8 @@ static void hash_insns(struct work *w)
 	for (i = 0; i < c->n_insns; i++) {
 		w->cur_first = w->refs.len;
 		walk_insn(w, i);
-		loose_parts(&c->insn_loose[2 * (size_t)i], &HD_INSN(d, i));
+		loose_parts(&c->insn_loose[2 * (size_t)i], &HD_INSN(d, i),
+			    HD_INSN_SOURCE(d, i).op_name);
 		settle(w, i);
 	}
 	c->n_walked = c->n_insns;
@@ -2823,7 +2826,7 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 		stored_hashes(c, d);
 		for (i = 0; i < c->n_insns; i++)
 			loose_parts(&c->insn_loose[2 * (size_t)i],
-				    &HD_INSN(d, i));
+				    &HD_INSN(d, i), HD_INSN_SOURCE(d, i).op_name);
 	} else {
 		hash_insns(w);
 	}

@@ -8,6 +8,12 @@
 #include "hlodiff/canon.h"
 #include "hlodiff/shape.h"
 
+/* The record sizes dump.h promises (64-bit targets). */
+_Static_assert(sizeof(void *) != 8 || sizeof(struct hd_insn) == 128,
+	       "struct hd_insn is 128 bytes");
+_Static_assert(sizeof(void *) != 8 || sizeof(struct hd_live_range) == 24,
+	       "struct hd_live_range is 24 bytes");
+
 void hd_dump_init(struct hd_dump *d)
 {
 	memset(d, 0, sizeof(*d));
@@ -20,8 +26,10 @@ void hd_dump_init(struct hd_dump *d)
 	d->value_lines.elem = sizeof(struct hd_value_lines);
 	d->value_uses.elem = sizeof(struct hd_value_uses);
 	d->insns.elem = sizeof(struct hd_insn);
+	d->insn_sources.elem = sizeof(struct hd_insn_source);
 	d->sequence.elem = sizeof(struct hd_slice);
 	d->live_ranges.elem = sizeof(struct hd_live_range);
+	d->unknown_ranges.elem = sizeof(struct hd_unknown_range);
 	d->peak.elem = sizeof(struct hd_peak_entry);
 	d->stack.elem = sizeof(struct hd_stack_node);
 	d->id_slots.elem = sizeof(uint32_t);
@@ -54,8 +62,10 @@ void hd_dump_release(struct hd_dump *d)
 	hd_vec_release(&d->value_lines);
 	hd_vec_release(&d->value_uses);
 	hd_vec_release(&d->insns);
+	hd_vec_release(&d->insn_sources);
 	hd_vec_release(&d->sequence);
 	hd_vec_release(&d->live_ranges);
+	hd_vec_release(&d->unknown_ranges);
 	hd_vec_release(&d->peak);
 	hd_vec_release(&d->stack);
 	hd_vec_release(&d->copy_starts);

@@ -738,7 +738,7 @@ static uint32_t *write_files(FILE *out, const struct hd_dump *d)
 
 	hd_table_init(&seen, &arena);
 	for (i = 0; i < d->insns.len; i++) {
-		struct hd_slice f = HD_INSN(d, i).source_file;
+		struct hd_slice f = HD_INSN_SOURCE(d, i).source_file;
 		uint32_t k;
 
 		if (!f.n)
@@ -956,6 +956,7 @@ static void put_op_name(struct writer *w, FILE *out, struct hd_slice op)
 static void write_insn(struct writer *w, uint32_t i)
 {
 	const struct hd_insn *in = &HD_INSN(w->d, i);
+	const struct hd_insn_source *src = &HD_INSN_SOURCE(w->d, i);
 	FILE *out = w->out;
 	struct opt o = { out, 0 };
 
@@ -968,17 +969,17 @@ static void write_insn(struct writer *w, uint32_t i)
 	put_hashes(w, w->c->insn_canon[i], w->c->insn_struct[i]);
 	fputc('\t', out);
 	put_shape(w, in->shape);
-	if (in->op_name.n)
-		put_op_name(w, opt_next(&o), in->op_name);
+	if (src->op_name.n)
+		put_op_name(w, opt_next(&o), src->op_name);
 	else
 		opt_skip(&o);
-	w->prev_op = in->op_name;
+	w->prev_op = src->op_name;
 	if (w->file[i])
 		fprintf(opt_next(&o), "%" PRIu32, w->file[i]);
 	else
 		opt_skip(&o);
-	if (in->source_line >= 0)
-		fprintf(opt_next(&o), "%" PRId64, in->source_line);
+	if (src->source_line >= 0)
+		fprintf(opt_next(&o), "%" PRId64, src->source_line);
 	else
 		opt_skip(&o);
 	if (hd_slice_eq_cstr(in->opcode, "copy-start"))
@@ -1239,14 +1240,13 @@ static void write_ranges_and_peak(struct writer *w, int derived_peak)
 	char *buf = NULL;
 	size_t cap = 0;
 
-	for (i = 0; i < d->live_ranges.len; i++) {
-		const struct hd_live_range *r = &HD_LIVE_RANGE(d, i);
+	for (i = 0; i < d->unknown_ranges.len; i++) {
+		const struct hd_unknown_range *u = &HD_UNKNOWN_RANGE(d, i);
+		const struct hd_live_range *r = &HD_LIVE_RANGE(d, u->range);
 
-		if (r->value != HD_NONE)
-			continue;
 		fputs("r\t", w->out);
-		put_field(w->out, r->name);
-		put_escaped(w->out, r->index);
+		put_field(w->out, u->name);
+		put_escaped(w->out, u->index);
 		fprintf(w->out, "\t%" PRId64 "\t%" PRId64 "\n", r->start, r->end);
 	}
 	if (derived_peak)
@@ -1950,6 +1950,7 @@ static int read_insn(struct reader *r)
 {
 	struct hd_dump *d = r->d;
 	struct hd_insn *in;
+	struct hd_insn_source *src;
 	uint64_t canon, structural;
 	int64_t line, file;
 	int has;
@@ -1957,8 +1958,9 @@ static int read_insn(struct reader *r)
 	if (want_fields(r, 6, 11, "'i NAME OPCODE CANON STRUCT SHAPE [OP_NAME FILE LINE SOURCE ATTRS]'"))
 		return -1;
 	in = hd_vec_push(&d->insns);
+	src = hd_vec_push(&d->insn_sources);
 	in->line = (uint32_t)r->line;
-	in->source_line = -1;
+	src->source_line = -1;
 	if (prefixed_field(r, 1, r->prev_name, &in->name))
 		return -1;
 	r->prev_name = in->name;
@@ -1967,21 +1969,21 @@ static int read_insn(struct reader *r)
 	if (opcode_field(r, in->name, &in->opcode) ||
 	    hash_fields(r, &canon, &structural) || shape_field(r, 5, &in->shape))
 		return -1;
-	if (opt_field(r, 6).n && op_name_field(r, &in->op_name))
+	if (opt_field(r, 6).n && op_name_field(r, &src->op_name))
 		return -1;
-	r->prev_op = in->op_name;
+	r->prev_op = src->op_name;
 	if (opt_field(r, 7).n) {
 		if (num_field(r, 7, &file, &has))
 			return -1;
 		if (has && (file < 1 || (uint64_t)file > r->files.len))
 			return bad(r, "unknown source file", "the number of an 'f' line above, or '-'");
 		if (has)
-			in->source_file = HD_VEC_AT(&r->files, struct hd_slice, file - 1);
+			src->source_file = HD_VEC_AT(&r->files, struct hd_slice, file - 1);
 	}
 	if (opt_field(r, 8).n) {
 		if (num_field(r, 8, &line, &has))
 			return -1;
-		in->source_line = has ? line : -1;
+		src->source_line = has ? line : -1;
 	}
 	if (text_field(r, 9, &in->operands) || text_field(r, 10, &in->attrs))
 		return -1;
@@ -2045,8 +2047,6 @@ static int value_live(struct reader *r, struct hd_value *val, uint32_t v)
 	val->live_start = a;
 	val->live_end = b;
 	lr = hd_vec_push(&r->d->live_ranges);
-	lr->name = val->name;
-	lr->index = val->index;
 	lr->start = a;
 	lr->end = b;
 	lr->value = v;
@@ -2195,15 +2195,18 @@ static int read_value(struct reader *r)
 static int read_orphan_range(struct reader *r)
 {
 	struct hd_live_range *lr;
+	struct hd_unknown_range *u;
 	struct hd_slice text, key;
 
 	if (want_fields(r, 4, 4, "'r NAME{INDEX} START END'"))
 		return -1;
+	u = hd_vec_push(&r->d->unknown_ranges);
+	u->range = (uint32_t)r->d->live_ranges.len;
 	lr = hd_vec_push(&r->d->live_ranges);
 	lr->value = HD_NONE;
 	lr->line = (uint32_t)r->line;
 	if (text_field(r, 1, &text) ||
-	    split_key(r, text, &lr->name, &lr->index, &key) ||
+	    split_key(r, text, &u->name, &u->index, &key) ||
 	    num_field(r, 2, &lr->start, NULL) || num_field(r, 3, &lr->end, NULL))
 		return -1;
 	if (lr->start < 0 || lr->end < lr->start)

@@ -947,14 +947,14 @@ static void mover_row(FILE *out, const struct hd_diff *df, uint32_t rank,
 	fprintf(out, "<td>%s</td><td>%s</td>", words,
 		x->status == HD_STATUS_MATCHED ?
 		hd_match_how_name((enum hd_match_how)x->how) : "");
-	if (insn == HD_NONE || HD_INSN(d, insn).op_name.n == 0) {
+	if (insn == HD_NONE || HD_INSN_SOURCE(d, insn).op_name.n == 0) {
 		fputs("<td class=\"op\"></td></tr>\n", out);
 		return;
 	}
 	fputs("<td class=\"op\" title=\"", out);
-	esc_text(out, HD_INSN(d, insn).op_name);
+	esc_text(out, HD_INSN_SOURCE(d, insn).op_name);
 	fputs("\">", out);
-	esc_text(out, HD_INSN(d, insn).op_name);
+	esc_text(out, HD_INSN_SOURCE(d, insn).op_name);
 	fputs("</td></tr>\n", out);
 }
 

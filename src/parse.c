@@ -1581,20 +1581,20 @@ static inline struct hd_slice unquote(struct hd_slice val)
  * the three kept, and cost a compare of lengths.
  */
 static inline __attribute__((always_inline)) void
-metadata_item(struct hd_insn *in, struct hd_slice key, struct hd_slice val)
+metadata_item(struct hd_insn_source *src, struct hd_slice key,
+	      struct hd_slice val)
 {
 	if (IS(key, "op_name"))
-		in->op_name = unquote(val);
+		src->op_name = unquote(val);
 	else if (IS(key, "source_file"))
-		in->source_file = unquote(val);
+		src->source_file = unquote(val);
 	else if (IS(key, "source_line"))
-		hd_parse_i64(unquote(val), &in->source_line);
+		hd_parse_i64(unquote(val), &src->source_line);
 }
 
 /* Splits "key=value" attributes of metadata={...} (space separated). */
-static void read_metadata(struct hd_insn *in)
+static void read_metadata(struct hd_insn_source *src, struct hd_slice m)
 {
-	struct hd_slice m = in->metadata;
 
 	while (m.n) {
 		size_t eq, end;
@@ -1612,7 +1612,7 @@ static void read_metadata(struct hd_insn *in)
 		end = balanced_until(m, ' ', ' ');
 		val = hd_slice_make(m.p, end);
 		m = tail(m, end);
-		metadata_item(in, key, val);
+		metadata_item(src, key, val);
 	}
 }
 
@@ -1773,7 +1773,8 @@ static size_t metadata_plain_tail(struct hd_slice r, const char *limit)
  * (a ')' or ']' there, a '}' followed by other text, no end) returns
  * -1, and the caller does the two passes.  m starts at the '{'.
  */
-static int read_metadata_fast(struct hd_insn *in, struct hd_slice m,
+static int read_metadata_fast(struct hd_insn_source *src,
+			      struct hd_slice *meta, struct hd_slice m,
 			      const char *limit)
 {
 	struct hd_slice r = tail(m, 1);
@@ -1789,7 +1790,7 @@ static int read_metadata_fast(struct hd_insn *in, struct hd_slice m,
 		if (is_closer(r.p[0])) {
 			if (r.p[0] != '}' || (r.n > 1 && r.p[1] != ','))
 				return -1;
-			in->metadata = hd_slice_make(m.p + 1, (size_t)(r.p - m.p) - 1);
+			*meta = hd_slice_make(m.p + 1, (size_t)(r.p - m.p) - 1);
 			return 0;
 		}
 		/* the usual keys: name_span would stop at their '=' */
@@ -1810,13 +1811,13 @@ static int read_metadata_fast(struct hd_insn *in, struct hd_slice m,
 		end = metadata_value_end(r, limit);
 		if (end >= r.n)
 			return -1;
-		metadata_item(in, key, hd_slice_make(r.p, end));
+		metadata_item(src, key, hd_slice_make(r.p, end));
 		r = tail(r, end);
 		if (IS(key, "source_line") && r.n && r.p[0] == ' ') {
 			size_t close = metadata_plain_tail(r, limit);
 
 			if (close) {
-				in->metadata = hd_slice_make(
+				*meta = hd_slice_make(
 					m.p + 1, (size_t)(r.p + close - m.p) - 1);
 				return 0;
 			}
@@ -1872,16 +1873,17 @@ static inline int usual_string_item(struct hd_slice *r, size_t key_len,
  * from the start with the loop, which keeps again whatever was kept
  * here.  m starts at the '{'.
  */
-static int read_metadata_usual(struct hd_insn *in, struct hd_slice m,
+static int read_metadata_usual(struct hd_insn_source *src,
+			       struct hd_slice *meta, struct hd_slice m,
 			       const char *limit)
 {
 	struct hd_slice r = tail(m, 1), v;
 	size_t e;
 	int rc;
 
-	rc = USUAL_STRING_ITEM(&r, "op_name=\"", &in->op_name, limit);
+	rc = USUAL_STRING_ITEM(&r, "op_name=\"", &src->op_name, limit);
 	if (rc == 0)
-		rc = USUAL_STRING_ITEM(&r, "source_file=\"", &in->source_file,
+		rc = USUAL_STRING_ITEM(&r, "source_file=\"", &src->source_file,
 				       limit);
 	if (rc < 0)
 		return -1;
@@ -1892,7 +1894,7 @@ static int read_metadata_usual(struct hd_insn *in, struct hd_slice m,
 		e = name_span(v, limit);
 		if (e >= v.n || (v.p[e] != ' ' && !is_closer(v.p[e])))
 			return -1;
-		hd_parse_i64(hd_slice_make(v.p, e), &in->source_line);
+		hd_parse_i64(hd_slice_make(v.p, e), &src->source_line);
 		r = tail(v, e);
 		if (r.p[0] == ' ') {
 			size_t close = metadata_plain_tail(r, limit);
@@ -1905,7 +1907,7 @@ static int read_metadata_usual(struct hd_insn *in, struct hd_slice m,
 close:
 	if (!r.n || r.p[0] != '}' || (r.n > 1 && r.p[1] != ','))
 		return -1;
-	in->metadata = hd_slice_make(m.p + 1, (size_t)(r.p - m.p) - 1);
+	*meta = hd_slice_make(m.p + 1, (size_t)(r.p - m.p) - 1);
 	return 0;
 }
 
@@ -1939,12 +1941,13 @@ static const char *find_comma_metadata(struct hd_slice a)
  * backend_config and frontend attributes, so the first ", metadata={" is
  * the attribute (memmem keeps this a fast scan of long lines).
  */
-static void find_metadata(struct hd_insn *in, const char *limit)
+static struct hd_slice find_metadata(struct hd_slice a,
+				     struct hd_insn_source *src,
+				     const char *limit)
 {
 	static const char key[] = "metadata={";
-	struct hd_slice a = in->attrs;
 	const char *at = NULL;
-	struct hd_slice m;
+	struct hd_slice m, meta = HD_SLICE_NULL;
 	size_t end;
 
 	if (STARTS(a, "metadata={")) {
@@ -1955,18 +1958,35 @@ static void find_metadata(struct hd_insn *in, const char *limit)
 			at = hit + 2;
 	}
 	if (!at)
-		return;
+		return meta;
 	m = tail(a, (size_t)(at - a.p) + sizeof(key) - 2); /* from '{' */
-	if (read_metadata_usual(in, m, limit) == 0 ||
-	    read_metadata_fast(in, m, limit) == 0)
-		return;
-	in->op_name = in->source_file = HD_SLICE_NULL;
-	in->source_line = -1;
+	if (read_metadata_usual(src, &meta, m, limit) == 0 ||
+	    read_metadata_fast(src, &meta, m, limit) == 0)
+		return meta;
+	src->op_name = src->source_file = HD_SLICE_NULL;
+	src->source_line = -1;
 	end = balanced_until(m, ',', ',');
 	if (end < 2 || m.p[end - 1] != '}')
+		return meta;
+	meta = hd_slice_make(m.p + 1, end - 2);
+	read_metadata(src, meta);
+	return meta;
+}
+
+/* Keeps meta, a slice of in->text or none, as in->meta_at and meta_n
+ * (none when it does not fit in 32 bits: canonical hashing then walks
+ * the metadata item as it walks any other). */
+static void keep_metadata(struct hd_insn *in, struct hd_slice meta)
+{
+	size_t at;
+
+	if (!meta.p)
 		return;
-	in->metadata = hd_slice_make(m.p + 1, end - 2);
-	read_metadata(in);
+	at = (size_t)(meta.p - in->text.p);
+	if (at > 0 && at <= UINT32_MAX && meta.n <= UINT32_MAX) {
+		in->meta_at = (uint32_t)at;
+		in->meta_n = (uint32_t)meta.n;
+	}
 }
 
 /*
@@ -2028,15 +2048,16 @@ found:
 	return 0;
 }
 
-/* "%name = SHAPE opcode(operands), attrs"; n is the length of the name
- * (name_span after the '%'), which the caller found. */
+/* "%name = SHAPE opcode(operands), attrs" into in and src; n is the
+ * length of the name (name_span after the '%'), which the caller found. */
 static int parse_insn_text(struct parser *ps, struct hd_slice l,
-			   struct hd_slice text, size_t n, struct hd_insn *in)
+			   struct hd_slice text, size_t n, struct hd_insn *in,
+			   struct hd_insn_source *src)
 {
 	struct hd_slice t = text;
 
 	in->text = text;
-	in->source_line = -1;
+	src->source_line = -1;
 	if (t.n && t.p[0] == '%')
 		t = tail(t, 1);
 	if (n == 0)
@@ -2077,7 +2098,7 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 		in->attrs = t;
 	else if (t.n)
 		return bad_line(ps, l, "bad text after operands", "', attr=value, ...'");
-	find_metadata(in, ps->end);
+	keep_metadata(in, find_metadata(in->attrs, src, ps->end));
 	if (in->flags & HD_INSN_COPY_START) {
 		/* what the figures read of a copy-start, kept out of the input */
 		if (hd_attrs_cross_program_prefetch(in->attrs))
@@ -2121,8 +2142,11 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	i = n ? hd_dump_insn_by_hash(d, (uint32_t)hash, hd_slice_make(t.p, n)) : HD_NONE;
 	if (i == HD_NONE) {
 		struct hd_insn *in = PUSH(&d->insns, struct hd_insn);
+		struct hd_insn_source *src = PUSH(&d->insn_sources,
+						  struct hd_insn_source);
+
 		in->line = (uint32_t)ps->line;
-		if (parse_insn_text(ps, l, text, n, in))
+		if (parse_insn_text(ps, l, text, n, in, src))
 			return -1;
 		i = (uint32_t)(d->insns.len - 1);
 		/* parse_insn_text read the same name: file it under hash */
@@ -2133,7 +2157,7 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 		if (same)
 			in->name = val->name;
 		if (d->canon_pre)
-			hd_canon_pre_insn(d->canon_pre, in);
+			hd_canon_pre_insn(d->canon_pre, in, src->op_name);
 	}
 	val->insn = i;
 	val->whole_kept = hd_size_keep(HD_INSN(d, i).shape_bytes);
@@ -2200,7 +2224,8 @@ static int split_key(struct parser *ps, struct hd_slice s,
  * A value with two BufferLiveRange lines would be counted twice in the
  * recomputed peak: an error, naming the first line.
  */
-static int second_live_range(struct parser *ps, const struct hd_live_range *r)
+static int second_live_range(struct parser *ps, const struct hd_live_range *r,
+			     struct hd_slice name, struct hd_slice index)
 {
 	const struct hd_dump *d = ps->d;
 	char q[PARSE_QUOTE_MAX + 8];
@@ -2212,7 +2237,7 @@ static int second_live_range(struct parser *ps, const struct hd_live_range *r)
 			first = HD_LIVE_RANGE(d, i).line;
 			break;
 		}
-	hd_quote(q, sizeof(q), r->name.p, r->name.n + r->index.n, PARSE_QUOTE_MAX);
+	hd_quote(q, sizeof(q), name.p, name.n + index.n, PARSE_QUOTE_MAX);
 	return perr(ps, "second live range for '%s' (first at line %u)", q, first);
 }
 
@@ -2250,7 +2275,7 @@ static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 	struct hd_slice t = tail(l, 4);
 	struct hd_live_range *r;
 	const char *colon;
-	struct hd_slice nums, key;
+	struct hd_slice nums, key, name, index;
 	int64_t start, end;
 	uint32_t v;
 
@@ -2267,16 +2292,24 @@ static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 	if (start < 0 || end < start)
 		return bad_line(ps, l, "live range ends before it starts", "START <= END");
 	r = PUSH(&ps->d->live_ranges, struct hd_live_range);
-	if (split_key(ps, hd_slice_make(t.p, (size_t)(colon - t.p)), &r->name,
-		      &r->index, &key))
+	if (split_key(ps, hd_slice_make(t.p, (size_t)(colon - t.p)), &name,
+		      &index, &key))
 		return bad_line(ps, l, "bad live range name", "'NAME{IDX}'");
 	r->start = start;
 	r->end = end;
 	r->line = (uint32_t)ps->line;
 	v = value_by_key_ahead(ps, key);
 	r->value = v;
+	if (v == HD_NONE) {
+		struct hd_unknown_range *u = PUSH(&ps->d->unknown_ranges,
+						  struct hd_unknown_range);
+
+		u->range = (uint32_t)(ps->d->live_ranges.len - 1);
+		u->name = name;
+		u->index = index;
+	}
 	if (v != HD_NONE && (HD_VALUE(ps->d, v).flags & HD_VALUE_LIVE))
-		return second_live_range(ps, r);
+		return second_live_range(ps, r, name, index);
 	if (v != HD_NONE) {
 		struct hd_value *val = &HD_VALUE(ps->d, v);
 		val->flags |= HD_VALUE_LIVE;
@@ -2957,6 +2990,7 @@ static void expect_big(struct hd_dump *d, size_t len)
 {
 	static const struct { size_t off, per; } big[] = {
 		{ offsetof(struct hd_dump, insns), 2 },
+		{ offsetof(struct hd_dump, insn_sources), 6 },
 		{ offsetof(struct hd_dump, values), 3 },
 		{ offsetof(struct hd_dump, value_lines), 29 },
 		{ offsetof(struct hd_dump, alloc_values), 5 },

@@ -123,7 +123,7 @@ static int name_matches(struct eval *e, const char *glob, struct hd_slice name,
 
 static struct hd_slice insn_op_name(const struct hd_dump *d, uint32_t insn)
 {
-	return insn == HD_NONE ? HD_SLICE_NULL : HD_INSN(d, insn).op_name;
+	return insn == HD_NONE ? HD_SLICE_NULL : HD_INSN_SOURCE(d, insn).op_name;
 }
 
 static struct hd_slice value_op_name(const struct hd_dump *d, uint32_t v)
@@ -243,12 +243,12 @@ static int source_matches(struct eval *e, const char *glob,
 			  const struct hd_dump *d, uint32_t v)
 {
 	uint32_t insn = HD_VALUE(d, v).insn;
-	const struct hd_insn *in;
+	const struct hd_insn_source *in;
 	char line[32];
 
 	if (insn == HD_NONE)
 		return 0;
-	in = &HD_INSN(d, insn);
+	in = &HD_INSN_SOURCE(d, insn);
 	if (in->source_file.n == 0)
 		return 0;
 	if (in->source_line < 0)
@@ -357,22 +357,32 @@ static int64_t counted(struct eval *e, const struct hd_metric *m, int s,
 /* ---- copies ------------------------------------------------------------- */
 
 /* Copy index of each instruction and of each (destination) value. */
-static void copy_maps(const struct hd_dump *d, const struct hd_figures *f,
-		      uint32_t **by_insn, uint32_t **by_value)
+/* A map from n records to the copy of f that has each (HD_NONE: none),
+ * by instruction (insns) or by destination value. */
+static uint32_t *copy_map(const struct hd_figures *f, size_t n, int insns)
+{
+	uint32_t *map = hd_xmalloc((n + 1) * sizeof(uint32_t));
+	size_t k;
+
+	memset(map, 0xff, (n + 1) * sizeof(uint32_t));
+	for (k = 0; k < f->copies.len; k++) {
+		uint32_t at = insns ? copy_at(f, k)->insn : copy_at(f, k)->value;
+
+		if (at != HD_NONE)
+			map[at] = (uint32_t)k;
+	}
+	return map;
+}
+
+/* Does some copy of f have no destination value? */
+static int copies_without_dest(const struct hd_figures *f)
 {
 	size_t k;
 
-	*by_insn = hd_xmalloc((d->insns.len + 1) * sizeof(uint32_t));
-	*by_value = hd_xmalloc((d->values.len + 1) * sizeof(uint32_t));
-	memset(*by_insn, 0xff, (d->insns.len + 1) * sizeof(uint32_t));
-	memset(*by_value, 0xff, (d->values.len + 1) * sizeof(uint32_t));
-	for (k = 0; k < f->copies.len; k++) {
-		const struct hd_copy *c = copy_at(f, k);
-		if (c->insn != HD_NONE)
-			(*by_insn)[c->insn] = (uint32_t)k;
-		if (c->value != HD_NONE)
-			(*by_value)[c->value] = (uint32_t)k;
-	}
+	for (k = 0; k < f->copies.len; k++)
+		if (copy_at(f, k)->value == HD_NONE)
+			return 1;
+	return 0;
 }
 
 static uint32_t copy_of_value(const struct hd_dump *d, uint32_t v,
@@ -403,8 +413,7 @@ static void match_copies(struct eval *e)
 	size_t v, k;
 
 	e->copy_matched = hd_xcalloc(e->f[NEW]->copies.len + 1, 1);
-	copy_maps(o, e->f[OLD], &oi, &ov);
-	copy_maps(n, e->f[NEW], &ni, &nv);
+	ov = copy_map(e->f[OLD], o->values.len, 0);
 	for (k = 0; k < e->f[NEW]->copies.len; k++) {
 		uint32_t dest = copy_at(e->f[NEW], k)->value, ok;
 
@@ -416,6 +425,15 @@ static void match_copies(struct eval *e)
 		    copy_at(e->f[OLD], ok)->cls == copy_at(e->f[NEW], k)->cls)
 			e->copy_matched[k] = 1;
 	}
+	/* the rest is for copies without a destination (the usual dump
+	 * has none: then no value need be read) */
+	if (!copies_without_dest(e->f[NEW])) {
+		free(ov);
+		return;
+	}
+	oi = copy_map(e->f[OLD], o->insns.len, 1);
+	ni = copy_map(e->f[NEW], n->insns.len, 1);
+	nv = copy_map(e->f[NEW], n->values.len, 0);
 	for (v = 0; v < n->values.len && v < m->n_new; v++) {
 		uint32_t c = copy_of_value(n, (uint32_t)v, ni, nv), ov_, ok;
 
@@ -900,7 +918,7 @@ static void copy_info(const struct hd_dump *d, const struct hd_copy *c,
 		uint32_t src;
 
 		hd_shape_tuple_element(in->shape, 0, &ci->shape);
-		ci->op_name = in->op_name;
+		ci->op_name = HD_INSN_SOURCE(d, c->insn).op_name;
 		ci->source = first_operand(in->operands);
 		src = ci->source.n ? hd_dump_insn_by_name(d, ci->source) : HD_NONE;
 		ci->source_op_name = insn_op_name(d, src);

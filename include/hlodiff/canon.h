@@ -116,8 +116,8 @@ void hd_canon_release(struct hd_canon *c);
  * (HD_PARSE_CANON, parse.h), so that hd_canon_compute need not read the
  * instruction texts again (by then the parser has given their pages
  * back, input.h).  For every instruction it files, the parser calls
- * hd_canon_pre_insn, which computes its canonical hash and insn_loose
- * parts (the same canonical text as hd_canon_compute's, one code path)
+ * hd_canon_pre_insn (with its op_name, hd_insn_source), which computes
+ * its canonical hash and insn_loose parts (the same canonical text as hd_canon_compute's, one code path)
  * and keeps the XXH3-64 and length of each operand name; for every
  * position that operands may be resolved through,
  * hd_canon_pre_position keeps the XXH3-64 of its name.  The operand
@@ -135,7 +135,8 @@ void hd_canon_release(struct hd_canon *c);
  */
 struct hd_canon_pre *hd_canon_pre_new(void);
 void hd_canon_pre_budget(struct hd_canon_pre *p, size_t input_bytes);
-void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *insn);
+void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *insn,
+		       struct hd_slice op_name);
 /* Position pos, the k-th (from 0) of its value's record. */
 void hd_canon_pre_position(struct hd_canon_pre *p,
 			   const struct hd_position *pos, uint32_t k);

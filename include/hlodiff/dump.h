@@ -166,30 +166,56 @@ enum hd_insn_flags {
 	HD_INSN_CROSS_PROGRAM_PREFETCH = 1u << 1,
 };
 
-/* A defining instruction (" from instruction: %name = SHAPE opcode(...), ..."). */
+/*
+ * A defining instruction (" from instruction: %name = SHAPE opcode(...), ...").
+ * 128 bytes, two cache lines: canonical hashing reads these records
+ * after the load.  What only reports read (op_name, source file and
+ * line) is in dump->insn_sources.
+ */
 struct hd_insn {
 	struct hd_slice name;       /* without '%' */
 	struct hd_slice shape;      /* result shape with layout */
 	struct hd_slice opcode;
 	struct hd_slice operands;   /* text between the opcode's parentheses */
 	struct hd_slice attrs;      /* text after "), " to the end of line, may be empty */
-	struct hd_slice metadata;   /* inside metadata={...}, may be empty */
+	struct hd_slice text;       /* the whole instruction text */
+	/* inside metadata={...}, as bytes meta_at .. meta_at + meta_n - 1
+	 * of text (hd_insn_metadata); meta_at 0 when there is none (text
+	 * starts with the name, so a metadata never starts there) */
+	uint32_t meta_at, meta_n;
+	int64_t shape_bytes;        /* hd_shape_logical_bytes(shape), if d->shape_facts */
+	uint64_t name_hash;         /* XXH3-64 of name, if d->shape_facts */
+	uint32_t flags;             /* enum hd_insn_flags, if d->shape_facts */
+	uint32_t line;
+};
+
+/* What an instruction's metadata says of where it came from
+ * (dump->insn_sources, one per instruction). */
+struct hd_insn_source {
 	struct hd_slice op_name;    /* metadata op_name, unescaped only if no escapes */
 	struct hd_slice source_file;
 	int64_t source_line;        /* -1 when absent */
-	struct hd_slice text;       /* the whole instruction text */
-	uint32_t line;
-	uint32_t flags;             /* enum hd_insn_flags, if d->shape_facts */
-	int64_t shape_bytes;        /* hd_shape_logical_bytes(shape), if d->shape_facts */
-	uint64_t name_hash;         /* XXH3-64 of name, if d->shape_facts */
 };
 
-/* "    NAME{IDX}:START-END" */
+/* The text inside an instruction's metadata={...}, empty if none. */
+static inline struct hd_slice hd_insn_metadata(const struct hd_insn *in)
+{
+	return in->meta_at ? hd_slice_make(in->text.p + in->meta_at, in->meta_n) :
+			     HD_SLICE_NULL;
+}
+
+/* "    NAME{IDX}:START-END".  24 bytes; the name of a range that names
+ * no value is in dump->unknown_ranges. */
 struct hd_live_range {
-	struct hd_slice name, index;    /* key: hd_value_key(name + index) */
 	int64_t start, end;
 	uint32_t value;             /* HD_NONE when no value has this key */
 	uint32_t line;
+};
+
+/* The name of a live range whose key names no value. */
+struct hd_unknown_range {
+	uint32_t range;             /* index into dump->live_ranges */
+	struct hd_slice name, index;    /* key: hd_value_key(name + index) */
 };
 
 enum hd_peak_style {
@@ -251,8 +277,10 @@ struct hd_dump {
 	struct hd_vec value_uses;   /* struct hd_value_uses, per value, with
 				       HD_PARSE_KEEP_USES */
 	struct hd_vec insns;        /* struct hd_insn, unique by name */
+	struct hd_vec insn_sources; /* struct hd_insn_source, per instruction */
 	struct hd_vec sequence;     /* struct hd_slice: instruction names, time order */
 	struct hd_vec live_ranges;  /* struct hd_live_range */
+	struct hd_vec unknown_ranges; /* struct hd_unknown_range, ascending */
 	struct hd_vec peak;         /* struct hd_peak_entry */
 	struct hd_vec stack;        /* struct hd_stack_node, pre-order */
 
@@ -323,11 +351,13 @@ struct hd_dump {
 #define HD_ALLOC_VALUE(d, i) HD_VEC_AT(&(d)->alloc_values, struct hd_alloc_value, i)
 #define HD_VALUE(d, i) HD_VEC_AT(&(d)->values, struct hd_value, i)
 #define HD_INSN(d, i) HD_VEC_AT(&(d)->insns, struct hd_insn, i)
+#define HD_INSN_SOURCE(d, i) HD_VEC_AT(&(d)->insn_sources, struct hd_insn_source, i)
 #define HD_POSITION(d, i) HD_VEC_AT(&(d)->positions, struct hd_position, i)
 #define HD_USE(d, i) HD_VEC_AT(&(d)->uses, struct hd_use, i)
 #define HD_VALUE_LINES(d, i) HD_VEC_AT(&(d)->value_lines, struct hd_value_lines, i)
 #define HD_VALUE_USES(d, i) HD_VEC_AT(&(d)->value_uses, struct hd_value_uses, i)
 #define HD_LIVE_RANGE(d, i) HD_VEC_AT(&(d)->live_ranges, struct hd_live_range, i)
+#define HD_UNKNOWN_RANGE(d, i) HD_VEC_AT(&(d)->unknown_ranges, struct hd_unknown_range, i)
 #define HD_PEAK_ENTRY(d, i) HD_VEC_AT(&(d)->peak, struct hd_peak_entry, i)
 #define HD_STACK_NODE(d, i) HD_VEC_AT(&(d)->stack, struct hd_stack_node, i)
 #define HD_SEQ(d, i) HD_VEC_AT(&(d)->sequence, struct hd_slice, i)

@@ -262,12 +262,12 @@ static size_t r_walk(struct rbuf *b, const char *s, size_t n, size_t i,
 static size_t r_metadata_end(const struct hd_insn *insn, const char *s,
 			     size_t n, size_t k)
 {
-	const char *m = insn->metadata.p;
+	struct hd_slice meta = hd_insn_metadata(insn);
 	size_t end;
 
-	if (!m || m != s + k + 2 || s[k + 1] != '{')
+	if (!meta.p || meta.p != s + k + 2 || s[k + 1] != '{')
 		return 0;
-	end = k + 2 + insn->metadata.n;
+	end = k + 2 + meta.n;
 	if (end >= n || s[end] != '}')
 		return 0;
 	end++;
@@ -467,12 +467,12 @@ static void test_random_texts(void)
 		an = gen_attrs(atmp, sizeof(atmp), &meta_at, &meta_n);
 		f.attrs = exact(atmp, an);
 		in.attrs = hd_slice_make(f.attrs, an);
-		if (meta_at)
-			in.metadata = hd_slice_make(f.attrs + meta_at, meta_n);
+		/* no text here, so no metadata slice either (hd_insn keeps
+		 * it as a place in the text): the round "in text" below
+		 * has one */
 		check_one(&in, &ref, &buf, &cap, &bad, "random");
 		/* the operand text alone as attributes, too */
 		in.attrs = in.operands;
-		in.metadata = HD_SLICE_NULL;
 		check_one(&in, &ref, &buf, &cap, &bad, "operands as attrs");
 		free(f.name);
 		free(f.opcode);
@@ -546,8 +546,10 @@ static void test_in_text(void)
 		in.operands = hd_slice_make(t + ops_at, on);
 		if (an)
 			in.attrs = hd_slice_make(t + attrs_at, an);
-		if (meta_at)
-			in.metadata = hd_slice_make(t + attrs_at + meta_at, meta_n);
+		if (meta_at) {
+			in.meta_at = (uint32_t)(attrs_at + meta_at);
+			in.meta_n = (uint32_t)meta_n;
+		}
 		check_one(&in, &ref, &buf, &cap, &bad, "in text");
 		free(t);
 		free(copy);
