@@ -384,6 +384,8 @@ static int clamp_range(const struct hd_live_range *lr, int64_t max,
  */
 struct live_diff {
 	int64_t *at;            /* T + 3 entries */
+	int64_t *peak;          /* T + 3 entries: xla_peak_time's own
+				 * difference array */
 	int overflow;
 };
 
@@ -408,17 +410,16 @@ struct live_diff {
  * do), so the caller leaves the figure absent rather than wrong.
  *
  * The same pass fills ld (see struct live_diff) for the bytes live at
- * a time.
+ * a time.  Its own difference array is ld->peak, zero.
  */
 static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
 			     uint32_t *unsized, struct live_diff *ld)
 {
 	int64_t max = d->live_max, t, run = 0, best = -1, best_t = 0;
-	int64_t *diff;
+	int64_t *diff = ld->peak;
 	size_t i;
 	int overflow = 0, plain = d->peak_style == HD_PEAK_PLAIN;
 
-	diff = hd_xcalloc((size_t)max + 3, sizeof(*diff));
 	for (i = 0; i < d->live_ranges.len; i++) {
 		int64_t start, end, w, b;
 		struct range_size sz;
@@ -451,7 +452,6 @@ static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
 			best_t = t;
 		}
 	}
-	free(diff);
 	return overflow ? -1 : best_t;
 }
 
@@ -547,12 +547,21 @@ static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
 {
 	struct whole_cache wc = { NULL, NULL, kept };
 	struct live_diff ld;
+	struct hd_vec mem = HD_VEC_INIT(int64_t);
 	int64_t at_stated = 0;
+	size_t n;
 
 	if (d->live_max < 0 || d->live_ranges.len == 0 ||
 	    (uint64_t)d->live_max > d->n_lines)
 		return;
-	ld.at = hd_xcalloc((size_t)d->live_max + 3, sizeof(*ld.at));
+	/* the two difference arrays in one block, on 2 MiB pages where
+	 * the kernel can (arena.h): they are written at random times, and
+	 * 4 KiB pages took a fault each and missed the TLB */
+	n = (size_t)d->live_max + 3;
+	ld.at = hd_vec_block(&mem, sizeof(*ld.at), 2 * n);
+	if (!mem.mapped)  /* a fresh mapping is zero */
+		memset(ld.at, 0, 2 * n * sizeof(*ld.at));
+	ld.peak = ld.at + n;
 	ld.overflow = 0;
 	f->recomputed_time = xla_peak_time(d, &wc, &f->recomputed_unsized, &ld);
 	if (f->recomputed_time < 0) {
@@ -570,7 +579,7 @@ static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
 			at_stated = f->has_peak ? sum[1] : 0;
 		}
 	}
-	free(ld.at);
+	hd_vec_release(&mem);
 	free(wc.by_insn);
 	free(wc.by_value);
 	if (f->recomputed_bytes < 0 || at_stated < 0) {
