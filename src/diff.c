@@ -601,6 +601,8 @@ static void gather_listed(struct hd_diff *df, struct hd_key_item *items,
 		const struct fill_job *from = &j[w->chunk_job[c]];
 		size_t len = w->chunk_listed[c];
 
+		if (len == 0)  /* values.data may be NULL: no values */
+			continue;
 		memcpy(v + at, (const struct hd_value_diff *)from->vals.data +
 		       w->chunk_at[c], len * sizeof(*v));
 		memcpy(items + at, (const struct hd_key_item *)from->items.data +
