@@ -453,7 +453,12 @@ fetch_ahead(const struct hd_diff *df, uint32_t i, uint32_t to)
  * either of two threads (a third, the peak's, runs at the same time:
  * fixed halves would end apart by whatever share of a core each got);
  * the last chunk is the added new values.  Each chunk's entries go at
- * their index in out, their sort items into items.
+ * their index in out, their sort items into items.  A partial listing
+ * keeps the differing entries alone (a sixth of them on a recompile):
+ * there each thread appends its chunks' entries and items to arrays of
+ * its own, and gather_listed then puts them together in order.  Written
+ * at their index, their chunks' pages were all touched, and the kernel
+ * zeroed memory for every entry.
  */
 #define LIST_CHUNK 16384
 
@@ -463,31 +468,45 @@ struct list_work {
 	struct hd_key_item *items;
 	uint32_t n_old, n_old_chunks;
 	atomic_uint next;               /* the next chunk to take */
-	uint32_t *chunk_listed;         /* differing entries of each old chunk */
+	uint32_t *chunk_listed;         /* differing entries of each chunk
+					 * (the added values' last) */
+	uint32_t *chunk_at;             /* partial: where each chunk's
+					 * entries start in its job's arrays */
+	unsigned char *chunk_job;       /* partial: the job that made it */
 	uint32_t n_out;                 /* entries made, set by the last chunk */
 };
 
 struct fill_job {
 	struct list_work *w;
 	struct value_counts n;
+	unsigned id;                    /* 0 or 1 */
+	/* partial: the entries and items this job made, appended */
+	struct hd_vec vals, items;
 };
 
 /*
  * Old values [from, to); returns how many entries differ.  The entries
  * go to [from, to), or in a partial listing only the differing ones, to
- * the start of that (close_gaps then moves them together).  The counts
- * go to a local copy while the chunk is made: the two jobs' counts are
- * neighbours in memory, and counting there for every entry bounced
- * their cache line between the two cores.
+ * the end of the job's arrays (gather_listed then puts them together).
+ * The counts go to a local copy while the chunk is made: the two jobs'
+ * counts are neighbours in memory, and counting there for every entry
+ * bounced their cache line between the two cores.
  */
 static uint32_t fill_old(struct fill_job *j, uint32_t from, uint32_t to)
 {
 	const struct list_work *w = j->w;
 	const struct hd_diff *df = w->df;
 	struct value_counts n = j->n;
-	uint32_t i, at = from;
 	int all = !df->partial;
+	uint32_t i, at = all ? from : 0;
+	struct hd_value_diff *out = w->out;
+	struct hd_key_item *items = w->items;
 
+	if (!all) {
+		/* the job's own arrays, from their end (room for all) */
+		out = (struct hd_value_diff *)j->vals.data + j->vals.len;
+		items = (struct hd_key_item *)j->items.data + j->items.len;
+	}
 	for (i = from; i < from + REC_AHEAD && i < to; i++)
 		fetch_rec(df, i);
 	for (i = from; i < from + AV_AHEAD && i < to; i++) {
@@ -500,7 +519,7 @@ static uint32_t fill_old(struct fill_job *j, uint32_t from, uint32_t to)
 	}
 	for (i = from; i < to; i++) {
 		fetch_ahead(df, i, to);
-		at += fill_value(df, &w->out[at], &w->items[at], at, i,
+		at += fill_value(df, &out[at], &items[at], at, i,
 				 df->match.old_to_new[i], &n) | all;
 	}
 	i = n.listed - j->n.listed;
@@ -509,22 +528,31 @@ static uint32_t fill_old(struct fill_job *j, uint32_t from, uint32_t to)
 }
 
 /* The new values no old value matched, from index n_old on (counted
- * as fill_old does). */
-static void fill_added(struct fill_job *j)
+ * as fill_old does; in a partial listing, appended to the job's
+ * arrays).  Returns how many. */
+static uint32_t fill_added(struct fill_job *j)
 {
 	struct list_work *w = j->w;
 	const struct hd_diff *df = w->df;
 	struct value_counts n = j->n;
-	uint32_t i, k = w->n_old;
+	uint32_t i, k = w->n_old, at = df->partial ? 0 : k;
+	struct hd_value_diff *out = w->out;
+	struct hd_key_item *items = w->items;
 
+	if (df->partial) {
+		out = (struct hd_value_diff *)j->vals.data + j->vals.len;
+		items = (struct hd_key_item *)j->items.data + j->items.len;
+	}
 	for (i = 0; i < df->new_dump->values.len; i++) {
 		if (df->match.new_to_old[i] != HD_NONE)
 			continue;
-		fill_value(df, &w->out[k], &w->items[k], k, HD_NONE, i, &n);
+		fill_value(df, &out[at], &items[at], at, HD_NONE, i, &n);
 		k++;
+		at++;
 	}
 	j->n = n;
 	w->n_out = k;
+	return k - w->n_old;
 }
 
 static void *fill_chunks(void *arg)
@@ -536,39 +564,51 @@ static void *fill_chunks(void *arg)
 	/* chunk 0 is the added values, a walk over all new values: taken
 	 * first, so that it is not the one long job at the end */
 	while ((c = atomic_fetch_add(&w->next, 1)) <= w->n_old_chunks) {
-		uint32_t from = (c - 1) * LIST_CHUNK;
+		uint32_t from = (c - 1) * LIST_CHUNK, k;
 
+		/* the added values' chunk is the last one listed */
+		k = c == 0 ? w->n_old_chunks : c - 1;
+		if (w->chunk_at) {
+			w->chunk_at[k] = (uint32_t)j->vals.len;
+			w->chunk_job[k] = (unsigned char)j->id;
+		}
 		if (c == 0)
-			fill_added(j);
+			w->chunk_listed[k] = fill_added(j);
 		else
-			w->chunk_listed[c - 1] = fill_old(j, from,
+			w->chunk_listed[k] = fill_old(j, from,
 				w->n_old - from < LIST_CHUNK ? w->n_old :
 				from + LIST_CHUNK);
+		if (w->chunk_at) {
+			j->vals.len += w->chunk_listed[k];
+			j->items.len += w->chunk_listed[k];
+		}
 	}
 	return NULL;
 }
 
 /*
- * A partial listing's chunks keep their differing entries (and items)
- * at their starts (fill_old): they are moved together, in order, their
- * items renumbered.  The added values' chunk has no gaps.
+ * A partial listing's entries and items are in the two jobs' arrays,
+ * each chunk's in a run (fill_chunks): they are put together in the
+ * order of the chunks, the items renumbered.
  */
-static void close_gaps(struct hd_diff *df, struct hd_key_item *items,
-		       const struct list_work *w)
+static void gather_listed(struct hd_diff *df, struct hd_key_item *items,
+			  const struct list_work *w, const struct fill_job *j)
 {
 	struct hd_value_diff *v = df->values.data;
-	size_t at = 0, c, k, from, len;
+	size_t at = 0, c, k;
 
 	for (c = 0; c <= w->n_old_chunks; c++) {
-		from = c < w->n_old_chunks ? c * LIST_CHUNK : w->n_old;
-		len = c < w->n_old_chunks ? w->chunk_listed[c] :
-					    w->n_out - w->n_old;
-		if (len && at != from) {
-			memmove(v + at, v + from, len * sizeof(*v));
-			memmove(items + at, items + from, len * sizeof(*items));
-			for (k = at; k < at + len; k++)
-				items[k].idx = (uint32_t)k;
-		}
+		const struct fill_job *from = &j[w->chunk_job[c]];
+		size_t len = w->chunk_listed[c];
+
+		if (len == 0)  /* values.data may be NULL: no values */
+			continue;
+		memcpy(v + at, (const struct hd_value_diff *)from->vals.data +
+		       w->chunk_at[c], len * sizeof(*v));
+		memcpy(items + at, (const struct hd_key_item *)from->items.data +
+		       w->chunk_at[c], len * sizeof(*items));
+		for (k = at; k < at + len; k++)
+			items[k].idx = (uint32_t)k;
 		at += len;
 	}
 	df->values.len = at;
@@ -603,10 +643,30 @@ static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items,
 	w.items = items;
 	memset(j, 0, sizeof(j));
 	j[0].w = j[1].w = &w;
+	j[1].id = 1;
+	if (df->partial) {
+		size_t n = (size_t)w.n_old + df->new_dump->values.len + 1;
+
+		w.chunk_at = hd_xcalloc(w.n_old_chunks + 1, sizeof(uint32_t));
+		w.chunk_job = hd_xcalloc(w.n_old_chunks + 1, 1);
+		for (k = 0; k < 2; k++) {
+			/* room for all, as one job may make all: only the
+			 * pages written are backed (arena.h) */
+			hd_vec_block(&j[k].vals, sizeof(struct hd_value_diff), n);
+			hd_vec_block(&j[k].items, sizeof(struct hd_key_item), n);
+		}
+	}
 	hd_run_two(fill_chunks, &j[0], fill_chunks, &j[1], w.n_old >= 4096);
 	df->values.len = w.n_out;
-	if (df->partial)
-		close_gaps(df, items, &w);
+	if (df->partial) {
+		gather_listed(df, items, &w, j);
+		for (k = 0; k < 2; k++) {
+			hd_vec_release(&j[k].vals);
+			hd_vec_release(&j[k].items);
+		}
+		free(w.chunk_at);
+		free(w.chunk_job);
+	}
 	for (k = 0; k < 2; k++) {
 		c = &j[k].n;
 		df->n_matched += c->matched;

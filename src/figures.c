@@ -384,6 +384,8 @@ static int clamp_range(const struct hd_live_range *lr, int64_t max,
  */
 struct live_diff {
 	int64_t *at;            /* T + 3 entries */
+	int64_t *peak;          /* T + 3 entries: xla_peak_time's own
+				 * difference array */
 	int overflow;
 };
 
@@ -408,17 +410,16 @@ struct live_diff {
  * do), so the caller leaves the figure absent rather than wrong.
  *
  * The same pass fills ld (see struct live_diff) for the bytes live at
- * a time.
+ * a time.  Its own difference array is ld->peak, zero.
  */
 static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
 			     uint32_t *unsized, struct live_diff *ld)
 {
 	int64_t max = d->live_max, t, run = 0, best = -1, best_t = 0;
-	int64_t *diff;
+	int64_t *diff = ld->peak;
 	size_t i;
 	int overflow = 0, plain = d->peak_style == HD_PEAK_PLAIN;
 
-	diff = hd_xcalloc((size_t)max + 3, sizeof(*diff));
 	for (i = 0; i < d->live_ranges.len; i++) {
 		int64_t start, end, w, b;
 		struct range_size sz;
@@ -451,7 +452,6 @@ static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
 			best_t = t;
 		}
 	}
-	free(diff);
 	return overflow ? -1 : best_t;
 }
 
@@ -547,12 +547,21 @@ static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
 {
 	struct whole_cache wc = { NULL, NULL, kept };
 	struct live_diff ld;
+	struct hd_vec mem = HD_VEC_INIT(int64_t);
 	int64_t at_stated = 0;
+	size_t n;
 
 	if (d->live_max < 0 || d->live_ranges.len == 0 ||
 	    (uint64_t)d->live_max > d->n_lines)
 		return;
-	ld.at = hd_xcalloc((size_t)d->live_max + 3, sizeof(*ld.at));
+	/* the two difference arrays in one block, on 2 MiB pages where
+	 * the kernel can (arena.h): they are written at random times, and
+	 * 4 KiB pages took a fault each and missed the TLB */
+	n = (size_t)d->live_max + 3;
+	ld.at = hd_vec_block(&mem, sizeof(*ld.at), 2 * n);
+	if (!mem.mapped)  /* a fresh mapping is zero */
+		memset(ld.at, 0, 2 * n * sizeof(*ld.at));
+	ld.peak = ld.at + n;
 	ld.overflow = 0;
 	f->recomputed_time = xla_peak_time(d, &wc, &f->recomputed_unsized, &ld);
 	if (f->recomputed_time < 0) {
@@ -570,7 +579,7 @@ static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
 			at_stated = f->has_peak ? sum[1] : 0;
 		}
 	}
-	free(ld.at);
+	hd_vec_release(&mem);
 	free(wc.by_insn);
 	free(wc.by_value);
 	if (f->recomputed_bytes < 0 || at_stated < 0) {
@@ -602,20 +611,31 @@ static enum hd_copy_class classify(int cross, int64_t src, int64_t dst)
 	return HD_COPY_OTHER;
 }
 
-/* The value keyed "name{0}", HD_NONE if none. */
-static uint32_t dest_value(const struct hd_dump *d, struct hd_slice name)
-{
-	char buf[256];
-	char *key = buf;
-	uint32_t v;
+/* Room for the key "name{0}" of most copies (dest_value). */
+#define DEST_KEY_MAX 256
 
-	if (name.n + 3 > sizeof(buf))
+/* The key "name{0}" in buf (DEST_KEY_MAX bytes), or in memory of its
+ * own for a longer name (the caller frees key.p when it is not buf). */
+static struct hd_slice dest_key(char *buf, struct hd_slice name)
+{
+	char *key = buf;
+
+	if (name.n + 3 > DEST_KEY_MAX)
 		key = hd_xmalloc(name.n + 3);
 	memcpy(key, name.p, name.n);
 	memcpy(key + name.n, "{0}", 3);
-	v = hd_dump_value_by_key(d, hd_slice_make(key, name.n + 3));
-	if (key != buf)
-		free(key);
+	return hd_slice_make(key, name.n + 3);
+}
+
+/* The value keyed "name{0}", HD_NONE if none. */
+static uint32_t dest_value(const struct hd_dump *d, struct hd_slice name)
+{
+	char buf[DEST_KEY_MAX];
+	struct hd_slice key = dest_key(buf, name);
+	uint32_t v = hd_dump_value_by_key(d, key);
+
+	if (key.p != buf)
+		free((void *)key.p);
 	return v;
 }
 
@@ -668,6 +688,62 @@ static void copy_from_insn(struct hd_figures *f, const struct hd_dump *d,
 	add_copy(f, &c);
 }
 
+/*
+ * copy_from_insn of the instructions in[0, n), after fetching what it
+ * reads in stages, each once the one before is in cache: the
+ * instruction records, then their names and shapes, then the index
+ * slots of the destination keys, then the values found there, then
+ * their names (the lookup compares them) and value lines.  The copies
+ * are scattered over the dump, and one at a time each waited for six
+ * or seven cache misses in a row; a batch waits for each stage once.
+ */
+#define COPY_BATCH 32
+
+static void copies_batch(struct hd_figures *f, const struct hd_dump *d,
+			 const uint32_t *in, size_t n)
+{
+	const struct hd_index *ix = &d->value_by_key;
+	uint32_t first[COPY_BATCH];
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		__builtin_prefetch(&HD_INSN(d, in[k]).name);
+		__builtin_prefetch(&HD_INSN(d, in[k]).flags);
+	}
+	for (k = 0; k < n; k++) {
+		const struct hd_insn *x = &HD_INSN(d, in[k]);
+
+		__builtin_prefetch(x->name.p);
+		__builtin_prefetch(x->shape.p);
+		if (x->shape.n)
+			__builtin_prefetch(x->shape.p + x->shape.n - 1);
+	}
+	for (k = 0; k < n; k++) {
+		char buf[DEST_KEY_MAX];
+		struct hd_slice key = dest_key(buf, HD_INSN(d, in[k]).name);
+
+		first[k] = hd_index_hash(key);
+		hd_index_prefetch(ix, first[k]);
+		if (key.p != buf)
+			free((void *)key.p);
+	}
+	for (k = 0; k < n; k++)
+		if ((first[k] = hd_index_first(ix, first[k])) != HD_NONE) {
+			__builtin_prefetch(&HD_VALUE(d, first[k]).name);
+			__builtin_prefetch(&HD_VALUE(d, first[k]).alloc_value);
+		}
+	for (k = 0; k < n; k++)
+		if (first[k] != HD_NONE) {
+			const struct hd_value *v = &HD_VALUE(d, first[k]);
+
+			__builtin_prefetch(v->name.p);
+			if (v->alloc_value != HD_NONE)
+				__builtin_prefetch(&HD_ALLOC_VALUE(d, v->alloc_value).size);
+		}
+	for (k = 0; k < n; k++)
+		copy_from_insn(f, d, in[k]);
+}
+
 /* "copy-start" or "copy-start.<suffix>" */
 static int is_copy_start_name(struct hd_slice name)
 {
@@ -714,8 +790,11 @@ static void find_copies(struct hd_figures *f, const struct hd_dump *d)
 		return;
 	}
 	if (d->tallied) {
-		for (i = 0; i < d->copy_starts.len; i++)
-			copy_from_insn(f, d, HD_VEC_AT(&d->copy_starts, uint32_t, i));
+		const uint32_t *in = d->copy_starts.data;
+
+		for (i = 0; i < d->copy_starts.len; i += COPY_BATCH)
+			copies_batch(f, d, in + i, d->copy_starts.len - i < COPY_BATCH ?
+				     d->copy_starts.len - i : COPY_BATCH);
 		return;
 	}
 	for (i = 0; i < d->insns.len; i++)

@@ -835,6 +835,15 @@ struct member_fetch {
 
 #define MEMBERS_AHEAD 16
 
+/* Skips the cursor ahead to place at (nothing before it is read). */
+static void skip_members(struct member_fetch *f, uint32_t at)
+{
+	if (f->rec < at)
+		f->rec = at;
+	if (f->text < at)
+		f->text = at;
+}
+
 /* Fetches for places up to just before `to` + MEMBERS_AHEAD. */
 static void fetch_members(struct member_fetch *f, uint32_t to)
 {
@@ -993,10 +1002,21 @@ static void exact_body(struct part *p, const struct pass *ps)
 			continue;
 		}
 		if (q->n_old == q->n_new) {
+			/* a group of many identical computations (thousands
+			 * on a large model) has its members fetched as the
+			 * comparisons go; with the labels left for later,
+			 * from its start on (the cursors skipped the
+			 * groups before it) */
+			if (x->labels_later) {
+				skip_members(&fo, q->at_old);
+				skip_members(&fn, q->at_new);
+			}
 			for (k = 0; q->n_old > 1 && k < q->n_old; k++) {
 				uint32_t o = p->olist[q->at_old + k];
 				uint32_t n = p->nlist[q->at_new + k];
 
+				fetch_members(&fo, q->at_old + k + 1);
+				fetch_members(&fn, q->at_new + k + 1);
 				if (same_key(x, o, n))
 					pair(p, o, n, HD_MATCH_EXACT);
 			}

@@ -239,6 +239,10 @@ static void add_entry(struct hd_peak_diff *p, uint32_t ov, uint32_t nv,
 	}
 }
 
+/* How far ahead compute fetches the new bytes of an old value's
+ * partner (scattered over an array by new value). */
+#define NB_AHEAD 32
+
 /* hd_peak_diff_compute, partial when partial (hd_peak_diff_compute_top). */
 static void compute(struct hd_peak_diff *p, const struct hd_dump *old,
 		    const struct hd_figures *fold,
@@ -246,19 +250,33 @@ static void compute(struct hd_peak_diff *p, const struct hd_dump *old,
 		    const struct hd_figures *fnew, const struct hd_match *m,
 		    int partial, uint32_t top)
 {
-	int64_t *ob = calloc(old->values.len + 1, sizeof(*ob));
-	int64_t *nb = calloc(new_dump->values.len + 1, sizeof(*nb));
+	/* ob and nb in one block, on 2 MiB pages where the kernel can
+	 * (arena.h): one page fault where 4 KiB pages took 512 */
+	struct hd_vec mem = HD_VEC_INIT(int64_t);
+	size_t n = old->values.len + 1 + new_dump->values.len + 1;
+	int64_t *ob = hd_vec_block(&mem, sizeof(*ob), n);
+	int64_t *nb = ob + old->values.len + 1;
 	uint32_t i;
 
-	if (!ob || !nb)
-		abort();
+	/* a fresh mapping is zero */
+	if (!mem.mapped)
+		memset(ob, 0, n * sizeof(*ob));
 	memset(p, 0, sizeof(*p));
 	p->values.elem = sizeof(struct hd_peak_value);
 	peak_side(&p->old_side, ob, old, fold);
 	peak_side(&p->new_side, nb, new_dump, fnew);
+	/* an entry per value live at either peak at most: room for them
+	 * at once, not grown by copies */
+	hd_vec_reserve(&p->values, (size_t)p->old_side.count +
+			p->new_side.count);
 	for (i = 0; i < old->values.len; i++) {
 		uint32_t nv = m->old_to_new[i];
-		int64_t nbytes = nv != HD_NONE ? nb[nv] : 0;
+		int64_t nbytes;
+
+		if (i + NB_AHEAD < old->values.len &&
+		    m->old_to_new[i + NB_AHEAD] != HD_NONE)
+			__builtin_prefetch(&nb[m->old_to_new[i + NB_AHEAD]]);
+		nbytes = nv != HD_NONE ? nb[nv] : 0;
 		if (ob[i] > 0 || nbytes > 0)
 			add_entry(p, i, nv, ob[i], nbytes);
 	}
@@ -271,8 +289,7 @@ static void compute(struct hd_peak_diff *p, const struct hd_dump *old,
 	} else {
 		sort_peak(p, old, new_dump);
 	}
-	free(ob);
-	free(nb);
+	hd_vec_release(&mem);
 }
 
 void hd_peak_diff_compute(struct hd_peak_diff *p, const struct hd_dump *old,
