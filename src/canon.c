@@ -2315,6 +2315,26 @@ static int is_hex_hash(const char *t, size_t n)
 }
 
 /*
+ * Does drop_hex_hashes(s, n) drop a part?  The same walk, without
+ * writing (so a name that has none need not be copied).
+ */
+static int has_hex_hash(const char *s, size_t n)
+{
+	const char *u = memchr(s, '_', n);
+	size_t i, j;
+
+	if (!u)
+		return 0;
+	for (i = (size_t)(u - s); i < n; i = j) {
+		for (j = i + 1; j < n && s[j] != '_' && s[j] != '.'; j++)
+			;
+		if (s[i] == '_' && is_hex_hash(s + i + 1, j - i - 1))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * Drops the "_<hex hash>" parts of a canonical name in place (kernels
  * named after a hash of their code, e.g. splash_mha_fwd_e9701070, get a
  * new hash when their shapes change).  Returns the new length.  The
@@ -2447,7 +2467,18 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 	keys[HD_LOOSE_OP_NAME] = mix(mix(op_name, shape), idx);
 	h = mix(mix(opcode, bare), idx);
 	keys[HD_LOOSE_SHAPE] = h;
-	if (val->name.n <= sizeof(small)) {
+	if (val->name.n <= sizeof(small) &&
+	    (n = strip_prefix(val->name.p, val->name.n)) != 0) {
+		/* the usual stripped name, a prefix of the name: hashed in
+		 * place, and copied only when it has hex parts to drop */
+		named = XXH3_64bits(val->name.p, n);
+		keys[HD_LOOSE_NAMED] = mix(h, named);
+		if (has_hex_hash(val->name.p, n)) {
+			memcpy(small, val->name.p, n);
+			named = XXH3_64bits(small, drop_hex_hashes(small, n));
+		}
+		keys[HD_LOOSE_STEM] = mix(mix(opcode, named), idx);
+	} else if (val->name.n <= sizeof(small)) {
 		n = hd_canon_name(small, val->name);
 		named = XXH3_64bits(small, n);
 		keys[HD_LOOSE_NAMED] = mix(h, named);
