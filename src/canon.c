@@ -1595,6 +1595,16 @@ struct pre_op {
 	uint32_t len, off;
 };
 
+/* A position whose name the parser hashed (hd_canon_pre_position): its
+ * number among the dump's positions, and the XXH3-64 of its name.  Only
+ * the few that build_names files by their own names are kept (not the
+ * first of each value, the instruction's own name), in position order,
+ * where one 8-byte hash per position was nine in ten zeros. */
+struct pre_pos {
+	uint64_t h;
+	uint32_t q;
+};
+
 /* op_first flag: the instruction kept no operands (over the budget), its
  * text is read again. */
 #define PRE_WALK 0x80000000u
@@ -1626,7 +1636,8 @@ struct hd_canon_pre {
 	struct hd_vec loose;    /* uint64_t, two per instruction: insn_loose */
 	struct hd_vec ops;      /* struct pre_op */
 	size_t max_ops;         /* the budget of ops.len */
-	struct hd_vec pos_hash; /* uint64_t per position: XXH3-64 of its name */
+	struct hd_vec pos;      /* struct pre_pos: the positions hashed */
+	size_t n_pos;           /* positions met, hashed or not */
 	const char *base;       /* text of the instruction being hashed */
 	int over;               /* it keeps no operands */
 	int taken;              /* hd_canon_compute took the results */
@@ -1674,6 +1685,7 @@ struct work {
 	uint32_t n_late;
 	uint32_t *owner;             /* per position: the value filed under
 				      * it (build_names), or HD_NONE */
+	size_t pos_next;             /* pre_pos_hash's place in pre->pos */
 	XXH3_state_t st;             /* streaming hash of long texts */
 	uint64_t words[FOLD_CHUNK];  /* scratch for folding */
 	struct sink sink;            /* canonical text */
@@ -1742,8 +1754,24 @@ static void pass_begin(struct work *w)
  */
 #define PUT_AHEAD 16
 
+/*
+ * The parser's hash of the name of position q, or 0 (not kept).  Asked
+ * in increasing q (put_names follows build_names' list), so the kept
+ * positions are walked with a cursor, no search.
+ */
+static uint64_t pre_pos_hash(struct work *w, uint32_t q)
+{
+	const struct pre_pos *r = w->pre->pos.data;
+	size_t n = w->pre->pos.len;
+
+	while (w->pos_next < n && r[w->pos_next].q < q)
+		w->pos_next++;
+	return w->pos_next < n && r[w->pos_next].q == q ?
+	       r[w->pos_next].h : 0;
+}
+
 /* The hash and length of name i of put_names. */
-static void put_key(const struct work *w, size_t i, const uint32_t *pos,
+static void put_key(struct work *w, size_t i, const uint32_t *pos,
 		    uint64_t *h, size_t *len)
 {
 	const struct hd_dump *d = w->d;
@@ -1753,7 +1781,7 @@ static void put_key(const struct work *w, size_t i, const uint32_t *pos,
 	if (!pos && d->shape_facts)
 		*h = HD_INSN(d, i).name_hash;
 	else if (pos && w->pre)
-		*h = HD_VEC_AT(&w->pre->pos_hash, uint64_t, pos[i]);
+		*h = pre_pos_hash(w, pos[i]);
 	else
 		*h = 0;
 	/* 0: not hashed by the parser (or a hash of 0, which hashing
@@ -1826,6 +1854,7 @@ static void build_names(struct work *w)
 	if (!w->by_index)
 		put_names(w, d->insns.len, NULL, NULL);
 	pass_begin(w);
+	w->pos_next = 0;
 	put_names(w, np, pos, val);
 }
 
@@ -2565,7 +2594,7 @@ struct hd_canon_pre *hd_canon_pre_new(void)
 	p->canon = (struct hd_vec)HD_VEC_INIT(uint64_t);
 	p->loose = (struct hd_vec)HD_VEC_INIT(uint64_t);
 	p->ops = (struct hd_vec)HD_VEC_INIT(struct pre_op);
-	p->pos_hash = (struct hd_vec)HD_VEC_INIT(uint64_t);
+	p->pos = (struct hd_vec)HD_VEC_INIT(struct pre_pos);
 	return p;
 }
 
@@ -2604,7 +2633,7 @@ void hd_canon_pre_budget(struct hd_canon_pre *p, size_t input_bytes)
 	pre_canon_reserve(p, p->canon.len + guess);
 	hd_vec_reserve(&p->loose, p->loose.len + 2 * guess);
 	hd_vec_reserve(&p->ops, p->ops.len + guess);
-	hd_vec_reserve(&p->pos_hash, p->pos_hash.len + guess);
+	hd_vec_reserve(&p->pos, p->pos.len + guess / 4);
 
 	/* op_first holds record numbers below PRE_WALK */
 	p->max_ops = more < PRE_WALK - 1 - p->max_ops ? p->max_ops + more :
@@ -2670,19 +2699,22 @@ void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in)
 /*
  * The first position of a value is its instruction's name, which
  * build_names files as the instruction, and one with an index other
- * than {} is not filed: those are not hashed (0: hashed when needed, for
- * a value whose record has no instruction).
+ * than {} is not filed: those are only counted (build_names hashes the
+ * first position of a value whose record has no instruction itself).
  */
 void hd_canon_pre_position(struct hd_canon_pre *p,
 			   const struct hd_position *pos, uint32_t k)
 {
-	uint64_t h = 0;
+	struct pre_pos *r;
+	size_t q = p->n_pos++;
 
-	if (k > 0 && pos->index.n <= 2)
-		h = hd_hash64(pos->name);
-	if (p->pos_hash.len == p->pos_hash.cap)
-		hd_vec_reserve(&p->pos_hash, p->pos_hash.len + 1);
-	HD_VEC_AT(&p->pos_hash, uint64_t, p->pos_hash.len++) = h;
+	if (k == 0 || pos->index.n > 2 || q > UINT32_MAX)
+		return;
+	if (p->pos.len == p->pos.cap)
+		hd_vec_reserve(&p->pos, p->pos.len + 1);
+	r = &HD_VEC_AT(&p->pos, struct pre_pos, p->pos.len++);
+	r->h = hd_hash64(pos->name);
+	r->q = (uint32_t)q;
 }
 
 /* Frees the records hd_canon_compute needs no more. */
@@ -2692,7 +2724,7 @@ static void pre_drop_records(struct hd_canon_pre *p)
 	hd_vec_release(&p->canon);
 	hd_vec_release(&p->loose);
 	hd_vec_release(&p->ops);
-	hd_vec_release(&p->pos_hash);
+	hd_vec_release(&p->pos);
 }
 
 void hd_canon_pre_free(struct hd_canon_pre *p)
@@ -2714,7 +2746,7 @@ static struct hd_canon_pre *pre_take(const struct hd_dump *d)
 
 	if (!p || p->taken || p->insns.len == 0 || p->insns.len != d->insns.len ||
 	    p->canon.len != p->insns.len || p->loose.len != 2 * p->insns.len ||
-	    p->pos_hash.len != d->positions.len || !d->shape_facts)
+	    p->n_pos != d->positions.len || !d->shape_facts)
 		return NULL;
 	p->taken = 1;
 	return p;
