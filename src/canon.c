@@ -1327,8 +1327,11 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 {
 	const char *s = insn->attrs.p;
 	size_t n = insn->attrs.n, i = 0;
-	struct win v = win_of(insn, insn->attrs);
+	struct win v;
 
+	if (n == 0)
+		return;
+	v = win_of(insn, insn->attrs);
 	while (i < n) {
 		size_t k = key_end(s, n, i, &v);
 		enum attr_mode mode = attr_mode_of(hd_slice_make(s + i, k - i));
