@@ -963,12 +963,26 @@ static int attr_runs_plain(const char *s, size_t n, size_t i,
 #define COPY_SLOTS 16
 #define COPY_MAX 120
 
+/*
+ * And the last first attributes written as they are (kind=kLoop,
+ * sharding={replicated}: no '%'), followed by ", ", of up to FIRST_MAX
+ * bytes, by their first 8 bytes: most instructions of an opcode start
+ * their attributes alike, and one equal to a kept one (two vector
+ * compares) is written without the walk.  The same bytes followed by
+ * ", " (or the end) are the same attribute: the walk ends at that ", "
+ * whatever comes after.
+ */
+#define FIRST_SLOTS 16
+#define FIRST_MAX 29
+
 struct plain_memo {
 	size_t len[MEMO_SLOTS];         /* 0: empty */
 	char *text[MEMO_SLOTS];         /* MEMO_MAX bytes each, or NULL */
 	unsigned next;                  /* the slot taken next */
 	unsigned char copy_len[COPY_SLOTS];     /* 0: empty */
 	char copy[COPY_SLOTS][COPY_MAX];
+	unsigned char first_len[FIRST_SLOTS];   /* 0: empty */
+	char first[FIRST_SLOTS][32];
 };
 
 /* The copied-value memo is read by the SSE2 walk only (copy_attr). */
@@ -997,6 +1011,48 @@ static size_t copy_memo_end(const struct plain_memo *m, const char *s,
 		return 0;
 	e = j + len;
 	return e == n || (s[e] == ',' && e + 1 < n && s[e + 1] == ' ') ? e : 0;
+}
+
+/*
+ * The length of the kept first attribute that s[0, n) starts with,
+ * followed by ", " or the end; 0 when none.  Reads s[0, 32) (in the
+ * window: the caller checks).
+ */
+static size_t first_memo_len(const struct plain_memo *m, const char *s,
+			     size_t n)
+{
+	uint64_t head;
+	unsigned i, eq;
+	size_t len;
+
+	memcpy(&head, s, 8);
+	i = copy_slot(head);
+	len = m->first_len[i];
+	if (len == 0 || len > n)
+		return 0;
+	eq = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		     hd_v_load(s), hd_v_load(m->first[i]))) |
+	     (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		     hd_v_load(s + 16), hd_v_load(m->first[i] + 16))) << 16;
+	if ((~eq & ((1u << len) - 1)) != 0)
+		return 0;
+	return len == n || (s[len] == ',' && len + 1 < n && s[len + 1] == ' ') ?
+	       len : 0;
+}
+
+/* Keeps the first attribute s[0, len), written as it is and followed by
+ * ", ". */
+static void first_memo_put(struct plain_memo *m, const char *s, size_t len)
+{
+	uint64_t head;
+	unsigned i;
+
+	if (len < 8 || len > FIRST_MAX)
+		return;
+	memcpy(&head, s, 8);
+	i = copy_slot(head);
+	memcpy(m->first[i], s, len);
+	m->first_len[i] = (unsigned char)len;
 }
 
 /* Keeps the value s[j, e), walked to the ", " at e, when it fits and
@@ -1251,11 +1307,12 @@ found:
  * name; the rest is walked from where they stop.
  */
 static size_t copy_attr(struct sink *k, const char *s, size_t n, size_t i,
-			size_t j, const struct win *v)
+			size_t j, const struct win *v, int *raw)
 {
 	size_t e;
 
-	if (j < n && s[j] == '%') {
+	*raw = !(j < n && s[j] == '%');
+	if (!*raw) {
 		sink_near(k, s + i, j + 1 - i, v);
 		i = j = j + 1 + sink_name_at(k, s, n, j + 1, v);
 	}
@@ -1270,6 +1327,8 @@ static size_t copy_attr(struct sink *k, const char *s, size_t n, size_t i,
 		e = walk_attr(k, s, n, j, ATTR_COPY, v);
 		if (k->memo && e < n)
 			copy_memo_put(k->memo, s, j, e);
+		if (*raw && memchr(s + j, '%', e - j))
+			*raw = 0;
 	} else {
 		sink_near(k, s + i, e - i, v);
 	}
@@ -1332,6 +1391,18 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 	if (n == 0)
 		return;
 	v = win_of(insn, insn->attrs);
+#ifdef __SSE2__
+	/* a first attribute written as it is before (first_memo_len) */
+	if (o->memo && n >= 8 && (size_t)(v.p + v.n - s) >= 32) {
+		size_t len = first_memo_len(o->memo, s, n);
+
+		if (len) {
+			sink_near(o, s, len, &v);
+			sink_byte(o, '\0');
+			i = len < n ? len + 2 : n;
+		}
+	}
+#endif
 	while (i < n) {
 		size_t k = key_end(s, n, i, &v);
 		enum attr_mode mode = attr_mode_of(hd_slice_make(s + i, k - i));
@@ -1345,7 +1416,12 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 		}
 #ifdef __SSE2__
 		if (mode == ATTR_COPY && k < n && v.n >= 32) {
-			i = copy_attr(o, s, n, i, k + 1, &v);
+			size_t from = i;
+			int raw;
+
+			i = copy_attr(o, s, n, i, k + 1, &v, &raw);
+			if (from == 0 && raw && o->memo && i < n)
+				first_memo_put(o->memo, s, i);
 			if (i < n)
 				i += 2;
 			continue;
