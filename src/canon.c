@@ -964,16 +964,21 @@ static int attr_runs_plain(const char *s, size_t n, size_t i,
 #define COPY_MAX 120
 
 /*
- * And the last first attributes written as they are (kind=kLoop,
- * sharding={replicated}: no '%'), followed by ", ", of up to FIRST_MAX
- * bytes, by their first 8 bytes: most instructions of an opcode start
- * their attributes alike, and one equal to a kept one (two vector
- * compares) is written without the walk.  The same bytes followed by
- * ", " (or the end) are the same attribute: the walk ends at that ", "
- * whatever comes after.
+ * And the last attributes written as they are (kind=kLoop,
+ * sharding={replicated}: no '%'), followed by ", ", of up to ATTR_MAX
+ * bytes, by their first 8 bytes: most instructions of an opcode have
+ * the same few, and one equal to a kept one (two vector compares) is
+ * written without the walk.  The same bytes followed by ", " (or the
+ * end) are the same attribute: the walk ends at that ", " whatever
+ * comes after.  Also kept: an attribute that is one %name whose
+ * stripped form is a prefix of it ("calls=%fused_computation" of
+ * calls=%fused_computation.12), which the same bytes followed by
+ * nothing or ".DIGITS" (then ", " or the end) give again: an all-digit
+ * part is dropped (hd_canon_name).
  */
-#define FIRST_SLOTS 16
-#define FIRST_MAX 29
+#define ATTR_SLOTS 64
+#define ATTR_SLOT_BITS 6
+#define ATTR_MAX 29
 
 struct plain_memo {
 	size_t len[MEMO_SLOTS];         /* 0: empty */
@@ -981,8 +986,10 @@ struct plain_memo {
 	unsigned next;                  /* the slot taken next */
 	unsigned char copy_len[COPY_SLOTS];     /* 0: empty */
 	char copy[COPY_SLOTS][COPY_MAX];
-	unsigned char first_len[FIRST_SLOTS];   /* 0: empty */
-	char first[FIRST_SLOTS][32];
+	uint64_t attr_head[ATTR_SLOTS];         /* the first 8 bytes */
+	unsigned char attr_len[ATTR_SLOTS];     /* 0: empty */
+	unsigned char attr_named[ATTR_SLOTS];   /* "key=%stem" */
+	char attr[ATTR_SLOTS][32];
 };
 
 /* The copied-value memo is read by the SSE2 walk only (copy_attr). */
@@ -1013,46 +1020,87 @@ static size_t copy_memo_end(const struct plain_memo *m, const char *s,
 	return e == n || (s[e] == ',' && e + 1 < n && s[e + 1] == ' ') ? e : 0;
 }
 
-/*
- * The length of the kept first attribute that s[0, n) starts with,
- * followed by ", " or the end; 0 when none.  Reads s[0, 32) (in the
- * window: the caller checks).
- */
-static size_t first_memo_len(const struct plain_memo *m, const char *s,
-			     size_t n)
+/* The attr_memo slot of an attribute whose first 8 bytes are head. */
+static unsigned attr_slot(uint64_t head)
 {
-	uint64_t head;
-	unsigned i, eq;
-	size_t len;
-
-	memcpy(&head, s, 8);
-	i = copy_slot(head);
-	len = m->first_len[i];
-	if (len == 0 || len > n)
-		return 0;
-	eq = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-		     hd_v_load(s), hd_v_load(m->first[i]))) |
-	     (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-		     hd_v_load(s + 16), hd_v_load(m->first[i] + 16))) << 16;
-	if ((~eq & ((1u << len) - 1)) != 0)
-		return 0;
-	return len == n || (s[len] == ',' && len + 1 < n && s[len + 1] == ' ') ?
-	       len : 0;
+	return (unsigned)((head * 0x9e3779b97f4a7c15ULL) >> (64 - ATTR_SLOT_BITS));
 }
 
-/* Keeps the first attribute s[0, len), written as it is and followed by
- * ", ". */
-static void first_memo_put(struct plain_memo *m, const char *s, size_t len)
+/*
+ * The length of the kept attribute (attr_memo) that s[i, n) starts
+ * with, 0 when none; *end is where the attribute ends (at ", " or n).
+ * Reads s[i, i + 32) (in the window: the caller checks).
+ */
+static size_t attr_memo_len(const struct plain_memo *m, const char *s,
+			    size_t n, size_t i, size_t *end)
 {
 	uint64_t head;
-	unsigned i;
+	unsigned k, eq;
+	size_t len, e;
 
-	if (len < 8 || len > FIRST_MAX)
+	memcpy(&head, s + i, 8);
+	k = attr_slot(head);
+	len = m->attr_len[k];
+	if (len == 0 || m->attr_head[k] != head || len > n - i)
+		return 0;
+	eq = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		     hd_v_load(s + i), hd_v_load(m->attr[k]))) |
+	     (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		     hd_v_load(s + i + 16), hd_v_load(m->attr[k] + 16))) << 16;
+	if ((~eq & ((1u << len) - 1)) != 0)
+		return 0;
+	e = i + len;
+	if (m->attr_named[k] && e < n && s[e] == '.') {
+		size_t q = e + 1;
+
+		while (q < n && is_digit(s[q]))
+			q++;
+		if (q == e + 1)
+			return 0;
+		e = q;
+	}
+	if (e != n && !(s[e] == ',' && e + 1 < n && s[e + 1] == ' '))
+		return 0;
+	*end = e;
+	return len;
+}
+
+/* Keeps the attribute s[0, len) (attr_memo), named when "key=%stem". */
+static void attr_memo_put(struct plain_memo *m, const char *s, size_t len,
+			  int named)
+{
+	uint64_t head;
+	unsigned k;
+
+	if (len < 8 || len > ATTR_MAX)
 		return;
 	memcpy(&head, s, 8);
-	i = copy_slot(head);
-	memcpy(m->first[i], s, len);
-	m->first_len[i] = (unsigned char)len;
+	k = attr_slot(head);
+	memcpy(m->attr[k], s, len);
+	m->attr_head[k] = head;
+	m->attr_len[k] = (unsigned char)len;
+	m->attr_named[k] = (unsigned char)named;
+}
+
+/*
+ * Is the stripped name written at out[0, d) the name p[0, nl) itself or
+ * its part before ".DIGITS" (so that the same bytes with no or other
+ * digits give it again, attr_memo)?
+ */
+static int stem_kept(const char *out, size_t d, const char *p, size_t nl)
+{
+	size_t q;
+
+	if (d == 0 || d > nl || memcmp(out, p, d) != 0)
+		return 0;
+	if (d == nl)
+		return 1;
+	if (p[d] != '.' || d + 1 == nl)
+		return 0;
+	for (q = d + 1; q < nl; q++)
+		if (!is_digit(p[q]))
+			return 0;
+	return 1;
 }
 
 /* Keeps the value s[j, e), walked to the ", " at e, when it fits and
@@ -1307,14 +1355,24 @@ found:
  * name; the rest is walked from where they stop.
  */
 static size_t copy_attr(struct sink *k, const char *s, size_t n, size_t i,
-			size_t j, const struct win *v, int *raw)
+			size_t j, const struct win *v, size_t *keep)
 {
-	size_t e;
+	size_t e, named = 0;
+	int raw = 1;
 
-	*raw = !(j < n && s[j] == '%');
-	if (!*raw) {
+	if (j < n && s[j] == '%') {
+		char *at;
+		size_t nl;
+
 		sink_near(k, s + i, j + 1 - i, v);
-		i = j = j + 1 + sink_name_at(k, s, n, j + 1, v);
+		at = k->o;
+		nl = sink_name_at(k, s, n, j + 1, v);
+		/* k->o before at: the buffer was flushed */
+		if (k->o >= at && nl < 32 &&
+		    stem_kept(at, (size_t)(k->o - at), s + j + 1, nl))
+			named = j + 1 - i + (size_t)(k->o - at);
+		raw = 0;
+		i = j = j + 1 + nl;
 	}
 	e = plain_value_end(s, n, j, v);
 	if (e == SIZE_MAX && k->memo && n - j >= 8) {
@@ -1327,12 +1385,15 @@ static size_t copy_attr(struct sink *k, const char *s, size_t n, size_t i,
 		e = walk_attr(k, s, n, j, ATTR_COPY, v);
 		if (k->memo && e < n)
 			copy_memo_put(k->memo, s, j, e);
-		if (*raw && memchr(s + j, '%', e - j))
-			*raw = 0;
+		if (raw && memchr(s + j, '%', e - j))
+			raw = 0;
 	} else {
 		sink_near(k, s + i, e - i, v);
 	}
 	sink_byte(k, '\0');
+	/* what attr_memo may keep: all of it written as it is, or a name
+	 * that ends the value */
+	*keep = raw ? SIZE_MAX : named && e == j ? named : 0;
 	return e;
 }
 #endif
@@ -1391,23 +1452,27 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 	if (n == 0)
 		return;
 	v = win_of(insn, insn->attrs);
-#ifdef __SSE2__
-	/* a first attribute written as it is before (first_memo_len) */
-	if (o->memo && n >= 8 && (size_t)(v.p + v.n - s) >= 32) {
-		size_t len = first_memo_len(o->memo, s, n);
-
-		if (len) {
-			sink_near(o, s, len, &v);
-			sink_byte(o, '\0');
-			i = len < n ? len + 2 : n;
-		}
-	}
-#endif
 	while (i < n) {
-		size_t k = key_end(s, n, i, &v);
-		enum attr_mode mode = attr_mode_of(hd_slice_make(s + i, k - i));
+		size_t k;
+		enum attr_mode mode;
 		size_t skip = 0;
 
+#ifdef __SSE2__
+		/* an attribute kept before (attr_memo_len) */
+		if (o->memo && n - i >= 8 &&
+		    (size_t)(v.p + v.n - (s + i)) >= 32) {
+			size_t e, len = attr_memo_len(o->memo, s, n, i, &e);
+
+			if (len) {
+				sink_near(o, s + i, len, &v);
+				sink_byte(o, '\0');
+				i = e < n ? e + 2 : n;
+				continue;
+			}
+		}
+#endif
+		k = key_end(s, n, i, &v);
+		mode = attr_mode_of(hd_slice_make(s + i, k - i));
 		if (mode == ATTR_DROP && k < n)
 			skip = metadata_end(insn, s, n, k);
 		if (skip) {
@@ -1416,12 +1481,13 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 		}
 #ifdef __SSE2__
 		if (mode == ATTR_COPY && k < n && v.n >= 32) {
-			size_t from = i;
-			int raw;
+			size_t from = i, keep;
 
-			i = copy_attr(o, s, n, i, k + 1, &v, &raw);
-			if (from == 0 && raw && o->memo && i < n)
-				first_memo_put(o->memo, s, i);
+			i = copy_attr(o, s, n, i, k + 1, &v, &keep);
+			if (keep && o->memo && i < n)
+				attr_memo_put(o->memo, s + from,
+					      keep == SIZE_MAX ? i - from : keep,
+					      keep != SIZE_MAX);
 			if (i < n)
 				i += 2;
 			continue;
