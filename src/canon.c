@@ -2263,11 +2263,47 @@ static int fold_insn(struct work *w, uint32_t i, uint32_t a, uint32_t b,
  * operands gives the same hashes.  So refs holds only the codes of the
  * late instructions, and no per-instruction index into it is kept.
  */
+/* fold_insn's fast path: at most this many codes, none a repeat. */
+#define FOLD_FEW 4
+
+/*
+ * fold_insn (strict) for the usual instruction of a few operands, none
+ * a repeat: the words hashed in one call, without the chunking.  -1
+ * when the codes are not such (fold_insn then folds them).
+ */
+static inline int fold_few(struct work *w, uint32_t i, uint32_t a,
+			   uint32_t b)
+{
+	const uint32_t *refs = w->refs.data;
+	uint64_t words[FOLD_FEW];
+	uint32_t k, m = 0;
+
+	if (b - a > FOLD_FEW)
+		return -1;
+	for (k = a; k < b; k++) {
+		uint32_t r = refs[k], ins;
+
+		if ((r & REF_TAG) == REF_REPEAT)
+			return -1;
+		ins = ref_insn(w, r);
+		if (ins != HD_NONE && ins != i && !w->done[ins])
+			return 0;
+		words[m++] = ref_word(w, i, r, ins);
+	}
+	w->c->insn_struct[i] = XXH3_64bits_withSeed(words,
+						    m * sizeof(uint64_t),
+						    w->c->insn_canon[i]);
+	return 1;
+}
+
 static void settle(struct work *w, uint32_t i)
 {
 	uint32_t a = (uint32_t)w->cur_first, b = (uint32_t)w->refs.len;
+	int done = fold_few(w, i, a, b);
 
-	if (fold_insn(w, i, a, b, 1)) {
+	if (done < 0)
+		done = fold_insn(w, i, a, b, 1);
+	if (done) {
 		w->done[i] = 1;
 		w->refs.len = a;
 	} else {
