@@ -963,12 +963,33 @@ static int attr_runs_plain(const char *s, size_t n, size_t i,
 #define COPY_SLOTS 16
 #define COPY_MAX 120
 
+/*
+ * And the last attributes written as they are (kind=kLoop,
+ * sharding={replicated}: no '%'), followed by ", ", of up to ATTR_MAX
+ * bytes, by their first 8 bytes: most instructions of an opcode have
+ * the same few, and one equal to a kept one (two vector compares) is
+ * written without the walk.  The same bytes followed by ", " (or the
+ * end) are the same attribute: the walk ends at that ", " whatever
+ * comes after.  Also kept: an attribute that is one %name whose
+ * stripped form is a prefix of it ("calls=%fused_computation" of
+ * calls=%fused_computation.12), which the same bytes followed by
+ * nothing or ".DIGITS" (then ", " or the end) give again: an all-digit
+ * part is dropped (hd_canon_name).
+ */
+#define ATTR_SLOTS 64
+#define ATTR_SLOT_BITS 6
+#define ATTR_MAX 29
+
 struct plain_memo {
 	size_t len[MEMO_SLOTS];         /* 0: empty */
 	char *text[MEMO_SLOTS];         /* MEMO_MAX bytes each, or NULL */
 	unsigned next;                  /* the slot taken next */
 	unsigned char copy_len[COPY_SLOTS];     /* 0: empty */
 	char copy[COPY_SLOTS][COPY_MAX];
+	uint64_t attr_head[ATTR_SLOTS];         /* the first 8 bytes */
+	unsigned char attr_len[ATTR_SLOTS];     /* 0: empty */
+	unsigned char attr_named[ATTR_SLOTS];   /* "key=%stem" */
+	char attr[ATTR_SLOTS][32];
 };
 
 /* The copied-value memo is read by the SSE2 walk only (copy_attr). */
@@ -997,6 +1018,89 @@ static size_t copy_memo_end(const struct plain_memo *m, const char *s,
 		return 0;
 	e = j + len;
 	return e == n || (s[e] == ',' && e + 1 < n && s[e + 1] == ' ') ? e : 0;
+}
+
+/* The attr_memo slot of an attribute whose first 8 bytes are head. */
+static unsigned attr_slot(uint64_t head)
+{
+	return (unsigned)((head * 0x9e3779b97f4a7c15ULL) >> (64 - ATTR_SLOT_BITS));
+}
+
+/*
+ * The length of the kept attribute (attr_memo) that s[i, n) starts
+ * with, 0 when none; *end is where the attribute ends (at ", " or n).
+ * Reads s[i, i + 32) (in the window: the caller checks).
+ */
+static size_t attr_memo_len(const struct plain_memo *m, const char *s,
+			    size_t n, size_t i, size_t *end)
+{
+	uint64_t head;
+	unsigned k, eq;
+	size_t len, e;
+
+	memcpy(&head, s + i, 8);
+	k = attr_slot(head);
+	len = m->attr_len[k];
+	if (len == 0 || m->attr_head[k] != head || len > n - i)
+		return 0;
+	eq = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		     hd_v_load(s + i), hd_v_load(m->attr[k]))) |
+	     (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		     hd_v_load(s + i + 16), hd_v_load(m->attr[k] + 16))) << 16;
+	if ((~eq & ((1u << len) - 1)) != 0)
+		return 0;
+	e = i + len;
+	if (m->attr_named[k] && e < n && s[e] == '.') {
+		size_t q = e + 1;
+
+		while (q < n && is_digit(s[q]))
+			q++;
+		if (q == e + 1)
+			return 0;
+		e = q;
+	}
+	if (e != n && !(s[e] == ',' && e + 1 < n && s[e + 1] == ' '))
+		return 0;
+	*end = e;
+	return len;
+}
+
+/* Keeps the attribute s[0, len) (attr_memo), named when "key=%stem". */
+static void attr_memo_put(struct plain_memo *m, const char *s, size_t len,
+			  int named)
+{
+	uint64_t head;
+	unsigned k;
+
+	if (len < 8 || len > ATTR_MAX)
+		return;
+	memcpy(&head, s, 8);
+	k = attr_slot(head);
+	memcpy(m->attr[k], s, len);
+	m->attr_head[k] = head;
+	m->attr_len[k] = (unsigned char)len;
+	m->attr_named[k] = (unsigned char)named;
+}
+
+/*
+ * Is the stripped name written at out[0, d) the name p[0, nl) itself or
+ * its part before ".DIGITS" (so that the same bytes with no or other
+ * digits give it again, attr_memo)?
+ */
+static int stem_kept(const char *out, size_t d, const char *p, size_t nl)
+{
+	size_t q;
+
+	if (d == 0 || d > nl || memcmp(out, p, d) != 0)
+		return 0;
+	if (d == nl)
+		return 1;
+	if (p[d] != '.' || d + 1 == nl)
+		return 0;
+	for (q = d + 1; q < nl; q++)
+		if (!is_digit(p[q]))
+			return 0;
+	return 1;
 }
 
 /* Keeps the value s[j, e), walked to the ", " at e, when it fits and
@@ -1251,13 +1355,24 @@ found:
  * name; the rest is walked from where they stop.
  */
 static size_t copy_attr(struct sink *k, const char *s, size_t n, size_t i,
-			size_t j, const struct win *v)
+			size_t j, const struct win *v, size_t *keep)
 {
-	size_t e;
+	size_t e, named = 0;
+	int raw = 1;
 
 	if (j < n && s[j] == '%') {
+		char *at;
+		size_t nl;
+
 		sink_near(k, s + i, j + 1 - i, v);
-		i = j = j + 1 + sink_name_at(k, s, n, j + 1, v);
+		at = k->o;
+		nl = sink_name_at(k, s, n, j + 1, v);
+		/* k->o before at: the buffer was flushed */
+		if (k->o >= at && nl < 32 &&
+		    stem_kept(at, (size_t)(k->o - at), s + j + 1, nl))
+			named = j + 1 - i + (size_t)(k->o - at);
+		raw = 0;
+		i = j = j + 1 + nl;
 	}
 	e = plain_value_end(s, n, j, v);
 	if (e == SIZE_MAX && k->memo && n - j >= 8) {
@@ -1270,10 +1385,15 @@ static size_t copy_attr(struct sink *k, const char *s, size_t n, size_t i,
 		e = walk_attr(k, s, n, j, ATTR_COPY, v);
 		if (k->memo && e < n)
 			copy_memo_put(k->memo, s, j, e);
+		if (raw && memchr(s + j, '%', e - j))
+			raw = 0;
 	} else {
 		sink_near(k, s + i, e - i, v);
 	}
 	sink_byte(k, '\0');
+	/* what attr_memo may keep: all of it written as it is, or a name
+	 * that ends the value */
+	*keep = raw ? SIZE_MAX : named && e == j ? named : 0;
 	return e;
 }
 #endif
@@ -1327,13 +1447,32 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 {
 	const char *s = insn->attrs.p;
 	size_t n = insn->attrs.n, i = 0;
-	struct win v = win_of(insn, insn->attrs);
+	struct win v;
 
+	if (n == 0)
+		return;
+	v = win_of(insn, insn->attrs);
 	while (i < n) {
-		size_t k = key_end(s, n, i, &v);
-		enum attr_mode mode = attr_mode_of(hd_slice_make(s + i, k - i));
+		size_t k;
+		enum attr_mode mode;
 		size_t skip = 0;
 
+#ifdef __SSE2__
+		/* an attribute kept before (attr_memo_len) */
+		if (o->memo && n - i >= 8 &&
+		    (size_t)(v.p + v.n - (s + i)) >= 32) {
+			size_t e, len = attr_memo_len(o->memo, s, n, i, &e);
+
+			if (len) {
+				sink_near(o, s + i, len, &v);
+				sink_byte(o, '\0');
+				i = e < n ? e + 2 : n;
+				continue;
+			}
+		}
+#endif
+		k = key_end(s, n, i, &v);
+		mode = attr_mode_of(hd_slice_make(s + i, k - i));
 		if (mode == ATTR_DROP && k < n)
 			skip = metadata_end(insn, s, n, k);
 		if (skip) {
@@ -1342,7 +1481,13 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 		}
 #ifdef __SSE2__
 		if (mode == ATTR_COPY && k < n && v.n >= 32) {
-			i = copy_attr(o, s, n, i, k + 1, &v);
+			size_t from = i, keep;
+
+			i = copy_attr(o, s, n, i, k + 1, &v, &keep);
+			if (keep && o->memo && i < n)
+				attr_memo_put(o->memo, s + from,
+					      keep == SIZE_MAX ? i - from : keep,
+					      keep != SIZE_MAX);
 			if (i < n)
 				i += 2;
 			continue;
@@ -1595,6 +1740,16 @@ struct pre_op {
 	uint32_t len, off;
 };
 
+/* A position whose name the parser hashed (hd_canon_pre_position): its
+ * number among the dump's positions, and the XXH3-64 of its name.  Only
+ * the few that build_names files by their own names are kept (not the
+ * first of each value, the instruction's own name), in position order,
+ * where one 8-byte hash per position was nine in ten zeros. */
+struct pre_pos {
+	uint64_t h;
+	uint32_t q;
+};
+
 /* op_first flag: the instruction kept no operands (over the budget), its
  * text is read again. */
 #define PRE_WALK 0x80000000u
@@ -1626,9 +1781,13 @@ struct hd_canon_pre {
 	struct hd_vec loose;    /* uint64_t, two per instruction: insn_loose */
 	struct hd_vec ops;      /* struct pre_op */
 	size_t max_ops;         /* the budget of ops.len */
-	struct hd_vec pos_hash; /* uint64_t per position: XXH3-64 of its name */
+	struct hd_vec pos;      /* struct pre_pos: the positions hashed */
+	size_t n_pos;           /* positions met, hashed or not */
 	const char *base;       /* text of the instruction being hashed */
 	int over;               /* it keeps no operands */
+	size_t op_len;          /* the last opcode of up to 8 bytes (0: */
+	uint64_t op_word;       /* none), its bytes (masked to op_len) */
+	uint64_t op_hash;       /* and its hash: loose_parts_pre */
 	int taken;              /* hd_canon_compute took the results */
 	struct plain_memo memo;
 	XXH3_state_t st;
@@ -1674,6 +1833,7 @@ struct work {
 	uint32_t n_late;
 	uint32_t *owner;             /* per position: the value filed under
 				      * it (build_names), or HD_NONE */
+	size_t pos_next;             /* pre_pos_hash's place in pre->pos */
 	XXH3_state_t st;             /* streaming hash of long texts */
 	uint64_t words[FOLD_CHUNK];  /* scratch for folding */
 	struct sink sink;            /* canonical text */
@@ -1742,8 +1902,24 @@ static void pass_begin(struct work *w)
  */
 #define PUT_AHEAD 16
 
+/*
+ * The parser's hash of the name of position q, or 0 (not kept).  Asked
+ * in increasing q (put_names follows build_names' list), so the kept
+ * positions are walked with a cursor, no search.
+ */
+static uint64_t pre_pos_hash(struct work *w, uint32_t q)
+{
+	const struct pre_pos *r = w->pre->pos.data;
+	size_t n = w->pre->pos.len;
+
+	while (w->pos_next < n && r[w->pos_next].q < q)
+		w->pos_next++;
+	return w->pos_next < n && r[w->pos_next].q == q ?
+	       r[w->pos_next].h : 0;
+}
+
 /* The hash and length of name i of put_names. */
-static void put_key(const struct work *w, size_t i, const uint32_t *pos,
+static void put_key(struct work *w, size_t i, const uint32_t *pos,
 		    uint64_t *h, size_t *len)
 {
 	const struct hd_dump *d = w->d;
@@ -1753,7 +1929,7 @@ static void put_key(const struct work *w, size_t i, const uint32_t *pos,
 	if (!pos && d->shape_facts)
 		*h = HD_INSN(d, i).name_hash;
 	else if (pos && w->pre)
-		*h = HD_VEC_AT(&w->pre->pos_hash, uint64_t, pos[i]);
+		*h = pre_pos_hash(w, pos[i]);
 	else
 		*h = 0;
 	/* 0: not hashed by the parser (or a hash of 0, which hashing
@@ -1826,6 +2002,7 @@ static void build_names(struct work *w)
 	if (!w->by_index)
 		put_names(w, d->insns.len, NULL, NULL);
 	pass_begin(w);
+	w->pos_next = 0;
 	put_names(w, np, pos, val);
 }
 
@@ -2089,11 +2266,47 @@ static int fold_insn(struct work *w, uint32_t i, uint32_t a, uint32_t b,
  * operands gives the same hashes.  So refs holds only the codes of the
  * late instructions, and no per-instruction index into it is kept.
  */
+/* fold_insn's fast path: at most this many codes, none a repeat. */
+#define FOLD_FEW 4
+
+/*
+ * fold_insn (strict) for the usual instruction of a few operands, none
+ * a repeat: the words hashed in one call, without the chunking.  -1
+ * when the codes are not such (fold_insn then folds them).
+ */
+static inline int fold_few(struct work *w, uint32_t i, uint32_t a,
+			   uint32_t b)
+{
+	const uint32_t *refs = w->refs.data;
+	uint64_t words[FOLD_FEW];
+	uint32_t k, m = 0;
+
+	if (b - a > FOLD_FEW)
+		return -1;
+	for (k = a; k < b; k++) {
+		uint32_t r = refs[k], ins;
+
+		if ((r & REF_TAG) == REF_REPEAT)
+			return -1;
+		ins = ref_insn(w, r);
+		if (ins != HD_NONE && ins != i && !w->done[ins])
+			return 0;
+		words[m++] = ref_word(w, i, r, ins);
+	}
+	w->c->insn_struct[i] = XXH3_64bits_withSeed(words,
+						    m * sizeof(uint64_t),
+						    w->c->insn_canon[i]);
+	return 1;
+}
+
 static void settle(struct work *w, uint32_t i)
 {
 	uint32_t a = (uint32_t)w->cur_first, b = (uint32_t)w->refs.len;
+	int done = fold_few(w, i, a, b);
 
-	if (fold_insn(w, i, a, b, 1)) {
+	if (done < 0)
+		done = fold_insn(w, i, a, b, 1);
+	if (done) {
 		w->done[i] = 1;
 		w->refs.len = a;
 	} else {
@@ -2315,6 +2528,26 @@ static int is_hex_hash(const char *t, size_t n)
 }
 
 /*
+ * Does drop_hex_hashes(s, n) drop a part?  The same walk, without
+ * writing (so a name that has none need not be copied).
+ */
+static int has_hex_hash(const char *s, size_t n)
+{
+	const char *u = memchr(s, '_', n);
+	size_t i, j;
+
+	if (!u)
+		return 0;
+	for (i = (size_t)(u - s); i < n; i = j) {
+		for (j = i + 1; j < n && s[j] != '_' && s[j] != '.'; j++)
+			;
+		if (s[i] == '_' && is_hex_hash(s + i + 1, j - i - 1))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * Drops the "_<hex hash>" parts of a canonical name in place (kernels
  * named after a hash of their code, e.g. splash_mha_fwd_e9701070, get a
  * new hash when their shapes change).  Returns the new length.  The
@@ -2363,16 +2596,36 @@ static size_t drop_hex_hashes(char *s, size_t n)
 #define LOOSE_AHEAD 8
 #define LOOSE_SPAN 8
 
+/*
+ * Where the last call on this thread fetched to: successive calls ask
+ * for values a few apart, so their windows overlap, and each value
+ * fetched once, not once per call whose window holds it (a window of 8
+ * values cost 230 instructions a value asked, a third of the keys').
+ * Per thread: the two sides' keys are made on two threads.  Only a
+ * hint: a stale cursor fetches too little or too much, never changes a
+ * key.
+ */
+static _Thread_local struct {
+	const struct hd_canon *c;
+	uint32_t next;          /* the first value not fetched yet */
+} loose_cursor;
+
 /* Inlined: GCC takes a function that only prefetches for one without
  * effects and drops the call. */
 static inline __attribute__((always_inline)) void
 loose_fetch_ahead(const struct hd_canon *c, const struct hd_dump *d,
 		  uint32_t v)
 {
-	uint32_t k;
+	uint32_t k = v + LOOSE_AHEAD, end = k + LOOSE_SPAN;
 
-	for (k = v + LOOSE_AHEAD; k < v + LOOSE_AHEAD + LOOSE_SPAN &&
-				  k < c->n_values; k++) {
+	if (loose_cursor.c == c && loose_cursor.next > k &&
+	    loose_cursor.next <= end)
+		k = loose_cursor.next;
+	loose_cursor.c = c;
+	loose_cursor.next = end;
+	if (end > c->n_values)
+		end = c->n_values;
+	for (; k < end; k++) {
 		const struct hd_value *val = &HD_VALUE(d, k);
 		uint32_t ins = c->value_insn[k];
 
@@ -2427,7 +2680,18 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 	keys[HD_LOOSE_OP_NAME] = mix(mix(op_name, shape), idx);
 	h = mix(mix(opcode, bare), idx);
 	keys[HD_LOOSE_SHAPE] = h;
-	if (val->name.n <= sizeof(small)) {
+	if (val->name.n <= sizeof(small) &&
+	    (n = strip_prefix(val->name.p, val->name.n)) != 0) {
+		/* the usual stripped name, a prefix of the name: hashed in
+		 * place, and copied only when it has hex parts to drop */
+		named = XXH3_64bits(val->name.p, n);
+		keys[HD_LOOSE_NAMED] = mix(h, named);
+		if (has_hex_hash(val->name.p, n)) {
+			memcpy(small, val->name.p, n);
+			named = XXH3_64bits(small, drop_hex_hashes(small, n));
+		}
+		keys[HD_LOOSE_STEM] = mix(mix(opcode, named), idx);
+	} else if (val->name.n <= sizeof(small)) {
 		n = hd_canon_name(small, val->name);
 		named = XXH3_64bits(small, n);
 		keys[HD_LOOSE_NAMED] = mix(h, named);
@@ -2504,6 +2768,42 @@ static void loose_parts(uint64_t *out, const struct hd_insn *in,
 /* ------------------------------------------------------------------ */
 /* Hashing while the parser has the instruction in cache (canon.h)     */
 
+/*
+ * loose_parts for the parser: a dump has a few opcodes, and runs of one,
+ * so the hash of an opcode of at most 8 bytes equal to the last one is
+ * taken again (the opcode is followed by its operand list in the text:
+ * the 8 bytes read lie inside it, or the opcode is hashed).
+ */
+static void loose_parts_pre(struct hd_canon_pre *p, uint64_t *out,
+			    const struct hd_insn *in, struct hd_slice op_name)
+{
+	/* the first n bytes of 8 set, in memory order: ones + 8 - n */
+	static const unsigned char ones[16] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	};
+	struct hd_slice op = in->opcode;
+	size_t at = (size_t)((uintptr_t)op.p - (uintptr_t)in->text.p);
+	uint64_t word, mask, opcode;
+
+	if (op.n && op.n <= 8 && at <= in->text.n && in->text.n - at >= 8) {
+		memcpy(&word, op.p, 8);
+		memcpy(&mask, ones + 8 - op.n, 8);
+		word &= mask;
+		if (op.n == p->op_len && word == p->op_word) {
+			opcode = p->op_hash;
+		} else {
+			opcode = hd_hash64(op);
+			p->op_len = op.n;
+			p->op_word = word;
+			p->op_hash = opcode;
+		}
+	} else {
+		opcode = hd_hash64(op);
+	}
+	out[0] = opcode;
+	out[1] = mix(opcode, hd_hash64(op_name));
+}
+
 struct hd_canon_pre *hd_canon_pre_new(void)
 {
 	struct hd_canon_pre *p = hd_xzalloc_aligned(_Alignof(struct hd_canon_pre),
@@ -2515,7 +2815,7 @@ struct hd_canon_pre *hd_canon_pre_new(void)
 	p->canon = (struct hd_vec)HD_VEC_INIT(uint64_t);
 	p->loose = (struct hd_vec)HD_VEC_INIT(uint64_t);
 	p->ops = (struct hd_vec)HD_VEC_INIT(struct pre_op);
-	p->pos_hash = (struct hd_vec)HD_VEC_INIT(uint64_t);
+	p->pos = (struct hd_vec)HD_VEC_INIT(struct pre_pos);
 	return p;
 }
 
@@ -2554,7 +2854,7 @@ void hd_canon_pre_budget(struct hd_canon_pre *p, size_t input_bytes)
 	pre_canon_reserve(p, p->canon.len + guess);
 	hd_vec_reserve(&p->loose, p->loose.len + 2 * guess);
 	hd_vec_reserve(&p->ops, p->ops.len + guess);
-	hd_vec_reserve(&p->pos_hash, p->pos_hash.len + guess);
+	hd_vec_reserve(&p->pos, p->pos.len + guess / 4);
 
 	/* op_first holds record numbers below PRE_WALK */
 	p->max_ops = more < PRE_WALK - 1 - p->max_ops ? p->max_ops + more :
@@ -2609,7 +2909,7 @@ void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in,
 		insn_text(&p->sink, in, NULL, p);
 		*canon = sink_hash(&p->sink);
 	}
-	loose_parts(loose, in, op_name);
+	loose_parts_pre(p, loose, in, op_name);
 	r->name_hash = in->name_hash;
 	r->name_len = in->name.n < UINT32_MAX ? (uint32_t)in->name.n :
 						UINT32_MAX;
@@ -2621,19 +2921,22 @@ void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in,
 /*
  * The first position of a value is its instruction's name, which
  * build_names files as the instruction, and one with an index other
- * than {} is not filed: those are not hashed (0: hashed when needed, for
- * a value whose record has no instruction).
+ * than {} is not filed: those are only counted (build_names hashes the
+ * first position of a value whose record has no instruction itself).
  */
 void hd_canon_pre_position(struct hd_canon_pre *p,
 			   const struct hd_position *pos, uint32_t k)
 {
-	uint64_t h = 0;
+	struct pre_pos *r;
+	size_t q = p->n_pos++;
 
-	if (k > 0 && pos->index.n <= 2)
-		h = hd_hash64(pos->name);
-	if (p->pos_hash.len == p->pos_hash.cap)
-		hd_vec_reserve(&p->pos_hash, p->pos_hash.len + 1);
-	HD_VEC_AT(&p->pos_hash, uint64_t, p->pos_hash.len++) = h;
+	if (k == 0 || pos->index.n > 2 || q > UINT32_MAX)
+		return;
+	if (p->pos.len == p->pos.cap)
+		hd_vec_reserve(&p->pos, p->pos.len + 1);
+	r = &HD_VEC_AT(&p->pos, struct pre_pos, p->pos.len++);
+	r->h = hd_hash64(pos->name);
+	r->q = (uint32_t)q;
 }
 
 /* Frees the records hd_canon_compute needs no more. */
@@ -2643,7 +2946,7 @@ static void pre_drop_records(struct hd_canon_pre *p)
 	hd_vec_release(&p->canon);
 	hd_vec_release(&p->loose);
 	hd_vec_release(&p->ops);
-	hd_vec_release(&p->pos_hash);
+	hd_vec_release(&p->pos);
 }
 
 void hd_canon_pre_free(struct hd_canon_pre *p)
@@ -2665,7 +2968,7 @@ static struct hd_canon_pre *pre_take(const struct hd_dump *d)
 
 	if (!p || p->taken || p->insns.len == 0 || p->insns.len != d->insns.len ||
 	    p->canon.len != p->insns.len || p->loose.len != 2 * p->insns.len ||
-	    p->pos_hash.len != d->positions.len || !d->shape_facts)
+	    p->n_pos != d->positions.len || !d->shape_facts)
 		return NULL;
 	p->taken = 1;
 	return p;

@@ -4,7 +4,8 @@
  * found to run plain, and copied attribute values walked to their end
  * without a '%'.  A later value equal to a kept one, or only starting
  * like it, must still give the canonical text of hd_canon_insn_text
- * (which keeps nothing).
+ * (which keeps nothing).  Likewise attributes written as they are,
+ * or as "key=%stem", kept whole.
  *
  * A made-up dump of many instructions, each with attributes drawn from
  * a set of near misses (same length, same first bytes, a kept value
@@ -74,6 +75,40 @@ static const char *const attrs[] = {
 	"kind, calls=%c.1",
 	"calls=%fused_computation, kind=kLoop ",
 	"control-predecessors={%a.1}, metadata={op_name=\"b\"}, " BC B0,
+	/* first attributes kept whole (written as they are, followed by
+	 * ", "), then met with other bytes after the same first ones */
+	"kind=kLoop, calls=%fused_computation.9, metadata={op_name=\"c\"}",
+	"kind=kLoopy, calls=%fused_computation.9, metadata={op_name=\"c\"}",
+	"kind=kLoop,calls=%fused_computation.9, metadata={op_name=\"c\"}",
+	"kind=kLoop , calls=%fused_computation.9, metadata={op_name=\"c\"}",
+	"kind=kLoop",
+	"sharding={a, b}, calls=%fused_computation.9, metadata={op_name=\"d\"}",
+	"sharding={a, b}}, calls=%fused_computation.9, metadata={op_name=\"d\"}",
+	"sharding={a, calls=%fused_computation.9}, metadata={op_name=\"d\"}",
+	"to_apply=%add.3, calls=%fused_computation.9, metadata={op_name=\"e\"}",
+	"to_apply=%add.34, calls=%fused_computation.9, metadata={op_name=\"e\"}",
+	"s=\"a, b\", calls=%fused_computation.9, metadata={op_name=\"f\"}",
+	"s=\"a, c\", calls=%fused_computation.9, metadata={op_name=\"f\"}",
+	/* 29 and 30 bytes: kept, and too long to keep */
+	"abcdefghijklmnopqrstuvw=xyz12, calls=%fused_computation.9, x=1",
+	"abcdefghijklmnopqrstuvw=xyz123, calls=%fused_computation.9, x=1",
+	"abcdefghijklmnopqrstuvw=xyz12",
+	/* attributes of one %name kept as "key=%stem", then met with
+	 * other digits, none, or more after the same bytes */
+	"calls=%fused_computation.9, kind=kLoop, x=1",
+	"calls=%fused_computation.10, kind=kLoop, x=1",
+	"calls=%fused_computation, kind=kLoop, x=1",
+	"calls=%fused_computation.9.clone, kind=kLoop",
+	"calls=%fused_computation.9x, kind=kLoop, x=1",
+	"calls=%fused_computation., kind=kLoop, x=1",
+	"calls=%fused_computation.9}, kind=kLoop, x=1",
+	"calls=%fused_computation.9 , kind=kLoop, x=1",
+	"calls=%fused_computation_9.1, kind=kLoop, x=1",
+	"calls=%fused_computation.9 x, kind=kLoop, x=1",
+	"kind=kLoop, x=1, calls=%fused_computation.12",
+	"calls=%constant.2, kind=kLoop, to_apply=%constant_9_1.2",
+	"calls=%constant_9_1.2, kind=kLoop, to_apply=%constant.2",
+	"calls=%a.1.2, kind=kLoop, to_apply=%a.1, x=%a.1.2.3",
 };
 
 static const char *const operands[] = {
