@@ -2596,33 +2596,19 @@ static size_t drop_hex_hashes(char *s, size_t n)
 #define LOOSE_AHEAD 8
 #define LOOSE_SPAN 8
 
-/*
- * Where the last call on this thread fetched to: successive calls ask
- * for values a few apart, so their windows overlap, and each value
- * fetched once, not once per call whose window holds it (a window of 8
- * values cost 230 instructions a value asked, a third of the keys').
- * Per thread: the two sides' keys are made on two threads.  Only a
- * hint: a stale cursor fetches too little or too much, never changes a
- * key.
- */
-static _Thread_local struct {
-	const struct hd_canon *c;
-	uint32_t next;          /* the first value not fetched yet */
-} loose_cursor;
-
 /* Inlined: GCC takes a function that only prefetches for one without
  * effects and drops the call. */
 static inline __attribute__((always_inline)) void
 loose_fetch_ahead(const struct hd_canon *c, const struct hd_dump *d,
-		  uint32_t v)
+		  uint32_t v, struct hd_loose_cursor *cur)
 {
 	uint32_t k = v + LOOSE_AHEAD, end = k + LOOSE_SPAN;
 
-	if (loose_cursor.c == c && loose_cursor.next > k &&
-	    loose_cursor.next <= end)
-		k = loose_cursor.next;
-	loose_cursor.c = c;
-	loose_cursor.next = end;
+	if (cur) {
+		if (cur->next > k && cur->next <= end)
+			k = cur->next;
+		cur->next = end;
+	}
 	if (end > c->n_values)
 		end = c->n_values;
 	for (; k < end; k++) {
@@ -2644,7 +2630,8 @@ loose_fetch_ahead(const struct hd_canon *c, const struct hd_dump *d,
 #define HASH_EMPTY_INDEX 0x1349cde127705c16ULL
 
 void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
-		    uint32_t v, uint64_t keys[HD_LOOSE_COUNT])
+		    uint32_t v, uint64_t keys[HD_LOOSE_COUNT],
+		    struct hd_loose_cursor *cur)
 {
 	const struct hd_value *val = &HD_VALUE(d, v);
 	uint32_t ins = c->value_insn[v];
@@ -2672,7 +2659,7 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 
 	/* hashed here, not for every value: the matcher asks for the ones
 	 * its strict passes left */
-	loose_fetch_ahead(c, d, v);
+	loose_fetch_ahead(c, d, v, cur);
 	if (ins != HD_NONE) {
 		opcode = c->insn_loose[2 * (size_t)ins];
 		op_name = c->insn_loose[2 * (size_t)ins + 1];

@@ -1152,6 +1152,7 @@ static void side_loose(struct side *s)
 	/* between passes, keys is scratch: a value's place, by value */
 	uint32_t *place_of = (uint32_t *)(void *)s->keys;
 	uint32_t v, r, n = s->n_free;
+	struct hd_loose_cursor cur = { 0 };
 
 	s->loose = hd_vec_block(&s->loose_mem, 1, ((size_t)n + 1) *
 				(HD_LOOSE_COUNT * sizeof(uint64_t) +
@@ -1165,7 +1166,7 @@ static void side_loose(struct side *s)
 		if (s->partner[v] == HD_NONE)
 			hd_canon_loose(&s->c, s->d, v,
 				       &s->loose[(size_t)place_of[v] *
-						 HD_LOOSE_COUNT]);
+						 HD_LOOSE_COUNT], &cur);
 }
 
 static void *side_loose_thread(void *arg)

@@ -143,14 +143,26 @@ void hd_canon_pre_position(struct hd_canon_pre *p,
 void hd_canon_pre_free(struct hd_canon_pre *p);
 
 /*
+ * Where a run of hd_canon_loose calls over ascending values has fetched
+ * the records of the values ahead to: each value is fetched once, not
+ * once per call whose window holds it.  Start it at { 0 }; only a hint,
+ * it never changes a key.
+ */
+struct hd_loose_cursor {
+	uint32_t next;          /* the first value not fetched yet */
+};
+
+/*
  * Fills keys[HD_LOOSE_COUNT] for value v of d (c computed for d).  The
  * matcher asks only for the values its strict passes left, so these keys
  * are not precomputed; their per-instruction parts are (insn_loose): by
  * the time the matcher asks, the instruction texts are cold and their
  * pages given back, and reaching them cost several cache misses a value.
+ * cur (NULL for a call on its own) is the run's cursor.
  */
 void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
-		    uint32_t v, uint64_t keys[HD_LOOSE_COUNT]);
+		    uint32_t v, uint64_t keys[HD_LOOSE_COUNT],
+		    struct hd_loose_cursor *cur);
 
 /*
  * Writes name without its unique-id parts to out (which must hold

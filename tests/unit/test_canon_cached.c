@@ -86,9 +86,9 @@ static void check_dump(const char *path)
 		    kept.value_struct[v] != text.value_struct[v])
 			bad(path, "value hash of value", v);
 		d.shape_facts = 1;
-		hd_canon_loose(&kept, &d, v, a);
+		hd_canon_loose(&kept, &d, v, a, NULL);
 		d.shape_facts = 0;
-		hd_canon_loose(&text, &d, v, b);
+		hd_canon_loose(&text, &d, v, b, NULL);
 		if (memcmp(a, b, sizeof(a)) != 0)
 			bad(path, "loose keys of value", v);
 		n_values++;

@@ -67,8 +67,8 @@ static void compare(const char *name, const struct hd_dump *d,
 		    a->value_struct[i] != b->value_struct[i] ||
 		    a->value_insn[i] != b->value_insn[i])
 			bad(name, "hashes of value", i);
-		hd_canon_loose(a, d, i, ka);
-		hd_canon_loose(b, d, i, kb);
+		hd_canon_loose(a, d, i, ka, NULL);
+		hd_canon_loose(b, d, i, kb, NULL);
 		if (memcmp(ka, kb, sizeof(ka)) != 0)
 			bad(name, "loose keys of value", i);
 		n_values++;
