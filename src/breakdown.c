@@ -202,13 +202,17 @@ static const struct hd_insn *insn_of(const struct hd_dump *d, uint32_t v)
 	return i == HD_NONE ? NULL : &HD_INSN(d, i);
 }
 
-/* Where value v's instruction came from, or NULL. */
+/* Where value v's instruction came from (in *buf), or NULL. */
 static const struct hd_insn_source *source_of(const struct hd_dump *d,
-					      uint32_t v)
+					      uint32_t v,
+					      struct hd_insn_source *buf)
 {
 	uint32_t i = HD_VALUE(d, v).insn;
 
-	return i == HD_NONE ? NULL : &HD_INSN_SOURCE(d, i);
+	if (i == HD_NONE)
+		return NULL;
+	*buf = hd_insn_source_of(d, i);
+	return buf;
 }
 
 static int64_t value_space(const struct hd_dump *d, uint32_t v)
@@ -275,13 +279,14 @@ static void key_path(struct path *pa, const struct hd_dump *d, uint32_t v,
 		     enum hd_by_key k)
 {
 	const struct hd_insn *in = insn_of(d, v);
+	struct hd_insn_source src;
 
 	switch (k) {
 	case HD_BY_OP_NAME:
-		path_op_name(pa, source_of(d, v));
+		path_op_name(pa, source_of(d, v, &src));
 		return;
 	case HD_BY_SOURCE:
-		path_source(pa, source_of(d, v));
+		path_source(pa, source_of(d, v, &src));
 		return;
 	case HD_BY_OPCODE:
 		if (in && in->opcode.n)

@@ -3045,7 +3045,7 @@ static void hash_insns(struct work *w)
 		w->cur_first = w->refs.len;
 		walk_insn(w, i);
 		loose_parts(&c->insn_loose[2 * (size_t)i], &HD_INSN(d, i),
-			    HD_INSN_SOURCE(d, i).op_name);
+			    hd_insn_source_of(d, i).op_name);
 		settle(w, i);
 	}
 	c->n_walked = c->n_insns;
@@ -3116,7 +3116,7 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 		stored_hashes(c, d);
 		for (i = 0; i < c->n_insns; i++)
 			loose_parts(&c->insn_loose[2 * (size_t)i],
-				    &HD_INSN(d, i), HD_INSN_SOURCE(d, i).op_name);
+				    &HD_INSN(d, i), hd_insn_source_of(d, i).op_name);
 	} else {
 		hash_insns(w);
 	}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hlodiff/canon.h"
+#include "hlodiff/parse.h"
 #include "hlodiff/shape.h"
 
 /* The record sizes dump.h promises (64-bit targets). */
@@ -75,6 +76,16 @@ void hd_dump_release(struct hd_dump *d)
 		hd_input_release(&d->inputs[i]);
 	d->n_inputs = 0;
 	hd_arena_release(&d->arena);
+}
+
+struct hd_insn_source hd_insn_source_of(const struct hd_dump *d, uint32_t i)
+{
+	struct hd_insn_source s;
+
+	if (i < d->insn_sources.len)
+		return HD_INSN_SOURCE(d, i);
+	hd_parse_insn_source(&HD_INSN(d, i), &s);
+	return s;
 }
 
 const struct hd_section_word hd_section_words[] = {

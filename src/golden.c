@@ -738,7 +738,7 @@ static uint32_t *write_files(FILE *out, const struct hd_dump *d)
 
 	hd_table_init(&seen, &arena);
 	for (i = 0; i < d->insns.len; i++) {
-		struct hd_slice f = HD_INSN_SOURCE(d, i).source_file;
+		struct hd_slice f = hd_insn_source_of(d, (uint32_t)i).source_file;
 		uint32_t k;
 
 		if (!f.n)
@@ -956,7 +956,8 @@ static void put_op_name(struct writer *w, FILE *out, struct hd_slice op)
 static void write_insn(struct writer *w, uint32_t i)
 {
 	const struct hd_insn *in = &HD_INSN(w->d, i);
-	const struct hd_insn_source *src = &HD_INSN_SOURCE(w->d, i);
+	struct hd_insn_source s = hd_insn_source_of(w->d, i);
+	const struct hd_insn_source *src = &s;
 	FILE *out = w->out;
 	struct opt o = { out, 0 };
 

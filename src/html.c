@@ -933,6 +933,7 @@ static void mover_row(FILE *out, const struct hd_diff *df, uint32_t rank,
 	const struct hd_dump *d = x->new_v != HD_NONE ? df->new_dump : df->old;
 	uint32_t v = x->new_v != HD_NONE ? x->new_v : x->old_v;
 	uint32_t insn = HD_VALUE(d, v).insn;
+	struct hd_slice op_name;
 	char words[96];
 
 	fprintf(out, "<tr><td class=\"n\" data-v=\"%u\">%u</td><td>%s</td><td class=\"v\">",
@@ -947,14 +948,16 @@ static void mover_row(FILE *out, const struct hd_diff *df, uint32_t rank,
 	fprintf(out, "<td>%s</td><td>%s</td>", words,
 		x->status == HD_STATUS_MATCHED ?
 		hd_match_how_name((enum hd_match_how)x->how) : "");
-	if (insn == HD_NONE || HD_INSN_SOURCE(d, insn).op_name.n == 0) {
+	op_name = insn == HD_NONE ? HD_SLICE_NULL :
+				    hd_insn_source_of(d, insn).op_name;
+	if (op_name.n == 0) {
 		fputs("<td class=\"op\"></td></tr>\n", out);
 		return;
 	}
 	fputs("<td class=\"op\" title=\"", out);
-	esc_text(out, HD_INSN_SOURCE(d, insn).op_name);
+	esc_text(out, op_name);
 	fputs("\">", out);
-	esc_text(out, HD_INSN_SOURCE(d, insn).op_name);
+	esc_text(out, op_name);
 	fputs("</td></tr>\n", out);
 }
 

@@ -2057,6 +2057,7 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 	struct hd_slice t = text;
 
 	in->text = text;
+	src->op_name = src->source_file = HD_SLICE_NULL;
 	src->source_line = -1;
 	if (t.n && t.p[0] == '%')
 		t = tail(t, 1);
@@ -2142,11 +2143,12 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	i = n ? hd_dump_insn_by_hash(d, (uint32_t)hash, hd_slice_make(t.p, n)) : HD_NONE;
 	if (i == HD_NONE) {
 		struct hd_insn *in = PUSH(&d->insns, struct hd_insn);
-		struct hd_insn_source *src = PUSH(&d->insn_sources,
-						  struct hd_insn_source);
+		/* read for the pre-walk's loose keys, not kept: reports
+		 * read it again (hd_insn_source_of) */
+		struct hd_insn_source src;
 
 		in->line = (uint32_t)ps->line;
-		if (parse_insn_text(ps, l, text, n, in, src))
+		if (parse_insn_text(ps, l, text, n, in, &src))
 			return -1;
 		i = (uint32_t)(d->insns.len - 1);
 		/* parse_insn_text read the same name: file it under hash */
@@ -2157,7 +2159,7 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 		if (same)
 			in->name = val->name;
 		if (d->canon_pre)
-			hd_canon_pre_insn(d->canon_pre, in, src->op_name);
+			hd_canon_pre_insn(d->canon_pre, in, src.op_name);
 	}
 	val->insn = i;
 	val->whole_kept = hd_size_keep(HD_INSN(d, i).shape_bytes);
@@ -2990,7 +2992,6 @@ static void expect_big(struct hd_dump *d, size_t len)
 {
 	static const struct { size_t off, per; } big[] = {
 		{ offsetof(struct hd_dump, insns), 2 },
-		{ offsetof(struct hd_dump, insn_sources), 6 },
 		{ offsetof(struct hd_dump, values), 3 },
 		{ offsetof(struct hd_dump, value_lines), 29 },
 		{ offsetof(struct hd_dump, alloc_values), 5 },
@@ -3114,6 +3115,15 @@ int hd_parse_file(struct hd_dump *d, const char *path, unsigned flags)
 			return -1;
 	}
 	return 0;
+}
+
+void hd_parse_insn_source(const struct hd_insn *in,
+			  struct hd_insn_source *out)
+{
+	out->op_name = out->source_file = HD_SLICE_NULL;
+	out->source_line = -1;
+	/* no bytes past the attributes are known to be readable */
+	(void)find_metadata(in->attrs, out, in->attrs.p + in->attrs.n);
 }
 
 void hd_parse_report_unknown(const struct hd_dump *d)

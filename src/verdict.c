@@ -123,7 +123,8 @@ static int name_matches(struct eval *e, const char *glob, struct hd_slice name,
 
 static struct hd_slice insn_op_name(const struct hd_dump *d, uint32_t insn)
 {
-	return insn == HD_NONE ? HD_SLICE_NULL : HD_INSN_SOURCE(d, insn).op_name;
+	return insn == HD_NONE ? HD_SLICE_NULL :
+				 hd_insn_source_of(d, insn).op_name;
 }
 
 static struct hd_slice value_op_name(const struct hd_dump *d, uint32_t v)
@@ -243,18 +244,18 @@ static int source_matches(struct eval *e, const char *glob,
 			  const struct hd_dump *d, uint32_t v)
 {
 	uint32_t insn = HD_VALUE(d, v).insn;
-	const struct hd_insn_source *in;
+	struct hd_insn_source in;
 	char line[32];
 
 	if (insn == HD_NONE)
 		return 0;
-	in = &HD_INSN_SOURCE(d, insn);
-	if (in->source_file.n == 0)
+	in = hd_insn_source_of(d, insn);
+	if (in.source_file.n == 0)
 		return 0;
-	if (in->source_line < 0)
-		return glob2(e, glob, in->source_file, HD_SLICE_NULL);
-	snprintf(line, sizeof(line), ":%" PRId64, in->source_line);
-	return glob2(e, glob, in->source_file, hd_slice_cstr(line));
+	if (in.source_line < 0)
+		return glob2(e, glob, in.source_file, HD_SLICE_NULL);
+	snprintf(line, sizeof(line), ":%" PRId64, in.source_line);
+	return glob2(e, glob, in.source_file, hd_slice_cstr(line));
 }
 
 /* Does value v of side s pass the name/op_name/source filters of m? */
@@ -918,7 +919,7 @@ static void copy_info(const struct hd_dump *d, const struct hd_copy *c,
 		uint32_t src;
 
 		hd_shape_tuple_element(in->shape, 0, &ci->shape);
-		ci->op_name = HD_INSN_SOURCE(d, c->insn).op_name;
+		ci->op_name = hd_insn_source_of(d, c->insn).op_name;
 		ci->source = first_operand(in->operands);
 		src = ci->source.n ? hd_dump_insn_by_name(d, ci->source) : HD_NONE;
 		ci->source_op_name = insn_op_name(d, src);

@@ -170,7 +170,7 @@ enum hd_insn_flags {
  * A defining instruction (" from instruction: %name = SHAPE opcode(...), ...").
  * 128 bytes, two cache lines: canonical hashing reads these records
  * after the load.  What only reports read (op_name, source file and
- * line) is in dump->insn_sources.
+ * line) is read from its attributes when asked for (hd_insn_source_of).
  */
 struct hd_insn {
 	struct hd_slice name;       /* without '%' */
@@ -190,7 +190,7 @@ struct hd_insn {
 };
 
 /* What an instruction's metadata says of where it came from
- * (dump->insn_sources, one per instruction). */
+ * (hd_insn_source_of). */
 struct hd_insn_source {
 	struct hd_slice op_name;    /* metadata op_name, unescaped only if no escapes */
 	struct hd_slice source_file;
@@ -277,7 +277,10 @@ struct hd_dump {
 	struct hd_vec value_uses;   /* struct hd_value_uses, per value, with
 				       HD_PARSE_KEEP_USES */
 	struct hd_vec insns;        /* struct hd_insn, unique by name */
-	struct hd_vec insn_sources; /* struct hd_insn_source, per instruction */
+	/* struct hd_insn_source, per instruction, in a model built from a
+	 * golden file (golden.h), which has no attribute text; empty in a
+	 * parsed dump, whose metadata is read again when asked for */
+	struct hd_vec insn_sources;
 	struct hd_vec sequence;     /* struct hd_slice: instruction names, time order */
 	struct hd_vec live_ranges;  /* struct hd_live_range */
 	struct hd_vec unknown_ranges; /* struct hd_unknown_range, ascending */
@@ -434,6 +437,14 @@ static inline uint32_t hd_dump_slot_get(const struct hd_vec *slots,
 
 uint32_t hd_dump_slot_put(struct hd_vec *slots, struct hd_table *big,
 			  int64_t limit, int64_t key, uint32_t idx);
+
+/*
+ * Where instruction i came from: op_name, source file and line of its
+ * metadata, as the parser reads them (read again from the instruction's
+ * attributes, which stay in the input; from dump->insn_sources in a
+ * model that has them).  Reports ask for the few values they show.
+ */
+struct hd_insn_source hd_insn_source_of(const struct hd_dump *d, uint32_t i);
 
 /* The value with this id (inline: the parser asks once per value line
  * and record). */

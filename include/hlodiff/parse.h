@@ -58,4 +58,10 @@ int hd_parse_buffer(struct hd_dump *d, const char *name, const char *data,
  */
 void hd_parse_report_unknown(const struct hd_dump *d);
 
+/* op_name, source_file and source_line of the metadata among an
+ * instruction's attributes, as the parser reads them (dump.h:
+ * hd_insn_source_of). */
+void hd_parse_insn_source(const struct hd_insn *in,
+			  struct hd_insn_source *out);
+
 #endif

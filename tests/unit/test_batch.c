@@ -184,11 +184,11 @@ static void test_golden_escapes(void)
 	is_int((long long)d.insns.len, (long long)g.insns.len, "as many instructions");
 	for (i = 0; i < d.insns.len && i < g.insns.len; i++) {
 		const struct hd_insn *a = &HD_INSN(&d, i), *b = &HD_INSN(&g, i);
-		const struct hd_insn_source *as = &HD_INSN_SOURCE(&d, i),
-					    *bs = &HD_INSN_SOURCE(&g, i);
+		struct hd_insn_source as = hd_insn_source_of(&d, i),
+				      bs = hd_insn_source_of(&g, i);
 
-		ok(hd_slice_eq(as->op_name, bs->op_name), "instruction %u: the same op_name", i);
-		ok(hd_slice_eq(as->source_file, bs->source_file), "instruction %u: the same source file", i);
+		ok(hd_slice_eq(as.op_name, bs.op_name), "instruction %u: the same op_name", i);
+		ok(hd_slice_eq(as.source_file, bs.source_file), "instruction %u: the same source file", i);
 		ok(hd_slice_eq(a->name, b->name), "instruction %u: the same name", i);
 	}
 	hd_canon_compute(&cd, &d);

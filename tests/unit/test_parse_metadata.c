@@ -74,11 +74,11 @@ static void check_case(const struct meta_case *c, const char *after)
 	rc = hd_parse_buffer(&d, "meta", text, n, HD_PARSE_ALLOW_INCOMPLETE);
 	if (ok(rc == 0 && d.insns.len == 1, "{%s}%s: parses", c->metadata,
 	       after[0] ? " + backend_config" : "")) {
-		const struct hd_insn_source *in = &HD_INSN_SOURCE(&d, 0);
+		struct hd_insn_source in = hd_insn_source_of(&d, 0);
 
-		ok(slice_is(in->op_name, c->op_name) &&
-		   slice_is(in->source_file, c->source_file) &&
-		   in->source_line == c->source_line,
+		ok(slice_is(in.op_name, c->op_name) &&
+		   slice_is(in.source_file, c->source_file) &&
+		   in.source_line == c->source_line,
 		   "{%s}%s: op_name, source_file, source_line", c->metadata,
 		   after[0] ? " + backend_config" : "");
 		ok(slice_is(hd_insn_metadata(&HD_INSN(&d, 0)), c->metadata),

@@ -109,20 +109,20 @@ static int insn_ok(const char *text, const char *name, const char *shape,
 {
 	struct tap_parsed t;
 	const struct hd_insn *in;
-	const struct hd_insn_source *src;
+	struct hd_insn_source src;
 	int good;
 
 	tap_parse_exact(&t, "scan", text, strlen(text), 0);
 	good = t.rc == 0 && t.d.insns.len >= 1;
 	if (good) {
 		in = &HD_INSN(&t.d, 0);
-		src = &HD_INSN_SOURCE(&t.d, 0);
+		src = hd_insn_source_of(&t.d, 0);
 		good = slice_is(in->name, name) && slice_is(in->shape, shape) &&
 		       slice_is(in->opcode, "fusion") &&
 		       slice_is(in->operands, "%p.1, %q") &&
-		       slice_is(src->op_name, op_name) &&
-		       slice_is(src->source_file, "f.py") &&
-		       src->source_line == 40 + (int64_t)strlen(name) &&
+		       slice_is(src.op_name, op_name) &&
+		       slice_is(src.source_file, "f.py") &&
+		       src.source_line == 40 + (int64_t)strlen(name) &&
 		       in->shape_bytes == hd_shape_logical_bytes(in->shape);
 	}
 	tap_parsed_release(&t);
