@@ -41,8 +41,11 @@ enum section {
 /*
  * The logical sizes of shape texts seen recently.  A dump repeats a few
  * hundred shapes over and over (f32[]{:T(128)}, ...), and walking each
- * one again was an eighth of the parse.  Direct-mapped by hash, shapes
- * of up to SHAPE_MEMO_TEXT bytes; the text is kept to compare with.
+ * one again was an eighth of the parse.  Direct-mapped by memo_index (a
+ * few multiplies of the text's first and last 16 bytes), shapes of up
+ * to SHAPE_MEMO_TEXT bytes; the text is kept to compare with, and its
+ * XXH3-64 (the hash a value's shape is kept under) is taken from the
+ * slot on a hit, not worked out again for each line.
  */
 #define SHAPE_MEMO_SLOTS 1024
 #define SHAPE_MEMO_TEXT 48
@@ -711,9 +714,11 @@ push_zeroed(struct hd_vec *v, size_t size)
 
 #define PUSH(vec, type) ((type *)push_zeroed((vec), sizeof(type)))
 
-/* The hashes of a shape for hd_alloc_value (shape_hash, bare_hash). */
+/* The hashes of a shape for hd_alloc_value (shape_hash, bare_hash), and
+ * the memo slot that holds the shape (NULL: none). */
 struct shape_hashes {
 	uint64_t whole, bare;
+	struct shape_memo *slot;
 };
 
 /* The hash of shape without its layout, given whole, the hash of shape:
@@ -734,6 +739,7 @@ static void hash_shape(struct hd_slice shape, struct shape_hashes *out)
 		return;
 	out->whole = hd_hash64(shape);
 	out->bare = bare_hash(shape, out->whole);
+	out->slot = NULL;
 }
 
 /* hd_shape_logical_bytes of a shape longer than SHAPE_MEMO_TEXT, and
@@ -753,7 +759,7 @@ static int64_t long_shape_bytes(struct parser *ps, struct hd_slice shape,
 	if (m->len == shape.n && m->hash == h &&
 	    hd_bytes_eq(m->text, shape.p, shape.n)) {
 		if (out)
-			*out = (struct shape_hashes){ h, m->bare };
+			*out = (struct shape_hashes){ h, m->bare, NULL };
 		return m->bytes;
 	}
 	if (m->cap < shape.n) {
@@ -767,30 +773,65 @@ static int64_t long_shape_bytes(struct parser *ps, struct hd_slice shape,
 	memcpy(m->text, shape.p, shape.n);
 	m->bytes = hd_shape_logical_bytes(shape);
 	if (out)
-		*out = (struct shape_hashes){ h, m->bare };
+		*out = (struct shape_hashes){ h, m->bare, NULL };
 	return m->bytes;
 }
 
-/* The memo slot of shape (1 to SHAPE_MEMO_TEXT bytes, hash h); *hit
- * says whether it holds shape. */
-static inline struct shape_memo *memo_slot(struct parser *ps, struct hd_slice shape,
-					   uint64_t h, int *hit)
+/*
+ * The memo slot index of shape (1 to SHAPE_MEMO_TEXT bytes): its first
+ * and last 16 bytes (8, or the bytes one by one, for a shorter shape)
+ * and length, mixed by multiplies; the top bits depend on every bit.
+ * Only where a shape is looked for: a middle byte left out or a
+ * collision costs a miss, never a wrong hit (the text is compared).
+ */
+static inline uint32_t memo_index(struct hd_slice shape)
 {
-	struct shape_memo *m = &ps->memo[h & (SHAPE_MEMO_SLOTS - 1)];
+	const char *p = shape.p;
+	size_t n = shape.n, i;
+	uint64_t a0 = 0, a1 = 0, b0 = 0, b1 = 0, h;
 
-	*hit = m->len == shape.n && m->hash == h &&
-	       hd_bytes_eq(m->text, shape.p, shape.n);
+	if (n >= 16) {
+		a0 = load64(p);
+		a1 = load64(p + 8);
+		b0 = load64(p + n - 16);
+		b1 = load64(p + n - 8);
+	} else if (n >= 8) {
+		a0 = load64(p);
+		a1 = load64(p + n - 8);
+	} else {
+		for (i = 0; i < n; i++)
+			a0 = a0 << 8 | (unsigned char)p[i];
+	}
+	h = (a0 ^ n) * 0x9e3779b97f4a7c15ull + a1 * 0xc2b2ae3d27d4eb4full +
+	    b0 * 0x165667b19e3779f9ull + b1 * 0xd6e8feb86659fd93ull;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return (uint32_t)(h >> 54) & (SHAPE_MEMO_SLOTS - 1);
+}
+
+/* The memo slot of shape (1 to SHAPE_MEMO_TEXT bytes); *hit says
+ * whether it holds shape. */
+static inline struct shape_memo *memo_slot(struct parser *ps, struct hd_slice shape,
+					   int *hit)
+{
+	struct shape_memo *m = &ps->memo[memo_index(shape)];
+
+	/* inline for all lengths (hd_bytes_eq calls memcmp past 32) */
+	*hit = m->len == shape.n &&
+	       (shape.n <= 32 ? hd_bytes_eq(m->text, shape.p, shape.n) :
+		hd_bytes_eq(m->text, shape.p, 32) &&
+		hd_bytes_eq(m->text + shape.n - 16, shape.p + shape.n - 16, 16));
 	return m;
 }
 
 /* hd_shape_logical_bytes(shape) through the memo slot m (hit: it holds
- * shape already). */
+ * shape already, and its hash; else shape is hashed and filed there). */
 static int64_t memo_bytes(struct shape_memo *m, struct hd_slice shape,
-			  uint64_t h, int hit)
+			  int hit)
 {
 	if (hit)
 		return m->bytes;
-	m->hash = h;
+	m->hash = hd_hash64(shape);
 	m->len = (uint32_t)shape.n;
 	m->plain = 0;
 	m->bare_known = 0;
@@ -806,7 +847,6 @@ static int64_t shape_bytes(struct parser *ps, struct hd_slice shape,
 			   struct shape_hashes *out)
 {
 	struct shape_memo *m;
-	uint64_t h;
 	int64_t bytes;
 	int hit;
 
@@ -816,15 +856,14 @@ static int64_t shape_bytes(struct parser *ps, struct hd_slice shape,
 	}
 	if (shape.n > SHAPE_MEMO_TEXT)
 		return long_shape_bytes(ps, shape, out);
-	h = hd_hash64(shape);
-	m = memo_slot(ps, shape, h, &hit);
-	bytes = memo_bytes(m, shape, h, hit);
+	m = memo_slot(ps, shape, &hit);
+	bytes = memo_bytes(m, shape, hit);
 	if (out) {
 		if (!m->bare_known) {
-			m->bare = bare_hash(shape, h);
+			m->bare = bare_hash(shape, m->hash);
 			m->bare_known = 1;
 		}
-		*out = (struct shape_hashes){ h, m->bare };
+		*out = (struct shape_hashes){ m->hash, m->bare, m };
 	}
 	return bytes;
 }
@@ -841,12 +880,10 @@ static size_t insn_shape(struct parser *ps, struct hd_slice t, int64_t *bytes)
 {
 	size_t k = find_either(t, 0, ' ', ' '), n;
 	struct shape_memo *m = NULL;
-	uint64_t h = 0;
 	int hit = 0;
 
 	if (k > 0 && k < t.n && k <= SHAPE_MEMO_TEXT) {
-		h = hd_hash64(hd_slice_make(t.p, k));
-		m = memo_slot(ps, hd_slice_make(t.p, k), h, &hit);
+		m = memo_slot(ps, hd_slice_make(t.p, k), &hit);
 		if (hit && m->plain) {
 			*bytes = m->bytes;
 			return k;
@@ -859,7 +896,7 @@ static size_t insn_shape(struct parser *ps, struct hd_slice t, int64_t *bytes)
 		*bytes = shape_bytes(ps, hd_slice_make(t.p, n), NULL);
 		return n;
 	}
-	*bytes = memo_bytes(m, hd_slice_make(t.p, n), h, hit);
+	*bytes = memo_bytes(m, hd_slice_make(t.p, n), hit);
 	m->plain = 1;
 	return n;
 }
@@ -913,21 +950,22 @@ static struct hd_slice keep_shape(struct parser *ps, struct hd_slice shape,
 }
 
 /*
- * A value line's shape (hash h), which shape_bytes has just looked up,
- * as kept in the dump (keep_shape): a shorter one through its memo slot,
- * which holds it now.
+ * A value line's shape, which shape_bytes has just looked up (its
+ * hashes and memo slot in hs), as kept in the dump (keep_shape): a
+ * shorter one through its memo slot, which holds it now.
  */
 static struct hd_slice kept_value_shape(struct parser *ps,
-					struct hd_slice shape, uint64_t h)
+					struct hd_slice shape,
+					const struct shape_hashes *hs)
 {
-	struct shape_memo *m;
+	struct shape_memo *m = hs->slot;
+	uint64_t h = hs->whole;
 	struct hd_slice k;
 
 	if (shape.n == 0)
 		return shape;
-	if (shape.n > SHAPE_MEMO_TEXT)
+	if (!m)
 		return keep_shape(ps, shape, h);
-	m = &ps->memo[h & (SHAPE_MEMO_SLOTS - 1)];
 	if (m->kept)
 		return hd_slice_make(m->kept, shape.n);
 	k = keep_shape(ps, shape, h);
@@ -1333,7 +1371,7 @@ static int parse_alloc_value(struct parser *ps, struct hd_slice l)
 	av->size = size;
 	av->offset = offset;
 	av->shape_bytes = shape_bytes(ps, t, &hashes);
-	av->shape = kept_value_shape(ps, t, hashes.whole);
+	av->shape = kept_value_shape(ps, t, &hashes);
 	val->own_kept = hd_size_keep(av->shape_bytes);
 	av->shape_hash = hashes.whole;
 	av->bare_hash = hashes.bare;
