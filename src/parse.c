@@ -2794,25 +2794,20 @@ static void look_ahead(struct parser *ps, const char *line)
 	}
 }
 
-#ifdef __SSE2__
-/* Zero in the bytes of b that are '\n' or '\0' (and only there): a
- * byte is one of the two when it or its XOR with '\n' is zero. */
-static inline __m128i nl_or_nul_min(__m128i b)
-{
-	return _mm_min_epu8(b, _mm_xor_si128(b, _mm_set1_epi8('\n')));
-}
-#endif
-
 /*
  * The end of the line at p, or a NUL byte before it: the first '\n' or
  * '\0' in [p, end), NULL when there is neither.  The line scan is the
  * NUL check too, so the input is read once, not a second time ahead of
  * the parse (memchr calls cost more than the search for most lines).
- * With SSE2, the first 16 bytes (where most lines end), then whole
+ * With SSE2, the first 32 bytes (where most lines end), then whole
  * 64-byte runs inside the input (one test for four blocks: the
  * instruction lines, more than half the input, run to hundreds of
  * bytes), then 16-byte blocks, then the last bytes one at a time; else
- * two memchr.
+ * two memchr.  The first two stages test a byte by an AND with 0xf5,
+ * whose result is zero for '\n' and NUL and only 0x02 and 0x08 besides
+ * (an AND needs no copy of the block, a compare with '\n' and one with
+ * 0 do): a byte found so is looked at, a 64-byte run that has one is
+ * left to the 16-byte blocks.
  */
 static inline __attribute__((always_inline)) const char *
 find_line_end(const char *p, const char *end)
@@ -2820,34 +2815,34 @@ find_line_end(const char *p, const char *end)
 #ifdef __SSE2__
 	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
 
-	/* the first block alone: most lines end in it */
-	if (end - p >= 16) {
-		__m128i b = hd_v_load(p);
-		unsigned mask = (unsigned)_mm_movemask_epi8(
-			_mm_or_si128(_mm_cmpeq_epi8(b, nl), _mm_cmpeq_epi8(b, zero)));
+	/* the first two blocks alone: most lines end in them */
+	if (end - p >= 32) {
+		const __m128i keep = _mm_set1_epi8((char)0xf5);
+		unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+					_mm_and_si128(hd_v_load(p), keep), zero)) |
+				(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+					_mm_and_si128(hd_v_load(p + 16), keep), zero)) << 16;
 
-		if (mask)
-			return p + __builtin_ctz(mask);
-		p += 16;
-	}
-	for (; end - p >= 64; p += 64) {
-		__m128i m0 = nl_or_nul_min(hd_v_load(p));
-		__m128i m1 = nl_or_nul_min(hd_v_load(p + 16));
-		__m128i m2 = nl_or_nul_min(hd_v_load(p + 32));
-		__m128i m3 = nl_or_nul_min(hd_v_load(p + 48));
-		__m128i all = _mm_min_epu8(_mm_min_epu8(m0, m1),
-					   _mm_min_epu8(m2, m3));
+		for (; mask; mask &= mask - 1) {
+			const char *c = p + __builtin_ctz(mask);
 
-		if (_mm_movemask_epi8(_mm_cmpeq_epi8(all, zero))) {
-			/* the four blocks' bits, in order */
-			uint64_t mask =
-				(uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(m0, zero)) |
-				(uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(m1, zero)) << 16 |
-				(uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(m2, zero)) << 32 |
-				(uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(m3, zero)) << 48;
-
-			return p + __builtin_ctzll(mask);
+			if (*c == '\n' || *c == '\0')
+				return c;
 		}
+		p += 32;
+	}
+	/* 64 bytes a step while none of them can be '\n' or NUL */
+	for (; end - p >= 64; p += 64) {
+		const __m128i keep = _mm_set1_epi8((char)0xf5);
+		__m128i c0 = _mm_and_si128(hd_v_load(p), keep);
+		__m128i c1 = _mm_and_si128(hd_v_load(p + 16), keep);
+		__m128i c2 = _mm_and_si128(hd_v_load(p + 32), keep);
+		__m128i c3 = _mm_and_si128(hd_v_load(p + 48), keep);
+		__m128i all = _mm_min_epu8(_mm_min_epu8(c0, c1),
+					   _mm_min_epu8(c2, c3));
+
+		if (_mm_movemask_epi8(_mm_cmpeq_epi8(all, zero)))
+			break;
 	}
 	for (; end - p >= 16; p += 16) {
 		__m128i b = hd_v_load(p);
