@@ -1463,8 +1463,11 @@ static void prefetch_records(struct parser *ps, int64_t id)
 	for (k = 0; k < ps->n_ahead_ids && ps->ahead_ids[k] <= (size_t)id; k++)
 		;
 	if (k) {
-		memmove(ps->ahead_ids, ps->ahead_ids + k,
-			(size_t)(ps->n_ahead_ids - k) * sizeof(ps->ahead_ids[0]));
+		/* at most 3 move down: a loop, not a call of memmove */
+		int j;
+
+		for (j = 0; j + k < ps->n_ahead_ids; j++)
+			ps->ahead_ids[j] = ps->ahead_ids[j + k];
 		ps->n_ahead_ids -= k;
 	}
 	if (ps->ids_scanned <= (size_t)id) {
