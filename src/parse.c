@@ -347,6 +347,13 @@ static struct hd_slice tail(struct hd_slice l, size_t from)
 	return hd_slice_make(l.p + from, l.n - from);
 }
 
+/* tail(l, from) for a from known to be at most l.n (a span found in l,
+ * a prefix checked by the caller): no clamp on the hot lines. */
+static inline struct hd_slice skip(struct hd_slice l, size_t from)
+{
+	return hd_slice_make(l.p + from, l.n - from);
+}
+
 #ifdef __SSE2__
 /* Mask of the bytes of the 16 at p that are not name bytes (hd_name_char). */
 static inline unsigned not_name_mask(const char *p)
@@ -406,7 +413,7 @@ take_i64(const struct parser *ps, struct hd_slice *s, int64_t *out)
 				digits8(s->p, 8) * pow10[n - 8] + digits8(s->p + 8, n - 8);
 
 			*out = (int64_t)v;
-			*s = tail(*s, n);
+			*s = skip(*s, n);   /* n < s->n or the stop bit at s->n */
 			return 0;
 		}
 	}
@@ -427,7 +434,7 @@ take_lit_n(struct hd_slice *s, const char *lit, size_t n)
 {
 	if (!starts(*s, lit, n))
 		return -1;
-	*s = tail(*s, n);
+	*s = skip(*s, n);
 	return 0;
 }
 
@@ -1151,12 +1158,12 @@ take_short_form(struct parser *ps, struct hd_slice line,
 	if (n == 0)
 		return bad_line(ps, line, "missing value name", "'<ID NAME>'");
 	name = hd_slice_make(t.p, n);
-	t = tail(t, n);
+	t = skip(t, n);
 	n = index_span(t);
 	if (n) {
 		index = hd_slice_make(t.p, n);
 		indexed = 1;
-		t = tail(t, n);
+		t = skip(t, n);
 	}
 	if (take_lit(&t, " (phi)") == 0)
 		phi = 1;
@@ -1330,7 +1337,7 @@ static int parse_allocation(struct parser *ps, struct hd_slice l)
 static int parse_alloc_value(struct parser *ps, struct hd_slice l)
 {
 	struct hd_dump *d = ps->d;
-	struct hd_slice t = tail(l, (sizeof(" value: ") - 1));
+	struct hd_slice t = skip(l, (sizeof(" value: ") - 1));
 	struct hd_alloc_value *av;
 	struct hd_alloc *a;
 	struct hd_value *val;
@@ -1543,7 +1550,7 @@ static int parse_record(struct parser *ps, struct hd_slice l)
 /* "NAME" or "NAME {IDX}" */
 static int parse_position(struct parser *ps, struct hd_slice l)
 {
-	struct hd_slice t = tail(l, 2);
+	struct hd_slice t = skip(l, 2);
 	struct hd_position *p;
 	size_t n = name_span(t, ps->end);
 
@@ -1551,7 +1558,7 @@ static int parse_position(struct parser *ps, struct hd_slice l)
 		return bad_line(ps, l, "bad position", "'  NAME' or '  NAME {IDX}'");
 	p = PUSH(&ps->d->positions, struct hd_position);
 	p->name = hd_slice_make(t.p, n);
-	t = tail(t, n);
+	t = skip(t, n);
 	if (t.n) {
 		if (take_lit(&t, " ") || index_span(t) != t.n)
 			return bad_line(ps, l, "bad position", "'  NAME {IDX}'");
@@ -1567,7 +1574,7 @@ static int parse_position(struct parser *ps, struct hd_slice l)
 /* "NAME, operand K" [" {IDX}"]; kept only with HD_PARSE_KEEP_USES */
 static int parse_use(struct parser *ps, struct hd_slice l)
 {
-	struct hd_slice t = tail(l, 2);
+	struct hd_slice t = skip(l, 2);
 	struct hd_use u = { HD_SLICE_NULL, HD_SLICE_NULL, 0 };
 	size_t n = name_span(t, ps->end);
 
@@ -1586,7 +1593,7 @@ static int parse_use(struct parser *ps, struct hd_slice l)
 	if (n == 0)
 		return bad_line(ps, l, "bad use", "'  NAME, operand K'");
 	u.name = hd_slice_make(t.p, n);
-	t = tail(t, n);
+	t = skip(t, n);
 	if (take_lit(&t, ", operand ") || take_i64(ps, &t, &u.operand))
 		return bad_line(ps, l, "bad use", "'  NAME, operand K'");
 	if (t.n) {
@@ -2083,14 +2090,14 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 	if (n == 0)
 		return bad_line(ps, l, "bad instruction", "'%NAME = SHAPE opcode(...)'");
 	in->name = hd_slice_make(t.p, n);
-	t = tail(t, n);
+	t = skip(t, n);
 	if (take_lit(&t, " = "))
 		return bad_line(ps, l, "bad instruction", "'%NAME = SHAPE opcode(...)'");
 	n = insn_shape(ps, t, &in->shape_bytes);
 	if (n == 0 || n == t.n)
 		return bad_line(ps, l, "bad instruction shape", "'%NAME = SHAPE opcode(...)'");
 	in->shape = hd_slice_make(t.p, n);
-	t = tail(t, n + 1);
+	t = skip(t, n + 1);
 	n = opcode_end(t);
 	if (n == 0 || n == t.n || t.p[n] != '(')
 		return bad_line(ps, l, "bad instruction opcode", "'opcode(operands)'");
@@ -2101,7 +2108,7 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 		*PUSH(&ps->d->copy_starts, uint32_t) =
 			(uint32_t)(ps->d->insns.len - 1);
 	}
-	t = tail(t, n);
+	t = skip(t, n);
 	n = operand_list_end(t);
 	if (n == 0)
 		n = balanced_until(t, ',', ',');
@@ -2132,7 +2139,7 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 {
 	struct hd_dump *d = ps->d;
-	struct hd_slice text = tail(l, (sizeof(" from instruction: ") - 1));
+	struct hd_slice text = skip(l, (sizeof(" from instruction: ") - 1));
 	struct hd_slice t = text;
 	struct hd_value *val;
 	size_t n;
@@ -2230,7 +2237,7 @@ static int split_key(struct parser *ps, struct hd_slice s,
 	if (n == 0)
 		return -1;
 	*name = hd_slice_make(s.p, n);
-	*index = tail(hd_slice_make(s.p, s.n), n);
+	*index = skip(hd_slice_make(s.p, s.n), n);
 	if (index->n && index_span(*index) != index->n)
 		return -1;
 	*key = hd_value_key(s);
@@ -2288,7 +2295,7 @@ static uint32_t value_by_key_ahead(struct parser *ps, struct hd_slice name_index
 
 static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 {
-	struct hd_slice t = tail(l, 4);
+	struct hd_slice t = skip(l, 4);
 	struct hd_live_range *r;
 	const char *colon;
 	struct hd_slice nums, key;
@@ -2301,7 +2308,7 @@ static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 	colon = colon_ahead(ps, l);
 	if (!colon)
 		return bad_line(ps, l, "bad live range", "'    NAME{IDX}:START-END'");
-	nums = tail(t, (size_t)(colon - t.p) + 1);
+	nums = skip(t, (size_t)(colon - t.p) + 1);
 	if (take_i64(ps, &nums, &start) || take_lit(&nums, "-") ||
 	    take_i64(ps, &nums, &end) || nums.n)
 		return bad_line(ps, l, "bad live range", "'    NAME{IDX}:START-END'");
@@ -2347,7 +2354,7 @@ static int parse_peak_header(struct parser *ps, struct hd_slice l)
 static int parse_peak_line(struct parser *ps, struct hd_slice l)
 {
 	struct hd_dump *d = ps->d;
-	struct hd_slice t = tail(l, 4);
+	struct hd_slice t = skip(l, 4);
 	struct hd_peak_entry *e;
 	const char *colon;
 	struct hd_slice rest, key;
@@ -2364,7 +2371,7 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 	if (split_key(ps, hd_slice_make(t.p, (size_t)(colon - t.p)), &e->name,
 		      &e->index, &key))
 		return bad_line(ps, l, "bad peak value name", "'NAME{IDX}'");
-	rest = tail(t, (size_t)(colon - t.p) + 1);
+	rest = skip(t, (size_t)(colon - t.p) + 1);
 	if (take_lit(&rest, " ") || take_i64(ps, &rest, &e->bytes) ||
 	    take_lit(&rest, " bytes") || e->bytes < 0)
 		return bad_line(ps, l, "bad peak line", "'    NAME{IDX}: B bytes (cumulative: S bytes)'");
