@@ -1061,6 +1061,13 @@ static int file_pending(struct parser *ps, int report)
 	return -1;
 }
 
+/* file_pending(ps, 1) inline while nothing is pending: the live-range
+ * and peak lines (every line after the allocations) ask first. */
+static inline int pending_filed(struct parser *ps)
+{
+	return ps->pending.len ? file_pending(ps, 1) : 0;
+}
+
 /*
  * Finds or creates the value with this id.  name_index is the short form
  * "name{idx}" or "name".  On a name mismatch with an earlier mention it
@@ -1095,7 +1102,7 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 		return perr(ps, "too many values");
 	hash = hd_index_hash(key);
 	if (ps->sec != SEC_ALLOCATIONS) {
-		if (file_pending(ps, 1))
+		if (pending_filed(ps))
 			return -1;
 		/* the key's slots load while the value is made */
 		hd_index_prefetch(&d->value_by_key, hash);
@@ -2302,7 +2309,7 @@ static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 	int64_t start, end;
 	uint32_t v;
 
-	if (file_pending(ps, 1))
+	if (pending_filed(ps))
 		return -1;
 	look_ahead(ps, l.p);
 	colon = colon_ahead(ps, l);
@@ -2359,7 +2366,7 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 	const char *colon;
 	struct hd_slice rest, key;
 
-	if (file_pending(ps, 1))
+	if (pending_filed(ps))
 		return -1;
 	look_ahead(ps, l.p);
 	colon = colon_ahead(ps, l);
