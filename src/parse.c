@@ -817,9 +817,10 @@ static inline uint32_t memo_index(struct hd_slice shape)
 }
 
 /* The memo slot of shape (1 to SHAPE_MEMO_TEXT bytes); *hit says
- * whether it holds shape. */
-static inline struct shape_memo *memo_slot(struct parser *ps, struct hd_slice shape,
-					   int *hit)
+ * whether it holds shape.  Inlined in its two callers (one a value
+ * line, one an instruction line). */
+static inline __attribute__((always_inline)) struct shape_memo *
+memo_slot(struct parser *ps, struct hd_slice shape, int *hit)
 {
 	struct shape_memo *m = &ps->memo[memo_index(shape)];
 
