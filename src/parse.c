@@ -501,8 +501,11 @@ static inline size_t name_span(struct hd_slice s, const char *limit)
 	return i;
 }
 
-/* Length of "{...}" ShapeIndex at s (digits and commas), 0 if none. */
-static size_t index_span(struct hd_slice s)
+/* Length of "{...}" ShapeIndex at s (digits and commas), 0 if none.
+ * Inlined: a call for each value line, record and live range (mostly
+ * to see that no '{' is there) cost more than the test. */
+static inline __attribute__((always_inline)) size_t
+index_span(struct hd_slice s)
 {
 	size_t i;
 
@@ -2286,7 +2289,8 @@ static inline const char *colon_ahead(const struct parser *ps, struct hd_slice l
 
 /* The value whose key is name_index, with the hash worked out ahead
  * (look_ahead) when this is the line it was worked out for. */
-static uint32_t value_by_key_ahead(struct parser *ps, struct hd_slice name_index)
+static inline __attribute__((always_inline)) uint32_t
+value_by_key_ahead(struct parser *ps, struct hd_slice name_index)
 {
 	struct hd_slice key = hd_value_key(name_index);
 
