@@ -2147,6 +2147,12 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 	return 0;
 }
 
+/* The name instruction i is filed under (hd_dump_insn_by_hash's key). */
+static struct hd_slice insn_name_of(const void *ctx, uint32_t i)
+{
+	return HD_INSN((const struct hd_dump *)ctx, i).name;
+}
+
 static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 {
 	struct hd_dump *d = ps->d;
@@ -2177,15 +2183,17 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	/* the record's value is mostly named after its instruction */
 	same = hd_slice_eq(val->name, hd_slice_make(t.p, n));
 	hash = same ? ps->record_hash : hd_hash64(hd_slice_make(t.p, n));
-	i = n ? hd_dump_insn_by_hash(d, (uint32_t)hash, hd_slice_make(t.p, n)) : HD_NONE;
+	/* one probe finds the instruction or files the one made below
+	 * (parse_insn_text reads the same name) */
+	i = n ? hd_index_put_hashed(&d->insn_by_name, (uint32_t)hash,
+				    hd_slice_make(t.p, n), (uint32_t)d->insns.len,
+				    insn_name_of, d) : HD_NONE;
 	if (i == HD_NONE) {
 		struct hd_insn *in = PUSH(&d->insns, struct hd_insn);
 		in->line = (uint32_t)ps->line;
 		if (parse_insn_text(ps, l, text, n, in))
 			return -1;
 		i = (uint32_t)(d->insns.len - 1);
-		/* parse_insn_text read the same name: file it under hash */
-		hd_index_add(&d->insn_by_name, (uint32_t)hash, i);
 		in->name_hash = hash;
 		/* the value's copy of the name serves, out of the input
 		 * (in->name is the name read above) */
