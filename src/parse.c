@@ -549,6 +549,36 @@ static inline size_t find_either(struct hd_slice s, size_t i, char c1, char c2)
 }
 
 /*
+ * find_either for the short texts of an allocation header (its flags,
+ * mostly under 16 bytes): the last bytes of s in one more block when
+ * the input (which ends at limit) holds 16 bytes there, the bytes past
+ * s masked, as name_span does; else one at a time.
+ */
+static inline size_t find_either_in(struct hd_slice s, size_t i, char c1,
+				    char c2, const char *limit)
+{
+#ifdef __SSE2__
+	for (; i + 16 <= s.n; i += 16) {
+		unsigned m = eq_mask(s.p + i, c1) | eq_mask(s.p + i, c2);
+
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+	if (i < s.n && limit - (s.p + i) >= 16) {
+		unsigned m = (eq_mask(s.p + i, c1) | eq_mask(s.p + i, c2)) &
+			     ((1u << (s.n - i)) - 1);
+
+		return m ? i + (size_t)__builtin_ctz(m) : s.n;
+	}
+#else
+	(void)limit;
+#endif
+	while (i < s.n && s.p[i] != c1 && s.p[i] != c2)
+		i++;
+	return i;
+}
+
+/*
  * Index just past the string whose opening quote is at s.p[i] (or s.n):
  * a closing quote counts when an even number of backslashes precede it.
  */
@@ -1207,15 +1237,15 @@ take_short_form(struct parser *ps, struct hd_slice line,
 
 /* Splits the allocation header tail on ", " outside |...|: the next
  * flag.  Inside a shape only the closing '|' is looked for. */
-static struct hd_slice next_flag(struct hd_slice *s)
+static struct hd_slice next_flag(struct hd_slice *s, const char *limit)
 {
 	size_t i = 0;
 	int in_shape = 0;
 	struct hd_slice tok;
 
 	for (;; i++) {
-		i = in_shape ? find_either(*s, i, '|', '|') :
-			       find_either(*s, i, '|', ',');
+		i = in_shape ? find_either_in(*s, i, '|', '|', limit) :
+			       find_either_in(*s, i, '|', ',', limit);
 		if (i >= s->n)
 			break;
 		if (s->p[i] == '|')
@@ -1228,18 +1258,20 @@ static struct hd_slice next_flag(struct hd_slice *s)
 	return tok;
 }
 
-/* Reads "|SHAPE|" at the start of s into out; returns bytes used or 0. */
-static size_t take_bar_shape(struct hd_slice s, struct hd_slice *out)
+/* Reads "|SHAPE|" at the start of s into out; returns bytes used or 0.
+ * The input ends at limit. */
+static size_t take_bar_shape(struct hd_slice s, struct hd_slice *out,
+			     const char *limit)
 {
-	const char *end;
+	size_t end;
 
 	if (s.n < 2 || s.p[0] != '|')
 		return 0;
-	end = memchr(s.p + 1, '|', s.n - 1);
-	if (!end)
+	end = find_either_in(s, 1, '|', '|', limit);
+	if (end >= s.n)
 		return 0;
-	*out = hd_slice_make(s.p + 1, (size_t)(end - s.p - 1));
-	return (size_t)(end - s.p) + 1;
+	*out = hd_slice_make(s.p + 1, end - 1);
+	return end + 1;
 }
 
 static int alloc_flag(struct parser *ps, struct hd_slice line,
@@ -1261,7 +1293,7 @@ static int alloc_flag(struct parser *ps, struct hd_slice line,
 			return bad_line(ps, line, "bad parameter number", "', parameter N'");
 		a->flags |= HD_ALLOC_PARAMETER;
 	} else if (take_lit(&t, "shape ") == 0) {
-		n = take_bar_shape(t, &a->param_shape);
+		n = take_bar_shape(t, &a->param_shape, ps->end);
 		if (!n)
 			return bad_line(ps, line, "bad parameter shape", "'shape |SHAPE| at ShapeIndex {..}'");
 		t = tail(t, n);
@@ -1269,7 +1301,7 @@ static int alloc_flag(struct parser *ps, struct hd_slice line,
 			return bad_line(ps, line, "bad parameter shape index", "'at ShapeIndex {..}'");
 		a->param_index = t;
 	} else if (take_lit(&t, "output shape is ") == 0) {
-		n = take_bar_shape(t, &a->output_shape);
+		n = take_bar_shape(t, &a->output_shape, ps->end);
 		if (!n || n != t.n)
 			return bad_line(ps, line, "bad output shape", "'output shape is |SHAPE|'");
 		a->flags |= HD_ALLOC_OUTPUT;
@@ -1314,7 +1346,7 @@ static int parse_allocation(struct parser *ps, struct hd_slice l)
 	a->line = (uint32_t)ps->line;
 	a->value_first = (uint32_t)d->alloc_values.len;
 	while (t.n) {
-		struct hd_slice f = next_flag(&t);
+		struct hd_slice f = next_flag(&t, ps->end);
 		struct hd_slice ft = f;
 		if (take_lit(&ft, "size ") == 0) {
 			if (take_i64(ps, &ft, &size) || ft.n)
