@@ -849,6 +849,29 @@ static inline uint32_t memo_index(struct hd_slice shape)
 	return (uint32_t)(h >> 54) & (SHAPE_MEMO_SLOTS - 1);
 }
 
+/* Do the n bytes (1 to SHAPE_MEMO_TEXT) at a and b agree?  Inline for
+ * all lengths (hd_bytes_eq calls memcmp past 32): with SSE2, from 16
+ * bytes on, the first, the last and (past 32) the middle 16. */
+static inline int memo_text_eq(const char *a, const char *b, size_t n)
+{
+#ifdef __SSE2__
+	if (n >= 16) {
+		__m128i d = _mm_and_si128(
+			_mm_cmpeq_epi8(hd_v_load(a), hd_v_load(b)),
+			_mm_cmpeq_epi8(hd_v_load(a + n - 16), hd_v_load(b + n - 16)));
+
+		if (n > 32)
+			d = _mm_and_si128(d, _mm_cmpeq_epi8(hd_v_load(a + 16),
+							    hd_v_load(b + 16)));
+		return _mm_movemask_epi8(d) == 0xffff;
+	}
+	return hd_bytes_eq(a, b, n);
+#else
+	return n <= 32 ? hd_bytes_eq(a, b, n) :
+		hd_bytes_eq(a, b, 32) && hd_bytes_eq(a + n - 16, b + n - 16, 16);
+#endif
+}
+
 /* The memo slot of shape (1 to SHAPE_MEMO_TEXT bytes); *hit says
  * whether it holds shape.  Inlined in its two callers (one a value
  * line, one an instruction line). */
@@ -857,11 +880,7 @@ memo_slot(struct parser *ps, struct hd_slice shape, int *hit)
 {
 	struct shape_memo *m = &ps->memo[memo_index(shape)];
 
-	/* inline for all lengths (hd_bytes_eq calls memcmp past 32) */
-	*hit = m->len == shape.n &&
-	       (shape.n <= 32 ? hd_bytes_eq(m->text, shape.p, shape.n) :
-		hd_bytes_eq(m->text, shape.p, 32) &&
-		hd_bytes_eq(m->text + shape.n - 16, shape.p + shape.n - 16, 16));
+	*hit = m->len == shape.n && memo_text_eq(m->text, shape.p, shape.n);
 	return m;
 }
 
