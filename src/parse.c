@@ -1225,12 +1225,21 @@ take_short_form(struct parser *ps, struct hd_slice line,
 		indexed = 1;
 		t = skip(t, n);
 	}
-	if (take_lit(&t, " (phi)") == 0)
-		phi = 1;
-	if (take_lit(&t, " @") == 0) {
-		if (take_i64(ps, &t, &color))
-			return bad_line(ps, line, "bad colour", "' @N'");
+	if (t.n >= 4 && t.p[0] == ' ' && t.p[1] == '@' &&
+	    (unsigned)(t.p[2] - '0') < 10 && t.p[3] == '>') {
+		/* the usual " @C>", one digit: what the reading below makes
+		 * of it, read at once */
+		color = t.p[2] - '0';
 		has_color = 1;
+		t = skip(t, 3);
+	} else {
+		if (take_lit(&t, " (phi)") == 0)
+			phi = 1;
+		if (take_lit(&t, " @") == 0) {
+			if (take_i64(ps, &t, &color))
+				return bad_line(ps, line, "bad colour", "' @N'");
+			has_color = 1;
+		}
 	}
 	if (take_lit(&t, ">"))
 		return bad_line(ps, line, "unterminated value short form", "'>'");
