@@ -158,11 +158,13 @@ struct parser {
 	uint32_t last_insn;     /* instruction of the previous record */
 	uint32_t prefetched;    /* value last prefetched (prefetch_records) */
 	/* prefetch_records: the ids with a value after the record's (up to
-	 * 4, ascending), found by a scan of the id slots that has come to
-	 * ids_scanned; records come in id order, so each slot is looked
-	 * at about once, not four times */
+	 * 4, ascending: ahead_ids[(ahead_first + k) % 4] for k below
+	 * n_ahead_ids, a ring, as a record passes about one a time), found
+	 * by a scan of the id slots that has come to ids_scanned; records
+	 * come in id order, so each slot is looked at about once, not four
+	 * times */
 	size_t ahead_ids[4];
-	int n_ahead_ids;
+	unsigned n_ahead_ids, ahead_first;
 	size_t ids_scanned;
 	uint64_t record_hash;   /* XXH3-64 of the record's value name (its low
 				   32 bits are the hd_index_hash) */
@@ -1533,20 +1535,14 @@ static void prefetch_records(struct parser *ps, int64_t id)
 	const struct hd_dump *d = ps->d;
 	const uint32_t *slot = d->id_slots.data;
 	size_t n = d->id_slots.len, stop, i;
-	int k;
 
 	if (id < 0 || (uint64_t)id >= n)
 		return;
 	/* the ids ahead already found stay, those passed go */
-	for (k = 0; k < ps->n_ahead_ids && ps->ahead_ids[k] <= (size_t)id; k++)
-		;
-	if (k) {
-		/* at most 3 move down: a loop, not a call of memmove */
-		int j;
-
-		for (j = 0; j + k < ps->n_ahead_ids; j++)
-			ps->ahead_ids[j] = ps->ahead_ids[j + k];
-		ps->n_ahead_ids -= k;
+	while (ps->n_ahead_ids &&
+	       ps->ahead_ids[ps->ahead_first] <= (size_t)id) {
+		ps->ahead_first = (ps->ahead_first + 1) % 4;
+		ps->n_ahead_ids--;
 	}
 	if (ps->ids_scanned <= (size_t)id) {
 		ps->ids_scanned = (size_t)id + 1;
@@ -1555,7 +1551,7 @@ static void prefetch_records(struct parser *ps, int64_t id)
 	stop = n - (size_t)id > 64 ? (size_t)id + 64 : n;
 	for (i = ps->ids_scanned; i < stop && ps->n_ahead_ids < 4; i++)
 		if (slot[i] != HD_NONE) {
-			ps->ahead_ids[ps->n_ahead_ids++] = i;
+			ps->ahead_ids[(ps->ahead_first + ps->n_ahead_ids++) % 4] = i;
 			if (ps->n_ahead_ids == 4) {
 				ps->prefetched = slot[i];
 				prefetch_value(d, slot[i]);
@@ -1563,7 +1559,8 @@ static void prefetch_records(struct parser *ps, int64_t id)
 		}
 	ps->ids_scanned = i;
 	if (ps->n_ahead_ids)
-		__builtin_prefetch(HD_VALUE(d, slot[ps->ahead_ids[0]]).name.p);
+		__builtin_prefetch(
+			HD_VALUE(d, slot[ps->ahead_ids[ps->ahead_first]]).name.p);
 }
 
 /* Value v's entry of d->value_uses (HD_PARSE_KEEP_USES), the array
