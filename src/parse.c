@@ -1643,7 +1643,7 @@ static int parse_position(struct parser *ps, struct hd_slice l)
 static int parse_use(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice t = skip(l, 2);
-	struct hd_use u = { HD_SLICE_NULL, HD_SLICE_NULL, 0 };
+	struct hd_use u;
 	size_t n = name_span(t, ps->end);
 
 	/* the usual line, "NAME, operand D" (one digit), read at once: what
@@ -1660,6 +1660,7 @@ static int parse_use(struct parser *ps, struct hd_slice l)
 		return 0;
 	if (n == 0)
 		return bad_line(ps, l, "bad use", "'  NAME, operand K'");
+	u = (struct hd_use){ HD_SLICE_NULL, HD_SLICE_NULL, 0 };
 	u.name = hd_slice_make(t.p, n);
 	t = skip(t, n);
 	if (take_lit(&t, ", operand ") || take_i64(ps, &t, &u.operand))
