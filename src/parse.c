@@ -41,8 +41,11 @@ enum section {
 /*
  * The logical sizes of shape texts seen recently.  A dump repeats a few
  * hundred shapes over and over (f32[]{:T(128)}, ...), and walking each
- * one again was an eighth of the parse.  Direct-mapped by hash, shapes
- * of up to SHAPE_MEMO_TEXT bytes; the text is kept to compare with.
+ * one again was an eighth of the parse.  Direct-mapped by memo_index (a
+ * few multiplies of the text's first and last 16 bytes), shapes of up
+ * to SHAPE_MEMO_TEXT bytes; the text is kept to compare with, and its
+ * XXH3-64 (the hash a value's shape is kept under) is taken from the
+ * slot on a hit, not worked out again for each line.
  */
 #define SHAPE_MEMO_SLOTS 1024
 #define SHAPE_MEMO_TEXT 48
@@ -155,11 +158,13 @@ struct parser {
 	uint32_t last_insn;     /* instruction of the previous record */
 	uint32_t prefetched;    /* value last prefetched (prefetch_records) */
 	/* prefetch_records: the ids with a value after the record's (up to
-	 * 4, ascending), found by a scan of the id slots that has come to
-	 * ids_scanned; records come in id order, so each slot is looked
-	 * at about once, not four times */
+	 * 4, ascending: ahead_ids[(ahead_first + k) % 4] for k below
+	 * n_ahead_ids, a ring, as a record passes about one a time), found
+	 * by a scan of the id slots that has come to ids_scanned; records
+	 * come in id order, so each slot is looked at about once, not four
+	 * times */
 	size_t ahead_ids[4];
-	int n_ahead_ids;
+	unsigned n_ahead_ids, ahead_first;
 	size_t ids_scanned;
 	uint64_t record_hash;   /* XXH3-64 of the record's value name (its low
 				   32 bits are the hd_index_hash) */
@@ -344,6 +349,13 @@ static struct hd_slice tail(struct hd_slice l, size_t from)
 	return hd_slice_make(l.p + from, l.n - from);
 }
 
+/* tail(l, from) for a from known to be at most l.n (a span found in l,
+ * a prefix checked by the caller): no clamp on the hot lines. */
+static inline struct hd_slice skip(struct hd_slice l, size_t from)
+{
+	return hd_slice_make(l.p + from, l.n - from);
+}
+
 #ifdef __SSE2__
 /* Mask of the bytes of the 16 at p that are not name bytes (hd_name_char). */
 static inline unsigned not_name_mask(const char *p)
@@ -403,7 +415,7 @@ take_i64(const struct parser *ps, struct hd_slice *s, int64_t *out)
 				digits8(s->p, 8) * pow10[n - 8] + digits8(s->p + 8, n - 8);
 
 			*out = (int64_t)v;
-			*s = tail(*s, n);
+			*s = skip(*s, n);   /* n < s->n or the stop bit at s->n */
 			return 0;
 		}
 	}
@@ -424,7 +436,7 @@ take_lit_n(struct hd_slice *s, const char *lit, size_t n)
 {
 	if (!starts(*s, lit, n))
 		return -1;
-	*s = tail(*s, n);
+	*s = skip(*s, n);
 	return 0;
 }
 
@@ -491,8 +503,11 @@ static inline size_t name_span(struct hd_slice s, const char *limit)
 	return i;
 }
 
-/* Length of "{...}" ShapeIndex at s (digits and commas), 0 if none. */
-static size_t index_span(struct hd_slice s)
+/* Length of "{...}" ShapeIndex at s (digits and commas), 0 if none.
+ * Inlined: a call for each value line, record and live range (mostly
+ * to see that no '{' is there) cost more than the test. */
+static inline __attribute__((always_inline)) size_t
+index_span(struct hd_slice s)
 {
 	size_t i;
 
@@ -529,6 +544,36 @@ static inline size_t find_either(struct hd_slice s, size_t i, char c1, char c2)
 		if (m)
 			return i + (size_t)__builtin_ctz(m);
 	}
+#endif
+	while (i < s.n && s.p[i] != c1 && s.p[i] != c2)
+		i++;
+	return i;
+}
+
+/*
+ * find_either for the short texts of an allocation header (its flags,
+ * mostly under 16 bytes): the last bytes of s in one more block when
+ * the input (which ends at limit) holds 16 bytes there, the bytes past
+ * s masked, as name_span does; else one at a time.
+ */
+static inline size_t find_either_in(struct hd_slice s, size_t i, char c1,
+				    char c2, const char *limit)
+{
+#ifdef __SSE2__
+	for (; i + 16 <= s.n; i += 16) {
+		unsigned m = eq_mask(s.p + i, c1) | eq_mask(s.p + i, c2);
+
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+	if (i < s.n && limit - (s.p + i) >= 16) {
+		unsigned m = (eq_mask(s.p + i, c1) | eq_mask(s.p + i, c2)) &
+			     ((1u << (s.n - i)) - 1);
+
+		return m ? i + (size_t)__builtin_ctz(m) : s.n;
+	}
+#else
+	(void)limit;
 #endif
 	while (i < s.n && s.p[i] != c1 && s.p[i] != c2)
 		i++;
@@ -711,9 +756,11 @@ push_zeroed(struct hd_vec *v, size_t size)
 
 #define PUSH(vec, type) ((type *)push_zeroed((vec), sizeof(type)))
 
-/* The hashes of a shape for hd_alloc_value (shape_hash, bare_hash). */
+/* The hashes of a shape for hd_alloc_value (shape_hash, bare_hash), and
+ * the memo slot that holds the shape (NULL: none). */
 struct shape_hashes {
 	uint64_t whole, bare;
+	struct shape_memo *slot;
 };
 
 /* The hash of shape without its layout, given whole, the hash of shape:
@@ -734,6 +781,7 @@ static void hash_shape(struct hd_slice shape, struct shape_hashes *out)
 		return;
 	out->whole = hd_hash64(shape);
 	out->bare = bare_hash(shape, out->whole);
+	out->slot = NULL;
 }
 
 /* hd_shape_logical_bytes of a shape longer than SHAPE_MEMO_TEXT, and
@@ -753,7 +801,7 @@ static int64_t long_shape_bytes(struct parser *ps, struct hd_slice shape,
 	if (m->len == shape.n && m->hash == h &&
 	    hd_bytes_eq(m->text, shape.p, shape.n)) {
 		if (out)
-			*out = (struct shape_hashes){ h, m->bare };
+			*out = (struct shape_hashes){ h, m->bare, NULL };
 		return m->bytes;
 	}
 	if (m->cap < shape.n) {
@@ -767,30 +815,108 @@ static int64_t long_shape_bytes(struct parser *ps, struct hd_slice shape,
 	memcpy(m->text, shape.p, shape.n);
 	m->bytes = hd_shape_logical_bytes(shape);
 	if (out)
-		*out = (struct shape_hashes){ h, m->bare };
+		*out = (struct shape_hashes){ h, m->bare, NULL };
 	return m->bytes;
 }
 
-/* The memo slot of shape (1 to SHAPE_MEMO_TEXT bytes, hash h); *hit
- * says whether it holds shape. */
-static inline struct shape_memo *memo_slot(struct parser *ps, struct hd_slice shape,
-					   uint64_t h, int *hit)
+/*
+ * The memo slot index of shape (1 to SHAPE_MEMO_TEXT bytes): its first
+ * and last 16 bytes (8, or the bytes one by one, for a shorter shape)
+ * and length, mixed by multiplies; the top bits depend on every bit.
+ * Only where a shape is looked for: a middle byte left out or a
+ * collision costs a miss, never a wrong hit (the text is compared).
+ */
+static inline uint32_t memo_index(struct hd_slice shape)
 {
-	struct shape_memo *m = &ps->memo[h & (SHAPE_MEMO_SLOTS - 1)];
+	const char *p = shape.p;
+	size_t n = shape.n, i;
+	uint64_t a0 = 0, a1 = 0, b0 = 0, b1 = 0, h;
 
-	*hit = m->len == shape.n && m->hash == h &&
-	       hd_bytes_eq(m->text, shape.p, shape.n);
+	if (n >= 16) {
+		a0 = load64(p);
+		a1 = load64(p + 8);
+		b0 = load64(p + n - 16);
+		b1 = load64(p + n - 8);
+	} else if (n >= 8) {
+		a0 = load64(p);
+		a1 = load64(p + n - 8);
+	} else {
+		for (i = 0; i < n; i++)
+			a0 = a0 << 8 | (unsigned char)p[i];
+	}
+	h = (a0 ^ n) * 0x9e3779b97f4a7c15ull + a1 * 0xc2b2ae3d27d4eb4full +
+	    b0 * 0x165667b19e3779f9ull + b1 * 0xd6e8feb86659fd93ull;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return (uint32_t)(h >> 54) & (SHAPE_MEMO_SLOTS - 1);
+}
+
+/* Do the n bytes (1 to SHAPE_MEMO_TEXT) at a and b agree?  Inline for
+ * all lengths (hd_bytes_eq calls memcmp past 32): with SSE2, from 16
+ * bytes on, the first, the last and (past 32) the middle 16. */
+static inline int memo_text_eq(const char *a, const char *b, size_t n)
+{
+#ifdef __SSE2__
+	if (n >= 16) {
+		__m128i d = _mm_and_si128(
+			_mm_cmpeq_epi8(hd_v_load(a), hd_v_load(b)),
+			_mm_cmpeq_epi8(hd_v_load(a + n - 16), hd_v_load(b + n - 16)));
+
+		if (n > 32)
+			d = _mm_and_si128(d, _mm_cmpeq_epi8(hd_v_load(a + 16),
+							    hd_v_load(b + 16)));
+		return _mm_movemask_epi8(d) == 0xffff;
+	}
+	return hd_bytes_eq(a, b, n);
+#else
+	return n <= 32 ? hd_bytes_eq(a, b, n) :
+		hd_bytes_eq(a, b, 32) && hd_bytes_eq(a + n - 16, b + n - 16, 16);
+#endif
+}
+
+/* hd_slice_eq for the names a record and its instruction line compare
+ * (most of 16 to 32 bytes): with SSE2, from 16 bytes on, 16 at a time,
+ * the last block ending at the names' end. */
+static inline int name_eq(struct hd_slice a, struct hd_slice b)
+{
+#ifdef __SSE2__
+	size_t i;
+
+	if (a.n != b.n)
+		return 0;
+	if (a.n < 16)
+		return hd_bytes_eq(a.p, b.p, a.n);
+	for (i = 0; i + 16 < a.n; i += 16)
+		if (_mm_movemask_epi8(_mm_cmpeq_epi8(hd_v_load(a.p + i),
+						     hd_v_load(b.p + i))) != 0xffff)
+			return 0;
+	return _mm_movemask_epi8(_mm_cmpeq_epi8(hd_v_load(a.p + a.n - 16),
+						hd_v_load(b.p + a.n - 16))) == 0xffff;
+#else
+	return hd_slice_eq(a, b);
+#endif
+}
+
+/* The memo slot of shape (1 to SHAPE_MEMO_TEXT bytes); *hit says
+ * whether it holds shape.  Inlined in its two callers (one a value
+ * line, one an instruction line). */
+static inline __attribute__((always_inline)) struct shape_memo *
+memo_slot(struct parser *ps, struct hd_slice shape, int *hit)
+{
+	struct shape_memo *m = &ps->memo[memo_index(shape)];
+
+	*hit = m->len == shape.n && memo_text_eq(m->text, shape.p, shape.n);
 	return m;
 }
 
 /* hd_shape_logical_bytes(shape) through the memo slot m (hit: it holds
- * shape already). */
+ * shape already, and its hash; else shape is hashed and filed there). */
 static int64_t memo_bytes(struct shape_memo *m, struct hd_slice shape,
-			  uint64_t h, int hit)
+			  int hit)
 {
 	if (hit)
 		return m->bytes;
-	m->hash = h;
+	m->hash = hd_hash64(shape);
 	m->len = (uint32_t)shape.n;
 	m->plain = 0;
 	m->bare_known = 0;
@@ -806,7 +932,6 @@ static int64_t shape_bytes(struct parser *ps, struct hd_slice shape,
 			   struct shape_hashes *out)
 {
 	struct shape_memo *m;
-	uint64_t h;
 	int64_t bytes;
 	int hit;
 
@@ -816,15 +941,14 @@ static int64_t shape_bytes(struct parser *ps, struct hd_slice shape,
 	}
 	if (shape.n > SHAPE_MEMO_TEXT)
 		return long_shape_bytes(ps, shape, out);
-	h = hd_hash64(shape);
-	m = memo_slot(ps, shape, h, &hit);
-	bytes = memo_bytes(m, shape, h, hit);
+	m = memo_slot(ps, shape, &hit);
+	bytes = memo_bytes(m, shape, hit);
 	if (out) {
 		if (!m->bare_known) {
-			m->bare = bare_hash(shape, h);
+			m->bare = bare_hash(shape, m->hash);
 			m->bare_known = 1;
 		}
-		*out = (struct shape_hashes){ h, m->bare };
+		*out = (struct shape_hashes){ m->hash, m->bare, m };
 	}
 	return bytes;
 }
@@ -841,12 +965,10 @@ static size_t insn_shape(struct parser *ps, struct hd_slice t, int64_t *bytes)
 {
 	size_t k = find_either(t, 0, ' ', ' '), n;
 	struct shape_memo *m = NULL;
-	uint64_t h = 0;
 	int hit = 0;
 
 	if (k > 0 && k < t.n && k <= SHAPE_MEMO_TEXT) {
-		h = hd_hash64(hd_slice_make(t.p, k));
-		m = memo_slot(ps, hd_slice_make(t.p, k), h, &hit);
+		m = memo_slot(ps, hd_slice_make(t.p, k), &hit);
 		if (hit && m->plain) {
 			*bytes = m->bytes;
 			return k;
@@ -859,7 +981,7 @@ static size_t insn_shape(struct parser *ps, struct hd_slice t, int64_t *bytes)
 		*bytes = shape_bytes(ps, hd_slice_make(t.p, n), NULL);
 		return n;
 	}
-	*bytes = memo_bytes(m, hd_slice_make(t.p, n), h, hit);
+	*bytes = memo_bytes(m, hd_slice_make(t.p, n), hit);
 	m->plain = 1;
 	return n;
 }
@@ -913,21 +1035,22 @@ static struct hd_slice keep_shape(struct parser *ps, struct hd_slice shape,
 }
 
 /*
- * A value line's shape (hash h), which shape_bytes has just looked up,
- * as kept in the dump (keep_shape): a shorter one through its memo slot,
- * which holds it now.
+ * A value line's shape, which shape_bytes has just looked up (its
+ * hashes and memo slot in hs), as kept in the dump (keep_shape): a
+ * shorter one through its memo slot, which holds it now.
  */
 static struct hd_slice kept_value_shape(struct parser *ps,
-					struct hd_slice shape, uint64_t h)
+					struct hd_slice shape,
+					const struct shape_hashes *hs)
 {
-	struct shape_memo *m;
+	struct shape_memo *m = hs->slot;
+	uint64_t h = hs->whole;
 	struct hd_slice k;
 
 	if (shape.n == 0)
 		return shape;
-	if (shape.n > SHAPE_MEMO_TEXT)
+	if (!m)
 		return keep_shape(ps, shape, h);
-	m = &ps->memo[h & (SHAPE_MEMO_SLOTS - 1)];
 	if (m->kept)
 		return hd_slice_make(m->kept, shape.n);
 	k = keep_shape(ps, shape, h);
@@ -1016,6 +1139,13 @@ static int file_pending(struct parser *ps, int report)
 	return -1;
 }
 
+/* file_pending(ps, 1) inline while nothing is pending: the live-range
+ * and peak lines (every line after the allocations) ask first. */
+static inline int pending_filed(struct parser *ps)
+{
+	return ps->pending.len ? file_pending(ps, 1) : 0;
+}
+
 /*
  * Finds or creates the value with this id.  name_index is the short form
  * "name{idx}" or "name".  On a name mismatch with an earlier mention it
@@ -1034,7 +1164,7 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 		val = &HD_VALUE(d, v);
 		struct hd_slice had = hd_value_key_of(val);
 
-		if (!hd_slice_eq(had, key)) {
+		if (!name_eq(had, key)) {
 			char a[80], b[80];
 			hd_quote(a, sizeof(a), had.p, had.n, 60);
 			hd_quote(b, sizeof(b), key.p, key.n, 60);
@@ -1050,7 +1180,7 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 		return perr(ps, "too many values");
 	hash = hd_index_hash(key);
 	if (ps->sec != SEC_ALLOCATIONS) {
-		if (file_pending(ps, 1))
+		if (pending_filed(ps))
 			return -1;
 		/* the key's slots load while the value is made */
 		hd_index_prefetch(&d->value_by_key, hash);
@@ -1113,19 +1243,28 @@ take_short_form(struct parser *ps, struct hd_slice line,
 	if (n == 0)
 		return bad_line(ps, line, "missing value name", "'<ID NAME>'");
 	name = hd_slice_make(t.p, n);
-	t = tail(t, n);
+	t = skip(t, n);
 	n = index_span(t);
 	if (n) {
 		index = hd_slice_make(t.p, n);
 		indexed = 1;
-		t = tail(t, n);
+		t = skip(t, n);
 	}
-	if (take_lit(&t, " (phi)") == 0)
-		phi = 1;
-	if (take_lit(&t, " @") == 0) {
-		if (take_i64(ps, &t, &color))
-			return bad_line(ps, line, "bad colour", "' @N'");
+	if (t.n >= 4 && t.p[0] == ' ' && t.p[1] == '@' &&
+	    (unsigned)(t.p[2] - '0') < 10 && t.p[3] == '>') {
+		/* the usual " @C>", one digit: what the reading below makes
+		 * of it, read at once */
+		color = t.p[2] - '0';
 		has_color = 1;
+		t = skip(t, 3);
+	} else {
+		if (take_lit(&t, " (phi)") == 0)
+			phi = 1;
+		if (take_lit(&t, " @") == 0) {
+			if (take_i64(ps, &t, &color))
+				return bad_line(ps, line, "bad colour", "' @N'");
+			has_color = 1;
+		}
 	}
 	if (take_lit(&t, ">"))
 		return bad_line(ps, line, "unterminated value short form", "'>'");
@@ -1151,15 +1290,15 @@ take_short_form(struct parser *ps, struct hd_slice line,
 
 /* Splits the allocation header tail on ", " outside |...|: the next
  * flag.  Inside a shape only the closing '|' is looked for. */
-static struct hd_slice next_flag(struct hd_slice *s)
+static struct hd_slice next_flag(struct hd_slice *s, const char *limit)
 {
 	size_t i = 0;
 	int in_shape = 0;
 	struct hd_slice tok;
 
 	for (;; i++) {
-		i = in_shape ? find_either(*s, i, '|', '|') :
-			       find_either(*s, i, '|', ',');
+		i = in_shape ? find_either_in(*s, i, '|', '|', limit) :
+			       find_either_in(*s, i, '|', ',', limit);
 		if (i >= s->n)
 			break;
 		if (s->p[i] == '|')
@@ -1172,18 +1311,20 @@ static struct hd_slice next_flag(struct hd_slice *s)
 	return tok;
 }
 
-/* Reads "|SHAPE|" at the start of s into out; returns bytes used or 0. */
-static size_t take_bar_shape(struct hd_slice s, struct hd_slice *out)
+/* Reads "|SHAPE|" at the start of s into out; returns bytes used or 0.
+ * The input ends at limit. */
+static size_t take_bar_shape(struct hd_slice s, struct hd_slice *out,
+			     const char *limit)
 {
-	const char *end;
+	size_t end;
 
 	if (s.n < 2 || s.p[0] != '|')
 		return 0;
-	end = memchr(s.p + 1, '|', s.n - 1);
-	if (!end)
+	end = find_either_in(s, 1, '|', '|', limit);
+	if (end >= s.n)
 		return 0;
-	*out = hd_slice_make(s.p + 1, (size_t)(end - s.p - 1));
-	return (size_t)(end - s.p) + 1;
+	*out = hd_slice_make(s.p + 1, end - 1);
+	return end + 1;
 }
 
 static int alloc_flag(struct parser *ps, struct hd_slice line,
@@ -1205,7 +1346,7 @@ static int alloc_flag(struct parser *ps, struct hd_slice line,
 			return bad_line(ps, line, "bad parameter number", "', parameter N'");
 		a->flags |= HD_ALLOC_PARAMETER;
 	} else if (take_lit(&t, "shape ") == 0) {
-		n = take_bar_shape(t, &a->param_shape);
+		n = take_bar_shape(t, &a->param_shape, ps->end);
 		if (!n)
 			return bad_line(ps, line, "bad parameter shape", "'shape |SHAPE| at ShapeIndex {..}'");
 		t = tail(t, n);
@@ -1213,7 +1354,7 @@ static int alloc_flag(struct parser *ps, struct hd_slice line,
 			return bad_line(ps, line, "bad parameter shape index", "'at ShapeIndex {..}'");
 		a->param_index = t;
 	} else if (take_lit(&t, "output shape is ") == 0) {
-		n = take_bar_shape(t, &a->output_shape);
+		n = take_bar_shape(t, &a->output_shape, ps->end);
 		if (!n || n != t.n)
 			return bad_line(ps, line, "bad output shape", "'output shape is |SHAPE|'");
 		a->flags |= HD_ALLOC_OUTPUT;
@@ -1258,7 +1399,7 @@ static int parse_allocation(struct parser *ps, struct hd_slice l)
 	a->line = (uint32_t)ps->line;
 	a->value_first = (uint32_t)d->alloc_values.len;
 	while (t.n) {
-		struct hd_slice f = next_flag(&t);
+		struct hd_slice f = next_flag(&t, ps->end);
 		struct hd_slice ft = f;
 		if (take_lit(&ft, "size ") == 0) {
 			if (take_i64(ps, &ft, &size) || ft.n)
@@ -1292,7 +1433,7 @@ static int parse_allocation(struct parser *ps, struct hd_slice l)
 static int parse_alloc_value(struct parser *ps, struct hd_slice l)
 {
 	struct hd_dump *d = ps->d;
-	struct hd_slice t = tail(l, (sizeof(" value: ") - 1));
+	struct hd_slice t = skip(l, (sizeof(" value: ") - 1));
 	struct hd_alloc_value *av;
 	struct hd_alloc *a;
 	struct hd_value *val;
@@ -1333,7 +1474,7 @@ static int parse_alloc_value(struct parser *ps, struct hd_slice l)
 	av->size = size;
 	av->offset = offset;
 	av->shape_bytes = shape_bytes(ps, t, &hashes);
-	av->shape = kept_value_shape(ps, t, hashes.whole);
+	av->shape = kept_value_shape(ps, t, &hashes);
 	val->own_kept = hd_size_keep(av->shape_bytes);
 	av->shape_hash = hashes.whole;
 	av->bare_hash = hashes.bare;
@@ -1417,17 +1558,14 @@ static void prefetch_records(struct parser *ps, int64_t id)
 	const struct hd_dump *d = ps->d;
 	const uint32_t *slot = d->id_slots.data;
 	size_t n = d->id_slots.len, stop, i;
-	int k;
 
 	if (id < 0 || (uint64_t)id >= n)
 		return;
 	/* the ids ahead already found stay, those passed go */
-	for (k = 0; k < ps->n_ahead_ids && ps->ahead_ids[k] <= (size_t)id; k++)
-		;
-	if (k) {
-		memmove(ps->ahead_ids, ps->ahead_ids + k,
-			(size_t)(ps->n_ahead_ids - k) * sizeof(ps->ahead_ids[0]));
-		ps->n_ahead_ids -= k;
+	while (ps->n_ahead_ids &&
+	       ps->ahead_ids[ps->ahead_first] <= (size_t)id) {
+		ps->ahead_first = (ps->ahead_first + 1) % 4;
+		ps->n_ahead_ids--;
 	}
 	if (ps->ids_scanned <= (size_t)id) {
 		ps->ids_scanned = (size_t)id + 1;
@@ -1436,7 +1574,7 @@ static void prefetch_records(struct parser *ps, int64_t id)
 	stop = n - (size_t)id > 64 ? (size_t)id + 64 : n;
 	for (i = ps->ids_scanned; i < stop && ps->n_ahead_ids < 4; i++)
 		if (slot[i] != HD_NONE) {
-			ps->ahead_ids[ps->n_ahead_ids++] = i;
+			ps->ahead_ids[(ps->ahead_first + ps->n_ahead_ids++) % 4] = i;
 			if (ps->n_ahead_ids == 4) {
 				ps->prefetched = slot[i];
 				prefetch_value(d, slot[i]);
@@ -1444,7 +1582,8 @@ static void prefetch_records(struct parser *ps, int64_t id)
 		}
 	ps->ids_scanned = i;
 	if (ps->n_ahead_ids)
-		__builtin_prefetch(HD_VALUE(d, slot[ps->ahead_ids[0]]).name.p);
+		__builtin_prefetch(
+			HD_VALUE(d, slot[ps->ahead_ids[ps->ahead_first]]).name.p);
 }
 
 /* Value v's entry of d->value_uses (HD_PARSE_KEEP_USES), the array
@@ -1502,7 +1641,7 @@ static int parse_record(struct parser *ps, struct hd_slice l)
 /* "NAME" or "NAME {IDX}" */
 static int parse_position(struct parser *ps, struct hd_slice l)
 {
-	struct hd_slice t = tail(l, 2);
+	struct hd_slice t = skip(l, 2);
 	struct hd_position *p;
 	size_t n = name_span(t, ps->end);
 
@@ -1510,7 +1649,7 @@ static int parse_position(struct parser *ps, struct hd_slice l)
 		return bad_line(ps, l, "bad position", "'  NAME' or '  NAME {IDX}'");
 	p = PUSH(&ps->d->positions, struct hd_position);
 	p->name = hd_slice_make(t.p, n);
-	t = tail(t, n);
+	t = skip(t, n);
 	if (t.n) {
 		if (take_lit(&t, " ") || index_span(t) != t.n)
 			return bad_line(ps, l, "bad position", "'  NAME {IDX}'");
@@ -1526,8 +1665,8 @@ static int parse_position(struct parser *ps, struct hd_slice l)
 /* "NAME, operand K" [" {IDX}"]; kept only with HD_PARSE_KEEP_USES */
 static int parse_use(struct parser *ps, struct hd_slice l)
 {
-	struct hd_slice t = tail(l, 2);
-	struct hd_use u = { HD_SLICE_NULL, HD_SLICE_NULL, 0 };
+	struct hd_slice t = skip(l, 2);
+	struct hd_use u;
 	size_t n = name_span(t, ps->end);
 
 	/* the usual line, "NAME, operand D" (one digit), read at once: what
@@ -1544,8 +1683,9 @@ static int parse_use(struct parser *ps, struct hd_slice l)
 		return 0;
 	if (n == 0)
 		return bad_line(ps, l, "bad use", "'  NAME, operand K'");
+	u = (struct hd_use){ HD_SLICE_NULL, HD_SLICE_NULL, 0 };
 	u.name = hd_slice_make(t.p, n);
-	t = tail(t, n);
+	t = skip(t, n);
 	if (take_lit(&t, ", operand ") || take_i64(ps, &t, &u.operand))
 		return bad_line(ps, l, "bad use", "'  NAME, operand K'");
 	if (t.n) {
@@ -2064,14 +2204,14 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 	if (n == 0)
 		return bad_line(ps, l, "bad instruction", "'%NAME = SHAPE opcode(...)'");
 	in->name = hd_slice_make(t.p, n);
-	t = tail(t, n);
+	t = skip(t, n);
 	if (take_lit(&t, " = "))
 		return bad_line(ps, l, "bad instruction", "'%NAME = SHAPE opcode(...)'");
 	n = insn_shape(ps, t, &in->shape_bytes);
 	if (n == 0 || n == t.n)
 		return bad_line(ps, l, "bad instruction shape", "'%NAME = SHAPE opcode(...)'");
 	in->shape = hd_slice_make(t.p, n);
-	t = tail(t, n + 1);
+	t = skip(t, n + 1);
 	n = opcode_end(t);
 	if (n == 0 || n == t.n || t.p[n] != '(')
 		return bad_line(ps, l, "bad instruction opcode", "'opcode(operands)'");
@@ -2082,7 +2222,7 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 		*PUSH(&ps->d->copy_starts, uint32_t) =
 			(uint32_t)(ps->d->insns.len - 1);
 	}
-	t = tail(t, n);
+	t = skip(t, n);
 	n = operand_list_end(t);
 	if (n == 0)
 		n = balanced_until(t, ',', ',');
@@ -2110,10 +2250,16 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 	return 0;
 }
 
+/* The name instruction i is filed under (hd_dump_insn_by_hash's key). */
+static struct hd_slice insn_name_of(const void *ctx, uint32_t i)
+{
+	return HD_INSN((const struct hd_dump *)ctx, i).name;
+}
+
 static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 {
 	struct hd_dump *d = ps->d;
-	struct hd_slice text = tail(l, (sizeof(" from instruction: ") - 1));
+	struct hd_slice text = skip(l, (sizeof(" from instruction: ") - 1));
 	struct hd_slice t = text;
 	struct hd_value *val;
 	size_t n;
@@ -2130,7 +2276,7 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	n = name_span(t, ps->end);
 	/* tuple elements repeat their instruction: check the last one first */
 	if (n && ps->last_insn != HD_NONE &&
-	    hd_slice_eq(HD_INSN(d, ps->last_insn).name, hd_slice_make(t.p, n))) {
+	    name_eq(HD_INSN(d, ps->last_insn).name, hd_slice_make(t.p, n))) {
 		val->insn = ps->last_insn;
 		val->whole_kept = hd_size_keep(HD_INSN(d, ps->last_insn).shape_bytes);
 		return 0;
@@ -2138,9 +2284,13 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	if (d->insns.len >= HD_NONE - 1)
 		return perr(ps, "too many instructions");
 	/* the record's value is mostly named after its instruction */
-	same = hd_slice_eq(val->name, hd_slice_make(t.p, n));
+	same = name_eq(val->name, hd_slice_make(t.p, n));
 	hash = same ? ps->record_hash : hd_hash64(hd_slice_make(t.p, n));
-	i = n ? hd_dump_insn_by_hash(d, (uint32_t)hash, hd_slice_make(t.p, n)) : HD_NONE;
+	/* one probe finds the instruction or files the one made below
+	 * (parse_insn_text reads the same name) */
+	i = n ? hd_index_put_hashed(&d->insn_by_name, (uint32_t)hash,
+				    hd_slice_make(t.p, n), (uint32_t)d->insns.len,
+				    insn_name_of, d) : HD_NONE;
 	if (i == HD_NONE) {
 		struct hd_insn *in = PUSH(&d->insns, struct hd_insn);
 		/* read for the pre-walk's loose keys, not kept: reports
@@ -2151,8 +2301,6 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 		if (parse_insn_text(ps, l, text, n, in, &src))
 			return -1;
 		i = (uint32_t)(d->insns.len - 1);
-		/* parse_insn_text read the same name: file it under hash */
-		hd_index_add(&d->insn_by_name, (uint32_t)hash, i);
 		in->name_hash = hash;
 		/* the value's copy of the name serves, out of the input
 		 * (in->name is the name read above) */
@@ -2215,7 +2363,7 @@ static int split_key(struct parser *ps, struct hd_slice s,
 	if (n == 0)
 		return -1;
 	*name = hd_slice_make(s.p, n);
-	*index = tail(hd_slice_make(s.p, s.n), n);
+	*index = skip(hd_slice_make(s.p, s.n), n);
 	if (index->n && index_span(*index) != index->n)
 		return -1;
 	*key = hd_value_key(s);
@@ -2257,7 +2405,8 @@ static inline const char *colon_ahead(const struct parser *ps, struct hd_slice l
 
 /* The value whose key is name_index, with the hash worked out ahead
  * (look_ahead) when this is the line it was worked out for. */
-static uint32_t value_by_key_ahead(struct parser *ps, struct hd_slice name_index)
+static inline __attribute__((always_inline)) uint32_t
+value_by_key_ahead(struct parser *ps, struct hd_slice name_index)
 {
 	struct hd_slice key = hd_value_key(name_index);
 
@@ -2274,20 +2423,20 @@ static uint32_t value_by_key_ahead(struct parser *ps, struct hd_slice name_index
 
 static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 {
-	struct hd_slice t = tail(l, 4);
+	struct hd_slice t = skip(l, 4);
 	struct hd_live_range *r;
 	const char *colon;
 	struct hd_slice nums, key, name, index;
 	int64_t start, end;
 	uint32_t v;
 
-	if (file_pending(ps, 1))
+	if (pending_filed(ps))
 		return -1;
 	look_ahead(ps, l.p);
 	colon = colon_ahead(ps, l);
 	if (!colon)
 		return bad_line(ps, l, "bad live range", "'    NAME{IDX}:START-END'");
-	nums = tail(t, (size_t)(colon - t.p) + 1);
+	nums = skip(t, (size_t)(colon - t.p) + 1);
 	if (take_i64(ps, &nums, &start) || take_lit(&nums, "-") ||
 	    take_i64(ps, &nums, &end) || nums.n)
 		return bad_line(ps, l, "bad live range", "'    NAME{IDX}:START-END'");
@@ -2341,12 +2490,12 @@ static int parse_peak_header(struct parser *ps, struct hd_slice l)
 static int parse_peak_line(struct parser *ps, struct hd_slice l)
 {
 	struct hd_dump *d = ps->d;
-	struct hd_slice t = tail(l, 4);
+	struct hd_slice t = skip(l, 4);
 	struct hd_peak_entry *e;
 	const char *colon;
 	struct hd_slice rest, key;
 
-	if (file_pending(ps, 1))
+	if (pending_filed(ps))
 		return -1;
 	look_ahead(ps, l.p);
 	colon = colon_ahead(ps, l);
@@ -2358,7 +2507,7 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 	if (split_key(ps, hd_slice_make(t.p, (size_t)(colon - t.p)), &e->name,
 		      &e->index, &key))
 		return bad_line(ps, l, "bad peak value name", "'NAME{IDX}'");
-	rest = tail(t, (size_t)(colon - t.p) + 1);
+	rest = skip(t, (size_t)(colon - t.p) + 1);
 	if (take_lit(&rest, " ") || take_i64(ps, &rest, &e->bytes) ||
 	    take_lit(&rest, " bytes") || e->bytes < 0)
 		return bad_line(ps, l, "bad peak line", "'    NAME{IDX}: B bytes (cumulative: S bytes)'");
@@ -2796,8 +2945,15 @@ static void look_ahead(struct parser *ps, const char *line)
  * '\0' in [p, end), NULL when there is neither.  The line scan is the
  * NUL check too, so the input is read once, not a second time ahead of
  * the parse (memchr calls cost more than the search for most lines).
- * With SSE2, whole 16-byte blocks inside the input, then the last bytes
- * one at a time; else two memchr.
+ * With SSE2, the first 32 bytes (where most lines end), then whole
+ * 64-byte runs inside the input (one test for four blocks: the
+ * instruction lines, more than half the input, run to hundreds of
+ * bytes), then 16-byte blocks, then the last bytes one at a time; else
+ * two memchr.  The first two stages test a byte by an AND with 0xf5,
+ * whose result is zero for '\n' and NUL and only 0x02 and 0x08 besides
+ * (an AND needs no copy of the block, a compare with '\n' and one with
+ * 0 do): a byte found so is looked at, a 64-byte run that has one is
+ * left to the 16-byte blocks.
  */
 static inline __attribute__((always_inline)) const char *
 find_line_end(const char *p, const char *end)
@@ -2805,6 +2961,35 @@ find_line_end(const char *p, const char *end)
 #ifdef __SSE2__
 	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
 
+	/* the first two blocks alone: most lines end in them */
+	if (end - p >= 32) {
+		const __m128i keep = _mm_set1_epi8((char)0xf5);
+		unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+					_mm_and_si128(hd_v_load(p), keep), zero)) |
+				(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+					_mm_and_si128(hd_v_load(p + 16), keep), zero)) << 16;
+
+		for (; mask; mask &= mask - 1) {
+			const char *c = p + __builtin_ctz(mask);
+
+			if (*c == '\n' || *c == '\0')
+				return c;
+		}
+		p += 32;
+	}
+	/* 64 bytes a step while none of them can be '\n' or NUL */
+	for (; end - p >= 64; p += 64) {
+		const __m128i keep = _mm_set1_epi8((char)0xf5);
+		__m128i c0 = _mm_and_si128(hd_v_load(p), keep);
+		__m128i c1 = _mm_and_si128(hd_v_load(p + 16), keep);
+		__m128i c2 = _mm_and_si128(hd_v_load(p + 32), keep);
+		__m128i c3 = _mm_and_si128(hd_v_load(p + 48), keep);
+		__m128i all = _mm_min_epu8(_mm_min_epu8(c0, c1),
+					   _mm_min_epu8(c2, c3));
+
+		if (_mm_movemask_epi8(_mm_cmpeq_epi8(all, zero)))
+			break;
+	}
 	for (; end - p >= 16; p += 16) {
 		__m128i b = hd_v_load(p);
 		unsigned mask = (unsigned)_mm_movemask_epi8(
