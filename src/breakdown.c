@@ -220,7 +220,7 @@ static int64_t value_space(const struct hd_dump *d, uint32_t v)
 	const struct hd_value *val = &HD_VALUE(d, v);
 
 	if (val->flags & HD_VALUE_HAS_COLOR)
-		return val->color;
+		return HD_VALUE_COLOR(d, v);
 	return hd_shape_memory_space(hd_value_shape(d, v));
 }
 

@@ -2463,25 +2463,28 @@ static void value_basics(struct work *w)
 		uint32_t ins = defining_insn(d, v);
 		uint32_t phi = (v->flags & HD_VALUE_PHI) ? 1 : 0;
 		uint64_t ih;
+		int64_t color = HD_VALUE_COLOR(d, i);
+		struct hd_value_positions pos;
 
 		c->value_insn[i] = ins;
-		if (v->index.n == 2 && v->index.p[0] == '{')
+		if (v->index_n == 2)
 			ih = 0x7b7d; /* "{}": most values */
 		else
-			ih = hd_hash64(v->index);
+			ih = hd_hash64(hd_value_index(v));
 		c->value_struct[i] = ih;
-		if (ih != last_ih || v->color != last_color ||
+		if (ih != last_ih || color != last_color ||
 		    phi != last_phi) {
 			last_ih = ih;
-			last_color = v->color;
+			last_color = color;
 			last_phi = phi;
-			last_extra = mix(mix(ih, (uint64_t)v->color), phi);
+			last_extra = mix(mix(ih, (uint64_t)color), phi);
 		}
 		c->value_canon[i] = last_extra;
 		if (ins == HD_NONE)
 			continue;
-		for (k = v->insn != HD_NONE; k < v->pos_count; k++)
-			w->owner[v->pos_first + k] = i;
+		pos = HD_VALUE_POSITIONS(d, i);
+		for (k = v->insn != HD_NONE; k < pos.pos_count; k++)
+			w->owner[pos.pos_first + k] = i;
 	}
 }
 
@@ -2642,10 +2645,10 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 
 	/* an index is always "{...}" (dump.h): one of 2 bytes is "{}", and
 	 * the parser's need not be read */
-	if (d->shape_facts && val->index.n == 2)
+	if (d->shape_facts && val->index_n == 2)
 		idx = HASH_EMPTY_INDEX;
 	else
-		idx = hd_hash64(val->index);
+		idx = hd_hash64(hd_value_index(val));
 	if (d->shape_facts && val->alloc_value != HD_NONE) {
 		/* the parser hashed the shape while it was in cache */
 		shape = HD_ALLOC_VALUE(d, val->alloc_value).shape_hash;

@@ -114,7 +114,7 @@ static int64_t value_space(const struct hd_dump *d, uint32_t v)
 	const struct hd_value *val = &HD_VALUE(d, v);
 
 	if (val->flags & HD_VALUE_HAS_COLOR)
-		return val->color;
+		return HD_VALUE_COLOR(d, v);
 	return hd_shape_memory_space(hd_value_shape(d, v));
 }
 
@@ -397,11 +397,10 @@ fetch_rec(const struct hd_diff *df, uint32_t a)
 	if (b != HD_NONE) {
 		const char *vb = (const char *)&HD_VALUE(df->new_dump, b);
 
-		/* the fields value_changes reads, color to live_end: a record
-		 * (96 bytes) spans two cache lines, they one or two */
-		__builtin_prefetch(vb + offsetof(struct hd_value, color));
-		__builtin_prefetch(vb + offsetof(struct hd_value, live_end) +
-				   sizeof(int64_t) - 1);
+		/* the fields value_changes reads: a record (64 bytes) is
+		 * one cache line, or two where an array starts unaligned */
+		__builtin_prefetch(vb);
+		__builtin_prefetch(vb + sizeof(struct hd_value) - 1);
 	}
 }
 

@@ -10,6 +10,8 @@
 #include "hlodiff/shape.h"
 
 /* The record sizes dump.h promises (64-bit targets). */
+_Static_assert(sizeof(void *) != 8 || sizeof(struct hd_value) == 64,
+	       "struct hd_value is 64 bytes");
 _Static_assert(sizeof(void *) != 8 || sizeof(struct hd_insn) == 128,
 	       "struct hd_insn is 128 bytes");
 _Static_assert(sizeof(void *) != 8 || sizeof(struct hd_live_range) == 24,
@@ -25,6 +27,8 @@ void hd_dump_init(struct hd_dump *d)
 	d->positions.elem = sizeof(struct hd_position);
 	d->uses.elem = sizeof(struct hd_use);
 	d->value_lines.elem = sizeof(struct hd_value_lines);
+	d->value_colors.elem = sizeof(int64_t);
+	d->value_positions.elem = sizeof(struct hd_value_positions);
 	d->value_uses.elem = sizeof(struct hd_value_uses);
 	d->insns.elem = sizeof(struct hd_insn);
 	d->insn_sources.elem = sizeof(struct hd_insn_source);
@@ -61,6 +65,8 @@ void hd_dump_release(struct hd_dump *d)
 	hd_vec_release(&d->positions);
 	hd_vec_release(&d->uses);
 	hd_vec_release(&d->value_lines);
+	hd_vec_release(&d->value_colors);
+	hd_vec_release(&d->value_positions);
 	hd_vec_release(&d->value_uses);
 	hd_vec_release(&d->insns);
 	hd_vec_release(&d->insn_sources);
@@ -213,7 +219,7 @@ struct hd_slice hd_value_shape(const struct hd_dump *d, uint32_t v)
 	if (val->alloc_value != HD_NONE)
 		return HD_ALLOC_VALUE(d, val->alloc_value).shape;
 	if (val->insn != HD_NONE &&
-	    hd_shape_subshape(HD_INSN(d, val->insn).shape, val->index, &sub) == 0)
+	    hd_shape_subshape(HD_INSN(d, val->insn).shape, hd_value_index(val), &sub) == 0)
 		return sub;
 	return HD_SLICE_NULL;
 }

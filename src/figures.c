@@ -178,7 +178,7 @@ static int64_t whole_bytes(const struct hd_dump *d, struct whole_cache *wc,
 			*c = hd_insn_shape_bytes(d, insn);
 		return *c;
 	}
-	if (!(val->flags & HD_VALUE_INDEXED) || hd_slice_eq_cstr(val->index, "{}"))
+	if (!(val->flags & HD_VALUE_INDEXED) || val->index_n == 2)
 		return own;
 	table = hd_dump_value_by_key(d, val->name);
 	if (table == HD_NONE)
@@ -765,7 +765,7 @@ static void copies_from_values(struct hd_figures *f, const struct hd_dump *d)
 		struct hd_copy c;
 
 		if (!is_copy_start_name(val->name) ||
-		    !hd_slice_eq_cstr(val->index, "{0}"))
+		    !hd_slice_eq_cstr(hd_value_index(val), "{0}"))
 			continue;
 		memset(&c, 0, sizeof(c));
 		c.insn = HD_NONE;
@@ -773,7 +773,8 @@ static void copies_from_values(struct hd_figures *f, const struct hd_dump *d)
 		c.name = val->name;
 		c.cls = HD_COPY_OTHER;
 		c.src_space = -1;
-		c.dst_space = val->flags & HD_VALUE_HAS_COLOR ? val->color : -1;
+		c.dst_space = val->flags & HD_VALUE_HAS_COLOR ?
+			      HD_VALUE_COLOR(d, i) : -1;
 		c.bytes = hd_value_size(d, (uint32_t)i);
 		if (c.bytes < 0)
 			c.bytes = own_bytes(d, (uint32_t)i);

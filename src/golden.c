@@ -1040,7 +1040,7 @@ static void put_flags(FILE *out, uint32_t flags)
 /* The value's name{index} into w->cur; returns its length. */
 static size_t current_key(struct writer *w, const struct hd_value *val)
 {
-	size_t n = val->name.n + val->index.n;
+	size_t n = val->name.n + val->index_n;
 
 	if (n + 1 > w->cur_cap) {
 		w->cur_cap = 2 * (n + 1);
@@ -1048,8 +1048,9 @@ static size_t current_key(struct writer *w, const struct hd_value *val)
 	}
 	if (val->name.n)
 		memcpy(w->cur, val->name.p, val->name.n);
-	if (val->index.n)
-		memcpy(w->cur + val->name.n, val->index.p, val->index.n);
+	if (val->index_n)
+		memcpy(w->cur + val->name.n, hd_value_index(val).p,
+		       val->index_n);
 	return n;
 }
 
@@ -1076,8 +1077,8 @@ static void write_value(struct writer *w, uint32_t v)
 		named = HD_NONE;        /* not written yet: the reader knows none */
 
 	fputs("v\t", out);
-	if (w->prev_name.n && val->index.n && hd_slice_eq(val->name, w->prev_name))
-		put_escaped(out, val->index);   /* "{IDX}": the last "i" line's */
+	if (w->prev_name.n && val->index_n && hd_slice_eq(val->name, w->prev_name))
+		put_escaped(out, hd_value_index(val)); /* "{IDX}": the last "i" line's */
 	else
 		put_prefixed(out, hd_slice_make(w->cur, kn), hd_slice_make(w->key, w->key_n));
 	t = w->key;             /* the current key becomes the previous one */
@@ -1108,7 +1109,7 @@ static void write_value(struct writer *w, uint32_t v)
 	else
 		opt_skip(&o);
 	if (av) {
-		struct hd_slice sh = default_shape(d, val->insn, val->index);
+		struct hd_slice sh = default_shape(d, val->insn, hd_value_index(val));
 
 		if (av->size == default_size(av->shape))
 			opt_skip(&o);
@@ -1116,10 +1117,11 @@ static void write_value(struct writer *w, uint32_t v)
 			fputc('=', opt_next(&o));
 		else
 			fprintf(opt_next(&o), "%" PRId64, av->size);
-		if ((val->flags & HD_VALUE_HAS_COLOR) && val->color == a->color)
+		if ((val->flags & HD_VALUE_HAS_COLOR) &&
+		    HD_VALUE_COLOR(d, v) == a->color)
 			opt_skip(&o);
 		else if (val->flags & HD_VALUE_HAS_COLOR)
-			fprintf(opt_next(&o), "%" PRId64, val->color);
+			fprintf(opt_next(&o), "%" PRId64, HD_VALUE_COLOR(d, v));
 		else
 			fputc('-', opt_next(&o));
 		if (val->insn != HD_NONE && !same_insn)
@@ -1136,7 +1138,7 @@ static void write_value(struct writer *w, uint32_t v)
 	} else {
 		opt_skip(&o);   /* no size */
 		if (val->flags & HD_VALUE_HAS_COLOR)
-			fprintf(opt_next(&o), "%" PRId64, val->color);
+			fprintf(opt_next(&o), "%" PRId64, HD_VALUE_COLOR(d, v));
 		else
 			opt_skip(&o);
 		if (val->insn != HD_NONE && !same_insn)
@@ -2080,7 +2082,7 @@ static int value_alloc(struct reader *r, struct hd_value *val, uint32_t v)
 			return -1;
 		if (has_color) {
 			val->flags |= HD_VALUE_HAS_COLOR;
-			val->color = color;
+			HD_VALUE_COLOR(r->d, v) = color;
 		}
 	}
 	if (!has_number) {
@@ -2094,7 +2096,7 @@ static int value_alloc(struct reader *r, struct hd_value *val, uint32_t v)
 		return bad(r, "unknown allocation", "the number of an 'a' line above");
 	if (!col.n) {
 		val->flags |= HD_VALUE_HAS_COLOR;
-		val->color = HD_ALLOC(r->d, a).color;
+		HD_VALUE_COLOR(r->d, v) = HD_ALLOC(r->d, a).color;
 	}
 	p = hd_vec_push(&r->pending);
 	p->value = v;
@@ -2104,7 +2106,7 @@ static int value_alloc(struct reader *r, struct hd_value *val, uint32_t v)
 		if (value_shape_field(r, &p->shape))
 			return -1;
 	} else {
-		p->shape = default_shape(r->d, val->insn, val->index);
+		p->shape = default_shape(r->d, val->insn, hd_value_index(val));
 	}
 	if (!sz.n) {
 		size = default_size(p->shape);
@@ -2157,14 +2159,18 @@ static int read_value(struct reader *r)
 		return -1;
 	if (index.n == 0)
 		return bad(r, "value without index", "NAME{INDEX}, '{}' for an array value");
+	if (index.n > UINT32_MAX)
+		return bad(r, "value index too long", "an index under 4 GiB");
 	if (v == HD_NONE - 1)
 		return bad(r, "too many values", "fewer values");
 	val = hd_vec_push(&d->values);
 	val->id = (int64_t)v;   /* dump order is file order */
 	val->name = name;
-	val->index = index;
+	val->index_n = (uint32_t)index.n;
 	val->alloc_value = HD_NONE;
 	val->insn = HD_NONE;
+	*(int64_t *)hd_vec_push(&d->value_colors) = 0;
+	hd_vec_push(&d->value_positions);
 	lines = hd_vec_push(&d->value_lines);
 	lines->line = (uint32_t)r->line;
 	hd_dump_slot_put(&d->id_slots, &d->value_by_id, d->id_limit, val->id, v);
@@ -2352,7 +2358,7 @@ static void derive_peak(struct reader *r)
 		if (v == HD_NONE)
 			continue;
 		if (d->peak_style != HD_PEAK_PLAIN)
-			e->index = val->index;
+			e->index = hd_value_index(val);
 		e->bytes = peak_bytes_of(d, v);
 		sum = add_sat(sum, e->bytes);
 		if (d->peak_style == HD_PEAK_CUMULATIVE)

@@ -110,7 +110,7 @@ static void esc_value(FILE *out, const struct hd_dump *d, uint32_t v,
 	const struct hd_value *val = &HD_VALUE(d, v);
 
 	esc_cut(out, val->name, max);
-	esc_cut(out, val->index, max);
+	esc_cut(out, hd_value_index(val), max);
 }
 
 /*
@@ -131,7 +131,8 @@ static void esc_pair(FILE *out, const struct hd_diff *df, uint32_t ov,
 		return;
 	o = &HD_VALUE(df->old, ov);
 	n = &HD_VALUE(df->new_dump, nv);
-	if (hd_slice_eq(o->name, n->name) && hd_slice_eq(o->index, n->index))
+	if (hd_slice_eq(o->name, n->name) && o->index_n == n->index_n &&
+	    hd_slice_eq(hd_value_index(o), hd_value_index(n)))
 		return;
 	fputs(" (was ", out);
 	esc_value(out, df->old, ov, max);

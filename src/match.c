@@ -857,13 +857,11 @@ static void fetch_members(struct member_fetch *f, uint32_t to)
 		const struct hd_value *v = &HD_VALUE(f->d, f->list[f->rec]);
 
 		__builtin_prefetch(&v->name);
-		__builtin_prefetch(&v->index.n);
 	}
 	for (; f->text < text_to; f->text++) {
 		const struct hd_value *v = &HD_VALUE(f->d, f->list[f->text]);
 
 		__builtin_prefetch(v->name.p);
-		__builtin_prefetch(v->index.p);
 	}
 }
 
@@ -896,13 +894,11 @@ static void names_flush(struct name_batch *b, const uint32_t *olist)
 		const struct hd_value *v = &HD_VALUE(od, olist[b->at[i]]);
 
 		__builtin_prefetch(&v->name);
-		__builtin_prefetch(&v->index.n);
 	}
 	for (i = 0; i < b->n; i++) {
 		const struct hd_value *v = &HD_VALUE(od, olist[b->at[i]]);
 
 		__builtin_prefetch(v->name.p);
-		__builtin_prefetch(v->index.p);
 	}
 	/* the key exactly as hd_dump_value_by_key makes it */
 	for (i = 0; i < b->n; i++) {
@@ -914,7 +910,6 @@ static void names_flush(struct name_batch *b, const uint32_t *olist)
 	for (i = 0; i < b->n; i++)
 		if ((c = hd_index_first(ix, b->hash[i])) != HD_NONE) {
 			__builtin_prefetch(&HD_VALUE(nd, c).name);
-			__builtin_prefetch(&HD_VALUE(nd, c).index.n);
 		}
 	for (i = 0; i < b->n; i++)
 		if ((c = hd_index_first(ix, b->hash[i])) != HD_NONE) {

@@ -1178,6 +1178,8 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 	v = (uint32_t)d->values.len;
 	if (v == HD_NONE)
 		return perr(ps, "too many values");
+	if (index.n > UINT32_MAX)
+		return perr(ps, "value index too long (expected under 4 GiB)");
 	hash = hd_index_hash(key);
 	if (ps->sec != SEC_ALLOCATIONS) {
 		if (pending_filed(ps))
@@ -1197,8 +1199,10 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 		const char *c = hd_arena_pack(&d->arena, name.p, n);
 
 		val->name = hd_slice_make(c, name.n);
-		val->index = indexed ? hd_slice_make(c + name.n, index.n) : index;
+		val->index_n = (uint32_t)index.n;
 	}
+	*PUSH(&d->value_colors, int64_t) = 0;
+	PUSH(&d->value_positions, struct hd_value_positions);
 	val->flags = indexed ? HD_VALUE_INDEXED : 0;
 	ps->plain_values += key.n == name.n;
 	val->alloc_value = HD_NONE;
@@ -1279,7 +1283,7 @@ take_short_form(struct parser *ps, struct hd_slice line,
 		val->flags |= HD_VALUE_PHI;
 	if (has_color) {
 		val->flags |= HD_VALUE_HAS_COLOR;
-		val->color = color;
+		HD_VALUE_COLOR(ps->d, v) = color;
 	}
 	*s = t;
 	*out = v;
@@ -1630,7 +1634,7 @@ static int parse_record(struct parser *ps, struct hd_slice l)
 	ps->record_hash = hd_hash64(val->name);
 	hd_index_prefetch(&ps->d->insn_by_name, (uint32_t)ps->record_hash);
 	HD_VALUE_LINES(ps->d, v).record_line = (uint32_t)ps->line;
-	val->pos_first = (uint32_t)ps->d->positions.len;
+	HD_VALUE_POSITIONS(ps->d, v).pos_first = (uint32_t)ps->d->positions.len;
 	if (ps->flags & HD_PARSE_KEEP_USES)
 		value_uses_of(ps->d, v)->use_first = (uint32_t)ps->d->uses.len;
 	ps->record = v;
@@ -1657,8 +1661,8 @@ static int parse_position(struct parser *ps, struct hd_slice l)
 	}
 	if (ps->d->canon_pre)
 		hd_canon_pre_position(ps->d->canon_pre, p,
-				      HD_VALUE(ps->d, ps->record).pos_count);
-	HD_VALUE(ps->d, ps->record).pos_count++;
+				      HD_VALUE_POSITIONS(ps->d, ps->record).pos_count);
+	HD_VALUE_POSITIONS(ps->d, ps->record).pos_count++;
 	return 0;
 }
 

@@ -128,7 +128,6 @@ fetch_record(const struct peak_sort *ps,
 	const struct hd_value *v = key_record(ps, e);
 
 	__builtin_prefetch(&v->name);
-	__builtin_prefetch(&v->index.n);
 }
 
 static inline __attribute__((always_inline)) void
@@ -138,7 +137,6 @@ fetch_text(const struct peak_sort *ps,
 	const struct hd_value *v = key_record(ps, e);
 
 	__builtin_prefetch(v->name.p);
-	__builtin_prefetch(v->index.p);
 }
 
 

@@ -22,7 +22,7 @@
 int hd_value_label(char *buf, size_t n, const struct hd_dump *d, uint32_t v)
 {
 	const struct hd_value *val = &HD_VALUE(d, v);
-	size_t a = val->name.n, b = val->index.n;
+	size_t a = val->name.n, b = val->index_n;
 
 	/* snprintf("%.*s%.*s") without the format walk: it is called for
 	 * every value a JSON report lists */
@@ -33,15 +33,15 @@ int hd_value_label(char *buf, size_t n, const struct hd_dump *d, uint32_t v)
 	if (b > n - 1 - a)
 		b = n - 1 - a;
 	memcpy(buf, val->name.p, a);
-	memcpy(buf + a, val->index.p, b);
+	memcpy(buf + a, hd_value_index(val).p, b);
 	buf[a + b] = '\0';
-	return (int)(val->name.n + val->index.n);
+	return (int)(val->name.n + val->index_n);
 }
 
 char *hd_value_label_dup(const struct hd_dump *d, uint32_t v)
 {
 	const struct hd_value *val = &HD_VALUE(d, v);
-	size_t n = val->name.n + val->index.n + 1;
+	size_t n = val->name.n + val->index_n + 1;
 	char *buf = hd_xmalloc(n);
 
 	hd_value_label(buf, n, d, v);
@@ -536,10 +536,8 @@ fetch_label(const struct hd_dump *d, uint32_t i, int names)
 	if (names) {
 		__builtin_prefetch(v->name.p);
 	} else {
-		/* the name and index slices: a record may straddle two
-		 * cache lines there */
+		/* the name and the index's length */
 		__builtin_prefetch(&v->name);
-		__builtin_prefetch(&v->index.n);
 	}
 }
 

@@ -20,7 +20,7 @@ int64_t hd_timeline_value_space(const struct hd_dump *d, uint32_t v)
 	int64_t s;
 
 	if (val->flags & HD_VALUE_HAS_COLOR)
-		return val->color;
+		return HD_VALUE_COLOR(d, v);
 	s = hd_shape_memory_space(hd_value_shape(d, v));
 	return s >= 0 ? s : 0;
 }

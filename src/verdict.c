@@ -180,7 +180,7 @@ static void mark_waived_values(struct eval *e, int s)
 	for (i = 0; i < d->values.len; i++) {
 		const struct hd_value *val = &HD_VALUE(d, i);
 
-		e->waived[s][i] = (uint8_t)waived_by(e, val->name, val->index,
+		e->waived[s][i] = (uint8_t)waived_by(e, val->name, hd_value_index(val),
 						     value_op_name(d, (uint32_t)i), s);
 	}
 }
@@ -265,7 +265,7 @@ static int value_passes(struct eval *e, const struct hd_metric *m, int s,
 	const struct hd_value *val = &HD_VALUE(e->d[s], v);
 
 	if ((m->filters & HD_FILTER_NAME) &&
-	    !name_matches(e, m->name_glob, val->name, val->index))
+	    !name_matches(e, m->name_glob, val->name, hd_value_index(val)))
 		return 0;
 	if ((m->filters & HD_FILTER_OP_NAME) &&
 	    !glob2(e, m->op_glob, value_op_name(e->d[s], v), HD_SLICE_NULL))

@@ -259,7 +259,7 @@ root = sys.argv[1]
 UNREACHABLE = {
     "too many values", "too many allocations", "too many instructions",
     "cannot start zlib", "input too large", "cannot stat",
-    "not a golden file",
+    "not a golden file", "value index too long",
 }
 lit = r'"((?:[^"\\]|\\.)*)"'
 calls = [

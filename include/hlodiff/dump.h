@@ -97,29 +97,35 @@ enum hd_value_flags {
 struct hd_value {
 	int64_t id;
 	struct hd_slice name;   /* defining instruction name */
-	struct hd_slice index;  /* "{}" or "{0,1}" (always with braces); any
-				   other than "{}" follows name in memory, so
-				   hd_value_key_of() is name + index */
-	int64_t color;
+	int64_t live_start, live_end;   /* valid with HD_VALUE_LIVE */
 	uint32_t flags;         /* enum hd_value_flags */
 	uint32_t alloc_value;   /* first entry in dump->alloc_values, or HD_NONE */
 	uint32_t insn;          /* defining instruction, or HD_NONE */
-	uint32_t pos_first, pos_count;  /* into dump->positions */
 	/* The sizes the figures weigh a live range by (figures.c), kept
 	 * by the parser so that the pass over the live ranges need not
 	 * read the value line's and the instruction's records as well:
 	 * own = its value line's shape_bytes, whole = its instruction's
 	 * shape_bytes, each as hd_size_keep() encodes it; 0 when not kept
 	 * (too big, not known, or a model built otherwise). */
-	uint32_t own_kept;
-	int64_t live_start, live_end;   /* valid with HD_VALUE_LIVE */
-	uint32_t whole_kept;
+	uint32_t own_kept, whole_kept;
+	/* The length of its index, "{}" or "{0,1}" (always with braces):
+	 * hd_value_index().  Any other than "{}" follows name in memory,
+	 * so that hd_value_key_of() is name + index. */
+	uint32_t index_n;
 };
+
+/* A value's index ("{}" or "{0,1}"). */
+static inline struct hd_slice hd_value_index(const struct hd_value *v)
+{
+	if (v->index_n == 2)
+		return hd_slice_make("{}", 2);
+	return hd_slice_make(v->name.p + v->name.n, v->index_n);
+}
 
 /*
  * Where a value was read (dump->value_lines, one per value, filled by
  * the parser): kept apart from struct hd_value, whose records every pass
- * after the load reads scattered, so that those stay 96 bytes (16 bytes
+ * after the load reads scattered, so that those stay 64 bytes (16 bytes
  * more made a diff of two large dumps several percent slower).
  */
 struct hd_value_lines {
@@ -127,6 +133,15 @@ struct hd_value_lines {
 	uint32_t record_line;   /* line of its "<...>" record, 0 if none */
 	uint32_t listed_line;   /* line of its value line in an allocation,
 				   0 if none */
+};
+
+/* A value's " @C" (dump->value_colors, one int64_t per value; 0 when not
+ * printed: HD_VALUE_HAS_COLOR) and its record's positions
+ * (dump->value_positions, one per value): entries pos_first ..
+ * pos_first + pos_count - 1 of dump->positions.  Apart from struct
+ * hd_value for its size, like hd_value_lines. */
+struct hd_value_positions {
+	uint32_t pos_first, pos_count;
 };
 
 /* A value's use lines, with HD_PARSE_KEEP_USES (dump->value_uses, one
@@ -273,6 +288,8 @@ struct hd_dump {
 	struct hd_vec values;       /* struct hd_value, in order of first mention */
 	struct hd_vec positions;    /* struct hd_position */
 	struct hd_vec value_lines;  /* struct hd_value_lines, per value */
+	struct hd_vec value_colors; /* int64_t, per value */
+	struct hd_vec value_positions; /* struct hd_value_positions, per value */
 	struct hd_vec uses;         /* struct hd_use, with HD_PARSE_KEEP_USES */
 	struct hd_vec value_uses;   /* struct hd_value_uses, per value, with
 				       HD_PARSE_KEEP_USES */
@@ -358,6 +375,8 @@ struct hd_dump {
 #define HD_POSITION(d, i) HD_VEC_AT(&(d)->positions, struct hd_position, i)
 #define HD_USE(d, i) HD_VEC_AT(&(d)->uses, struct hd_use, i)
 #define HD_VALUE_LINES(d, i) HD_VEC_AT(&(d)->value_lines, struct hd_value_lines, i)
+#define HD_VALUE_COLOR(d, i) HD_VEC_AT(&(d)->value_colors, int64_t, i)
+#define HD_VALUE_POSITIONS(d, i) HD_VEC_AT(&(d)->value_positions, struct hd_value_positions, i)
 #define HD_VALUE_USES(d, i) HD_VEC_AT(&(d)->value_uses, struct hd_value_uses, i)
 #define HD_LIVE_RANGE(d, i) HD_VEC_AT(&(d)->live_ranges, struct hd_live_range, i)
 #define HD_UNKNOWN_RANGE(d, i) HD_VEC_AT(&(d)->unknown_ranges, struct hd_unknown_range, i)
@@ -466,9 +485,9 @@ static inline struct hd_slice hd_value_key(struct hd_slice name_index)
 /* A value's normalised lookup key (see the top of this file). */
 static inline struct hd_slice hd_value_key_of(const struct hd_value *v)
 {
-	if (v->index.n == 2 && v->index.p[0] == '{' && v->index.p[1] == '}')
+	if (v->index_n == 2)
 		return v->name;
-	return hd_value_key(hd_slice_make(v->name.p, v->name.n + v->index.n));
+	return hd_value_key(hd_slice_make(v->name.p, v->name.n + v->index_n));
 }
 
 /*

@@ -33,7 +33,7 @@ static const char *key_of(const struct hd_dump *d, uint32_t v, char *buf,
 	const struct hd_value *val = &HD_VALUE(d, v);
 
 	snprintf(buf, n, "%.*s%.*s", (int)val->name.n, val->name.p,
-		 (int)val->index.n, val->index.p);
+		 (int)val->index_n, hd_value_index(val).p);
 	return buf;
 }
 

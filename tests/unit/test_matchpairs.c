@@ -29,8 +29,8 @@ static void print_key(const struct hd_dump *d, uint32_t v)
 {
 	const struct hd_value *val = &HD_VALUE(d, v);
 
-	printf("%.*s%.*s", (int)val->name.n, val->name.p, (int)val->index.n,
-	       val->index.p);
+	printf("%.*s%.*s", (int)val->name.n, val->name.p, (int)val->index_n,
+	       hd_value_index(val).p);
 }
 
 static int print_pairs(const char *a, const char *b, unsigned flags)
