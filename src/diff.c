@@ -398,9 +398,11 @@ fetch_rec(const struct hd_diff *df, uint32_t a)
 		const char *vb = (const char *)&HD_VALUE(df->new_dump, b);
 
 		/* the fields value_changes reads: a record (64 bytes) is
-		 * one cache line, or two where an array starts unaligned */
+		 * one cache line, or two where an array starts unaligned;
+		 * and its colour (dump.h: value_colors) */
 		__builtin_prefetch(vb);
 		__builtin_prefetch(vb + sizeof(struct hd_value) - 1);
+		__builtin_prefetch(&HD_VALUE_COLOR(df->new_dump, b));
 	}
 }
 
