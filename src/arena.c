@@ -243,7 +243,7 @@ void hd_arena_release(struct hd_arena *a)
  * (MAP_NORESERVE); where the reservation is refused (strict overcommit,
  * a small address space), the array stays with malloc.
  */
-#define VEC_MAP_FROM ((size_t)4 << 20)
+#define VEC_MAP_FROM ((size_t)2 << 20)
 #if SIZE_MAX > 0xffffffffu
 #define VEC_MAP_SPAN ((size_t)64 << 30)
 #else

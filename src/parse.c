@@ -3175,7 +3175,7 @@ static int finish(struct parser *ps)
  * still fills most of them.  An array that stays small costs one 2 MiB
  * page instead of a few 4 KiB ones.
  */
-#define EXPECT_FROM ((size_t)4 << 20)
+#define EXPECT_FROM ((size_t)2 << 20)
 
 static void expect_big(struct hd_dump *d, size_t len)
 {
@@ -3189,6 +3189,8 @@ static void expect_big(struct hd_dump *d, size_t len)
 		{ offsetof(struct hd_dump, allocs), 11 },
 		{ offsetof(struct hd_dump, peak), 22 },
 		{ offsetof(struct hd_dump, sequence), 27 },
+		{ offsetof(struct hd_dump, value_colors), 46 },
+		{ offsetof(struct hd_dump, value_positions), 46 },
 	};
 	size_t i;
 
