@@ -62,6 +62,13 @@ static int is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+/* The end of the run of digits at p[i] (i when there is none). */
+static size_t digits_end(const char *p, size_t n, size_t i)
+{
+	while (i < n && is_digit(p[i]))
+		i++;
+	return i;
+}
 
 /*
  * Length of the first '.'-part of name when it is a sanitised GPU
@@ -76,10 +83,8 @@ static size_t constant_prefix(const char *p, size_t n)
 		return 0;
 	i = w;
 	while (i < n && p[i] == '_') {
-		size_t j = i + 1;
+		size_t j = digits_end(p, n, i + 1);
 
-		while (j < n && is_digit(p[j]))
-			j++;
 		if (j == i + 1)
 			return 0;
 		i = j;
@@ -131,10 +136,8 @@ size_t hd_canon_name(char *out, struct hd_slice name)
 	/* Later parts: digits dropped when they are the whole part or are
 	 * followed by '_'. */
 	while (i < n) {
-		size_t start = i + 1, j = start;
+		size_t start = i + 1, j = digits_end(p, n, start);
 
-		while (j < n && is_digit(p[j]))
-			j++;
 		if (j > start && (j == n || p[j] == '.')) {
 			i = j;
 			continue;
@@ -359,10 +362,8 @@ static void sink_name_long(struct sink *k, struct hd_slice name)
 		sink_bytes(k, p, i);
 	}
 	while (i < n) {
-		size_t start = i + 1, j = start, e;
+		size_t start = i + 1, j = digits_end(p, n, start), e;
 
-		while (j < n && is_digit(p[j]))
-			j++;
 		if (j > start && (j == n || p[j] == '.')) {
 			i = j;
 			continue;
@@ -1051,10 +1052,8 @@ static size_t attr_memo_len(const struct plain_memo *m, const char *s,
 		return 0;
 	e = i + len;
 	if (m->attr_named[k] && e < n && s[e] == '.') {
-		size_t q = e + 1;
+		size_t q = digits_end(s, n, e + 1);
 
-		while (q < n && is_digit(s[q]))
-			q++;
 		if (q == e + 1)
 			return 0;
 		e = q;
