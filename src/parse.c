@@ -3314,7 +3314,8 @@ void hd_parse_insn_source(const struct hd_insn *in,
 	out->op_name = out->source_file = HD_SLICE_NULL;
 	out->source_line = -1;
 	/* no bytes past the attributes are known to be readable */
-	(void)find_metadata(in->attrs, out, in->attrs.p + in->attrs.n);
+	if (in->attrs.n)
+		(void)find_metadata(in->attrs, out, in->attrs.p + in->attrs.n);
 }
 
 void hd_parse_report_unknown(const struct hd_dump *d)
