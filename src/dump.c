@@ -206,6 +206,13 @@ uint32_t hd_dump_insn_by_hash(const struct hd_dump *d, uint32_t hash,
 	return hd_index_find(&d->insn_by_name, hash, name, insn_name_of, d);
 }
 
+uint32_t hd_dump_insn_put_hashed(struct hd_dump *d, uint32_t hash,
+				 struct hd_slice name, uint32_t i)
+{
+	return hd_index_put_hashed(&d->insn_by_name, hash, name, i,
+				   insn_name_of, d);
+}
+
 uint32_t hd_dump_insn_by_name(const struct hd_dump *d, struct hd_slice name)
 {
 	return hd_dump_insn_by_hash(d, hd_index_hash(name), name);

@@ -196,7 +196,7 @@ struct hd_insn {
 	struct hd_slice text;       /* the whole instruction text */
 	/* inside metadata={...}, as bytes meta_at .. meta_at + meta_n - 1
 	 * of text (hd_insn_metadata); meta_at 0 when there is none (text
-	 * starts with the name, so a metadata never starts there) */
+	 * starts with "%NAME = ", so a metadata never starts there) */
 	uint32_t meta_at, meta_n;
 	int64_t shape_bytes;        /* hd_shape_logical_bytes(shape), if d->shape_facts */
 	uint64_t name_hash;         /* XXH3-64 of name, if d->shape_facts */
@@ -424,6 +424,11 @@ uint32_t hd_dump_insn_by_name(const struct hd_dump *d, struct hd_slice name);
  * (hd_value_key of name_index), already known. */
 uint32_t hd_dump_insn_by_hash(const struct hd_dump *d, uint32_t hash,
 			      struct hd_slice name);
+/* In one probe: the instruction filed under name (with its
+ * hd_index_hash), or HD_NONE after filing i under it, which must be
+ * the index of the next instruction, with that name (the parser). */
+uint32_t hd_dump_insn_put_hashed(struct hd_dump *d, uint32_t hash,
+				 struct hd_slice name, uint32_t i);
 uint32_t hd_dump_value_by_hash(const struct hd_dump *d, uint32_t hash,
 			       struct hd_slice key);
 
@@ -461,7 +466,9 @@ uint32_t hd_dump_slot_put(struct hd_vec *slots, struct hd_table *big,
  * Where instruction i came from: op_name, source file and line of its
  * metadata, as the parser reads them (read again from the instruction's
  * attributes, which stay in the input; from dump->insn_sources in a
- * model that has them).  Reports ask for the few values they show.
+ * model that has them).  Reports ask for the values they show; the
+ * golden writer and canonical hashing without the parser's pre-walk
+ * (canon.h) ask for every instruction, and read each metadata again.
  */
 struct hd_insn_source hd_insn_source_of(const struct hd_dump *d, uint32_t i);
 
