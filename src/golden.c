@@ -956,8 +956,7 @@ static void put_op_name(struct writer *w, FILE *out, struct hd_slice op)
 static void write_insn(struct writer *w, uint32_t i)
 {
 	const struct hd_insn *in = &HD_INSN(w->d, i);
-	struct hd_insn_source s = hd_insn_source_of(w->d, i);
-	const struct hd_insn_source *src = &s;
+	const struct hd_insn_source src = hd_insn_source_of(w->d, i);
 	FILE *out = w->out;
 	struct opt o = { out, 0 };
 
@@ -970,17 +969,17 @@ static void write_insn(struct writer *w, uint32_t i)
 	put_hashes(w, w->c->insn_canon[i], w->c->insn_struct[i]);
 	fputc('\t', out);
 	put_shape(w, in->shape);
-	if (src->op_name.n)
-		put_op_name(w, opt_next(&o), src->op_name);
+	if (src.op_name.n)
+		put_op_name(w, opt_next(&o), src.op_name);
 	else
 		opt_skip(&o);
-	w->prev_op = src->op_name;
+	w->prev_op = src.op_name;
 	if (w->file[i])
 		fprintf(opt_next(&o), "%" PRIu32, w->file[i]);
 	else
 		opt_skip(&o);
-	if (src->source_line >= 0)
-		fprintf(opt_next(&o), "%" PRId64, src->source_line);
+	if (src.source_line >= 0)
+		fprintf(opt_next(&o), "%" PRId64, src.source_line);
 	else
 		opt_skip(&o);
 	if (hd_slice_eq_cstr(in->opcode, "copy-start"))

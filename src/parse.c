@@ -533,28 +533,11 @@ static inline unsigned eq_mask(const char *p, char c)
 
 /*
  * Offset of the first byte in s at or after i that is c1 or c2, or s.n;
- * 16 bytes at a time in whole blocks inside s.
- */
-static inline size_t find_either(struct hd_slice s, size_t i, char c1, char c2)
-{
-#ifdef __SSE2__
-	for (; i + 16 <= s.n; i += 16) {
-		unsigned m = eq_mask(s.p + i, c1) | eq_mask(s.p + i, c2);
-
-		if (m)
-			return i + (size_t)__builtin_ctz(m);
-	}
-#endif
-	while (i < s.n && s.p[i] != c1 && s.p[i] != c2)
-		i++;
-	return i;
-}
-
-/*
- * find_either for the short texts of an allocation header (its flags,
- * mostly under 16 bytes): the last bytes of s in one more block when
- * the input (which ends at limit) holds 16 bytes there, the bytes past
- * s masked, as name_span does; else one at a time.
+ * 16 bytes at a time in whole blocks inside s, and the last bytes in one
+ * more block when the input (which ends at limit) holds 16 bytes there,
+ * the bytes past s masked, as name_span does (the short texts of an
+ * allocation header, its flags mostly under 16 bytes); else one at a
+ * time.
  */
 static inline size_t find_either_in(struct hd_slice s, size_t i, char c1,
 				    char c2, const char *limit)
@@ -578,6 +561,13 @@ static inline size_t find_either_in(struct hd_slice s, size_t i, char c1,
 	while (i < s.n && s.p[i] != c1 && s.p[i] != c2)
 		i++;
 	return i;
+}
+
+/* find_either_in with no byte past s known to be readable (an empty s
+ * may have no pointer: nothing is added to it then). */
+static inline size_t find_either(struct hd_slice s, size_t i, char c1, char c2)
+{
+	return find_either_in(s, i, c1, c2, s.n ? s.p + s.n : s.p);
 }
 
 /*
@@ -732,7 +722,7 @@ static int64_t sat_add(int64_t a, int64_t b)
  * here: the zeroing is a few stores instead of a memset call (a push or
  * two per line).  hd_vec_push itself grows a full vector.  The record is
  * zeroed 32 bytes at a time: GCC makes each constant 32-byte memset two
- * 16-byte stores, where one memset of a whole record (56 to 176 bytes)
+ * 16-byte stores, where one memset of a whole record (24 to 128 bytes)
  * becomes a `rep stos`, whose start-up costs tens of cycles on the
  * machines measured (about 4% of a parse, for some 2.3 million pushes
  * in a 256 MiB dump).
@@ -1540,12 +1530,11 @@ static int parse_total(struct parser *ps, struct hd_slice l)
  * the 4th id with a value after this one, and the key of the next.
  */
 /*
- * Starts loading all of value v's record: it spans two cache lines (96
- * bytes; three where the array is not 64-byte aligned, as a small
- * dump's from malloc), and a record line, its instruction line and a
- * live range write to all of them; the first line alone left the
- * others to miss.  always_inline: GCC drops the call of a function that
- * only prefetches.
+ * Starts loading all of value v's record: one cache line (64 bytes; two
+ * where the array is not 64-byte aligned, as a small dump's from
+ * malloc), which a record line, its instruction line and a live range
+ * write to.  always_inline: GCC drops the call of a function that only
+ * prefetches.
  */
 static inline __attribute__((always_inline)) void
 prefetch_value(const struct hd_dump *d, uint32_t v)
@@ -1553,7 +1542,6 @@ prefetch_value(const struct hd_dump *d, uint32_t v)
 	const char *p = (const char *)&HD_VALUE(d, v);
 
 	__builtin_prefetch(p);
-	__builtin_prefetch(p + 64);
 	__builtin_prefetch(p + sizeof(struct hd_value) - 1);
 }
 
@@ -1717,6 +1705,13 @@ static inline struct hd_slice unquote(struct hd_slice val)
 	if (val.n >= 2 && val.p[0] == '"' && val.p[val.n - 1] == '"')
 		val = hd_slice_make(val.p + 1, val.n - 2);
 	return val;
+}
+
+/* An instruction source with nothing known: no op_name, file or line. */
+static void no_source(struct hd_insn_source *src)
+{
+	src->op_name = src->source_file = HD_SLICE_NULL;
+	src->source_line = -1;
 }
 
 /*
@@ -2107,8 +2102,7 @@ static struct hd_slice find_metadata(struct hd_slice a,
 	if (read_metadata_usual(src, &meta, m, limit) == 0 ||
 	    read_metadata_fast(src, &meta, m, limit) == 0)
 		return meta;
-	src->op_name = src->source_file = HD_SLICE_NULL;
-	src->source_line = -1;
+	no_source(src);
 	end = balanced_until(m, ',', ',');
 	if (end < 2 || m.p[end - 1] != '}')
 		return meta;
@@ -2201,8 +2195,7 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 	struct hd_slice t = text;
 
 	in->text = text;
-	src->op_name = src->source_file = HD_SLICE_NULL;
-	src->source_line = -1;
+	no_source(src);
 	if (t.n && t.p[0] == '%')
 		t = tail(t, 1);
 	if (n == 0)
@@ -2254,12 +2247,6 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 	return 0;
 }
 
-/* The name instruction i is filed under (hd_dump_insn_by_hash's key). */
-static struct hd_slice insn_name_of(const void *ctx, uint32_t i)
-{
-	return HD_INSN((const struct hd_dump *)ctx, i).name;
-}
-
 static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 {
 	struct hd_dump *d = ps->d;
@@ -2292,9 +2279,8 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	hash = same ? ps->record_hash : hd_hash64(hd_slice_make(t.p, n));
 	/* one probe finds the instruction or files the one made below
 	 * (parse_insn_text reads the same name) */
-	i = n ? hd_index_put_hashed(&d->insn_by_name, (uint32_t)hash,
-				    hd_slice_make(t.p, n), (uint32_t)d->insns.len,
-				    insn_name_of, d) : HD_NONE;
+	i = n ? hd_dump_insn_put_hashed(d, (uint32_t)hash, hd_slice_make(t.p, n),
+					(uint32_t)d->insns.len) : HD_NONE;
 	if (i == HD_NONE) {
 		struct hd_insn *in = PUSH(&d->insns, struct hd_insn);
 		/* read for the pre-walk's loose keys, not kept: reports
@@ -3170,8 +3156,8 @@ static int finish(struct parser *ps)
  * (hd_vec_expect) instead of growing through malloc to the size at
  * which they move into a reservation anyway.  An array is expected to
  * grow that far when the input has at least `per` bytes for each of its
- * bytes: about half of what the bench dumps have (insns 1 : 4.6,
- * values 1 : 6.6, ..., sequence 1 : 54), so that a dump of another mix
+ * bytes: about half of what the 256 MB bench dump has (insns 1 : 6.4,
+ * values 1 : 11.5, ..., value colours 1 : 92), so that a dump of another mix
  * still fills most of them.  An array that stays small costs one 2 MiB
  * page instead of a few 4 KiB ones.
  */
@@ -3180,11 +3166,11 @@ static int finish(struct parser *ps)
 static void expect_big(struct hd_dump *d, size_t len)
 {
 	static const struct { size_t off, per; } big[] = {
-		{ offsetof(struct hd_dump, insns), 2 },
-		{ offsetof(struct hd_dump, values), 3 },
+		{ offsetof(struct hd_dump, insns), 3 },
+		{ offsetof(struct hd_dump, values), 5 },
 		{ offsetof(struct hd_dump, value_lines), 29 },
 		{ offsetof(struct hd_dump, alloc_values), 5 },
-		{ offsetof(struct hd_dump, live_ranges), 7 },
+		{ offsetof(struct hd_dump, live_ranges), 17 },
 		{ offsetof(struct hd_dump, positions), 10 },
 		{ offsetof(struct hd_dump, allocs), 11 },
 		{ offsetof(struct hd_dump, peak), 22 },
@@ -3311,8 +3297,7 @@ int hd_parse_file(struct hd_dump *d, const char *path, unsigned flags)
 void hd_parse_insn_source(const struct hd_insn *in,
 			  struct hd_insn_source *out)
 {
-	out->op_name = out->source_file = HD_SLICE_NULL;
-	out->source_line = -1;
+	no_source(out);
 	/* no bytes past the attributes are known to be readable */
 	if (in->attrs.n)
 		(void)find_metadata(in->attrs, out, in->attrs.p + in->attrs.n);
