@@ -44,6 +44,10 @@ struct eval {
 	int64_t *recomputed[2];    /* per value: live at the recomputed peak */
 	uint8_t *copy_matched;     /* per copy of NEW */
 	uint8_t *copy_waived[2];   /* per copy */
+	/* per instruction, its op_name and source, read
+	 * (hd_insn_source_of) when a waiver or filter first asks: once per
+	 * instruction, not once per value and rule */
+	struct hd_insn_source *sources[2];
 	char *buf;                 /* scratch for fnmatch */
 	size_t cap;
 };
@@ -127,9 +131,31 @@ static struct hd_slice insn_op_name(const struct hd_dump *d, uint32_t insn)
 				 hd_insn_source_of(d, insn).op_name;
 }
 
-static struct hd_slice value_op_name(const struct hd_dump *d, uint32_t v)
+/* Where value v of side s came from; NULL without an instruction. */
+static const struct hd_insn_source *value_source(struct eval *e, int s,
+						 uint32_t v)
 {
-	return insn_op_name(d, HD_VALUE(d, v).insn);
+	const struct hd_dump *d = e->d[s];
+	uint32_t insn = HD_VALUE(d, v).insn;
+	size_t i;
+
+	if (insn == HD_NONE)
+		return NULL;
+	if (!e->sources[s]) {
+		e->sources[s] = hd_xmalloc((d->insns.len + 1) *
+					   sizeof(struct hd_insn_source));
+		for (i = 0; i < d->insns.len; i++)
+			e->sources[s][i] = hd_insn_source_of(d, (uint32_t)i);
+	}
+	return &e->sources[s][insn];
+}
+
+/* The op_name of value v of side s (empty without an instruction). */
+static struct hd_slice value_op_name(struct eval *e, int s, uint32_t v)
+{
+	const struct hd_insn_source *src = value_source(e, s, v);
+
+	return src ? src->op_name : HD_SLICE_NULL;
 }
 
 static int waiver_matches(struct eval *e, const struct hd_waiver *w,
@@ -181,7 +207,7 @@ static void mark_waived_values(struct eval *e, int s)
 		const struct hd_value *val = &HD_VALUE(d, i);
 
 		e->waived[s][i] = (uint8_t)waived_by(e, val->name, hd_value_index(val),
-						     value_op_name(d, (uint32_t)i), s);
+						     value_op_name(e, s, (uint32_t)i), s);
 	}
 }
 
@@ -240,22 +266,18 @@ static int alloc_passes(const struct hd_metric *m, const struct hd_alloc *a)
  * source= matches "file:line" of the value's defining instruction (its
  * metadata source_file and source_line); no metadata matches nothing.
  */
-static int source_matches(struct eval *e, const char *glob,
-			  const struct hd_dump *d, uint32_t v)
+static int source_matches(struct eval *e, const char *glob, int s,
+			  uint32_t v)
 {
-	uint32_t insn = HD_VALUE(d, v).insn;
-	struct hd_insn_source in;
+	const struct hd_insn_source *in = value_source(e, s, v);
 	char line[32];
 
-	if (insn == HD_NONE)
+	if (!in || in->source_file.n == 0)
 		return 0;
-	in = hd_insn_source_of(d, insn);
-	if (in.source_file.n == 0)
-		return 0;
-	if (in.source_line < 0)
-		return glob2(e, glob, in.source_file, HD_SLICE_NULL);
-	snprintf(line, sizeof(line), ":%" PRId64, in.source_line);
-	return glob2(e, glob, in.source_file, hd_slice_cstr(line));
+	if (in->source_line < 0)
+		return glob2(e, glob, in->source_file, HD_SLICE_NULL);
+	snprintf(line, sizeof(line), ":%" PRId64, in->source_line);
+	return glob2(e, glob, in->source_file, hd_slice_cstr(line));
 }
 
 /* Does value v of side s pass the name/op_name/source filters of m? */
@@ -268,10 +290,10 @@ static int value_passes(struct eval *e, const struct hd_metric *m, int s,
 	    !name_matches(e, m->name_glob, val->name, hd_value_index(val)))
 		return 0;
 	if ((m->filters & HD_FILTER_OP_NAME) &&
-	    !glob2(e, m->op_glob, value_op_name(e->d[s], v), HD_SLICE_NULL))
+	    !glob2(e, m->op_glob, value_op_name(e, s, v), HD_SLICE_NULL))
 		return 0;
 	if ((m->filters & HD_FILTER_SOURCE) &&
-	    !source_matches(e, m->source_glob, e->d[s], v))
+	    !source_matches(e, m->source_glob, s, v))
 		return 0;
 	return 1;
 }
@@ -768,6 +790,7 @@ static void eval_release(struct eval *e)
 		free(e->peak[s]);
 		free(e->recomputed[s]);
 		free(e->copy_waived[s]);
+		free(e->sources[s]);
 	}
 	free(e->copy_matched);
 	free(e->buf);
