@@ -966,7 +966,7 @@ static int attr_runs_plain(const char *s, size_t n, size_t i,
 
 /*
  * And the last attributes written as they are (kind=kLoop,
- * sharding={replicated}: no '%'), followed by ", ", of up to ATTR_MAX
+ * sharding={replicated}: no '%'), followed by ", ", of 8 to ATTR_MAX
  * bytes, by their first 8 bytes: most instructions of an opcode have
  * the same few, and one equal to a kept one (two vector compares) is
  * written without the walk.  The same bytes followed by ", " (or the
@@ -1088,18 +1088,13 @@ static void attr_memo_put(struct plain_memo *m, const char *s, size_t len,
  */
 static int stem_kept(const char *out, size_t d, const char *p, size_t nl)
 {
-	size_t q;
-
 	if (d == 0 || d > nl || memcmp(out, p, d) != 0)
 		return 0;
 	if (d == nl)
 		return 1;
 	if (p[d] != '.' || d + 1 == nl)
 		return 0;
-	for (q = d + 1; q < nl; q++)
-		if (!is_digit(p[q]))
-			return 0;
-	return 1;
+	return digits_end(p, nl, d + 1) == nl;
 }
 
 /* Keeps the value s[j, e), walked to the ", " at e, when it fits and
@@ -2627,8 +2622,8 @@ loose_fetch_ahead(const struct hd_canon *c, const struct hd_dump *d,
 }
 
 /* XXH3-64 of "{}", the index of most values (test_canon_cached checks
- * it: the keys with shape_facts, as the parser's, and without, when the
- * index is hashed, agree). */
+ * it: the keys of the parser's model, and of one built otherwise, when
+ * the index is hashed, agree). */
 #define HASH_EMPTY_INDEX 0x1349cde127705c16ULL
 
 void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
@@ -2642,9 +2637,9 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 	char small[256];
 	size_t n, m;
 
-	/* an index is always "{...}" (dump.h): one of 2 bytes is "{}", and
-	 * the parser's need not be read */
-	if (d->shape_facts && val->index_n == 2)
+	/* an index is always "{...}" (dump.h): one of 2 bytes is "{}",
+	 * whose hash is known */
+	if (val->index_n == 2)
 		idx = HASH_EMPTY_INDEX;
 	else
 		idx = hd_hash64(hd_value_index(val));

@@ -823,7 +823,8 @@ static void pair_last(struct part *p, const struct group *q,
 /*
  * A cursor that prefetches, ahead of exact_body, what comparing the keys
  * of the members of a list reads: each member's value record, and once
- * that is in (half as far ahead), its name's text and index's text.
+ * that is in (half as far ahead), its name's text (an index other than
+ * "{}" follows it).
  * The members of the groups are scattered over the dump, and exact_body
  * waited for two or three cache misses a member.
  */

@@ -536,7 +536,8 @@ fetch_label(const struct hd_dump *d, uint32_t i, int names)
 	if (names) {
 		__builtin_prefetch(v->name.p);
 	} else {
-		/* the name and the index's length */
+		/* the name (the index's length is in the same line when
+		 * the array is 64-byte aligned, as a big one is) */
 		__builtin_prefetch(&v->name);
 	}
 }

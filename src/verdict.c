@@ -379,7 +379,6 @@ static int64_t counted(struct eval *e, const struct hd_metric *m, int s,
 
 /* ---- copies ------------------------------------------------------------- */
 
-/* Copy index of each instruction and of each (destination) value. */
 /* A map from n records to the copy of f that has each (HD_NONE: none),
  * by instruction (insns) or by destination value. */
 static uint32_t *copy_map(const struct hd_figures *f, size_t n, int insns)
