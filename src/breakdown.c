@@ -215,15 +215,6 @@ static const struct hd_insn_source *source_of(const struct hd_dump *d,
 	return buf;
 }
 
-static int64_t value_space(const struct hd_dump *d, uint32_t v)
-{
-	const struct hd_value *val = &HD_VALUE(d, v);
-
-	if (val->flags & HD_VALUE_HAS_COLOR)
-		return HD_VALUE_COLOR(d, v);
-	return hd_shape_memory_space(hd_value_shape(d, v));
-}
-
 static void path_op_name(struct path *pa, const struct hd_insn_source *in)
 {
 	int before = pa->n;
@@ -251,7 +242,7 @@ static void path_source(struct path *pa, const struct hd_insn_source *in)
 
 static void path_space(struct path *pa, const struct hd_dump *d, uint32_t v)
 {
-	int64_t s = value_space(d, v);
+	int64_t s = hd_value_space(d, v);
 
 	if (s < 0) {
 		path_lit(pa, "(unknown space)");

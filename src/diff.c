@@ -109,15 +109,6 @@ static int64_t live_length(const struct hd_value *v)
 	return (v->flags & HD_VALUE_LIVE) ? v->live_end - v->live_start : -1;
 }
 
-static int64_t value_space(const struct hd_dump *d, uint32_t v)
-{
-	const struct hd_value *val = &HD_VALUE(d, v);
-
-	if (val->flags & HD_VALUE_HAS_COLOR)
-		return HD_VALUE_COLOR(d, v);
-	return hd_shape_memory_space(hd_value_shape(d, v));
-}
-
 static int value_kind(const struct hd_dump *d, uint32_t v)
 {
 	const struct hd_value *val = &HD_VALUE(d, v);
@@ -171,7 +162,7 @@ static uint32_t value_changes(const struct hd_dump *o, uint32_t a,
 	else
 		c |= HD_CHANGE_LAYOUT;
 	if ((!same || ((va->flags | vb->flags) & HD_VALUE_HAS_COLOR)) &&
-	    value_space(o, a) != value_space(n, b)) {
+	    hd_value_space(o, a) != hd_value_space(n, b)) {
 		c |= HD_CHANGE_SPACE;
 		c &= ~(uint32_t)HD_CHANGE_LAYOUT;
 	}

@@ -84,6 +84,11 @@ void hd_dump_release(struct hd_dump *d)
 	hd_arena_release(&d->arena);
 }
 
+int64_t hd_value_shape_space(const struct hd_dump *d, uint32_t v)
+{
+	return hd_shape_memory_space(hd_value_shape(d, v));
+}
+
 struct hd_insn_source hd_insn_source_of(const struct hd_dump *d, uint32_t i)
 {
 	struct hd_insn_source s;

@@ -16,12 +16,11 @@
 
 int64_t hd_timeline_value_space(const struct hd_dump *d, uint32_t v)
 {
-	const struct hd_value *val = &HD_VALUE(d, v);
-	int64_t s;
+	int64_t s = hd_value_space(d, v);
 
-	if (val->flags & HD_VALUE_HAS_COLOR)
-		return HD_VALUE_COLOR(d, v);
-	s = hd_shape_memory_space(hd_value_shape(d, v));
+	/* a shape's unknown space counts as 0; a colour is as printed */
+	if (HD_VALUE(d, v).flags & HD_VALUE_HAS_COLOR)
+		return s;
 	return s >= 0 ? s : 0;
 }
 

@@ -513,6 +513,18 @@ static inline int64_t hd_value_size(const struct hd_dump *d, uint32_t v)
  * defining instruction at its index; empty when unknown. */
 struct hd_slice hd_value_shape(const struct hd_dump *d, uint32_t v);
 
+/* hd_shape_memory_space(hd_value_shape(d, v)): -1 when unknown. */
+int64_t hd_value_shape_space(const struct hd_dump *d, uint32_t v);
+
+/* The memory space of value v: its " @C", else its shape's (-1 when
+ * unknown).  Inline: the diff asks for every matched value. */
+static inline int64_t hd_value_space(const struct hd_dump *d, uint32_t v)
+{
+	if (HD_VALUE(d, v).flags & HD_VALUE_HAS_COLOR)
+		return HD_VALUE_COLOR(d, v);
+	return hd_value_shape_space(d, v);
+}
+
 /* hd_value_logical_bytes when the parser did not work it out. */
 int64_t hd_value_logical_bytes_walk(const struct hd_dump *d, uint32_t v);
 
