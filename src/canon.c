@@ -1001,6 +1001,13 @@ static unsigned copy_slot(uint64_t head)
 	return (unsigned)((head * 0x9e3779b97f4a7c15ULL) >> 60) % COPY_SLOTS;
 }
 
+/* Does an attribute that runs to s[e] end there: at ", " or at the end
+ * of the slice? */
+static inline int ends_attr(const char *s, size_t n, size_t e)
+{
+	return e == n || (s[e] == ',' && e + 1 < n && s[e + 1] == ' ');
+}
+
 /*
  * The end of the copied value at s[j] (j + 8 <= n) when it is a kept
  * one followed by ", " or the end of the slice, else 0.
@@ -1018,7 +1025,7 @@ static size_t copy_memo_end(const struct plain_memo *m, const char *s,
 	if (len == 0 || len > n - j || memcmp(m->copy[i], s + j, len) != 0)
 		return 0;
 	e = j + len;
-	return e == n || (s[e] == ',' && e + 1 < n && s[e + 1] == ' ') ? e : 0;
+	return ends_attr(s, n, e) ? e : 0;
 }
 
 /* The attr_memo slot of an attribute whose first 8 bytes are head. */
@@ -1058,7 +1065,7 @@ static size_t attr_memo_len(const struct plain_memo *m, const char *s,
 			return 0;
 		e = q;
 	}
-	if (e != n && !(s[e] == ',' && e + 1 < n && s[e + 1] == ' '))
+	if (!ends_attr(s, n, e))
 		return 0;
 	*end = e;
 	return len;
@@ -1336,7 +1343,7 @@ static inline size_t plain_value_end(const char *s, size_t n, size_t j,
 		return SIZE_MAX;
 	e = j + (size_t)__builtin_ctzll(spec);
 found:
-	if (e == n || (s[e] == ',' && e + 1 < n && s[e + 1] == ' '))
+	if (ends_attr(s, n, e))
 		return e;
 	return SIZE_MAX;
 }
@@ -2739,14 +2746,19 @@ static void stored_hashes(struct hd_canon *c, const struct hd_dump *d)
 }
 
 /* The per-instruction parts of the loose keys of an instruction (canon.h:
- * insn_loose) to out[0, 2), while its text is in cache. */
+ * insn_loose) to out[0, 2), while its text is in cache, from its
+ * opcode's hash. */
+static void loose_parts_hashed(uint64_t *out, uint64_t opcode,
+			       struct hd_slice op_name)
+{
+	out[0] = opcode;
+	out[1] = mix(opcode, hd_hash64(op_name));
+}
+
 static void loose_parts(uint64_t *out, const struct hd_insn *in,
 			struct hd_slice op_name)
 {
-	uint64_t opcode = hd_hash64(in->opcode);
-
-	out[0] = opcode;
-	out[1] = mix(opcode, hd_hash64(op_name));
+	loose_parts_hashed(out, hd_hash64(in->opcode), op_name);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2784,8 +2796,7 @@ static void loose_parts_pre(struct hd_canon_pre *p, uint64_t *out,
 	} else {
 		opcode = hd_hash64(op);
 	}
-	out[0] = opcode;
-	out[1] = mix(opcode, hd_hash64(op_name));
+	loose_parts_hashed(out, opcode, op_name);
 }
 
 struct hd_canon_pre *hd_canon_pre_new(void)
