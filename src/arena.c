@@ -337,6 +337,15 @@ void *hd_vec_block(struct hd_vec *v, size_t elem, size_t n)
 	return v->data;
 }
 
+void *hd_vec_block_zeroed(struct hd_vec *v, size_t elem, size_t n)
+{
+	void *p = hd_vec_block(v, elem, n);
+
+	if (!v->mapped)
+		memset(p, 0, n * elem);
+	return p;
+}
+
 void *hd_vec_push(struct hd_vec *v)
 {
 	void *p;

@@ -1589,9 +1589,7 @@ static void carve_begin(struct carve *k, struct hd_vec *mem, size_t bytes)
 	*mem = (struct hd_vec)HD_VEC_INIT(char);
 	if (bytes > SIZE_MAX - CARVE_ALIGN)
 		hd_die("out of memory");
-	p = hd_vec_block(mem, 1, bytes + CARVE_ALIGN);
-	if (!mem->mapped)
-		memset(p, 0, bytes + CARVE_ALIGN);
+	p = hd_vec_block_zeroed(mem, 1, bytes + CARVE_ALIGN);
 	k->p = p + (CARVE_ALIGN - (uintptr_t)p % CARVE_ALIGN) % CARVE_ALIGN;
 	k->end = k->p + bytes;
 }

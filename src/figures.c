@@ -558,9 +558,7 @@ static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
 	 * the kernel can (arena.h): they are written at random times, and
 	 * 4 KiB pages took a fault each and missed the TLB */
 	n = (size_t)d->live_max + 3;
-	ld.at = hd_vec_block(&mem, sizeof(*ld.at), 2 * n);
-	if (!mem.mapped)  /* a fresh mapping is zero */
-		memset(ld.at, 0, 2 * n * sizeof(*ld.at));
+	ld.at = hd_vec_block_zeroed(&mem, sizeof(*ld.at), 2 * n);
 	ld.peak = ld.at + n;
 	ld.overflow = 0;
 	f->recomputed_time = xla_peak_time(d, &wc, &f->recomputed_unsized, &ld);

@@ -252,13 +252,9 @@ static void compute(struct hd_peak_diff *p, const struct hd_dump *old,
 	 * (arena.h): one page fault where 4 KiB pages took 512 */
 	struct hd_vec mem = HD_VEC_INIT(int64_t);
 	size_t n = old->values.len + 1 + new_dump->values.len + 1;
-	int64_t *ob = hd_vec_block(&mem, sizeof(*ob), n);
+	int64_t *ob = hd_vec_block_zeroed(&mem, sizeof(*ob), n);
 	int64_t *nb = ob + old->values.len + 1;
 	uint32_t i;
-
-	/* a fresh mapping is zero */
-	if (!mem.mapped)
-		memset(ob, 0, n * sizeof(*ob));
 	memset(p, 0, sizeof(*p));
 	p->values.elem = sizeof(struct hd_peak_value);
 	peak_side(&p->old_side, ob, old, fold);

@@ -80,6 +80,9 @@ void hd_vec_release(struct hd_vec *v);
  * growing array; else, or where the mapping is refused, malloc.
  */
 void *hd_vec_block(struct hd_vec *v, size_t elem, size_t n);
+/* hd_vec_block, zeroed (a fresh mapping is zero already: only memory
+ * from malloc is cleared). */
+void *hd_vec_block_zeroed(struct hd_vec *v, size_t elem, size_t n);
 
 /*
  * A hint for the empty v that it is expected to grow past the size at

@@ -67,8 +67,9 @@ void hd_key_select(struct hd_key_item *items, size_t n, size_t k,
  * set_key(ctx, it) fills in the string of it (hd_key_item_set) for only
  * the items whose numbers are as good as the k-th best numbers' (no
  * other can be among the first k; all of them where k is big enough
- * for hd_key_select to sort them all, which is then done once).  Leaves the first k items of the
- * order in items[0, k); the rest of items is then scratch.
+ * for hd_key_select to sort them all, which is then done once).  Leaves
+ * the first k items of the order in items[0, k); the rest of items is
+ * then scratch.
  */
 void hd_key_select_keyed(struct hd_key_item *items, size_t n, size_t k,
 			 void (*set_key)(void *ctx, struct hd_key_item *it),

@@ -124,6 +124,27 @@ static void check_block(size_t n)
 	hd_vec_release(&v);
 }
 
+/*
+ * hd_vec_block_zeroed: every byte zero, from malloc (memory malloc had
+ * before, dirtied here first) and from a fresh mapping alike.
+ */
+static void check_block_zeroed(size_t n)
+{
+	struct hd_vec v = HD_VEC_INIT(struct item);
+	size_t bytes = n * sizeof(struct item), i, bad = 0;
+	unsigned char *dirty = malloc(bytes), *a;
+
+	if (dirty)
+		memset(dirty, 0xa5, bytes);
+	free(dirty);
+	a = hd_vec_block_zeroed(&v, sizeof(struct item), n);
+	for (i = 0; i < bytes; i++)
+		bad += a[i] != 0;
+	is_int(0, (long long)bad, "zeroed block of %zu items (%s): every byte 0",
+	       n, v.mapped ? "mapped" : "malloc");
+	hd_vec_release(&v);
+}
+
 /* Address space this process uses now, in bytes; 0 if unknown. */
 static size_t address_space_now(void)
 {
@@ -269,12 +290,14 @@ int main(void)
 	static const size_t sizes[] = { 0, 1, 16, 17, 1000, 262144, 262145, 1500000 };
 	size_t i;
 
-	plan(6 * (int)(sizeof(sizes) / sizeof(sizes[0])) + 4 + 2 * 3 + 2 + 4 + 3);
+	plan(6 * (int)(sizeof(sizes) / sizeof(sizes[0])) + 4 + 2 * 3 + 2 + 2 + 4 + 3);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		check(sizes[i]);
 	check_block(1000);
 	check_block(262144);
 	check_block(1000001);
+	check_block_zeroed(1000);
+	check_block_zeroed(1000001);
 	check_reserve();
 	check_refused_reservation();
 	check_aligned();
