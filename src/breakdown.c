@@ -61,6 +61,10 @@ struct hd_breakdown {
 	enum hd_by_measure measure;
 	enum hd_by_peak peak[2];
 	int top_n;
+	/* per side, every instruction's source (hd_insn_sources), read
+	 * when an op_name or source key first asks */
+	const struct hd_insn_source *sources[2];
+	struct hd_insn_source *owned_sources[2];
 };
 
 /* One value's path under one key: slices into the dump or into num. */
@@ -202,17 +206,18 @@ static const struct hd_insn *insn_of(const struct hd_dump *d, uint32_t v)
 	return i == HD_NONE ? NULL : &HD_INSN(d, i);
 }
 
-/* Where value v's instruction came from (in *buf), or NULL. */
-static const struct hd_insn_source *source_of(const struct hd_dump *d,
-					      uint32_t v,
-					      struct hd_insn_source *buf)
+/* Where value v of d (side side) came from, or NULL. */
+static const struct hd_insn_source *source_of(struct hd_breakdown *b,
+					      const struct hd_dump *d,
+					      int side, uint32_t v)
 {
 	uint32_t i = HD_VALUE(d, v).insn;
 
 	if (i == HD_NONE)
 		return NULL;
-	*buf = hd_insn_source_of(d, i);
-	return buf;
+	if (!b->sources[side])
+		b->sources[side] = hd_insn_sources(d, &b->owned_sources[side]);
+	return &b->sources[side][i];
 }
 
 static void path_op_name(struct path *pa, const struct hd_insn_source *in)
@@ -266,18 +271,18 @@ static void path_kind(struct path *pa, const struct hd_dump *d, uint32_t v)
 }
 
 /* Appends the elements of value v of d under key k to pa. */
-static void key_path(struct path *pa, const struct hd_dump *d, uint32_t v,
+static void key_path(struct hd_breakdown *b, struct path *pa,
+		     const struct hd_dump *d, int side, uint32_t v,
 		     enum hd_by_key k)
 {
 	const struct hd_insn *in = insn_of(d, v);
-	struct hd_insn_source src;
 
 	switch (k) {
 	case HD_BY_OP_NAME:
-		path_op_name(pa, source_of(d, v, &src));
+		path_op_name(pa, source_of(b, d, side, v));
 		return;
 	case HD_BY_SOURCE:
-		path_source(pa, source_of(d, v, &src));
+		path_source(pa, source_of(b, d, side, v));
 		return;
 	case HD_BY_OPCODE:
 		if (in && in->opcode.n)
@@ -381,7 +386,7 @@ static void add_value(struct hd_breakdown *b, const struct hd_dump *d,
 		return;
 	for (k = 0; k < b->nkeys; k++) {
 		pa[k].n = 0;
-		key_path(&pa[k], d, v, b->keys[k]);
+		key_path(b, &pa[k], d, side, v, b->keys[k]);
 		for (i = 0; i < pa[k].n; i++)
 			all[n++] = pa[k].e[i];
 	}
@@ -717,6 +722,8 @@ void hd_breakdown_free(struct hd_breakdown *b)
 	hd_vec_release(&b->scratch);
 	hd_table_release(&b->index);
 	hd_arena_release(&b->arena);
+	free(b->owned_sources[0]);
+	free(b->owned_sources[1]);
 	free(b);
 }
 

@@ -99,6 +99,20 @@ struct hd_insn_source hd_insn_source_of(const struct hd_dump *d, uint32_t i)
 	return s;
 }
 
+const struct hd_insn_source *hd_insn_sources(const struct hd_dump *d,
+					     struct hd_insn_source **owned)
+{
+	size_t i;
+
+	*owned = NULL;
+	if (d->insn_sources.len == d->insns.len && d->insns.len)
+		return d->insn_sources.data;
+	*owned = hd_xmalloc((d->insns.len + 1) * sizeof(**owned));
+	for (i = 0; i < d->insns.len; i++)
+		hd_parse_insn_source(&HD_INSN(d, i), &(*owned)[i]);
+	return *owned;
+}
+
 const struct hd_section_word hd_section_words[] = {
 	{ HD_SEC_ALLOCATIONS, "allocations" },
 	{ HD_SEC_TOTAL, "total" },

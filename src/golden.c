@@ -552,6 +552,9 @@ struct writer {
 	const struct hd_dump *d;
 	const struct hd_canon *c;
 	uint32_t *file;             /* per instruction: source file number */
+	/* per instruction: op_name, source file and line (hd_insn_sources) */
+	const struct hd_insn_source *sources;
+	struct hd_insn_source *owned_sources;
 	uint32_t next_insn;         /* instructions [0, next_insn) written */
 	struct hd_slice prev_name;  /* name of the last "i" line */
 	struct hd_slice prev_op;    /* its op_name */
@@ -727,7 +730,8 @@ static void write_copy_extras(struct opt *o, const struct hd_insn *in)
  * The source files of the instructions, numbered from 1 in order of
  * first use: the "f" lines, and each instruction's number in files[].
  */
-static uint32_t *write_files(FILE *out, const struct hd_dump *d)
+static uint32_t *write_files(FILE *out, const struct hd_dump *d,
+			     const struct hd_insn_source *sources)
 {
 	struct hd_arena arena = HD_ARENA_INIT;
 	struct hd_table seen;
@@ -738,7 +742,7 @@ static uint32_t *write_files(FILE *out, const struct hd_dump *d)
 
 	hd_table_init(&seen, &arena);
 	for (i = 0; i < d->insns.len; i++) {
-		struct hd_slice f = hd_insn_source_of(d, (uint32_t)i).source_file;
+		struct hd_slice f = sources[i].source_file;
 		uint32_t k;
 
 		if (!f.n)
@@ -956,7 +960,7 @@ static void put_op_name(struct writer *w, FILE *out, struct hd_slice op)
 static void write_insn(struct writer *w, uint32_t i)
 {
 	const struct hd_insn *in = &HD_INSN(w->d, i);
-	const struct hd_insn_source src = hd_insn_source_of(w->d, i);
+	const struct hd_insn_source src = w->sources[i];
 	FILE *out = w->out;
 	struct opt o = { out, 0 };
 
@@ -1311,10 +1315,12 @@ int hd_golden_write(FILE *out, const struct hd_dump *d, const char *module)
 	derived_peak = peak_derivable(d);
 	write_header(&w, &f, module, derived_peak);
 	write_allocs(&w);
-	w.file = write_files(out, d);
+	w.sources = hd_insn_sources(d, &w.owned_sources);
+	w.file = write_files(out, d, w.sources);
 	write_values(&w);
 	write_ranges_and_peak(&w, derived_peak);
 	free(w.file);
+	free(w.owned_sources);
 	free(w.key);
 	free(w.cur);
 	ids_release(&w.ids);

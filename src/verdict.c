@@ -44,10 +44,11 @@ struct eval {
 	int64_t *recomputed[2];    /* per value: live at the recomputed peak */
 	uint8_t *copy_matched;     /* per copy of NEW */
 	uint8_t *copy_waived[2];   /* per copy */
-	/* per instruction, its op_name and source, read
-	 * (hd_insn_source_of) when a waiver or filter first asks: once per
-	 * instruction, not once per value and rule */
-	struct hd_insn_source *sources[2];
+	/* per instruction, its op_name and source, read (hd_insn_sources)
+	 * when a waiver or filter first asks: once per instruction, not
+	 * once per value and rule */
+	const struct hd_insn_source *sources[2];
+	struct hd_insn_source *owned_sources[2];
 	char *buf;                 /* scratch for fnmatch */
 	size_t cap;
 };
@@ -137,16 +138,11 @@ static const struct hd_insn_source *value_source(struct eval *e, int s,
 {
 	const struct hd_dump *d = e->d[s];
 	uint32_t insn = HD_VALUE(d, v).insn;
-	size_t i;
 
 	if (insn == HD_NONE)
 		return NULL;
-	if (!e->sources[s]) {
-		e->sources[s] = hd_xmalloc((d->insns.len + 1) *
-					   sizeof(struct hd_insn_source));
-		for (i = 0; i < d->insns.len; i++)
-			e->sources[s][i] = hd_insn_source_of(d, (uint32_t)i);
-	}
+	if (!e->sources[s])
+		e->sources[s] = hd_insn_sources(d, &e->owned_sources[s]);
 	return &e->sources[s][insn];
 }
 
@@ -789,7 +785,7 @@ static void eval_release(struct eval *e)
 		free(e->peak[s]);
 		free(e->recomputed[s]);
 		free(e->copy_waived[s]);
-		free(e->sources[s]);
+		free(e->owned_sources[s]);
 	}
 	free(e->copy_matched);
 	free(e->buf);

@@ -472,6 +472,14 @@ uint32_t hd_dump_slot_put(struct hd_vec *slots, struct hd_table *big,
  */
 struct hd_insn_source hd_insn_source_of(const struct hd_dump *d, uint32_t i);
 
+/*
+ * Every instruction's source, for a pass that asks for all of them: each
+ * metadata read once.  d->insn_sources when the model has them, else an
+ * array made now, which *owned then holds (free it; NULL otherwise).
+ */
+const struct hd_insn_source *hd_insn_sources(const struct hd_dump *d,
+					     struct hd_insn_source **owned);
+
 /* The value with this id (inline: the parser asks once per value line
  * and record). */
 static inline uint32_t hd_dump_value_by_id(const struct hd_dump *d, int64_t id)
