@@ -310,8 +310,8 @@ fetch_range_record(const struct hd_dump *d, const struct whole_cache *wc,
 	} else if (lr->value != HD_NONE) {
 		const char *rec = (const char *)&HD_VALUE(d, lr->value);
 
+		/* own_kept and whole_kept, side by side in one line */
 		__builtin_prefetch(rec + offsetof(struct hd_value, own_kept));
-		__builtin_prefetch(rec + offsetof(struct hd_value, whole_kept));
 	}
 	if (lr->start >= 0 && lr->start <= lr->end && lr->start <= max) {
 		int64_t e = lr->end < max ? lr->end : max;

@@ -901,10 +901,10 @@ static void names_flush(struct name_batch *b, const uint32_t *olist)
 
 		__builtin_prefetch(v->name.p);
 	}
-	/* the key exactly as hd_dump_value_by_key makes it */
+	/* the key as hd_dump_value_by_key makes it (hd_value_key_of is
+	 * normalised already) */
 	for (i = 0; i < b->n; i++) {
-		b->key[i] = hd_value_key(hd_value_key_of(
-			&HD_VALUE(od, olist[b->at[i]])));
+		b->key[i] = hd_value_key_of(&HD_VALUE(od, olist[b->at[i]]));
 		b->hash[i] = hd_index_hash(b->key[i]);
 		hd_index_prefetch(ix, b->hash[i]);
 	}
