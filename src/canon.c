@@ -241,7 +241,7 @@ struct sink {
 	int flushed;            /* the buffer was hashed (or appended) before */
 	struct cbuf *text;      /* text mode: the text goes here */
 	XXH3_state_t *st;       /* hash mode: the streaming state */
-	struct plain_memo *memo; /* backend_configs found plain, or NULL */
+	struct plain_memo *memo; /* configs and attributes kept, or NULL */
 	char buf[CANON_SINK_CAP];
 };
 
@@ -957,14 +957,6 @@ static int attr_runs_plain(const char *s, size_t n, size_t i,
 #define MEMO_MAX 2048
 
 /*
- * Likewise the last copied values (ATTR_COPY) that were walked to a ", "
- * and hold no '%' (so are written as they are: sharding={...},
- * dimensions={...}), by the first 8 bytes of the value.
- */
-#define COPY_SLOTS 16
-#define COPY_MAX 120
-
-/*
  * And the last attributes written as they are (kind=kLoop,
  * sharding={replicated}: no '%'), followed by ", ", of 8 to ATTR_MAX
  * bytes, by their first 8 bytes: most instructions of an opcode have
@@ -985,47 +977,19 @@ struct plain_memo {
 	size_t len[MEMO_SLOTS];         /* 0: empty */
 	char *text[MEMO_SLOTS];         /* MEMO_MAX bytes each, or NULL */
 	unsigned next;                  /* the slot taken next */
-	unsigned char copy_len[COPY_SLOTS];     /* 0: empty */
-	char copy[COPY_SLOTS][COPY_MAX];
 	uint64_t attr_head[ATTR_SLOTS];         /* the first 8 bytes */
 	unsigned char attr_len[ATTR_SLOTS];     /* 0: empty */
 	unsigned char attr_named[ATTR_SLOTS];   /* "key=%stem" */
 	char attr[ATTR_SLOTS][32];
 };
 
-/* The copied-value memo is read by the SSE2 walk only (copy_attr). */
+/* The attribute memo is read by the SSE2 walk only (copy_attr). */
 #ifdef __SSE2__
-/* The copy slot of a value whose first 8 bytes are head. */
-static unsigned copy_slot(uint64_t head)
-{
-	return (unsigned)((head * 0x9e3779b97f4a7c15ULL) >> 60) % COPY_SLOTS;
-}
-
 /* Does an attribute that runs to s[e] end there: at ", " or at the end
  * of the slice? */
 static inline int ends_attr(const char *s, size_t n, size_t e)
 {
 	return e == n || (s[e] == ',' && e + 1 < n && s[e + 1] == ' ');
-}
-
-/*
- * The end of the copied value at s[j] (j + 8 <= n) when it is a kept
- * one followed by ", " or the end of the slice, else 0.
- */
-static size_t copy_memo_end(const struct plain_memo *m, const char *s,
-			    size_t n, size_t j)
-{
-	uint64_t head;
-	unsigned i;
-	size_t len, e;
-
-	memcpy(&head, s + j, 8);
-	i = copy_slot(head);
-	len = m->copy_len[i];
-	if (len == 0 || len > n - j || memcmp(m->copy[i], s + j, len) != 0)
-		return 0;
-	e = j + len;
-	return ends_attr(s, n, e) ? e : 0;
 }
 
 /* The attr_memo slot of an attribute whose first 8 bytes are head. */
@@ -1104,21 +1068,6 @@ static int stem_kept(const char *out, size_t d, const char *p, size_t nl)
 	return digits_end(p, nl, d + 1) == nl;
 }
 
-/* Keeps the value s[j, e), walked to the ", " at e, when it fits and
- * holds no '%'. */
-static void copy_memo_put(struct plain_memo *m, const char *s, size_t j,
-			  size_t e)
-{
-	uint64_t head;
-	unsigned i;
-
-	if (e - j < 8 || e - j > COPY_MAX || memchr(s + j, '%', e - j))
-		return;
-	memcpy(&head, s + j, 8);
-	i = copy_slot(head);
-	memcpy(m->copy[i], s + j, e - j);
-	m->copy_len[i] = (unsigned char)(e - j);
-}
 #endif
 
 /* Is s[0, n) a kept value? */
@@ -1376,16 +1325,9 @@ static size_t copy_attr(struct sink *k, const char *s, size_t n, size_t i,
 		i = j = j + 1 + nl;
 	}
 	e = plain_value_end(s, n, j, v);
-	if (e == SIZE_MAX && k->memo && n - j >= 8) {
-		e = copy_memo_end(k->memo, s, n, j);
-		if (!e)
-			e = SIZE_MAX;
-	}
 	if (e == SIZE_MAX) {
 		sink_near(k, s + i, j - i, v);
 		e = walk_attr(k, s, n, j, ATTR_COPY, v);
-		if (k->memo && e < n)
-			copy_memo_put(k->memo, s, j, e);
 		if (raw && memchr(s + j, '%', e - j))
 			raw = 0;
 	} else {

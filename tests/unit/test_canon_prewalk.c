@@ -53,7 +53,7 @@ static const char *const attrs[] = {
 	BC "{\"flag_configs\":[],\"s\":\"a b\",\"scoped_memory_configs\":[1]}",
 	BC "{\"n\":\"1\"}",
 	BC "{\"n\":\"1\"}, " BC "{\"n\":\"2\"}",
-	/* copied values: kept, then equal, longer, followed by other bytes */
+	/* copied values met again: equal, longer, followed by other bytes */
 	"sharding={devices=[1,8]<=[8]}, metadata={op_name=\"a\"}",
 	"sharding={devices=[1,8]<=[8]}",
 	"sharding={devices=[1,8]<=[8]}x, kind=kLoop",
