@@ -944,9 +944,6 @@ static inline int attr_block_stops(const char *p, enum attr_mode mode)
 }
 #endif
 
-static int attr_runs_plain(const char *s, size_t n, size_t i,
-			   enum attr_mode mode);
-
 /*
  * The last few backend_config values found to run plain (copied whole:
  * no ", ", no id key), kept as copies.  A dump repeats a few configs
@@ -1101,60 +1098,6 @@ static void memo_free(struct plain_memo *m)
 		free(m->text[i]);
 }
 
-#ifdef __SSE2__
-/*
- * attr_runs_plain for ATTR_BACKEND, 32 bytes a step with two loads per
- * 16: the candidates are every ' ' (the second byte of ", ") and every
- * '_' or 'u' three bytes before a '"' (the first of "_id\"" or
- * "ues\""), each then checked.  A compact backend_config has few.
- */
-static int backend_runs_plain(const char *s, size_t n, size_t i)
-{
-	size_t from = i, stop;
-
-	if (n - i < 35)
-		return attr_runs_plain(s, n, i, ATTR_BACKEND);
-	/* whole steps, then one ending 3 bytes before the end (it looks
-	 * at some starts again) */
-	stop = n - 3;
-	for (;;) {
-		const char *p = s + i;
-		__m128i a0 = hd_v_load(p), b0 = hd_v_load(p + 16);
-		__m128i a3 = hd_v_load(p + 3), b3 = hd_v_load(p + 19);
-		__m128i ma = _mm_or_si128(
-			hd_v_eq(a0, ' '),
-			_mm_and_si128(hd_v_eq(a3, '"'),
-				      _mm_or_si128(hd_v_eq(a0, '_'),
-						   hd_v_eq(a0, 'u'))));
-		__m128i mb = _mm_or_si128(
-			hd_v_eq(b0, ' '),
-			_mm_and_si128(hd_v_eq(b3, '"'),
-				      _mm_or_si128(hd_v_eq(b0, '_'),
-						   hd_v_eq(b0, 'u'))));
-		unsigned m = (unsigned)_mm_movemask_epi8(ma) |
-			     (unsigned)_mm_movemask_epi8(mb) << 16;
-
-		for (; m; m &= m - 1) {
-			size_t q = i + (size_t)__builtin_ctz(m);
-
-			if (s[q] == ' ') {
-				if (q > from && s[q - 1] == ',')
-					return 0;
-			} else if (attr_stop_at(s, n, q, ATTR_BACKEND)) {
-				return 0;
-			}
-		}
-		if (i + 32 == stop)
-			break;
-		i = stop - i >= 64 ? i + 32 : stop - 32;
-	}
-	/* the ", " whose ' ' is in the last 3 bytes (no key fits there) */
-	return !(s[n - 4] == ',' && s[n - 3] == ' ') &&
-	       !(s[n - 3] == ',' && s[n - 2] == ' ') &&
-	       !(s[n - 2] == ',' && s[n - 1] == ' ');
-}
-#endif
-
 static int attr_runs_plain(const char *s, size_t n, size_t i,
 			   enum attr_mode mode)
 {
@@ -1191,11 +1134,7 @@ static int backend_plain(struct sink *k, const char *s, size_t n, size_t i)
 
 	if (k->memo && len <= MEMO_MAX && memo_has(k->memo, s + i, len))
 		return 1;
-#ifdef __SSE2__
-	plain = backend_runs_plain(s, n, i);
-#else
 	plain = attr_runs_plain(s, n, i, ATTR_BACKEND);
-#endif
 	if (plain && k->memo && len && len <= MEMO_MAX)
 		memo_put(k->memo, s + i, len);
 	return plain;
