@@ -2693,30 +2693,6 @@ struct hd_canon_pre *hd_canon_pre_new(void)
 	return p;
 }
 
-/*
- * Room for n canonical hashes in p->canon, grown by realloc, not by
- * hd_vec_reserve: a big array is then moved by the kernel (mremap)
- * where hd_vec_reserve would copy it into a reservation of its own
- * (measured: 14.4 thousand minor faults of a 256 MB diff against
- * 10-13 thousand).  It stays
- * an hd_vec of malloc'd memory, which hd_canon_compute takes whole
- * (canon_store) and hd_vec_release frees.
- */
-static void pre_canon_reserve(struct hd_canon_pre *p, size_t n)
-{
-	size_t cap = p->canon.cap ? p->canon.cap : 16;
-
-	if (n <= p->canon.cap)
-		return;
-	while (cap < n) {
-		if (cap > SIZE_MAX / 2 / sizeof(uint64_t))
-			hd_die("out of memory");
-		cap *= 2;
-	}
-	p->canon.data = hd_xrealloc(p->canon.data, cap * sizeof(uint64_t));
-	p->canon.cap = cap;
-}
-
 void hd_canon_pre_budget(struct hd_canon_pre *p, size_t input_bytes)
 {
 	size_t more = input_bytes / PRE_BUDGET_SHARE / sizeof(struct pre_op);
@@ -2725,7 +2701,7 @@ void hd_canon_pre_budget(struct hd_canon_pre *p, size_t input_bytes)
 	/* a guess of how many there will be (a little more than a real
 	 * dump needs): no copies as they grow */
 	hd_vec_reserve(&p->insns, p->insns.len + guess);
-	pre_canon_reserve(p, p->canon.len + guess);
+	hd_vec_reserve(&p->canon, p->canon.len + guess);
 	hd_vec_reserve(&p->loose, p->loose.len + 2 * guess);
 	hd_vec_reserve(&p->ops, p->ops.len + guess);
 	hd_vec_reserve(&p->pos, p->pos.len + guess / 4);
@@ -2763,7 +2739,7 @@ void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in,
 	if (p->insns.len == p->insns.cap)
 		hd_vec_reserve(&p->insns, p->insns.len + 1);
 	if (p->canon.len == p->canon.cap)
-		pre_canon_reserve(p, p->canon.len + 1);
+		hd_vec_reserve(&p->canon, p->canon.len + 1);
 	if (p->loose.len + 2 > p->loose.cap)
 		hd_vec_reserve(&p->loose, p->loose.len + 2);
 	r = &HD_VEC_AT(&p->insns, struct pre_insn, p->insns.len++);
