@@ -1241,12 +1241,13 @@ found:
  * its value starting at s[j] (after the '='), and its '\0'; returns the
  * index of its end, as walk_attr.  The usual values, a word (kind=kLoop)
  * or one %name (calls=%fused_computation.12), take one piece and one
- * name; the rest is walked from where they stop.
+ * name; the rest is walked from where they stop.  An attribute followed
+ * by ", " is kept in the attribute memo when it may be (attr_memo_put).
  */
 static size_t copy_attr(struct sink *k, const char *s, size_t n, size_t i,
-			size_t j, const struct win *v, size_t *keep)
+			size_t j, const struct win *v)
 {
-	size_t e, named = 0;
+	size_t e, named = 0, from = i;
 	int raw = 1;
 
 	if (j < n && s[j] == '%') {
@@ -1275,7 +1276,12 @@ static size_t copy_attr(struct sink *k, const char *s, size_t n, size_t i,
 	sink_byte(k, '\0');
 	/* what attr_memo may keep: all of it written as it is, or a name
 	 * that ends the value */
-	*keep = raw ? SIZE_MAX : named && e == j ? named : 0;
+	if (k->memo && e < n) {
+		if (raw)
+			attr_memo_put(k->memo, s + from, e - from, 0);
+		else if (named && e == j)
+			attr_memo_put(k->memo, s + from, named, 1);
+	}
 	return e;
 }
 #endif
@@ -1363,13 +1369,7 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 		}
 #ifdef __SSE2__
 		if (mode == ATTR_COPY && k < n && v.n >= 32) {
-			size_t from = i, keep;
-
-			i = copy_attr(o, s, n, i, k + 1, &v, &keep);
-			if (keep && o->memo && i < n)
-				attr_memo_put(o->memo, s + from,
-					      keep == SIZE_MAX ? i - from : keep,
-					      keep != SIZE_MAX);
+			i = copy_attr(o, s, n, i, k + 1, &v);
 			if (i < n)
 				i += 2;
 			continue;
