@@ -2521,7 +2521,7 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 	uint64_t idx, h, shape, bare, named;
 	uint64_t opcode = 1, op_name = 1;
 	char small[256];
-	size_t n, m;
+	size_t n;
 
 	/* an index is always "{...}" (dump.h): one of 2 bytes is "{}",
 	 * whose hash is known */
@@ -2550,25 +2550,24 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 	keys[HD_LOOSE_OP_NAME] = mix(mix(op_name, shape), idx);
 	h = mix(mix(opcode, bare), idx);
 	keys[HD_LOOSE_SHAPE] = h;
-	if (val->name.n <= sizeof(small) &&
-	    (n = strip_prefix(val->name.p, val->name.n)) != 0) {
-		/* the usual stripped name, a prefix of the name: hashed in
-		 * place, and copied only when it has hex parts to drop */
-		named = XXH3_64bits(val->name.p, n);
+	if (val->name.n <= sizeof(small)) {
+		/* the stripped name: the usual one is a prefix of the name,
+		 * hashed in place; either is copied only when it has hex
+		 * parts to drop (dropping nothing keeps the hash) */
+		const char *p = val->name.p;
+
+		n = strip_prefix(p, val->name.n);
+		if (n == 0) {
+			n = hd_canon_name(small, val->name);
+			p = small;
+		}
+		named = XXH3_64bits(p, n);
 		keys[HD_LOOSE_NAMED] = mix(h, named);
-		if (has_hex_hash(val->name.p, n)) {
-			memcpy(small, val->name.p, n);
+		if (has_hex_hash(p, n)) {
+			if (p != small)
+				memcpy(small, p, n);
 			named = XXH3_64bits(small, drop_hex_hashes(small, n));
 		}
-		keys[HD_LOOSE_STEM] = mix(mix(opcode, named), idx);
-	} else if (val->name.n <= sizeof(small)) {
-		n = hd_canon_name(small, val->name);
-		named = XXH3_64bits(small, n);
-		keys[HD_LOOSE_NAMED] = mix(h, named);
-		/* dropping nothing leaves the same bytes: the same hash */
-		m = drop_hex_hashes(small, n);
-		if (m != n)
-			named = XXH3_64bits(small, m);
 		keys[HD_LOOSE_STEM] = mix(mix(opcode, named), idx);
 	} else {
 		keys[HD_LOOSE_NAMED] = mix(h, hd_hash64(val->name));
