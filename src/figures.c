@@ -625,16 +625,36 @@ static struct hd_slice dest_key(char *buf, struct hd_slice name)
 	return hd_slice_make(key, name.n + 3);
 }
 
-/* The value keyed "name{0}", HD_NONE if none. */
-static uint32_t dest_value(const struct hd_dump *d, struct hd_slice name)
+/* The value keyed "name{0}", HD_NONE if none; hash is the key's
+ * hd_index_hash. */
+static uint32_t dest_value_hashed(const struct hd_dump *d,
+				  struct hd_slice name, uint32_t hash)
 {
 	char buf[DEST_KEY_MAX];
 	struct hd_slice key = dest_key(buf, name);
-	uint32_t v = hd_dump_value_by_key(d, key);
+	uint32_t v = hd_dump_value_by_hash(d, hash, key);
 
 	if (key.p != buf)
 		free((void *)key.p);
 	return v;
+}
+
+/* The hd_index_hash of the key "name{0}". */
+static uint32_t dest_hash(struct hd_slice name)
+{
+	char buf[DEST_KEY_MAX];
+	struct hd_slice key = dest_key(buf, name);
+	uint32_t h = hd_index_hash(key);
+
+	if (key.p != buf)
+		free((void *)key.p);
+	return h;
+}
+
+/* The value keyed "name{0}", HD_NONE if none. */
+static uint32_t dest_value(const struct hd_dump *d, struct hd_slice name)
+{
+	return dest_value_hashed(d, name, dest_hash(name));
 }
 
 /* A copy whose bytes would take its class total beyond int64 (a
@@ -656,12 +676,12 @@ static void add_copy(struct hd_figures *f, const struct hd_copy *c)
 }
 
 /*
- * One copy-start instruction: spaces from its tuple shape (DEST, SRC,
- * context), bytes from the {0} value's size= else element 0's logical
- * size.
+ * One copy-start instruction, its {0} value dest (HD_NONE: none):
+ * spaces from its tuple shape (DEST, SRC, context), bytes from dest's
+ * size= else element 0's logical size.
  */
 static void copy_from_insn(struct hd_figures *f, const struct hd_dump *d,
-			   uint32_t i)
+			   uint32_t i, uint32_t dest)
 {
 	const struct hd_insn *in = &HD_INSN(d, i);
 	struct hd_copy c;
@@ -679,7 +699,7 @@ static void copy_from_insn(struct hd_figures *f, const struct hd_dump *d,
 			 (in->flags & HD_INSN_CROSS_PROGRAM_PREFETCH) != 0 :
 			 hd_attrs_cross_program_prefetch(in->attrs),
 			 c.src_space, c.dst_space);
-	c.value = dest_value(d, in->name);
+	c.value = dest;
 	c.bytes = c.value != HD_NONE ? hd_value_size(d, c.value) : -1;
 	if (c.bytes < 0 && dst.n)
 		c.bytes = hd_shape_logical_bytes(dst);
@@ -701,7 +721,7 @@ static void copies_batch(struct hd_figures *f, const struct hd_dump *d,
 			 const uint32_t *in, size_t n)
 {
 	const struct hd_index *ix = &d->value_by_key;
-	uint32_t first[COPY_BATCH];
+	uint32_t hash[COPY_BATCH], first[COPY_BATCH];
 	size_t k;
 
 	for (k = 0; k < n; k++) {
@@ -717,16 +737,11 @@ static void copies_batch(struct hd_figures *f, const struct hd_dump *d,
 			__builtin_prefetch(x->shape.p + x->shape.n - 1);
 	}
 	for (k = 0; k < n; k++) {
-		char buf[DEST_KEY_MAX];
-		struct hd_slice key = dest_key(buf, HD_INSN(d, in[k]).name);
-
-		first[k] = hd_index_hash(key);
-		hd_index_prefetch(ix, first[k]);
-		if (key.p != buf)
-			free((void *)key.p);
+		hash[k] = dest_hash(HD_INSN(d, in[k]).name);
+		hd_index_prefetch(ix, hash[k]);
 	}
 	for (k = 0; k < n; k++)
-		if ((first[k] = hd_index_first(ix, first[k])) != HD_NONE) {
+		if ((first[k] = hd_index_first(ix, hash[k])) != HD_NONE) {
 			__builtin_prefetch(&HD_VALUE(d, first[k]).name);
 			__builtin_prefetch(&HD_VALUE(d, first[k]).alloc_value);
 		}
@@ -739,7 +754,9 @@ static void copies_batch(struct hd_figures *f, const struct hd_dump *d,
 				__builtin_prefetch(&HD_ALLOC_VALUE(d, v->alloc_value).size);
 		}
 	for (k = 0; k < n; k++)
-		copy_from_insn(f, d, in[k]);
+		copy_from_insn(f, d, in[k],
+			       dest_value_hashed(d, HD_INSN(d, in[k]).name,
+						 hash[k]));
 }
 
 /* "copy-start" or "copy-start.<suffix>" */
@@ -799,7 +816,8 @@ static void find_copies(struct hd_figures *f, const struct hd_dump *d)
 	for (i = 0; i < d->insns.len; i++)
 		if (d->shape_facts ? (HD_INSN(d, i).flags & HD_INSN_COPY_START) != 0 :
 		    hd_slice_eq_cstr(HD_INSN(d, i).opcode, "copy-start"))
-			copy_from_insn(f, d, (uint32_t)i);
+			copy_from_insn(f, d, (uint32_t)i,
+				       dest_value(d, HD_INSN(d, i).name));
 }
 
 /*
