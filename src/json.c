@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "hlodiff/bytes.h"
 #include "hlodiff/diag.h"
 #include "hlodiff/format.h"
 
@@ -30,16 +31,56 @@ static void flush(struct hd_json *j)
 	j->len = 0;
 }
 
-static void put_bytes(struct hd_json *j, const char *s, size_t n)
+static __attribute__((noinline)) void put_bytes_long(struct hd_json *j,
+							 const char *s, size_t n)
+{
+	flush(j);
+	if (n > sizeof(j->buf)) {
+		fwrite(s, 1, n, j->out);
+		return;
+	}
+	memcpy(j->buf, s, n);
+	j->len = n;
+}
+
+/*
+ * Copies n <= 16 bytes without a call: nearly every piece of a report
+ * is a few bytes (a key, a separator, a number), where the call to
+ * memcpy cost more than the copy.  Two copies of fixed size that may
+ * overlap, inside s[0, n).
+ */
+static inline void copy_small(char *o, const char *s, size_t n)
+{
+	uint64_t a, b;
+	uint32_t c, d;
+
+	if (n >= 8) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(o, &a, 8);
+		memcpy(o + n - 8, &b, 8);
+	} else if (n >= 4) {
+		memcpy(&c, s, 4);
+		memcpy(&d, s + n - 4, 4);
+		memcpy(o, &c, 4);
+		memcpy(o + n - 4, &d, 4);
+	} else if (n) {
+		o[0] = s[0];
+		o[n / 2] = s[n / 2];
+		o[n - 1] = s[n - 1];
+	}
+}
+
+static inline void put_bytes(struct hd_json *j, const char *s, size_t n)
 {
 	if (n > sizeof(j->buf) - j->len) {
-		flush(j);
-		if (n > sizeof(j->buf)) {
-			fwrite(s, 1, n, j->out);
-			return;
-		}
+		put_bytes_long(j, s, n);
+		return;
 	}
-	memcpy(j->buf + j->len, s, n);
+	if (n <= 16)
+		copy_small(j->buf + j->len, s, n);
+	else
+		memcpy(j->buf + j->len, s, n);
 	j->len += n;
 }
 
@@ -125,9 +166,34 @@ void hd_json_end_array(struct hd_json *j) { close_(j, ']'); }
 
 /* Does byte c go into a JSON string as it is (printable ASCII other
  * than '"' and '\\')? */
-static int plain_byte(unsigned char c)
+static inline int plain_byte(unsigned char c)
 {
-	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+	return (unsigned char)(c - 0x20) < 0x5f && c != '"' && c != '\\';
+}
+
+/*
+ * The end of the run of plain bytes from s[i] (the first byte to escape,
+ * or n): 16 bytes at a time while a whole block lies inside s[0, n),
+ * then byte by byte.  A report writes millions of short names, and the
+ * test per byte was most of the cost of writing them.
+ */
+static size_t plain_run(const char *s, size_t n, size_t i)
+{
+#ifdef __SSE2__
+	for (; n - i >= 16; i += 16) {
+		__m128i x = hd_v_load(s + i);
+		__m128i ok = _mm_andnot_si128(
+			_mm_or_si128(hd_v_eq(x, '"'), hd_v_eq(x, '\\')),
+			hd_v_in_range(x, 0x20, 0x7e));
+		unsigned bad = (unsigned)_mm_movemask_epi8(ok) ^ 0xffffu;
+
+		if (bad)
+			return i + (size_t)__builtin_ctz(bad);
+	}
+#endif
+	while (i < n && plain_byte((unsigned char)s[i]))
+		i++;
+	return i;
 }
 
 static void write_string(struct hd_json *j, const char *s, size_t n)
@@ -138,8 +204,7 @@ static void write_string(struct hd_json *j, const char *s, size_t n)
 	while (i < n) {
 		unsigned char c;
 
-		for (run = i; run < n && plain_byte((unsigned char)s[run]); run++)
-			;
+		run = plain_run(s, n, i);
 		put_bytes(j, s + i, run - i);
 		if ((i = run) == n)
 			break;

@@ -111,6 +111,66 @@ static void test_strings(void)
 	CHECK(&m, &j, "\"k\\\"\": \"\"\n", "an escaped key, an empty string");
 }
 
+/* The expected JSON of one byte of the escape tests below. */
+static size_t want_byte(char *o, unsigned char c)
+{
+	if (c == '"' || c == '\\')
+		return (size_t)sprintf(o, "\\%c", c);
+	if (c == '\n')
+		return (size_t)sprintf(o, "\\n");
+	if (c < 0x20 || c == 0x7f)
+		return (size_t)sprintf(o, "\\u%04x", c);
+	if (c >= 0x80)
+		return (size_t)sprintf(o, "\\ufffd");   /* a lone byte */
+	*o = (char)c;
+	return 1;
+}
+
+/*
+ * Strings of 1 to 40 bytes with one byte to escape at every place: the
+ * writer finds plain runs 16 bytes at a time where a whole block fits
+ * and byte by byte after, so each place of a block and of its tail is
+ * met.  Each string is a buffer of its exact size (ASan sees a read
+ * past it).
+ */
+static void test_escape_places(void)
+{
+	static const unsigned char odd[] = { '"', '\\', '\n', 0x01, 0x1f, 0x7f, 0xff };
+	size_t len, at, k, bad = 0, tried = 0;
+
+	for (len = 1; len <= 40; len++)
+		for (at = 0; at < len; at++)
+			for (k = 0; k < sizeof(odd); k++) {
+				char *s = malloc(len), want[512];
+				size_t i, w = 0;
+				struct mem m;
+				struct hd_json j;
+
+				for (i = 0; i < len; i++)
+					s[i] = (char)(i == at ? odd[k] : ' ' + (i * 7) % 95);
+				want[w++] = '"';
+				for (i = 0; i < len; i++)
+					w += want_byte(want + w, (unsigned char)s[i]);
+				want[w++] = '"';
+				want[w++] = '\n';
+				mem_open(&m, &j);
+				hd_json_slice(&j, hd_slice_make(s, len));
+				hd_json_finish(&j);
+				fclose(m.f);
+				tried++;
+				if (m.len != w || memcmp(m.text, want, w) != 0) {
+					if (bad++ == 0)
+						diag("len %zu, byte 0x%02x at %zu: got '%.*s'",
+						     len, odd[k], at, (int)m.len, m.text);
+				}
+				free(m.text);
+				free(s);
+			}
+	ok(bad == 0 && tried == 40 * 41 / 2 * sizeof(odd),
+	   "a byte to escape at each of the places of 1- to 40-byte strings (%zu strings)",
+	   tried);
+}
+
 static void test_integers(void)
 {
 	struct mem m;
@@ -159,6 +219,7 @@ int main(void)
 	plan_lazy();
 	test_layout();
 	test_strings();
+	test_escape_places();
 	test_integers();
 	test_past_buffer();
 	return 0;
