@@ -174,6 +174,20 @@ void hd_rc_counts(const struct hd_verdicts *v, int werror, uint32_t *errors,
 	*warnings = werror ? 0 : v->n_warn;
 }
 
+/* Appends s[0, len) to buf at *o (n bytes in all), as much as fits
+ * before the NUL that always ends it. */
+static void append_word(char *buf, size_t n, size_t *o, const char *s,
+			size_t len)
+{
+	size_t room = n - 1 - *o;
+
+	if (len > room)
+		len = room;
+	memcpy(buf + *o, s, len);
+	*o += len;
+	buf[*o] = '\0';
+}
+
 void hd_rc_change_words(char *buf, size_t n, uint32_t c)
 {
 	static const struct { uint32_t bit; const char *word; } words[] = {
@@ -183,10 +197,18 @@ void hd_rc_change_words(char *buf, size_t n, uint32_t c)
 	};
 	size_t i, o = 0;
 
+	if (n == 0)
+		return;
 	buf[0] = '\0';
+	/* a call per value listed: words copied, not printed (snprintf
+	 * was most of the cost of a --json line) */
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if ((c & words[i].bit) && o < n)
-			o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? "," : "", words[i].word);
+		if (c & words[i].bit) {
+			if (o)
+				append_word(buf, n, &o, ",", 1);
+			append_word(buf, n, &o, words[i].word,
+				    strlen(words[i].word));
+		}
 }
 
 const char *hd_rc_value_verb(const struct hd_value_diff *x)
