@@ -676,33 +676,97 @@ static void add_copy(struct hd_figures *f, const struct hd_copy *c)
 }
 
 /*
+ * What copy_from_insn reads from a copy-start's tuple shape: its
+ * element 0 (DEST, as an offset into the text) and the memory spaces
+ * of elements 0 and 1.  Walking the shape text took most of the
+ * figures' time on a dump with many copies, and the copies of a
+ * program mostly share a few shapes (all 4913 of the 256M bench one):
+ * a memo of the last shape read for each length (mod SHAPE_MEMO)
+ * answers the others after a compare of the text, with the same result
+ * (it depends on nothing but the text).
+ */
+#define SHAPE_MEMO 16
+
+struct copy_shape {
+	const char *text;       /* the shape read (NULL: empty slot) */
+	size_t n;
+	int has_dst;            /* element 0 found */
+	size_t dst_at, dst_n;   /* where it is in the text */
+	int64_t dst_space, src_space;
+};
+
+struct shape_memo {
+	struct copy_shape slot[SHAPE_MEMO];
+};
+
+/* Reads the facts of shape into *cs. */
+static void read_copy_shape(struct copy_shape *cs, struct hd_slice shape)
+{
+	struct hd_slice dst = HD_SLICE_NULL, src = HD_SLICE_NULL;
+
+	cs->text = shape.p;
+	cs->n = shape.n;
+	cs->has_dst = 0;
+	cs->dst_at = cs->dst_n = 0;
+	cs->dst_space = cs->src_space = -1;
+	if (hd_shape_tuple_element(shape, 0, &dst) == 0) {
+		cs->has_dst = 1;
+		cs->dst_at = (size_t)(dst.p - shape.p);
+		cs->dst_n = dst.n;
+		cs->dst_space = hd_shape_memory_space(dst);
+	}
+	if (hd_shape_tuple_element(shape, 1, &src) == 0)
+		cs->src_space = hd_shape_memory_space(src);
+}
+
+/* The facts of shape, from the memo (m may be NULL: none) where it has
+ * the same text. */
+static const struct copy_shape *copy_shape_of(struct shape_memo *m,
+					      struct copy_shape *own,
+					      struct hd_slice shape)
+{
+	struct copy_shape *cs;
+
+	if (!m || shape.n == 0) {
+		read_copy_shape(own, shape);
+		return own;
+	}
+	cs = &m->slot[shape.n % SHAPE_MEMO];
+	if (cs->text && cs->n == shape.n &&
+	    (cs->text == shape.p || memcmp(cs->text, shape.p, shape.n) == 0))
+		return cs;
+	read_copy_shape(cs, shape);
+	return cs;
+}
+
+/*
  * One copy-start instruction, its {0} value dest (HD_NONE: none):
  * spaces from its tuple shape (DEST, SRC, context), bytes from dest's
- * size= else element 0's logical size.
+ * size= else element 0's logical size.  m: the memo of shapes read
+ * (NULL: none).
  */
 static void copy_from_insn(struct hd_figures *f, const struct hd_dump *d,
-			   uint32_t i, uint32_t dest)
+			   uint32_t i, uint32_t dest, struct shape_memo *m)
 {
 	const struct hd_insn *in = &HD_INSN(d, i);
 	struct hd_copy c;
-	struct hd_slice dst = HD_SLICE_NULL, src = HD_SLICE_NULL;
+	struct copy_shape own;
+	const struct copy_shape *cs = copy_shape_of(m, &own, in->shape);
 
 	memset(&c, 0, sizeof(c));
 	c.insn = i;
 	c.name = in->name;
-	c.src_space = c.dst_space = -1;
-	if (hd_shape_tuple_element(in->shape, 0, &dst) == 0)
-		c.dst_space = hd_shape_memory_space(dst);
-	if (hd_shape_tuple_element(in->shape, 1, &src) == 0)
-		c.src_space = hd_shape_memory_space(src);
+	c.dst_space = cs->dst_space;
+	c.src_space = cs->src_space;
 	c.cls = classify(d->shape_facts ?
 			 (in->flags & HD_INSN_CROSS_PROGRAM_PREFETCH) != 0 :
 			 hd_attrs_cross_program_prefetch(in->attrs),
 			 c.src_space, c.dst_space);
 	c.value = dest;
 	c.bytes = c.value != HD_NONE ? hd_value_size(d, c.value) : -1;
-	if (c.bytes < 0 && dst.n)
-		c.bytes = hd_shape_logical_bytes(dst);
+	if (c.bytes < 0 && cs->has_dst && cs->dst_n)
+		c.bytes = hd_shape_logical_bytes(
+			hd_slice_make(in->shape.p + cs->dst_at, cs->dst_n));
 	add_copy(f, &c);
 }
 
@@ -718,7 +782,7 @@ static void copy_from_insn(struct hd_figures *f, const struct hd_dump *d,
 #define COPY_BATCH 32
 
 static void copies_batch(struct hd_figures *f, const struct hd_dump *d,
-			 const uint32_t *in, size_t n)
+			 const uint32_t *in, size_t n, struct shape_memo *m)
 {
 	const struct hd_index *ix = &d->value_by_key;
 	uint32_t hash[COPY_BATCH], first[COPY_BATCH];
@@ -756,7 +820,7 @@ static void copies_batch(struct hd_figures *f, const struct hd_dump *d,
 	for (k = 0; k < n; k++)
 		copy_from_insn(f, d, in[k],
 			       dest_value_hashed(d, HD_INSN(d, in[k]).name,
-						 hash[k]));
+						 hash[k]), m);
 }
 
 /* "copy-start" or "copy-start.<suffix>" */
@@ -799,25 +863,27 @@ static void copies_from_values(struct hd_figures *f, const struct hd_dump *d)
 
 static void find_copies(struct hd_figures *f, const struct hd_dump *d)
 {
+	struct shape_memo m;
 	size_t i;
 
 	if (d->insns.len == 0) {
 		copies_from_values(f, d);
 		return;
 	}
+	memset(&m, 0, sizeof(m));
 	if (d->tallied) {
 		const uint32_t *in = d->copy_starts.data;
 
 		for (i = 0; i < d->copy_starts.len; i += COPY_BATCH)
 			copies_batch(f, d, in + i, d->copy_starts.len - i < COPY_BATCH ?
-				     d->copy_starts.len - i : COPY_BATCH);
+				     d->copy_starts.len - i : COPY_BATCH, &m);
 		return;
 	}
 	for (i = 0; i < d->insns.len; i++)
 		if (d->shape_facts ? (HD_INSN(d, i).flags & HD_INSN_COPY_START) != 0 :
 		    hd_slice_eq_cstr(HD_INSN(d, i).opcode, "copy-start"))
 			copy_from_insn(f, d, (uint32_t)i,
-				       dest_value(d, HD_INSN(d, i).name));
+				       dest_value(d, HD_INSN(d, i).name), &m);
 }
 
 /*
