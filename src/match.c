@@ -1215,6 +1215,25 @@ void hd_match_side_free(struct hd_match_side *ms)
 	free(ms);
 }
 
+/*
+ * The match's three arrays, in one block on 2 MiB pages where the
+ * kernel can (arena.h): from malloc they took a fault for every 4 KiB
+ * page (hundreds on a large dump, as the partner arrays are written
+ * whole here).  The partners start HD_NONE (all ones), how 0.
+ */
+static void match_arrays(struct hd_match *m)
+{
+	size_t no = (size_t)m->n_old + 1, nn = (size_t)m->n_new + 1;
+	char *p = hd_vec_block(&m->mem, 1, (no + nn) * sizeof(uint32_t) + no);
+
+	_Static_assert(HD_NONE == UINT32_MAX, "HD_NONE is all ones");
+	m->old_to_new = (uint32_t *)(void *)p;
+	m->new_to_old = m->old_to_new + no;
+	m->how = (uint8_t *)(m->new_to_old + nn);
+	memset(m->old_to_new, 0xff, (no + nn) * sizeof(uint32_t));
+	memset(m->how, 0, no);
+}
+
 int hd_match_values_sides(struct hd_match *m, struct hd_match_side *old,
 			  struct hd_match_side *new_side, unsigned flags)
 {
@@ -1225,13 +1244,7 @@ int hd_match_values_sides(struct hd_match *m, struct hd_match_side *old,
 	memset(&x, 0, sizeof(x));
 	m->n_old = old->s.n;
 	m->n_new = new_side->s.n;
-	m->old_to_new = hd_xmalloc((m->n_old + 1) * sizeof(uint32_t));
-	m->new_to_old = hd_xmalloc((m->n_new + 1) * sizeof(uint32_t));
-	m->how = hd_xcalloc(m->n_old + 1, 1);
-	for (i = 0; i < m->n_old; i++)
-		m->old_to_new[i] = HD_NONE;
-	for (i = 0; i < m->n_new; i++)
-		m->new_to_old[i] = HD_NONE;
+	match_arrays(m);
 
 	x.m = m;
 	x.o = old->s;
@@ -1307,8 +1320,6 @@ void hd_match_label(struct hd_match *m, const struct hd_dump *old,
 
 void hd_match_release(struct hd_match *m)
 {
-	free(m->old_to_new);
-	free(m->new_to_old);
-	free(m->how);
+	hd_vec_release(&m->mem);
 	memset(m, 0, sizeof(*m));
 }

@@ -69,6 +69,7 @@ struct hd_match {
 	uint32_t count[HD_MATCH_HOW_COUNT]; /* pairs made by each pass;
 					     * count[HD_MATCH_NONE] = n_removed */
 	uint32_t n_added, n_removed;  /* new / old values left unpaired */
+	struct hd_vec mem;            /* where old_to_new, new_to_old and how are */
 };
 
 /*
