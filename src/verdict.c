@@ -39,7 +39,8 @@ struct eval {
 	struct hd_verdicts *v;
 	const struct hd_dump *d[2];
 	const struct hd_figures *f[2];
-	uint8_t *waived[2];        /* per value */
+	uint8_t *waived[2];        /* per value; NULL without waivers
+				    * (none waived): see is_waived */
 	int64_t *peak[2];          /* per value: bytes in the peak section */
 	int64_t *recomputed[2];    /* per value: live at the recomputed peak */
 	uint8_t *copy_matched;     /* per copy of NEW */
@@ -196,15 +197,23 @@ static void mark_waived_values(struct eval *e, int s)
 	const struct hd_dump *d = e->d[s];
 	size_t i;
 
-	e->waived[s] = hd_xcalloc(d->values.len + 1, 1);
+	/* without waivers no value is waived: no array, which would be a
+	 * byte per value written (zeroed) for nothing */
 	if (e->v->waivers.len == 0)
 		return;
+	e->waived[s] = hd_xcalloc(d->values.len + 1, 1);
 	for (i = 0; i < d->values.len; i++) {
 		const struct hd_value *val = &HD_VALUE(d, i);
 
 		e->waived[s][i] = (uint8_t)waived_by(e, val->name, hd_value_index(val),
 						     value_op_name(e, s, (uint32_t)i), s);
 	}
+}
+
+/* Is value v of side s waived (mark_waived_values)? */
+static int is_waived(const struct eval *e, int s, uint32_t v)
+{
+	return e->waived[s] && e->waived[s][v];
 }
 
 static const struct hd_copy *copy_at(const struct hd_figures *f, size_t k)
@@ -361,35 +370,78 @@ static int64_t counted(struct eval *e, const struct hd_metric *m, int s,
 		a = value_alloc(d, v);
 		return a && alloc_passes(m, a) ? value_bytes(d, v) : 0;
 	case HD_MSRC_VALUES:
-		if (e->waived[s][v])
+		if (is_waived(e, s, v))
 			return 0;
 		a = value_alloc(d, v);
 		if (!a || !alloc_passes(m, a) || !value_passes(e, m, s, v))
 			return 0;
 		return value_bytes(d, v);
 	case HD_MSRC_VALUE_COUNT:
-		return e->waived[s][v] ? 0 : value_bytes(d, v);
+		return is_waived(e, s, v) ? 0 : value_bytes(d, v);
 	}
 	return 0;
 }
 
 /* ---- copies ------------------------------------------------------------- */
 
-/* A map from n records to the copy of f that has each (HD_NONE: none),
- * by instruction (insns) or by destination value. */
-static uint32_t *copy_map(const struct hd_figures *f, size_t n, int insns)
-{
-	uint32_t *map = hd_xmalloc((n + 1) * sizeof(uint32_t));
-	size_t k;
+/*
+ * A map from records (values or instructions) to the copy of f that has
+ * each, the last one where several do (HD_NONE: none).  Open addressing
+ * over twice as many slots as copies: an array by record, written whole
+ * (HD_NONE) for a few thousand copies, was megabytes of fresh pages on
+ * a large dump, a kernel fault every 4 KiB.
+ */
+struct copy_map {
+	uint32_t *at, *copy;    /* by slot: the record, its copy */
+	uint32_t mask;
+};
 
-	memset(map, 0xff, (n + 1) * sizeof(uint32_t));
+static uint32_t copy_slot(const struct copy_map *cm, uint32_t at)
+{
+	return (uint32_t)(((uint64_t)at * 0x9e3779b97f4a7c15u) >> 32) & cm->mask;
+}
+
+static void copy_map_make(struct copy_map *cm, const struct hd_figures *f,
+			  int insns)
+{
+	size_t size = 16, k;
+
+	while (size < 2 * f->copies.len)
+		size *= 2;
+	cm->mask = (uint32_t)size - 1;
+	cm->at = hd_xmalloc(2 * size * sizeof(uint32_t));
+	cm->copy = cm->at + size;
+	memset(cm->at, 0xff, size * sizeof(uint32_t));
 	for (k = 0; k < f->copies.len; k++) {
 		uint32_t at = insns ? copy_at(f, k)->insn : copy_at(f, k)->value;
+		uint32_t h;
 
-		if (at != HD_NONE)
-			map[at] = (uint32_t)k;
+		if (at == HD_NONE)
+			continue;
+		for (h = copy_slot(cm, at); cm->at[h] != HD_NONE && cm->at[h] != at;
+		     h = (h + 1) & cm->mask)
+			;
+		cm->at[h] = at;
+		cm->copy[h] = (uint32_t)k;
 	}
-	return map;
+}
+
+/* The copy that has record at, or HD_NONE. */
+static uint32_t copy_map_get(const struct copy_map *cm, uint32_t at)
+{
+	uint32_t h;
+
+	if (at == HD_NONE)
+		return HD_NONE;
+	for (h = copy_slot(cm, at); cm->at[h] != HD_NONE; h = (h + 1) & cm->mask)
+		if (cm->at[h] == at)
+			return cm->copy[h];
+	return HD_NONE;
+}
+
+static void copy_map_free(struct copy_map *cm)
+{
+	free(cm->at);
 }
 
 /* Does some copy of f have no destination value? */
@@ -404,13 +456,12 @@ static int copies_without_dest(const struct hd_figures *f)
 }
 
 static uint32_t copy_of_value(const struct hd_dump *d, uint32_t v,
-			      const uint32_t *by_insn, const uint32_t *by_value)
+			      const struct copy_map *by_insn,
+			      const struct copy_map *by_value)
 {
-	uint32_t insn = HD_VALUE(d, v).insn;
+	uint32_t c = copy_map_get(by_insn, HD_VALUE(d, v).insn);
 
-	if (insn != HD_NONE && by_insn[insn] != HD_NONE)
-		return by_insn[insn];
-	return by_value[v];
+	return c != HD_NONE ? c : copy_map_get(by_value, v);
 }
 
 /*
@@ -427,18 +478,18 @@ static void match_copies(struct eval *e)
 {
 	const struct hd_dump *o = e->d[OLD], *n = e->d[NEW];
 	const struct hd_match *m = &e->df->match;
-	uint32_t *oi, *ov, *ni, *nv;
+	struct copy_map oi, ov, ni, nv;
 	size_t v, k;
 
 	e->copy_matched = hd_xcalloc(e->f[NEW]->copies.len + 1, 1);
-	ov = copy_map(e->f[OLD], o->values.len, 0);
+	copy_map_make(&ov, e->f[OLD], 0);
 	for (k = 0; k < e->f[NEW]->copies.len; k++) {
 		uint32_t dest = copy_at(e->f[NEW], k)->value, ok;
 
 		if (dest == HD_NONE || dest >= m->n_new ||
 		    m->new_to_old[dest] == HD_NONE)
 			continue;
-		ok = ov[m->new_to_old[dest]];
+		ok = copy_map_get(&ov, m->new_to_old[dest]);
 		if (ok != HD_NONE &&
 		    copy_at(e->f[OLD], ok)->cls == copy_at(e->f[NEW], k)->cls)
 			e->copy_matched[k] = 1;
@@ -446,29 +497,29 @@ static void match_copies(struct eval *e)
 	/* the rest is for copies without a destination (the usual dump
 	 * has none: then no value need be read) */
 	if (!copies_without_dest(e->f[NEW])) {
-		free(ov);
+		copy_map_free(&ov);
 		return;
 	}
-	oi = copy_map(e->f[OLD], o->insns.len, 1);
-	ni = copy_map(e->f[NEW], n->insns.len, 1);
-	nv = copy_map(e->f[NEW], n->values.len, 0);
+	copy_map_make(&oi, e->f[OLD], 1);
+	copy_map_make(&ni, e->f[NEW], 1);
+	copy_map_make(&nv, e->f[NEW], 0);
 	for (v = 0; v < n->values.len && v < m->n_new; v++) {
-		uint32_t c = copy_of_value(n, (uint32_t)v, ni, nv), ov_, ok;
+		uint32_t c = copy_of_value(n, (uint32_t)v, &ni, &nv), ov_, ok;
 
 		if (c == HD_NONE || copy_at(e->f[NEW], c)->value != HD_NONE)
 			continue;
 		ov_ = m->new_to_old[v];
 		if (ov_ == HD_NONE)
 			continue;
-		ok = copy_of_value(o, ov_, oi, ov);
+		ok = copy_of_value(o, ov_, &oi, &ov);
 		if (ok != HD_NONE &&
 		    copy_at(e->f[OLD], ok)->cls == copy_at(e->f[NEW], c)->cls)
 			e->copy_matched[c] = 1;
 	}
-	free(oi);
-	free(ov);
-	free(ni);
-	free(nv);
+	copy_map_free(&oi);
+	copy_map_free(&ov);
+	copy_map_free(&ni);
+	copy_map_free(&nv);
 }
 
 /* Can the copies of side s be classified (instructions known)? */
@@ -545,7 +596,7 @@ static int64_t value_sum(struct eval *e, const struct hd_metric *m, int s,
 	for (i = 0; i < d->alloc_values.len; i++) {
 		const struct hd_alloc_value *av = &HD_ALLOC_VALUE(d, i);
 
-		if (e->waived[s][av->value])
+		if (is_waived(e, s, av->value))
 			continue;
 		if (!count_only &&
 		    (!alloc_passes(m, &HD_ALLOC(d, av->alloc)) ||
@@ -642,7 +693,7 @@ static void keep_top(struct hd_contrib *top, int64_t *keys, uint32_t *n,
 static int value_present(const struct eval *e, int s, uint32_t v)
 {
 	return v != HD_NONE && HD_VALUE(e->d[s], v).alloc_value != HD_NONE &&
-		!e->waived[s][v];
+		!is_waived(e, s, v);
 }
 
 /*
@@ -673,8 +724,8 @@ static void find_contributors(struct eval *e, struct hd_verdict *vd)
 		c.old_bytes = counted(e, &rule->metric, OLD, x->old_v);
 		c.new_bytes = counted(e, &rule->metric, NEW, x->new_v);
 		c.delta = hd_delta(c.old_bytes, c.new_bytes);
-		c.waived = (x->old_v != HD_NONE && e->waived[OLD][x->old_v]) ||
-			(x->new_v != HD_NONE && e->waived[NEW][x->new_v]);
+		c.waived = (x->old_v != HD_NONE && is_waived(e, OLD, x->old_v)) ||
+			(x->new_v != HD_NONE && is_waived(e, NEW, x->new_v));
 		if (presence ? in_new : c.delta > 0) {
 			vd->grown = hd_sat_add(vd->grown, presence ? 1 : c.delta);
 			vd->n_grown++;
