@@ -387,18 +387,33 @@ static int64_t counted(struct eval *e, const struct hd_metric *m, int s,
 /*
  * A map from records (values or instructions) to the copy of f that has
  * each, the last one where several do (HD_NONE: none).  Open addressing
- * over twice as many slots as copies: an array by record, written whole
- * (HD_NONE) for a few thousand copies, was megabytes of fresh pages on
- * a large dump, a kernel fault every 4 KiB.
+ * over twice as many slots as copies, each slot a copy (its record read
+ * in the copy): an array by record, written whole (HD_NONE) for a few
+ * thousand copies, was megabytes of fresh pages on a large dump, a
+ * kernel fault every 4 KiB.
  */
 struct copy_map {
-	uint32_t *at, *copy;    /* by slot: the record, its copy */
+	const struct hd_figures *f;
+	int insns;              /* keyed by instruction, else by value */
+	uint32_t *slot;         /* a copy, or HD_NONE */
 	uint32_t mask;
 };
 
+/* The record of copy k that the map is keyed by. */
+static uint32_t copy_record(const struct copy_map *cm, uint32_t k)
+{
+	return cm->insns ? copy_at(cm->f, k)->insn : copy_at(cm->f, k)->value;
+}
+
+/* The slot of record at, or of the empty slot where it would go. */
 static uint32_t copy_slot(const struct copy_map *cm, uint32_t at)
 {
-	return (uint32_t)(((uint64_t)at * 0x9e3779b97f4a7c15u) >> 32) & cm->mask;
+	uint32_t h = (uint32_t)(((uint64_t)at * 0x9e3779b97f4a7c15u) >> 32) &
+		     cm->mask;
+
+	while (cm->slot[h] != HD_NONE && copy_record(cm, cm->slot[h]) != at)
+		h = (h + 1) & cm->mask;
+	return h;
 }
 
 static void copy_map_make(struct copy_map *cm, const struct hd_figures *f,
@@ -408,40 +423,30 @@ static void copy_map_make(struct copy_map *cm, const struct hd_figures *f,
 
 	while (size < 2 * f->copies.len)
 		size *= 2;
+	cm->f = f;
+	cm->insns = insns;
 	cm->mask = (uint32_t)size - 1;
-	cm->at = hd_xmalloc(2 * size * sizeof(uint32_t));
-	cm->copy = cm->at + size;
-	memset(cm->at, 0xff, size * sizeof(uint32_t));
+	cm->slot = hd_xmalloc(size * sizeof(uint32_t));
+	memset(cm->slot, 0xff, size * sizeof(uint32_t));
 	for (k = 0; k < f->copies.len; k++) {
-		uint32_t at = insns ? copy_at(f, k)->insn : copy_at(f, k)->value;
-		uint32_t h;
+		uint32_t at = copy_record(cm, (uint32_t)k);
 
-		if (at == HD_NONE)
-			continue;
-		for (h = copy_slot(cm, at); cm->at[h] != HD_NONE && cm->at[h] != at;
-		     h = (h + 1) & cm->mask)
-			;
-		cm->at[h] = at;
-		cm->copy[h] = (uint32_t)k;
+		if (at != HD_NONE)
+			cm->slot[copy_slot(cm, at)] = (uint32_t)k;
 	}
 }
 
 /* The copy that has record at, or HD_NONE. */
 static uint32_t copy_map_get(const struct copy_map *cm, uint32_t at)
 {
-	uint32_t h;
-
 	if (at == HD_NONE)
 		return HD_NONE;
-	for (h = copy_slot(cm, at); cm->at[h] != HD_NONE; h = (h + 1) & cm->mask)
-		if (cm->at[h] == at)
-			return cm->copy[h];
-	return HD_NONE;
+	return cm->slot[copy_slot(cm, at)];
 }
 
 static void copy_map_free(struct copy_map *cm)
 {
-	free(cm->at);
+	free(cm->slot);
 }
 
 /* Does some copy of f have no destination value? */
