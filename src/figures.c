@@ -874,6 +874,10 @@ static void find_copies(struct hd_figures *f, const struct hd_dump *d)
 	if (d->tallied) {
 		const uint32_t *in = d->copy_starts.data;
 
+		/* room for all at once: grown a copy at a time, the array
+		 * was copied at each doubling */
+		hd_vec_reserve(&f->copies, d->copy_starts.len);
+
 		for (i = 0; i < d->copy_starts.len; i += COPY_BATCH)
 			copies_batch(f, d, in + i, d->copy_starts.len - i < COPY_BATCH ?
 				     d->copy_starts.len - i : COPY_BATCH, &m);
