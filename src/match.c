@@ -243,6 +243,25 @@ static uint64_t sched_start(const struct hd_value *v)
 }
 
 /*
+ * The block where side_loose puts the loose keys, room for a row for
+ * every value: side_order sorts in it first (it needs 16 bytes a value,
+ * the rows take 36), so that the pages it touched are written again
+ * there, where a block of its own was fresh memory (a kernel fault and
+ * zeroing every 2 MiB) given back right after, and the rows then took
+ * as much fresh memory again.
+ */
+static uint64_t *side_loose_block(struct side *s)
+{
+	_Static_assert(HD_LOOSE_COUNT * sizeof(uint64_t) + sizeof(uint32_t) >=
+		       2 * sizeof(uint64_t), "a row holds two sort items");
+	if (!s->loose_mem.data)
+		hd_vec_block(&s->loose_mem, 1, ((size_t)s->n + 1) *
+			     (HD_LOOSE_COUNT * sizeof(uint64_t) +
+			      sizeof(uint32_t)));
+	return s->loose_mem.data;
+}
+
+/*
  * Sorts the values of one side into schedule order (see top): by live
  * start + 1 (clamped to 0xfffffffe; values without a live range after
  * all others), then by id (clamped to [0, 0xffffffff]); ties in dump
@@ -256,9 +275,7 @@ static uint64_t sched_start(const struct hd_value *v)
  */
 static void side_order(struct side *s)
 {
-	struct hd_vec mem = HD_VEC_INIT(char);
-	uint64_t *a = hd_vec_block(&mem, 1, 2 * ((size_t)s->n + 1) *
-				   sizeof(*a));
+	uint64_t *a = side_loose_block(s);
 	uint64_t *tmp = a + s->n + 1;
 	uint64_t *kept = s->keys;
 	uint64_t *sorted;
@@ -320,7 +337,6 @@ static void side_order(struct side *s)
 		s->free_list[i] = v;
 	}
 	s->n_free = s->n;
-	hd_vec_release(&mem);
 }
 
 static double place(const struct side *s, uint32_t v)
@@ -1150,9 +1166,8 @@ static void side_loose(struct side *s)
 	uint32_t v, r, n = s->n_free;
 	struct hd_loose_cursor cur = { 0 };
 
-	s->loose = hd_vec_block(&s->loose_mem, 1, ((size_t)n + 1) *
-				(HD_LOOSE_COUNT * sizeof(uint64_t) +
-				 sizeof(uint32_t)));
+	/* room for n + 1 rows: side_loose_block has n_free <= s->n */
+	s->loose = side_loose_block(s);
 	s->row = (uint32_t *)(s->loose + ((size_t)n + 1) * HD_LOOSE_COUNT);
 	for (r = 0; r < n; r++) {
 		place_of[s->free_list[r]] = r;
