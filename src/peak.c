@@ -21,14 +21,23 @@ const char *hd_peak_role_name(enum hd_peak_role r)
 	return "?";
 }
 
+/* A bit per value: set for the values bytes_at has an entry of (see
+ * peak_side). */
+static void mark(uint64_t *bits, uint32_t v)
+{
+	bits[v / 64] |= (uint64_t)1 << (v % 64);
+}
+
 /*
  * Fills bytes_at[v] (size d->values.len, 0 = not live) with the bytes of
- * each value live at the peak and describes the side.  Peak lines whose
- * value is unknown are kept out of the per-value table but counted in the
- * side's bytes, as the dump stated them.
+ * each value live at the peak, marks those values in bits (a bit per
+ * value), and describes the side.  Peak lines whose value is unknown are
+ * kept out of the per-value table but counted in the side's bytes, as
+ * the dump stated them.
  */
 static void peak_side(struct hd_peak_side *s, int64_t *bytes_at,
-		      const struct hd_dump *d, const struct hd_figures *f)
+		      uint64_t *bits, const struct hd_dump *d,
+		      const struct hd_figures *f)
 {
 	size_t i;
 
@@ -41,8 +50,10 @@ static void peak_side(struct hd_peak_side *s, int64_t *bytes_at,
 		s->bytes = f->peak_bytes;
 		for (i = 0; i < d->peak.len; i++) {
 			const struct hd_peak_entry *e = &HD_PEAK_ENTRY(d, i);
-			if (e->value != HD_NONE)
+			if (e->value != HD_NONE) {
 				bytes_at[e->value] = hd_sat_add(bytes_at[e->value], e->bytes);
+				mark(bits, e->value);
+			}
 		}
 		s->count = (uint32_t)d->peak.len;
 	} else if (f->has_recomputed) {
@@ -56,6 +67,7 @@ static void peak_side(struct hd_peak_side *s, int64_t *bytes_at,
 				continue;
 			b = hd_shape_logical_bytes(hd_value_shape(d, r->value));
 			bytes_at[r->value] = b > 0 ? b : 0;
+			mark(bits, r->value);
 			s->count++;
 		}
 	}
@@ -252,6 +264,54 @@ static void add_entry(struct hd_peak_diff *p, uint32_t ov, uint32_t nv,
  * partner (scattered over an array by new value). */
 #define NB_AHEAD 32
 
+/* The set bits of bits[0, n_words), ascending (bits_next). */
+struct bit_cursor {
+	const uint64_t *bits;
+	size_t w, n_words;
+	uint64_t x;             /* the bits of word w not taken yet */
+};
+
+static void bits_start(struct bit_cursor *b, const uint64_t *bits, size_t n)
+{
+	b->bits = bits;
+	b->w = 0;
+	b->n_words = (n + 63) / 64;
+	b->x = b->n_words ? bits[0] : 0;
+}
+
+/* The next set bit's place, or HD_NONE after the last. */
+static uint32_t bits_next(struct bit_cursor *b)
+{
+	uint32_t v;
+
+	while (!b->x) {
+		if (++b->w >= b->n_words)
+			return HD_NONE;
+		b->x = b->bits[b->w];
+	}
+	v = (uint32_t)(b->w * 64 + (unsigned)__builtin_ctzll(b->x));
+	b->x &= b->x - 1;
+	return v;
+}
+
+/*
+ * The old values that may have an entry (live at either peak): those
+ * peak_side marked on the old side, and the partners of those it marked
+ * on the new side, in obits (a bit per old value; nbits the new side's
+ * marks, n_new bits).
+ */
+static void old_candidates(uint64_t *obits, const uint64_t *nbits,
+			   size_t n_new, const struct hd_match *m)
+{
+	struct bit_cursor b;
+	uint32_t v;
+
+	bits_start(&b, nbits, n_new);
+	while ((v = bits_next(&b)) != HD_NONE)
+		if (m->new_to_old[v] != HD_NONE)
+			mark(obits, m->new_to_old[v]);
+}
+
 /* hd_peak_diff_compute, partial when partial (hd_peak_diff_compute_top). */
 static void compute(struct hd_peak_diff *p, const struct hd_dump *old,
 		    const struct hd_figures *fold,
@@ -262,32 +322,49 @@ static void compute(struct hd_peak_diff *p, const struct hd_dump *old,
 	/* ob and nb in one block, on 2 MiB pages where the kernel can
 	 * (arena.h): one page fault where 4 KiB pages took 512 */
 	struct hd_vec mem = HD_VEC_INIT(int64_t);
-	size_t n = old->values.len + 1 + new_dump->values.len + 1;
+	size_t no = old->values.len, nn = new_dump->values.len;
+	size_t n = no + 1 + nn + 1, wo = (no + 63) / 64, wn = (nn + 63) / 64;
 	int64_t *ob = hd_vec_block_zeroed(&mem, sizeof(*ob), n);
-	int64_t *nb = ob + old->values.len + 1;
-	uint32_t i;
+	int64_t *nb = ob + no + 1;
+	/* a bit per value of each side for the values live at its peak,
+	 * and on the old side their partners': the values not live at
+	 * either peak (most) are not looked at */
+	uint64_t *obits = hd_xcalloc(wo + wn + 1, sizeof(uint64_t));
+	uint64_t *nbits = obits + wo;
+	struct bit_cursor cur, ahead;
+	uint32_t i, a;
+	int k;
+
 	memset(p, 0, sizeof(*p));
 	p->values.elem = sizeof(struct hd_peak_value);
-	peak_side(&p->old_side, ob, old, fold);
-	peak_side(&p->new_side, nb, new_dump, fnew);
+	peak_side(&p->old_side, ob, obits, old, fold);
+	peak_side(&p->new_side, nb, nbits, new_dump, fnew);
 	/* an entry per value live at either peak at most: room for them
 	 * at once, not grown by copies */
 	hd_vec_reserve(&p->values, (size_t)p->old_side.count +
 			p->new_side.count);
-	for (i = 0; i < old->values.len; i++) {
+	old_candidates(obits, nbits, nn, m);
+	/* ahead runs NB_AHEAD candidates before cur, fetching */
+	bits_start(&cur, obits, no);
+	bits_start(&ahead, obits, no);
+	for (k = 0; k < NB_AHEAD; k++)
+		bits_next(&ahead);
+	while ((i = bits_next(&cur)) != HD_NONE) {
 		uint32_t nv = m->old_to_new[i];
 		int64_t nbytes;
 
-		if (i + NB_AHEAD < old->values.len &&
-		    m->old_to_new[i + NB_AHEAD] != HD_NONE)
-			__builtin_prefetch(&nb[m->old_to_new[i + NB_AHEAD]]);
+		if ((a = bits_next(&ahead)) != HD_NONE &&
+		    m->old_to_new[a] != HD_NONE)
+			__builtin_prefetch(&nb[m->old_to_new[a]]);
 		nbytes = nv != HD_NONE ? nb[nv] : 0;
 		if (ob[i] > 0 || nbytes > 0)
 			add_entry(p, i, nv, ob[i], nbytes);
 	}
-	for (i = 0; i < new_dump->values.len; i++)
+	bits_start(&cur, nbits, nn);
+	while ((i = bits_next(&cur)) != HD_NONE)
 		if (nb[i] > 0 && m->new_to_old[i] == HD_NONE)
 			add_entry(p, HD_NONE, i, 0, nb[i]);
+	free(obits);
 	if (partial) {
 		p->partial = 1;
 		top_peak(p, old, new_dump, top);
