@@ -623,6 +623,17 @@ static inline __m128i v_digit(__m128i x)
 	return hd_v_in_range(x, '0', '9');
 }
 
+static inline __m128i v_under(__m128i x)
+{
+	return hd_v_eq(x, '_');
+}
+
+/* [a-f] (hex digits that are not digits) */
+static inline __m128i v_hex_letter(__m128i x)
+{
+	return hd_v_in_range(x, 'a', 'f');
+}
+
 /*
  * Writes the d < 32 bytes of x from q to k: the two loaded vectors are
  * stored whole when they start at q and the buffer has room (the bytes
@@ -2461,6 +2472,67 @@ static size_t drop_hex_hashes(char *s, size_t n)
 	return o;
 }
 
+#ifdef __SSE2__
+/*
+ * strip_prefix for a name of 1 to 31 bytes (its stripped form is a prefix
+ * of it in the usual case: stem_len), and when it is, in *hex whether
+ * has_hex_hash holds for the prefix.  The name is copied to a zeroed
+ * 32-byte buffer (it lies in the dump's arena, where no byte past it may
+ * be read), classified by masks (bit k: byte k) and its '_' parts taken
+ * from them, where strip_prefix and has_hex_hash each called memchr and
+ * walked it byte by byte.
+ */
+static size_t loose_stem(const char *p, size_t n, int *hex)
+{
+	char b[32];
+	__m128i lo, hi, z = _mm_setzero_si128();
+	uint64_t dots, digits, under, hexes, below;
+	size_t d;
+
+	_mm_storeu_si128((__m128i *)(void *)b, z);
+	_mm_storeu_si128((__m128i *)(void *)(b + 16), z);
+	if (n >= 16) {
+		_mm_storeu_si128((__m128i *)(void *)b, hd_v_load(p));
+		_mm_storeu_si128((__m128i *)(void *)(b + n - 16),
+				 hd_v_load(p + n - 16));
+	} else {
+		copy_small(b, p, n);
+	}
+	lo = hd_v_load(b);
+	hi = hd_v_load(b + 16);
+#define LOOSE_MASK(f) ((uint64_t)(unsigned)_mm_movemask_epi8(f(hi)) << 16 | \
+		       (unsigned)_mm_movemask_epi8(f(lo)))
+	dots = LOOSE_MASK(v_dot);
+	digits = LOOSE_MASK(v_digit);
+	d = stem_len(b, dots, digits, n);
+	if (d == 0)
+		return 0;
+	below = ((uint64_t)1 << d) - 1;
+	under = LOOSE_MASK(v_under) & below;
+	hexes = (LOOSE_MASK(v_hex_letter) | digits) & below;
+#undef LOOSE_MASK
+	/* each '_' starts a part, which runs to the next '_' (the prefix
+	 * has no '.') or the end: a hex hash is 6 or more of [0-9a-f] with
+	 * a digit among them */
+	*hex = 0;
+	while (under) {
+		size_t i = (size_t)__builtin_ctzll(under), j;
+		uint64_t part;
+
+		under &= under - 1;
+		j = under ? (size_t)__builtin_ctzll(under) : d;
+		if (j - i - 1 < 6)
+			continue;
+		part = (((uint64_t)1 << j) - 1) & ~(((uint64_t)2 << i) - 1);
+		if ((part & ~hexes) == 0 && (part & digits) != 0) {
+			*hex = 1;
+			break;
+		}
+	}
+	return d;
+}
+#endif
+
 /*
  * The matcher asks for the loose keys of values in increasing order (the
  * ones its strict passes left: about two in five of a recompile's), and
@@ -2555,15 +2627,24 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 		 * hashed in place; either is copied only when it has hex
 		 * parts to drop (dropping nothing keeps the hash) */
 		const char *p = val->name.p;
+		int hex = -1;
 
-		n = strip_prefix(p, val->name.n);
+#ifdef __SSE2__
+		if (val->name.n - 1 < 31)
+			n = loose_stem(p, val->name.n, &hex);
+		else
+#endif
+			n = strip_prefix(p, val->name.n);
 		if (n == 0) {
 			n = hd_canon_name(small, val->name);
 			p = small;
+			hex = -1;
 		}
 		named = XXH3_64bits(p, n);
 		keys[HD_LOOSE_NAMED] = mix(h, named);
-		if (has_hex_hash(p, n)) {
+		if (hex < 0)
+			hex = has_hex_hash(p, n);
+		if (hex) {
 			if (p != small)
 				memcpy(small, p, n);
 			named = XXH3_64bits(small, drop_hex_hashes(small, n));

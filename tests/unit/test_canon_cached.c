@@ -99,11 +99,163 @@ static void check_dump(const char *path)
 	hd_dump_release(&d);
 }
 
+/* ------------------------------------------------------------------ */
+/* The name parts of the loose keys, against their definition           */
+
+/* canon.c's mix (the definition, copied). */
+static uint64_t ref_mix(uint64_t h, uint64_t x)
+{
+	h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}
+
+/* Is t[0, n) a hex hash: 6 or more of [0-9a-f], a digit among them? */
+static int ref_hex(const char *t, size_t n)
+{
+	size_t i;
+	int digit = 0;
+
+	if (n < 6)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (t[i] >= '0' && t[i] <= '9')
+			digit = 1;
+		else if (t[i] < 'a' || t[i] > 'f')
+			return 0;
+	}
+	return digit;
+}
+
+/* The stem of a stripped name: its "_<hex hash>" parts dropped (parts
+ * run from a '_' or '.' to the next; those before the first '_' are
+ * kept). */
+static size_t ref_stem(char *out, const char *s, size_t n)
+{
+	size_t i = 0, o = 0, j;
+
+	while (i < n && s[i] != '_')
+		out[o++] = s[i++];
+	while (i < n) {
+		for (j = i + 1; j < n && s[j] != '_' && s[j] != '.'; j++)
+			;
+		if (!(s[i] == '_' && ref_hex(s + i + 1, j - i - 1))) {
+			memcpy(out + o, s + i, j - i);
+			o += j - i;
+		}
+		i = j;
+	}
+	return o;
+}
+
+#define N_NAMED 1500
+
+/*
+ * Values named by random pieces (digits, hex runs, '_', '.', GPU
+ * constants, 1 to 60 bytes: both sides of the 32-byte fast path of
+ * hd_canon_loose): their NAMED key is the shape key mixed with the hash
+ * of the stripped name, and their STEM key the opcode part mixed with
+ * the hash of its stem, then with the index's.
+ */
+static void test_loose_names(void)
+{
+	static const char *const first[] = {
+		"fusion", "a", "constant", "x_", "Arg", "splash_mha_fwd",
+	};
+	static const char *const more[] = {
+		"_", ".", "0", "7", "12", "a", "f", "g", "e9701070", "abcdef",
+		"abcde1", "_1", "-", "x", "_spmd", "9f", "constant", "A",
+		"ab12", "5e", "1", "_c0ffee", "_0a1b2",
+	};
+	struct tap_text t = { NULL, 0, 0 };
+	struct tap_parsed pt;
+	struct hd_canon c;
+	char (*names)[64] = calloc(N_NAMED, 64);
+	char line[512], out[64], stem[64];
+	uint64_t keys[HD_LOOSE_COUNT], empty = XXH3_64bits("{}", 2);
+	unsigned i, n = 0, wrong = 0, tries;
+	uint32_t rng = 7;
+
+	if (!names)
+		bail("out of memory");
+	for (tries = 0; n < N_NAMED && tries < 100 * N_NAMED; tries++) {
+		size_t len, k;
+		unsigned parts;
+
+		rng = rng * 1103515245u + 12345u;
+		strcpy(names[n], first[(rng >> 8) % 6]);
+		parts = (rng >> 16) % 12;
+		while (parts--) {
+			rng = rng * 1103515245u + 12345u;
+			if (strlen(names[n]) + 8 >= 60)
+				break;
+			strcat(names[n], more[(rng >> 8) % 23]);
+		}
+		len = strlen(names[n]);
+		for (k = 0; k < n && strcmp(names[k], names[n]) != 0; k++)
+			;
+		if (k == n && len)
+			n++;
+	}
+	tap_text_put(&t, "BufferAssignment:\n");
+	for (i = 0; i < n; i++) {
+		snprintf(line, sizeof(line),
+			 "allocation %u: size 16, preallocated-temp:\n"
+			 " value: <%u %s @0> (size=16,offset=0): f32[4]{0}\n",
+			 i, i, names[i]);
+		tap_text_put(&t, line);
+	}
+	tap_text_put(&t, "\nTotal bytes used: 16 (16B)\n\nUsed values:\n");
+	for (i = 0; i < n; i++) {
+		snprintf(line, sizeof(line),
+			 "<%u %s @0>\n positions:\n  %s\n uses:\n"
+			 " from instruction: %%%s = f32[4]{0} fusion(%%p.1), "
+			 "kind=kLoop\n", i, names[i], names[i], names[i]);
+		tap_text_put(&t, line);
+	}
+	tap_parse_exact(&pt, "<made up>", t.p, t.n,
+			HD_PARSE_NO_SIBLINGS | HD_PARSE_CANON);
+	if (pt.rc)
+		bail("made-up dump does not parse");
+	hd_canon_compute(&c, &pt.d);
+	if (c.n_values != n)
+		bail("made-up dump: %u values of %u", c.n_values, n);
+	for (i = 0; i < n; i++) {
+		struct hd_slice name = HD_VALUE(&pt.d, i).name;
+		uint32_t ins = c.value_insn[i];
+		size_t sn, tn;
+
+		hd_canon_loose(&c, &pt.d, i, keys, NULL);
+		sn = hd_canon_name(out, name);
+		tn = ref_stem(stem, out, sn);
+		if (ins == HD_NONE ||
+		    keys[HD_LOOSE_NAMED] != ref_mix(keys[HD_LOOSE_SHAPE],
+						    XXH3_64bits(out, sn)) ||
+		    keys[HD_LOOSE_STEM] != ref_mix(ref_mix(c.insn_loose[2 * ins],
+							  XXH3_64bits(stem, tn)),
+						  empty))
+			if (wrong++ < 5)
+				diag("loose keys of %.*s differ", (int)name.n,
+				     name.p);
+	}
+	ok(n == N_NAMED && wrong == 0,
+	   "loose name and stem keys of %u made-up names as defined", n);
+	hd_canon_release(&c);
+	tap_parsed_release(&pt);
+	free(t.p);
+	free(names);
+}
+
 int main(void)
 {
 	unsigned before;
 
-	plan(2);
+	plan(3);
+	test_loose_names();
 	tap_each_test_dump(check_dump);
 	ok(n_dumps > 0 && n_bad == 0,
 	   "tests/data: %u dumps, %u values: kept hashes are the text's",
