@@ -1347,15 +1347,39 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 	const char *s = insn->attrs.p;
 	size_t n = insn->attrs.n, i = 0;
 	struct win v;
+	struct hd_slice meta;
+	size_t meta_at;
 
 	if (n == 0)
 		return;
 	v = win_of(insn, insn->attrs);
+	meta = hd_insn_metadata(insn);
+	/* where "metadata={" would start (wraps around when not here) */
+	meta_at = (size_t)((uintptr_t)meta.p - (uintptr_t)s - 10);
 	while (i < n) {
 		size_t k;
 		enum attr_mode mode;
 		size_t skip = 0;
 
+		/* the parser's metadata item (metadata_end), dropped without
+		 * looking for its key (the attribute memo keeps none that
+		 * starts so) */
+		if (i == meta_at) {
+			size_t e = i + 10 + meta.n;     /* its '}' */
+
+			if (e < n && s[e] == '}' &&
+			    memcmp(s + i, "metadata", 8) == 0 &&
+			    s[i + 8] == '=' && s[i + 9] == '{') {
+				if (e + 1 == n) {
+					i = n;
+					continue;
+				}
+				if (e + 2 < n && s[e + 1] == ',') {
+					i = e + 3;
+					continue;
+				}
+			}
+		}
 #ifdef __SSE2__
 		/* an attribute kept before (attr_memo_len) */
 		if (o->memo && n - i >= 8 &&
