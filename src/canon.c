@@ -568,7 +568,7 @@ static inline struct win win_of(const struct hd_insn *insn, struct hd_slice t)
 static inline size_t stem_len(const char *p, uint64_t dots, uint64_t digits,
 			      size_t len)
 {
-	uint64_t below = ((uint64_t)1 << len) - 1, tail;
+	uint64_t below = ((uint64_t)1 << len) - 1, after;
 	size_t d;
 
 	dots &= below;
@@ -576,9 +576,10 @@ static inline size_t stem_len(const char *p, uint64_t dots, uint64_t digits,
 		d = len;
 	} else {
 		d = (size_t)__builtin_ctzll(dots);
-		/* the bytes after the dot that are not digits */
-		tail = (~digits & below) >> d >> 1;
-		if ((dots & (dots - 1)) || d == 0 || d + 1 == len || tail)
+		/* the bytes after the first dot: one or more, all digits
+		 * (so no other dot), and the dot not the first byte */
+		after = below & ~(((uint64_t)2 << d) - 1);
+		if (d == 0 || after == 0 || (after & ~digits))
 			return 0;
 	}
 	if (d > 8 && p[0] == 'c' && p[3] == 's' && constant_prefix(p, len))
@@ -2205,9 +2206,20 @@ static inline int fold_few(struct work *w, uint32_t i, uint32_t a,
 		if ((r & REF_TAG) == REF_REPEAT)
 			return -1;
 		ins = ref_insn(w, r);
-		if (ins != HD_NONE && ins != i && !w->done[ins])
-			return 0;
-		words[m++] = ref_word(w, i, r, ins);
+		if (ins == HD_NONE) {
+			words[m] = w->leaves.h[r & REF_INDEX];
+		} else if (ins == i) {
+			words[m] = w->c->insn_canon[i];
+		} else {
+			if (!w->done[ins])
+				return 0;
+			words[m] = w->c->insn_struct[ins];
+		}
+		/* ref_word, the operand known finished or i itself */
+		if (r & REF_VALUE)
+			words[m] = mix(words[m],
+				       w->c->value_struct[r & ~REF_VALUE]);
+		m++;
 	}
 	w->c->insn_struct[i] = XXH3_64bits_withSeed(words,
 						    m * sizeof(uint64_t),
