@@ -2511,37 +2511,60 @@ static size_t drop_hex_hashes(char *s, size_t n)
 
 #ifdef __SSE2__
 /*
- * strip_prefix for a name of 1 to 31 bytes (its stripped form is a prefix
- * of it in the usual case: stem_len), and when it is, in *hex whether
- * has_hex_hash holds for the prefix.  The name is copied to a zeroed
- * 32-byte buffer (it lies in the dump's arena, where no byte past it may
- * be read), classified by masks (bit k: byte k) and its '_' parts taken
- * from them, where strip_prefix and has_hex_hash each called memchr and
- * walked it byte by byte.
+ * Bit masks of a class of bytes of a name of 4 to 31 bytes from the
+ * movemasks a and b of the vectors loose_stem loaded (half: the bytes
+ * of each that are the name's first and last ones; sh: where the last
+ * ones start, less half).
+ */
+static inline uint64_t loose_merge(unsigned a, unsigned b, unsigned half,
+				   unsigned sh)
+{
+	if (half == 16)
+		return a | (uint64_t)b << sh;
+	return (a & ((1u << half) - 1)) | (uint64_t)(a >> half) << sh;
+}
+
+/*
+ * strip_prefix for a name of 4 to 31 bytes (its stripped form is a
+ * prefix of it in the usual case: stem_len), and when it is, in *hex
+ * whether has_hex_hash holds for the prefix.  The name (in the dump's
+ * arena, where no byte past it may be read) is loaded as its first and
+ * last 16, 8 or 4 bytes, classified by masks (bit k: byte k) and its '_'
+ * parts taken from them, where strip_prefix and has_hex_hash each
+ * called memchr and walked it byte by byte.  (Copying it to a buffer
+ * and loading that cost more than it saved: the loads waited for the
+ * stores.)
  */
 static size_t loose_stem(const char *p, size_t n, int *hex)
 {
-	char b[32];
-	__m128i lo, hi, z = _mm_setzero_si128();
-	uint64_t dots, digits, under, hexes, below;
+	__m128i lo, hi = _mm_setzero_si128();
+	uint64_t dots, digits, under, hexes, below, w0, w1;
+	uint32_t u0, u1;
+	unsigned half, sh;
 	size_t d;
 
-	_mm_storeu_si128((__m128i *)(void *)b, z);
-	_mm_storeu_si128((__m128i *)(void *)(b + 16), z);
 	if (n >= 16) {
-		_mm_storeu_si128((__m128i *)(void *)b, hd_v_load(p));
-		_mm_storeu_si128((__m128i *)(void *)(b + n - 16),
-				 hd_v_load(p + n - 16));
+		lo = hd_v_load(p);
+		hi = hd_v_load(p + n - 16);
+		half = 16;
+	} else if (n >= 8) {
+		memcpy(&w0, p, 8);
+		memcpy(&w1, p + n - 8, 8);
+		lo = _mm_unpacklo_epi64(_mm_cvtsi64_si128((long long)w0),
+					_mm_cvtsi64_si128((long long)w1));
+		half = 8;
 	} else {
-		copy_small(b, p, n);
+		memcpy(&u0, p, 4);
+		memcpy(&u1, p + n - 4, 4);
+		lo = _mm_cvtsi64_si128((long long)((uint64_t)u1 << 32 | u0));
+		half = 4;
 	}
-	lo = hd_v_load(b);
-	hi = hd_v_load(b + 16);
-#define LOOSE_MASK(f) ((uint64_t)(unsigned)_mm_movemask_epi8(f(hi)) << 16 | \
-		       (unsigned)_mm_movemask_epi8(f(lo)))
+	sh = (unsigned)n - half;
+#define LOOSE_MASK(f) loose_merge((unsigned)_mm_movemask_epi8(f(lo)), \
+				  (unsigned)_mm_movemask_epi8(f(hi)), half, sh)
 	dots = LOOSE_MASK(v_dot);
 	digits = LOOSE_MASK(v_digit);
-	d = stem_len(b, dots, digits, n);
+	d = stem_len(p, dots, digits, n);
 	if (d == 0)
 		return 0;
 	below = ((uint64_t)1 << d) - 1;
@@ -2667,7 +2690,7 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 		int hex = -1;
 
 #ifdef __SSE2__
-		if (val->name.n - 1 < 31)
+		if (val->name.n - 4 < 28)
 			n = loose_stem(p, val->name.n, &hex);
 		else
 #endif
