@@ -1147,7 +1147,12 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 		     uint32_t *out)
 {
 	struct hd_dump *d = ps->d;
-	uint32_t v = hd_dump_value_by_id(d, id), hash;
+	/* the id's slot when it has one already: read here and written
+	 * below for a new value, not looked up a second time to file it */
+	uint32_t *slot = id >= 0 && id < d->id_limit &&
+			 (uint64_t)id < d->id_slots.len ?
+			 &HD_VEC_AT(&d->id_slots, uint32_t, id) : NULL;
+	uint32_t v = slot ? *slot : hd_dump_value_by_id(d, id), hash;
 	struct hd_value *val;
 
 	if (v != HD_NONE) {
@@ -1198,7 +1203,10 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 	val->alloc_value = HD_NONE;
 	val->insn = HD_NONE;
 	PUSH(&d->value_lines, struct hd_value_lines)->line = (uint32_t)ps->line;
-	hd_dump_slot_put(&d->id_slots, &d->value_by_id, d->id_limit, id, v);
+	if (slot)
+		*slot = v;
+	else
+		hd_dump_slot_put(&d->id_slots, &d->value_by_id, d->id_limit, id, v);
 	if (ps->sec == SEC_ALLOCATIONS) {
 		*PUSH(&ps->pending, struct pending_key) =
 			(struct pending_key){ hash, v };
