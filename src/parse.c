@@ -2012,17 +2012,56 @@ static inline int usual_string_item(struct hd_slice *r, size_t key_len,
 					       (limit)) : 0)
 
 /*
+ * The end of the decimal number that the literal key (n bytes) at r.p[i]
+ * is followed by, or 0 when r has something else there.
+ */
+static inline __attribute__((always_inline)) size_t
+key_digits(struct hd_slice r, size_t i, const char *key, size_t n)
+{
+	size_t j;
+
+	if (!starts(skip(r, i), key, n))
+		return 0;
+	for (j = i + n; j < r.n && (unsigned)(r.p[j] - '0') < 10; j++)
+		;
+	return j > i + n ? j : 0;
+}
+
+#define KEY_DIGITS(r, i, lit) key_digits((r), (i), (lit), sizeof(lit) - 1)
+
+/*
+ * metadata_plain_tail for the tail XLA prints after source_line,
+ * " source_end_line=N source_column=N source_end_column=N}" followed by
+ * ',' or the end, read literally: the offset of its '}' (all bytes
+ * before it are [a-z0-9_= ], no key has 7 or 11 bytes, as
+ * metadata_plain_tail asks), or 0 for anything else, which that reads.
+ */
+static inline size_t usual_plain_tail(struct hd_slice r)
+{
+	size_t j = KEY_DIGITS(r, 0, " source_end_line=");
+
+	if (j)
+		j = KEY_DIGITS(r, j, " source_column=");
+	if (j)
+		j = KEY_DIGITS(r, j, " source_end_column=");
+	if (j && j < r.n && r.p[j] == '}' && (j + 1 == r.n || r.p[j + 1] == ','))
+		return j;
+	return 0;
+}
+
+/*
  * read_metadata_fast for the usual metadata, {op_name="..."
  * source_file="..." source_line=N ...} (any of the three may be left
  * out, in this order, one ' ' between items), read straight through,
- * its tail by metadata_plain_tail: the items come out as the loop reads
- * them.  Returns -1 for anything else, and the caller reads the items
- * from the start with the loop, which keeps again whatever was kept
- * here.  m starts at the '{'.
+ * its tail by usual_plain_tail or metadata_plain_tail: the items come
+ * out as the loop reads them.  Returns -1 for anything else, and the
+ * caller reads the items from the start with the loop, which keeps
+ * again whatever was kept here.  m starts at the '{'.  Without line,
+ * src->source_line is not read (the parser asks for op_name only).
  */
 static int read_metadata_usual(struct hd_insn_source *src,
 			       struct hd_slice *meta, struct hd_slice m,
-			       const char *limit)
+			       const char *limit, int line)
 {
 	struct hd_slice r = tail(m, 1), v;
 	size_t e;
@@ -2041,11 +2080,14 @@ static int read_metadata_usual(struct hd_insn_source *src,
 		e = name_span(v, limit);
 		if (e >= v.n || (v.p[e] != ' ' && !is_closer(v.p[e])))
 			return -1;
-		hd_parse_i64(hd_slice_make(v.p, e), &src->source_line);
+		if (line)
+			hd_parse_i64(hd_slice_make(v.p, e), &src->source_line);
 		r = tail(v, e);
 		if (r.p[0] == ' ') {
-			size_t close = metadata_plain_tail(r, limit);
+			size_t close = usual_plain_tail(r);
 
+			if (!close)
+				close = metadata_plain_tail(r, limit);
 			if (!close)
 				return -1;
 			r = tail(r, close);
@@ -2086,11 +2128,12 @@ static const char *find_comma_metadata(struct hd_slice a)
 /*
  * Finds metadata={...} among the attributes.  XLA prints metadata before
  * backend_config and frontend attributes, so the first ", metadata={" is
- * the attribute (memmem keeps this a fast scan of long lines).
+ * the attribute (memmem keeps this a fast scan of long lines).  With
+ * line 0, src->source_line may be left unread.
  */
 static struct hd_slice find_metadata(struct hd_slice a,
 				     struct hd_insn_source *src,
-				     const char *limit)
+				     const char *limit, int line)
 {
 	static const char key[] = "metadata={";
 	const char *at = NULL;
@@ -2107,7 +2150,7 @@ static struct hd_slice find_metadata(struct hd_slice a,
 	if (!at)
 		return meta;
 	m = tail(a, (size_t)(at - a.p) + sizeof(key) - 2); /* from '{' */
-	if (read_metadata_usual(src, &meta, m, limit) == 0 ||
+	if (read_metadata_usual(src, &meta, m, limit, line) == 0 ||
 	    read_metadata_fast(src, &meta, m, limit) == 0)
 		return meta;
 	no_source(src);
@@ -2244,7 +2287,8 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 		in->attrs = t;
 	else if (t.n)
 		return bad_line(ps, l, "bad text after operands", "', attr=value, ...'");
-	keep_metadata(in, find_metadata(in->attrs, src, ps->end));
+	/* src->source_line is not asked for (parse_from_instruction) */
+	keep_metadata(in, find_metadata(in->attrs, src, ps->end, 0));
 	if (in->flags & HD_INSN_COPY_START) {
 		/* what the figures read of a copy-start, kept out of the input */
 		if (hd_attrs_cross_program_prefetch(in->attrs))
@@ -3318,7 +3362,7 @@ void hd_parse_insn_source(const struct hd_insn *in,
 	no_source(out);
 	/* no bytes past the attributes are known to be readable */
 	if (in->attrs.n)
-		(void)find_metadata(in->attrs, out, in->attrs.p + in->attrs.n);
+		(void)find_metadata(in->attrs, out, in->attrs.p + in->attrs.n, 1);
 }
 
 void hd_parse_report_unknown(const struct hd_dump *d)
