@@ -2240,13 +2240,11 @@ found:
 /* "%name = SHAPE opcode(operands), attrs" into in and src; n is the
  * length of the name (name_span after the '%'), which the caller found. */
 static int parse_insn_text(struct parser *ps, struct hd_slice l,
-			   struct hd_slice text, size_t n, struct hd_insn *in,
-			   struct hd_insn_source *src)
+			   struct hd_slice text, size_t n, struct hd_insn *in)
 {
 	struct hd_slice t = text;
 
 	in->text = text;
-	no_source(src);
 	if (t.n && t.p[0] == '%')
 		t = tail(t, 1);
 	if (n == 0)
@@ -2287,8 +2285,6 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 		in->attrs = t;
 	else if (t.n)
 		return bad_line(ps, l, "bad text after operands", "', attr=value, ...'");
-	/* src->source_line is not asked for (parse_from_instruction) */
-	keep_metadata(in, find_metadata(in->attrs, src, ps->end, 0));
 	if (in->flags & HD_INSN_COPY_START) {
 		/* what the figures read of a copy-start, kept out of the input */
 		if (hd_attrs_cross_program_prefetch(in->attrs))
@@ -2335,12 +2331,9 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 					(uint32_t)d->insns.len) : HD_NONE;
 	if (i == HD_NONE) {
 		struct hd_insn *in = PUSH(&d->insns, struct hd_insn);
-		/* read for the pre-walk's loose keys, not kept: reports
-		 * read it again (hd_insn_source_of) */
-		struct hd_insn_source src;
 
 		in->line = (uint32_t)ps->line;
-		if (parse_insn_text(ps, l, text, n, in, &src))
+		if (parse_insn_text(ps, l, text, n, in))
 			return -1;
 		i = (uint32_t)(d->insns.len - 1);
 		in->name_hash = hash;
@@ -2348,8 +2341,20 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 		 * (in->name is the name read above) */
 		if (same)
 			in->name = val->name;
-		if (d->canon_pre)
+		if (d->canon_pre) {
+			/* op_name, for the pre-walk's loose keys, is not
+			 * kept (reports read it again: hd_insn_source_of),
+			 * nor is source_line read; the metadata's place
+			 * spares the pre-walk its walk.  Without the
+			 * pre-walk neither is looked for: canonical hashing
+			 * reads the metadata item as any other then. */
+			struct hd_insn_source src;
+
+			no_source(&src);
+			keep_metadata(in, find_metadata(in->attrs, &src,
+							ps->end, 0));
 			hd_canon_pre_insn(d->canon_pre, in, src.op_name);
+		}
 	}
 	val->insn = i;
 	val->whole_kept = hd_size_keep(HD_INSN(d, i).shape_bytes);

@@ -47,6 +47,20 @@ static const struct meta_case cases[] = {
 	{ "op_name=\"\"", NULL, NULL, -1 },
 	{ "op_name=\"a\" source_file=\"\" source_line=0", "a", NULL, 0 },
 	{ "op_name=\"a\" stack_frame_id=3 source_line=8", "a", NULL, 8 },
+	/* the usual tail, read literally (usual_plain_tail), with numbers
+	 * long enough to run past 64 bytes, and near misses of it */
+	{ "op_name=\"a\" source_file=\"f\" source_line=1 "
+	  "source_end_line=123456789012 source_column=123456789012 "
+	  "source_end_column=123456789012", "a", "f", 1 },
+	{ "op_name=\"a\" source_file=\"f\" source_line=1 "
+	  "source_end_line=2 source_column=3 source_end_column=", "a", "f", 1 },
+	{ "op_name=\"a\" source_file=\"f\" source_line=1 "
+	  "source_end_line=2 source_column=x3 source_end_column=4", "a", "f", 1 },
+	{ "op_name=\"a\" source_file=\"f\" source_line=1 "
+	  "source_end_line=2 source_column=3 source_end_column=4 "
+	  "op_name=\"b\"", "b", "f", 1 },
+	{ "op_name=\"a\" source_file=\"f\" source_line=1 "
+	  "source_end_line=2 source_column=3", "a", "f", 1 },
 };
 
 static int slice_is(struct hd_slice s, const char *want)
@@ -71,9 +85,19 @@ static void check_case(const struct meta_case *c, const char *after)
 	int rc;
 
 	n = (size_t)snprintf(text, n, "%s%s}%s\n", head, c->metadata, after);
+	/* the parser finds the metadata's place for the canonical
+	 * pre-walk (HD_PARSE_CANON) only */
 	rc = hd_parse_buffer(&d, "meta", text, n, HD_PARSE_ALLOW_INCOMPLETE);
 	if (ok(rc == 0 && d.insns.len == 1, "{%s}%s: parses", c->metadata,
-	       after[0] ? " + backend_config" : "")) {
+	       after[0] ? " + backend_config" : ""))
+		ok(hd_insn_metadata(&HD_INSN(&d, 0)).n == 0,
+		   "{%s}%s: no metadata place without the pre-walk",
+		   c->metadata, after[0] ? " + backend_config" : "");
+	hd_dump_release(&d);
+	rc = hd_parse_buffer(&d, "meta", text, n,
+			     HD_PARSE_ALLOW_INCOMPLETE | HD_PARSE_CANON);
+	if (ok(rc == 0 && d.insns.len == 1, "{%s}%s: parses (pre-walk)",
+	       c->metadata, after[0] ? " + backend_config" : "")) {
 		struct hd_insn_source in = hd_insn_source_of(&d, 0);
 
 		ok(slice_is(in.op_name, c->op_name) &&
