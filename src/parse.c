@@ -2858,6 +2858,7 @@ static int parse_line(struct parser *ps, struct hd_slice l)
 	return one_space_line(ps, l);
 }
 
+
 /* Reports the NUL byte at nul, which no dump contains, at its line and
  * column. */
 static int report_nul(struct parser *ps, const char *nul)
@@ -3067,11 +3068,28 @@ find_line_end(const char *p, const char *end)
 #endif
 }
 
+/*
+ * The line at p that find_line_end found no '\n' for (nl NULL) or a NUL
+ * byte in (at nl): the NUL is the error; a partial last line is not
+ * read (truncation).  Returns -1 after an error, else 0: the lines are
+ * over.  ps->line counts the line already.
+ */
+static __attribute__((noinline, cold)) int
+last_line(struct parser *ps, const char *nl)
+{
+	if (nl)
+		return report_nul(ps, nl);
+	ps->checked = ps->end;
+	return truncation(ps, section_bit(ps),
+			  "dump ends in the middle of a line (truncated? expected a final newline)");
+}
+
 static int parse_lines(struct parser *ps)
 {
 	const char *p = ps->data, *end = ps->end;
-	/* a line ending past watch is due the window's move */
-	const char *watch = p;
+	/* a line ending at an offset past watch is due the window's move
+	 * (none for an input that is not mapped) */
+	size_t watch = ps->in ? 0 : SIZE_MAX;
 
 	ps->line = 0;
 	while (p < end) {
@@ -3085,24 +3103,21 @@ static int parse_lines(struct parser *ps)
 		else
 			nl = find_line_end(p, end);
 
-		if (nl && *nl == '\0')
-			return report_nul(ps, nl);
+		ps->line++;
+		if (__builtin_expect(!nl || *nl == '\0', 0)) {
+			if (last_line(ps, nl))
+				return -1;
+			break;
+		}
 		/* [data, end of this line) has no NUL */
-		ps->checked = nl ? nl + 1 : end;
-		if (ps->in && ps->checked > watch) {
+		ps->checked = nl + 1;
+		if ((size_t)(nl - ps->data) >= watch) {
 			hd_input_pass_at(ps->in, &ps->pass, p);
 			/* next may lie past the input (SIZE_MAX: nothing
 			 * more to do, e.g. for an input read into memory) */
 			watch = ps->pass.next < (size_t)(end - ps->in->data) ?
-				ps->in->data + ps->pass.next : end;
-		}
-		ps->line++;
-		if (!nl) {
-			/* the partial last line is not read */
-			if (truncation(ps, section_bit(ps),
-				       "dump ends in the middle of a line (truncated? expected a final newline)"))
-				return -1;
-			break;
+				ps->pass.next + (size_t)(ps->in->data - ps->data) :
+				SIZE_MAX;
 		}
 		l = hd_slice_make(p, (size_t)(nl - p));
 		if (l.n && l.p[l.n - 1] == '\r')
