@@ -2478,12 +2478,35 @@ value_by_key_ahead(struct parser *ps, struct hd_slice name_index)
 	return hd_dump_value_by_key(ps->d, name_index);
 }
 
+/*
+ * The value named by the key text s (a live-range or peak line's
+ * "NAME{IDX}" before its ':') into *v, and s split into name and index
+ * as split_key splits it.  A value found has a key of exactly these
+ * bytes, made of a name (name_span) and an index (index_span) when it
+ * was made, so the split is the value's own and is not looked for
+ * again; s of no value is split (and checked) by split_key.  Returns
+ * -1 when that finds s malformed.
+ */
+static inline __attribute__((always_inline)) int
+lookup_key(struct parser *ps, struct hd_slice s, uint32_t *v,
+	   struct hd_slice *name, struct hd_slice *index)
+{
+	struct hd_slice key;
+
+	*v = value_by_key_ahead(ps, s);
+	if (*v == HD_NONE)
+		return split_key(ps, s, name, index, &key);
+	*name = hd_slice_make(s.p, HD_VALUE(ps->d, *v).name.n);
+	*index = skip(s, name->n);
+	return 0;
+}
+
 static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice t = skip(l, 4);
 	struct hd_live_range *r;
 	const char *colon;
-	struct hd_slice nums, key, name, index;
+	struct hd_slice nums, name, index;
 	int64_t start, end;
 	uint32_t v;
 
@@ -2500,13 +2523,12 @@ static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 	if (start < 0 || end < start)
 		return bad_line(ps, l, "live range ends before it starts", "START <= END");
 	r = PUSH(&ps->d->live_ranges, struct hd_live_range);
-	if (split_key(ps, hd_slice_make(t.p, (size_t)(colon - t.p)), &name,
-		      &index, &key))
+	if (lookup_key(ps, hd_slice_make(t.p, (size_t)(colon - t.p)), &v,
+		       &name, &index))
 		return bad_line(ps, l, "bad live range name", "'NAME{IDX}'");
 	r->start = start;
 	r->end = end;
 	r->line = (uint32_t)ps->line;
-	v = value_by_key_ahead(ps, key);
 	r->value = v;
 	if (v == HD_NONE) {
 		struct hd_unknown_range *u = PUSH(&ps->d->unknown_ranges,
@@ -2550,7 +2572,7 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 	struct hd_slice t = skip(l, 4);
 	struct hd_peak_entry *e;
 	const char *colon;
-	struct hd_slice rest, key;
+	struct hd_slice rest;
 
 	if (pending_filed(ps))
 		return -1;
@@ -2561,8 +2583,8 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 	e = PUSH(&d->peak, struct hd_peak_entry);
 	e->line = (uint32_t)ps->line;
 	e->cumulative = -1;
-	if (split_key(ps, hd_slice_make(t.p, (size_t)(colon - t.p)), &e->name,
-		      &e->index, &key))
+	if (lookup_key(ps, hd_slice_make(t.p, (size_t)(colon - t.p)),
+		       &e->value, &e->name, &e->index))
 		return bad_line(ps, l, "bad peak value name", "'NAME{IDX}'");
 	rest = skip(t, (size_t)(colon - t.p) + 1);
 	if (take_lit(&rest, " ") || take_i64(ps, &rest, &e->bytes) ||
@@ -2583,8 +2605,6 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 	} else if (d->peak_style == HD_PEAK_CUMULATIVE) {
 		return perr(ps, "peak lines mix the cumulative and plain styles");
 	}
-	/* hashed by look_ahead already */
-	e->value = value_by_key_ahead(ps, key);
 	return 0;
 }
 
