@@ -166,6 +166,8 @@ struct parser {
 	size_t ahead_ids[4];
 	unsigned n_ahead_ids, ahead_first;
 	size_t ids_scanned;
+	/* live_value: the id slot after the last live range's value */
+	size_t live_id;
 	uint64_t record_hash;   /* XXH3-64 of the record's value name (its low
 				   32 bits are the hd_index_hash) */
 	/* look_ahead: the lines ahead, ahead[k % AHEAD_RING] for k from
@@ -2479,6 +2481,61 @@ value_by_key_ahead(struct parser *ps, struct hd_slice name_index)
 }
 
 /*
+ * BufferLiveRange lists values in id order (FORMAT.md section 5), most
+ * of them with a live range: a line's value is mostly the next one by
+ * id after the previous line's (live_id), or one of the few after it
+ * (values of thread-local allocations have no live range).  Each
+ * candidate is taken when its key is the line's, as the index lookup
+ * would (keys are unique in it, and every value is filed by the time
+ * a live range is read); LIVE_TRIES of them, then the key is looked up
+ * (hashed) as before, and the next line's candidates follow the value
+ * found.  The values and names of the ids ahead start loading here, as
+ * look_ahead does for the peak lines: LIVE_AHEAD_VALUE id slots ahead
+ * the value, LIVE_AHEAD_NAME the name.
+ */
+#define LIVE_TRIES 3
+#define LIVE_SLOTS 64           /* empty id slots passed at most */
+#define LIVE_AHEAD_VALUE 24
+#define LIVE_AHEAD_NAME 12
+
+static inline __attribute__((always_inline)) uint32_t
+live_value(struct parser *ps, struct hd_slice name_index)
+{
+	const struct hd_dump *d = ps->d;
+	const uint32_t *slot = d->id_slots.data;
+	size_t n = d->id_slots.len, i = ps->live_id, stop, tries = 0;
+	struct hd_slice key = hd_value_key(name_index);
+	uint32_t v;
+	int64_t id;
+
+	stop = n - i > LIVE_SLOTS ? i + LIVE_SLOTS : n;
+	for (; i < stop && tries < LIVE_TRIES; i++) {
+		v = slot[i];
+		if (v == HD_NONE)
+			continue;
+		tries++;
+		if (name_eq(hd_value_key_of(&HD_VALUE(d, v)), key)) {
+			ps->live_id = i + 1;
+			if (n - i > LIVE_AHEAD_VALUE &&
+			    slot[i + LIVE_AHEAD_VALUE] != HD_NONE)
+				prefetch_value(d, slot[i + LIVE_AHEAD_VALUE]);
+			if (n - i > LIVE_AHEAD_NAME &&
+			    slot[i + LIVE_AHEAD_NAME] != HD_NONE)
+				__builtin_prefetch(
+					HD_VALUE(d, slot[i + LIVE_AHEAD_NAME]).name.p);
+			return v;
+		}
+	}
+	v = hd_dump_value_by_key(d, name_index);
+	if (v != HD_NONE) {
+		id = HD_VALUE(d, v).id;
+		if (id >= 0 && (uint64_t)id < n && slot[id] == v)
+			ps->live_id = (size_t)id + 1;
+	}
+	return v;
+}
+
+/*
  * The value named by the key text s (a live-range or peak line's
  * "NAME{IDX}" before its ':') into *v, and s split into name and index
  * as split_key splits it.  A value found has a key of exactly these
@@ -2489,11 +2546,11 @@ value_by_key_ahead(struct parser *ps, struct hd_slice name_index)
  */
 static inline __attribute__((always_inline)) int
 lookup_key(struct parser *ps, struct hd_slice s, uint32_t *v,
-	   struct hd_slice *name, struct hd_slice *index)
+	   struct hd_slice *name, struct hd_slice *index, int live)
 {
 	struct hd_slice key;
 
-	*v = value_by_key_ahead(ps, s);
+	*v = live ? live_value(ps, s) : value_by_key_ahead(ps, s);
 	if (*v == HD_NONE)
 		return split_key(ps, s, name, index, &key);
 	*name = hd_slice_make(s.p, HD_VALUE(ps->d, *v).name.n);
@@ -2512,9 +2569,8 @@ static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 
 	if (pending_filed(ps))
 		return -1;
-	look_ahead(ps, l.p);
-	colon = colon_ahead(ps, l);
-	if (!colon)
+	colon = t.p + find_either_in(t, 0, ':', ':', ps->end);
+	if (colon == t.p + t.n)
 		return bad_line(ps, l, "bad live range", "'    NAME{IDX}:START-END'");
 	nums = skip(t, (size_t)(colon - t.p) + 1);
 	if (take_i64(ps, &nums, &start) || take_lit(&nums, "-") ||
@@ -2524,7 +2580,7 @@ static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 		return bad_line(ps, l, "live range ends before it starts", "START <= END");
 	r = PUSH(&ps->d->live_ranges, struct hd_live_range);
 	if (lookup_key(ps, hd_slice_make(t.p, (size_t)(colon - t.p)), &v,
-		       &name, &index))
+		       &name, &index, 1))
 		return bad_line(ps, l, "bad live range name", "'NAME{IDX}'");
 	r->start = start;
 	r->end = end;
@@ -2584,7 +2640,7 @@ static int parse_peak_line(struct parser *ps, struct hd_slice l)
 	e->line = (uint32_t)ps->line;
 	e->cumulative = -1;
 	if (lookup_key(ps, hd_slice_make(t.p, (size_t)(colon - t.p)),
-		       &e->value, &e->name, &e->index))
+		       &e->value, &e->name, &e->index, 0))
 		return bad_line(ps, l, "bad peak value name", "'NAME{IDX}'");
 	rest = skip(t, (size_t)(colon - t.p) + 1);
 	if (take_lit(&rest, " ") || take_i64(ps, &rest, &e->bytes) ||
