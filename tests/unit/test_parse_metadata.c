@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hlodiff/canon.h"
 #include "hlodiff/parse.h"
 #include "tap/tap.h"
 
@@ -61,6 +62,18 @@ static const struct meta_case cases[] = {
 	  "op_name=\"b\"", "b", "f", 1 },
 	{ "op_name=\"a\" source_file=\"f\" source_line=1 "
 	  "source_end_line=2 source_column=3", "a", "f", 1 },
+	/* items after op_name that newer XLA prints (usual_items) */
+	{ "op_name=\"a\" stack_frame_id=3", "a", NULL, -1 },
+	{ "op_name=\"a\" source_file=\"f\" source_line=4 "
+	  "scheduling_name=\"fusion.2\"", "a", "f", 4 },
+	{ "scheduling_name=\"fusion.2\"", NULL, NULL, -1 },
+	{ "deduplicated_name=\"x\" scheduling_name=\"y\"", NULL, NULL, -1 },
+	{ "scheduling_name=\"y\" op_name=\"late\"", "late", NULL, -1 },
+	{ "op_name=\"a\" scheduling_name=\"y\" op_name=\"b\"", "b", NULL, -1 },
+	{ "op_name=\"a\" scheduling_name=\"q\\\"x\"", "a", NULL, -1 },
+	{ "op_name=\"a\" k=(1)", "a", NULL, -1 },
+	{ "op_name=\"a\" =3", "a", NULL, -1 },
+	{ "op_name=\"a\"  stack_frame_id=3", "a", NULL, -1 },
 };
 
 static int slice_is(struct hd_slice s, const char *want)
@@ -70,7 +83,14 @@ static int slice_is(struct hd_slice s, const char *want)
 	return s.n == strlen(want) && memcmp(s.p, want, s.n) == 0;
 }
 
-static void check_case(const struct meta_case *c, const char *after)
+/*
+ * The dump of one case: its instruction line, then pad empty lines (64
+ * of them put 64 readable bytes after the attributes, as the parser's
+ * own reading of the usual metadata asks, read_metadata_parser; none
+ * leave it to read_metadata_usual).
+ */
+static char *case_text(const struct meta_case *c, const char *after,
+		       int pad, size_t *len)
 {
 	static const char head[] =
 		"BufferAssignment:\n"
@@ -79,36 +99,66 @@ static void check_case(const struct meta_case *c, const char *after)
 		"Used values:\n<1 add.1 @0>\n positions:\n  add.1\n uses:\n"
 		" from instruction: %add.1 = f32[]{:T(128)} add(%p.1, %p.2), "
 		"metadata={";
-	size_t n = strlen(head) + strlen(c->metadata) + strlen(after) + 4;
+	size_t n = strlen(head) + strlen(c->metadata) + strlen(after) + 4 +
+		   (pad ? 64 : 0);
 	char *text = malloc(n);
-	struct hd_dump d;
+
+	n = (size_t)snprintf(text, n, "%s%s}%s\n%s", head, c->metadata, after,
+			     pad ? "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n"
+				   "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n"
+				   "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n"
+				   "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n" : "");
+	*len = n;
+	return text;
+}
+
+static void check_case(const struct meta_case *c, const char *after, int pad)
+{
+	const char *what = after[0] ? " + backend_config" : "";
+	const char *how = pad ? "" : " (at the end)";
+	size_t n;
+	char *text = case_text(c, after, pad, &n);
+	struct hd_dump d, plain;
+	struct hd_canon cp, cc;
 	int rc;
 
-	n = (size_t)snprintf(text, n, "%s%s}%s\n", head, c->metadata, after);
-	/* the parser finds the metadata's place for the canonical
-	 * pre-walk (HD_PARSE_CANON) only */
-	rc = hd_parse_buffer(&d, "meta", text, n, HD_PARSE_ALLOW_INCOMPLETE);
-	if (ok(rc == 0 && d.insns.len == 1, "{%s}%s: parses", c->metadata,
-	       after[0] ? " + backend_config" : ""))
-		ok(hd_insn_metadata(&HD_INSN(&d, 0)).n == 0,
-		   "{%s}%s: no metadata place without the pre-walk",
-		   c->metadata, after[0] ? " + backend_config" : "");
-	hd_dump_release(&d);
+	/* the parser finds the metadata's place (and op_name) for the
+	 * canonical pre-walk (HD_PARSE_CANON) only */
+	rc = hd_parse_buffer(&plain, "meta", text, n, HD_PARSE_ALLOW_INCOMPLETE);
+	if (ok(rc == 0 && plain.insns.len == 1, "{%s}%s%s: parses", c->metadata,
+	       what, how))
+		ok(hd_insn_metadata(&HD_INSN(&plain, 0)).n == 0,
+		   "{%s}%s%s: no metadata place without the pre-walk",
+		   c->metadata, what, how);
 	rc = hd_parse_buffer(&d, "meta", text, n,
 			     HD_PARSE_ALLOW_INCOMPLETE | HD_PARSE_CANON);
-	if (ok(rc == 0 && d.insns.len == 1, "{%s}%s: parses (pre-walk)",
-	       c->metadata, after[0] ? " + backend_config" : "")) {
+	if (ok(rc == 0 && d.insns.len == 1, "{%s}%s%s: parses (pre-walk)",
+	       c->metadata, what, how)) {
 		struct hd_insn_source in = hd_insn_source_of(&d, 0);
 
 		ok(slice_is(in.op_name, c->op_name) &&
 		   slice_is(in.source_file, c->source_file) &&
 		   in.source_line == c->source_line,
-		   "{%s}%s: op_name, source_file, source_line", c->metadata,
-		   after[0] ? " + backend_config" : "");
+		   "{%s}%s%s: op_name, source_file, source_line", c->metadata,
+		   what, how);
 		ok(slice_is(hd_insn_metadata(&HD_INSN(&d, 0)), c->metadata),
-		   "{%s}%s: the metadata's text", c->metadata,
-		   after[0] ? " + backend_config" : "");
+		   "{%s}%s%s: the metadata's text", c->metadata, what, how);
+		/* the op_name and place the pre-walk took give the hashes
+		 * of the metadata read again (hd_insn_source_of) and
+		 * walked as any other item */
+		if (plain.insns.len == 1) {
+			hd_canon_compute(&cp, &plain);
+			hd_canon_compute(&cc, &d);
+			ok(cp.insn_loose[0] == cc.insn_loose[0] &&
+			   cp.insn_loose[1] == cc.insn_loose[1] &&
+			   cp.value_canon[0] == cc.value_canon[0],
+			   "{%s}%s%s: the pre-walk's op_name and hashes",
+			   c->metadata, what, how);
+			hd_canon_release(&cp);
+			hd_canon_release(&cc);
+		}
 	}
+	hd_dump_release(&plain);
 	hd_dump_release(&d);
 	free(text);
 }
@@ -119,8 +169,13 @@ int main(void)
 
 	plan_lazy();
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		check_case(&cases[i], "");
-		check_case(&cases[i], ", backend_config={\"flag_configs\":[]}");
+		int pad;
+
+		for (pad = 0; pad < 2; pad++) {
+			check_case(&cases[i], "", pad);
+			check_case(&cases[i],
+				   ", backend_config={\"flag_configs\":[]}", pad);
+		}
 	}
 	return 0;
 }
