@@ -1580,6 +1580,9 @@ static void prefetch_records(struct parser *ps, int64_t id)
 			if (ps->n_ahead_ids == 4) {
 				ps->prefetched = slot[i];
 				prefetch_value(d, slot[i]);
+				/* the record writes these too */
+				__builtin_prefetch(&HD_VALUE_LINES(d, slot[i]));
+				__builtin_prefetch(&HD_VALUE_POSITIONS(d, slot[i]));
 			}
 		}
 	ps->ids_scanned = i;
