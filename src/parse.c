@@ -168,6 +168,10 @@ struct parser {
 	size_t ids_scanned;
 	/* live_value: the id slot after the last live range's value */
 	size_t live_id;
+	/* parse_sequence_line: seq_at (the position the next sequence
+	 * line must have, when it is d->sequence.len) in decimal */
+	size_t seq_at, seq_n;
+	char seq_text[24];
 	uint64_t record_hash;   /* XXH3-64 of the record's value name (its low
 				   32 bits are the hd_index_hash) */
 	/* look_ahead: the lines ahead, ahead[k % AHEAD_RING] for k from
@@ -2528,22 +2532,60 @@ static int parse_live_range_header(struct parser *ps, struct hd_slice l)
 	return 0;
 }
 
+/* Adds one to the decimal number ps->seq_text (ps->seq_at). */
+static inline void next_seq_text(struct parser *ps)
+{
+	size_t k = ps->seq_n;
+
+	ps->seq_at++;
+	while (k > 0 && ps->seq_text[k - 1] == '9')
+		ps->seq_text[--k] = '0';
+	if (k > 0) {
+		ps->seq_text[k - 1]++;
+		return;
+	}
+	/* 99..9 + 1 */
+	memmove(ps->seq_text + 1, ps->seq_text, ps->seq_n++);
+	ps->seq_text[0] = '1';
+}
+
+/*
+ * "    I:NAME", I the number of sequence lines before.  The line is
+ * compared with that number's digits and ':' (ps->seq_text, kept
+ * counting), which is what reading I and checking it finds for every
+ * line in order; anything else (another number, leading zeros, a
+ * malformed line) is read and checked as the number it has.
+ */
 static int parse_sequence_line(struct parser *ps, struct hd_slice l)
 {
-	struct hd_slice t = tail(l, 4), *slot;
+	struct hd_slice t = skip(l, 4), *slot;
+	size_t len = ps->d->sequence.len, n;
 	int64_t i;
-	size_t n;
 
-	if (take_i64(ps, &t, &i) || take_lit(&t, ":"))
-		return bad_line(ps, l, "bad sequence line", "'    I:NAME'");
+	if (ps->seq_at != len || !ps->seq_n) {
+		ps->seq_at = len;
+		ps->seq_n = (size_t)snprintf(ps->seq_text, sizeof(ps->seq_text),
+					     "%zu", len);
+	}
+	if (t.n > ps->seq_n && t.p[ps->seq_n] == ':' &&
+	    hd_bytes_eq(t.p, ps->seq_text, ps->seq_n)) {
+		t = skip(t, ps->seq_n + 1);
+	} else {
+		if (take_i64(ps, &t, &i) || take_lit(&t, ":"))
+			return bad_line(ps, l, "bad sequence line", "'    I:NAME'");
+		n = name_span(t, ps->end);
+		if (n == 0 || n != t.n)
+			return bad_line(ps, l, "bad sequence line", "'    I:NAME'");
+		if (i != (int64_t)len)
+			return perr(ps, "sequence position %lld out of order (expected %zu)",
+				    (long long)i, len);
+	}
 	n = name_span(t, ps->end);
 	if (n == 0 || n != t.n)
 		return bad_line(ps, l, "bad sequence line", "'    I:NAME'");
-	if (i != (int64_t)ps->d->sequence.len)
-		return perr(ps, "sequence position %lld out of order (expected %zu)",
-			    (long long)i, ps->d->sequence.len);
 	slot = PUSH(&ps->d->sequence, struct hd_slice);
 	*slot = t;
+	next_seq_text(ps);
 	return 0;
 }
 
