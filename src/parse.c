@@ -2809,7 +2809,10 @@ static int parse_peak_header(struct parser *ps, struct hd_slice l)
 	return 0;
 }
 
-static int parse_peak_line(struct parser *ps, struct hd_slice l)
+/* Not inlined: in the line loop (parse_one), with look_ahead, it cost
+ * the loop registers, and instructions on every line of the dump. */
+static __attribute__((noinline)) int
+parse_peak_line(struct parser *ps, struct hd_slice l)
 {
 	struct hd_dump *d = ps->d;
 	struct hd_slice t = skip(l, 4);
