@@ -82,6 +82,26 @@ struct long_memo {
 };
 
 /*
+ * The tuple shapes of instruction lines (a while loop's carry: hundreds
+ * of bytes, the tuple's elements each a run of brackets), whose end the
+ * balanced scan of insn_shape finds only after a stop at every bracket.
+ * Direct-mapped by the first TUPLE_HEAD bytes; a slot keeps a shape the
+ * scan has read (up to LONG_MEMO_TEXT bytes) and its logical bytes.  A
+ * line whose text starts with that shape and a ' ' after it has that
+ * shape: the scan would read the same bytes in the same way to the
+ * same ' '.
+ */
+#define TUPLE_MEMO_SLOTS 64
+#define TUPLE_HEAD 32
+
+struct tuple_memo {
+	size_t len;             /* 0: empty */
+	size_t cap;             /* bytes at text */
+	int64_t bytes;
+	char *text;
+};
+
+/*
  * The shape texts of the value lines, each kept once in the dump's
  * arena, where hd_alloc_value.shape points: a dump repeats a few hundred
  * shapes, and a diff compares the shapes of every matched pair after the
@@ -184,6 +204,7 @@ struct parser {
 	int scan_done;
 	struct shape_memo *memo; /* SHAPE_MEMO_SLOTS of them */
 	struct long_memo *long_memo; /* LONG_MEMO_SLOTS of them */
+	struct tuple_memo *tuple_memo; /* TUPLE_MEMO_SLOTS of them */
 	struct kept_shape *kept; /* kept_cap slots (power of 2), kept_n used */
 	size_t kept_cap, kept_n, kept_bytes, kept_budget;
 	uint64_t stack_lines;
@@ -957,11 +978,58 @@ static int64_t shape_bytes(struct parser *ps, struct hd_slice shape,
  * needs no scan.  A shape scanned here that ends at the first ' ' is
  * marked plain.
  */
+/* The tuple_memo slot of the shape at p (TUPLE_HEAD bytes there). */
+static inline uint32_t tuple_index(const char *p)
+{
+	uint64_t h = load64(p) * 0x9e3779b97f4a7c15ull +
+		     load64(p + 8) * 0xc2b2ae3d27d4eb4full +
+		     load64(p + 16) * 0x165667b19e3779f9ull +
+		     load64(p + 24) * 0xd6e8feb86659fd93ull;
+
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return (uint32_t)(h >> 58) & (TUPLE_MEMO_SLOTS - 1);
+}
+
+/* insn_shape for a tuple shape (t.p[0] '(', more than TUPLE_HEAD bytes
+ * in t), through tuple_memo. */
+static __attribute__((noinline)) size_t
+insn_tuple_shape(struct parser *ps, struct hd_slice t, int64_t *bytes)
+{
+	struct tuple_memo *tm = &ps->tuple_memo[tuple_index(t.p)];
+	size_t n;
+
+	if (tm->len && tm->len < t.n && t.p[tm->len] == ' ' &&
+	    memcmp(tm->text, t.p, tm->len) == 0) {
+		*bytes = tm->bytes;
+		return tm->len;
+	}
+	n = balanced_until(t, ' ', ' ');
+	if (n == 0 || n == t.n)
+		return n;
+	*bytes = shape_bytes(ps, hd_slice_make(t.p, n), NULL);
+	if (n <= LONG_MEMO_TEXT) {
+		if (tm->cap < n) {
+			free(tm->text);
+			tm->cap = tm->cap * 2 > n ? tm->cap * 2 : n;
+			tm->text = hd_xmalloc(tm->cap);
+		}
+		memcpy(tm->text, t.p, n);
+		tm->len = n;
+		tm->bytes = *bytes;
+	}
+	return n;
+}
+
 static size_t insn_shape(struct parser *ps, struct hd_slice t, int64_t *bytes)
 {
-	size_t k = find_either(t, 0, ' ', ' '), n;
+	size_t k, n;
 	struct shape_memo *m = NULL;
 	int hit = 0;
+
+	if (t.n > TUPLE_HEAD && t.p[0] == '(')
+		return insn_tuple_shape(ps, t, bytes);
+	k = find_either(t, 0, ' ', ' ');
 
 	if (k > 0 && k < t.n && k <= SHAPE_MEMO_TEXT) {
 		m = memo_slot(ps, hd_slice_make(t.p, k), &hit);
@@ -3570,6 +3638,7 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 	}
 	ps.memo = hd_xcalloc(SHAPE_MEMO_SLOTS, sizeof(*ps.memo));
 	ps.long_memo = hd_xcalloc(LONG_MEMO_SLOTS, sizeof(*ps.long_memo));
+	ps.tuple_memo = hd_xcalloc(TUPLE_MEMO_SLOTS, sizeof(*ps.tuple_memo));
 	ps.kept_budget = len / SHAPE_KEEP_SHARE > SHAPE_KEEP_MIN ?
 			 len / SHAPE_KEEP_SHARE : SHAPE_KEEP_MIN;
 	rc = parse_lines(&ps) ? -1 : finish(&ps);
@@ -3580,6 +3649,9 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 	for (i = 0; i < LONG_MEMO_SLOTS; i++)
 		free(ps.long_memo[i].text);
 	free(ps.long_memo);
+	for (i = 0; i < TUPLE_MEMO_SLOTS; i++)
+		free(ps.tuple_memo[i].text);
+	free(ps.tuple_memo);
 	free(ps.memo);
 	free(ps.kept);
 	return rc;
