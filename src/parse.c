@@ -1299,14 +1299,16 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 
 /*
  * Parses the short form "<ID NAME[{IDX}][ (phi)][ @C]>" at the start of
- * *s, advances past it, and returns the value index in *out.
+ * *s, advances past it, and returns the value index in *out.  record:
+ * the short form of a "Used values" record, which mostly names a value
+ * made already by its value line.
  */
 static inline __attribute__((always_inline)) int
 take_short_form(struct parser *ps, struct hd_slice line,
-			   struct hd_slice *s, uint32_t *out)
+			   struct hd_slice *s, uint32_t *out, int record)
 {
 	struct hd_slice t = *s;
-	struct hd_slice name, index = default_index(), key;
+	struct hd_slice name = HD_SLICE_NULL, index = default_index(), key;
 	int64_t id, color = 0;
 	int phi = 0, has_color = 0, indexed = 0;
 	size_t n;
@@ -1315,16 +1317,36 @@ take_short_form(struct parser *ps, struct hd_slice line,
 
 	if (take_lit(&t, "<") || take_i64(ps, &t, &id) || take_lit(&t, " "))
 		return bad_line(ps, line, "bad value short form", "'<ID NAME>'");
-	n = name_span(t, ps->end);
-	if (n == 0)
-		return bad_line(ps, line, "missing value name", "'<ID NAME>'");
-	name = hd_slice_make(t.p, n);
-	t = skip(t, n);
-	n = index_span(t);
-	if (n) {
-		index = hd_slice_make(t.p, n);
-		indexed = 1;
+	/*
+	 * A record names a value made already: when its id has one whose
+	 * name (and printed index) are the next bytes, followed by what
+	 * ends a name and an index, those are what the reading below finds
+	 * (the bytes were read so when the value was made), and the value
+	 * is the one value_for would check them against.
+	 */
+	if (record && id >= 0 &&
+	    (v = hd_dump_value_by_id(ps->d, id)) != HD_NONE) {
+		val = &HD_VALUE(ps->d, v);
+		n = val->name.n +
+		    ((val->flags & HD_VALUE_INDEXED) ? val->index_n : 0);
+		if (t.n > n && (t.p[n] == ' ' || t.p[n] == '>') &&
+		    name_eq(hd_slice_make(t.p, n), hd_slice_make(val->name.p, n)))
+			t = skip(t, n);
+		else
+			v = HD_NONE;
+	}
+	if (v == HD_NONE) {
+		n = name_span(t, ps->end);
+		if (n == 0)
+			return bad_line(ps, line, "missing value name", "'<ID NAME>'");
+		name = hd_slice_make(t.p, n);
 		t = skip(t, n);
+		n = index_span(t);
+		if (n) {
+			index = hd_slice_make(t.p, n);
+			indexed = 1;
+			t = skip(t, n);
+		}
 	}
 	if (t.n >= 4 && t.p[0] == ' ' && t.p[1] == '@' &&
 	    (unsigned)(t.p[2] - '0') < 10 && t.p[3] == '>') {
@@ -1346,10 +1368,12 @@ take_short_form(struct parser *ps, struct hd_slice line,
 		return bad_line(ps, line, "unterminated value short form", "'>'");
 	if (id < 0)
 		return bad_line(ps, line, "negative value id", "an id >= 0");
-	key = (indexed && !(index.n == 2)) ? hd_slice_make(name.p, name.n + index.n)
-					     : name;
-	if (value_for(ps, id, name, index, key, indexed, &v))
-		return -1;
+	if (v == HD_NONE) {
+		key = (indexed && !(index.n == 2)) ?
+		      hd_slice_make(name.p, name.n + index.n) : name;
+		if (value_for(ps, id, name, index, key, indexed, &v))
+			return -1;
+	}
 	val = &HD_VALUE(ps->d, v);
 	if (phi)
 		val->flags |= HD_VALUE_PHI;
@@ -1521,7 +1545,7 @@ static int parse_alloc_value(struct parser *ps, struct hd_slice l)
 		return perr(ps, "value line outside an allocation (expected an 'allocation N:' header before it)");
 	if (ps->in_reuse)
 		return perr(ps, "value line after 'reused by buffers of a different color:' (expected '  value: <...> (color=C)')");
-	if (take_short_form(ps, l, &t, &v))
+	if (take_short_form(ps, l, &t, &v, 0))
 		return -1;
 	if (take_lit(&t, " (size=") || take_i64(ps, &t, &size) ||
 	    take_lit(&t, ",offset=") || take_i64(ps, &t, &offset) ||
@@ -1568,7 +1592,7 @@ static int parse_reuse_value(struct parser *ps, struct hd_slice l)
 
 	if (!ps->in_reuse)
 		return unknown_line(ps, l);
-	if (take_short_form(ps, l, &t, &v) || take_lit(&t, " (color=") ||
+	if (take_short_form(ps, l, &t, &v, 0) || take_lit(&t, " (color=") ||
 	    take_i64(ps, &t, &color) || take_lit(&t, ")") || t.n)
 		return bad_line(ps, l, "bad reused-by value line", "'  value: <ID NAME> (color=C)'");
 	r = PUSH(&ps->d->reuses, struct hd_alloc_reuse);
@@ -1689,7 +1713,7 @@ static int parse_record(struct parser *ps, struct hd_slice l)
 		return perr(ps, "value record outside 'Used values:' (expected 'Used values:' before it)");
 	if (ps->part != REC_NONE && ps->part != REC_DONE)
 		return perr(ps, "value record starts before the previous one ended (expected ' from instruction: ...')");
-	if (take_short_form(ps, l, &t, &v))
+	if (take_short_form(ps, l, &t, &v, 1))
 		return -1;
 	if (t.n)
 		return bad_line(ps, l, "text after value record", "'<ID NAME>' alone");
