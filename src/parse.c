@@ -2555,7 +2555,13 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	ps->part = REC_DONE;
 	if (t.n && t.p[0] == '%')
 		t = tail(t, 1);
-	n = name_span(t, ps->end);
+	/* the record's value is mostly named after its instruction: when
+	 * its name and a ' ' are next, name_span would find that name */
+	n = val->name.n;
+	same = t.n > n && t.p[n] == ' ' &&
+	       name_eq(hd_slice_make(t.p, n), val->name);
+	if (!same)
+		n = name_span(t, ps->end);
 	/* tuple elements repeat their instruction: check the last one first */
 	if (n && ps->last_insn != HD_NONE &&
 	    name_eq(HD_INSN(d, ps->last_insn).name, hd_slice_make(t.p, n))) {
@@ -2565,8 +2571,8 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	}
 	if (d->insns.len >= HD_NONE - 1)
 		return perr(ps, "too many instructions");
-	/* the record's value is mostly named after its instruction */
-	same = name_eq(val->name, hd_slice_make(t.p, n));
+	if (!same)
+		same = name_eq(val->name, hd_slice_make(t.p, n));
 	hash = same ? ps->record_hash : hd_hash64(hd_slice_make(t.p, n));
 	/* one probe finds the instruction or files the one made below
 	 * (parse_insn_text reads the same name) */
