@@ -1744,7 +1744,14 @@ static int parse_position(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice t = skip(l, 2);
 	struct hd_position *p;
-	size_t n = name_span(t, ps->end);
+	const struct hd_value *val = &HD_VALUE(ps->d, ps->record);
+	size_t n = val->name.n;
+
+	/* the first position is mostly the value's own name: when that and
+	 * a ' ' or the line's end are next, name_span would find it */
+	if (!(t.n >= n && (t.n == n || t.p[n] == ' ') &&
+	      name_eq(hd_slice_make(t.p, n), val->name)))
+		n = name_span(t, ps->end);
 
 	if (n == 0)
 		return bad_line(ps, l, "bad position", "'  NAME' or '  NAME {IDX}'");
