@@ -196,7 +196,9 @@ struct hd_insn {
 	struct hd_slice text;       /* the whole instruction text */
 	/* inside metadata={...}, as bytes meta_at .. meta_at + meta_n - 1
 	 * of text (hd_insn_metadata); meta_at 0 when there is none (text
-	 * starts with "%NAME = ", so a metadata never starts there) */
+	 * starts with "%NAME = ", so a metadata never starts there), and
+	 * when the parse had no HD_PARSE_CANON: canonical hashing, its one
+	 * reader, then walks the metadata item as any other */
 	uint32_t meta_at, meta_n;
 	int64_t shape_bytes;        /* hd_shape_logical_bytes(shape), if d->shape_facts */
 	uint64_t name_hash;         /* XXH3-64 of name, if d->shape_facts */

@@ -32,7 +32,9 @@ enum hd_parse_flags {
 	/* Compute the canonical hashes of the instructions while each is in
 	 * cache, for hd_canon_compute (canon.h: hd_canon_pre); costs the
 	 * parse what hashing would cost later, so only for callers that
-	 * hash (a diff, golden files), not for stat. */
+	 * hash (a diff, golden files), not for stat.  Only such a parse
+	 * keeps where each instruction's metadata lies (hd_insn_metadata),
+	 * which the hashing reads to skip it. */
 	HD_PARSE_CANON = 1u << 4
 };
 
