@@ -20,6 +20,7 @@
 #include "hlodiff/golden.h"
 #include "hlodiff/html.h"
 #include "hlodiff/match.h"
+#include "hlodiff/membuf.h"
 #include "hlodiff/parse.h"
 #include "hlodiff/rules.h"
 #include "hlodiff/verdict.h"
@@ -339,13 +340,12 @@ static void render_parts(const struct hd_batch_opts *o, struct hd_module_report 
 	int f;
 
 	for (f = 0; f < HD_FORMAT_COUNT; f++) {
-		char *buf = NULL;
-		size_t len = 0;
+		struct hd_membuf *mb = &m->part_buf[f];
 		FILE *out;
 
 		if (!(o->formats & (1u << f)))
 			continue;
-		out = open_memstream(&buf, &len);
+		out = hd_membuf_open(mb);
 		if (!out)
 			hd_die("out of memory");
 		switch (f) {
@@ -371,8 +371,8 @@ static void render_parts(const struct hd_batch_opts *o, struct hd_module_report 
 		}
 		if (fclose(out) != 0)
 			hd_die("out of memory");
-		m->part[f] = buf;
-		m->part_len[f] = len;
+		m->part[f] = hd_membuf_text(mb);
+		m->part_len[f] = hd_membuf_len(mb);
 	}
 }
 
@@ -735,7 +735,7 @@ void hd_module_report_release(struct hd_module_report *m)
 	int f;
 
 	for (f = 0; f < HD_FORMAT_COUNT; f++)
-		free(m->part[f]);
+		hd_membuf_release(&m->part_buf[f]);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -792,8 +792,8 @@ static void golden_one(void *arg, size_t i)
 	struct hd_golden_out *g = &c->out[i];
 	struct hd_dump d;
 	struct stat st;
-	char *buf = NULL;
-	size_t len = 0, golden_len;
+	struct hd_membuf text;
+	size_t len;
 	FILE *mem;
 	int kind;
 
@@ -808,25 +808,25 @@ static void golden_one(void *arg, size_t i)
 		hd_dump_release(&d);
 		return;
 	}
-	mem = open_memstream(&buf, &len);
+	mem = hd_membuf_open(&text);
 	if (!mem)
 		hd_die("out of memory");
 	hd_golden_write(mem, &d, j->module);
 	if (fclose(mem) != 0)
 		hd_die("out of memory");
 	hd_dump_release(&d);
-	golden_len = len;
 	len = strlen(c->dir) + strlen(j->label) + 32;
 	g->path = hd_xmalloc(len);
 	snprintf(g->path, len, "%s%s%s%s%s", c->dir,
 		 c->dir[0] && c->dir[strlen(c->dir) - 1] == '/' ? "" : "/", j->label,
 		 HD_GOLDEN_SUFFIX, c->gz ? ".gz" : "");
-	if (write_file(g->path, buf, golden_len, c->gz) == 0) {
+	if (write_file(g->path, hd_membuf_text(&text), hd_membuf_len(&text),
+		       c->gz) == 0) {
 		g->status = 0;
 		g->dump_bytes = stat(j->new_path, &st) == 0 ? (int64_t)st.st_size : -1;
 		g->golden_bytes = stat(g->path, &st) == 0 ? (int64_t)st.st_size : -1;
 	}
-	free(buf);
+	hd_membuf_release(&text);
 }
 
 void hd_batch_write_goldens(const char *dir, int gz, unsigned parse_flags,

@@ -33,6 +33,7 @@
 #include "hlodiff/diff.h"
 #include "hlodiff/dump.h"
 #include "hlodiff/figures.h"
+#include "hlodiff/membuf.h"
 #include "hlodiff/rules.h"
 
 enum hd_format {
@@ -143,8 +144,9 @@ struct hd_module_report {
 	int has_rules;
 	uint32_t n_error, n_warn, n_pass, n_na;  /* violated errors/warnings */
 	struct hd_junit_counts junit;
-	char *part[HD_FORMAT_COUNT];     /* per-module rendering, or NULL */
+	const char *part[HD_FORMAT_COUNT];  /* per-module rendering, or NULL */
 	size_t part_len[HD_FORMAT_COUNT];
+	struct hd_membuf part_buf[HD_FORMAT_COUNT];  /* where part lies */
 };
 
 struct hd_batch_report {
