@@ -1776,6 +1776,11 @@ static uint64_t mix(uint64_t h, uint64_t x)
 	return h;
 }
 
+uint64_t hd_canon_mix(uint64_t h, uint64_t x)
+{
+	return mix(h, x);
+}
+
 /*
  * Canonical hashing reads the records and instruction lines a second
  * time, front to back, and keeps only a window of the dump resident

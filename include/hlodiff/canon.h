@@ -167,6 +167,13 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 		    struct hd_loose_cursor *cur);
 
 /*
+ * How canonical hashing combines two 64-bit hashes into one (a loose key
+ * is a chain of them: the named key is hd_canon_mix(shape key, XXH3 of
+ * the stripped name)).  For tests that make keys from their parts.
+ */
+uint64_t hd_canon_mix(uint64_t h, uint64_t x);
+
+/*
  * Writes name without its unique-id parts to out (which must hold
  * name.n bytes) and returns the length written:
  *   - every '.'-separated part that is all digits is dropped

@@ -102,18 +102,6 @@ static void check_dump(const char *path)
 /* ------------------------------------------------------------------ */
 /* The name parts of the loose keys, against their definition           */
 
-/* canon.c's mix (the definition, copied). */
-static uint64_t ref_mix(uint64_t h, uint64_t x)
-{
-	h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 33;
-	return h;
-}
-
 /* Is t[0, n) a hex hash: 6 or more of [0-9a-f], a digit among them? */
 static int ref_hex(const char *t, size_t n)
 {
@@ -233,11 +221,13 @@ static void test_loose_names(void)
 		sn = hd_canon_name(out, name);
 		tn = ref_stem(stem, out, sn);
 		if (ins == HD_NONE ||
-		    keys[HD_LOOSE_NAMED] != ref_mix(keys[HD_LOOSE_SHAPE],
-						    XXH3_64bits(out, sn)) ||
-		    keys[HD_LOOSE_STEM] != ref_mix(ref_mix(c.insn_loose[2 * ins],
-							  XXH3_64bits(stem, tn)),
-						  empty))
+		    keys[HD_LOOSE_NAMED] !=
+			    hd_canon_mix(keys[HD_LOOSE_SHAPE],
+					 XXH3_64bits(out, sn)) ||
+		    keys[HD_LOOSE_STEM] !=
+			    hd_canon_mix(hd_canon_mix(c.insn_loose[2 * ins],
+						      XXH3_64bits(stem, tn)),
+					 empty))
 			if (wrong++ < 5)
 				diag("loose keys of %.*s differ", (int)name.n,
 				     name.p);
