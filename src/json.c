@@ -3,8 +3,10 @@
  */
 #include "hlodiff/json.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "hlodiff/arena.h"
 #include "hlodiff/bytes.h"
 #include "hlodiff/diag.h"
 #include "hlodiff/format.h"
@@ -84,7 +86,7 @@ static inline void put_bytes(struct hd_json *j, const char *s, size_t n)
 	j->len += n;
 }
 
-static void put_char(struct hd_json *j, char c)
+static inline void put_char(struct hd_json *j, char c)
 {
 	if (j->len == sizeof(j->buf))
 		flush(j);
@@ -116,7 +118,7 @@ static int compact(const struct hd_json *j)
 }
 
 /* Separator and indentation before a new item at the current depth. */
-static void item(struct hd_json *j)
+static inline __attribute__((always_inline)) void item(struct hd_json *j)
 {
 	if (j->after_key) {
 		j->after_key = 0;
@@ -196,7 +198,9 @@ static size_t plain_run(const char *s, size_t n, size_t i)
 	return i;
 }
 
-static void write_string(struct hd_json *j, const char *s, size_t n)
+/* write_string of a string that needs escapes (or may). */
+static __attribute__((noinline)) void write_escaped(struct hd_json *j,
+						    const char *s, size_t n)
 {
 	size_t i = 0, run;
 
@@ -239,6 +243,80 @@ static void write_string(struct hd_json *j, const char *s, size_t n)
 	put_char(j, '"');
 }
 
+
+#ifdef __SSE2__
+/* Are all 16 bytes of x plain (plain_byte)? */
+static inline int plain_v(__m128i x)
+{
+	__m128i ok = _mm_andnot_si128(
+		_mm_or_si128(hd_v_eq(x, '"'), hd_v_eq(x, '\\')),
+		hd_v_in_range(x, 0x20, 0x7e));
+
+	return _mm_movemask_epi8(ok) == 0xffff;
+}
+#endif
+
+/*
+ * Are all bytes of s[0, n) plain?  Nearly every string of a report is
+ * (names, keys, words), and most are shorter than a 16-byte block,
+ * which plain_run tests byte by byte.  Here a short string is tested as
+ * one block of two loads that may overlap, inside s[0, n) (the lanes
+ * left over hold a plain byte); a longer one a block at a time, the
+ * last block the last 16 bytes.
+ */
+static inline int plain_all(const char *s, size_t n)
+{
+#ifdef __SSE2__
+	uint64_t a, b;
+	uint32_t c, d;
+	size_t i;
+
+	if (n >= 16) {
+		for (i = 0; n - i > 16; i += 16)
+			if (!plain_v(hd_v_load(s + i)))
+				return 0;
+		return plain_v(hd_v_load(s + n - 16));
+	}
+	if (n >= 8) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		return plain_v(_mm_set_epi64x((long long)b, (long long)a));
+	}
+	if (n >= 4) {
+		memcpy(&c, s, 4);
+		memcpy(&d, s + n - 4, 4);
+	} else if (n) {
+		c = (uint32_t)(unsigned char)s[0] |
+		    (uint32_t)(unsigned char)s[n / 2] << 8 |
+		    (uint32_t)(unsigned char)s[n - 1] << 16 | 0x61000000u;
+		d = c;
+	} else {
+		return 1;
+	}
+	return plain_v(_mm_set_epi32(0x61616161, 0x61616161, (int)d, (int)c));
+#else
+	return plain_run(s, n, 0) == n;
+#endif
+}
+
+/* s[0, n) as a JSON string. */
+static void write_string(struct hd_json *j, const char *s, size_t n)
+{
+	if (n + 2 <= sizeof(j->buf) - j->len && plain_all(s, n)) {
+		char *o = j->buf + j->len;
+
+		o[0] = '"';
+		if (n <= 16)
+			copy_small(o + 1, s, n);
+		else
+			memcpy(o + 1, s, n);
+		o[n + 1] = '"';
+		j->len += n + 2;
+		return;
+	}
+	write_escaped(j, s, n);
+}
+
 void hd_json_key(struct hd_json *j, const char *key)
 {
 	item(j);
@@ -249,15 +327,30 @@ void hd_json_key(struct hd_json *j, const char *key)
 
 void hd_json_int(struct hd_json *j, int64_t v)
 {
+	/* two digits a step: a report writes millions of numbers */
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
 	char t[24];
 	size_t k = sizeof(t);
 	uint64_t u = hd_magnitude(v);
 
 	item(j);
-	do {
-		t[--k] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
+	while (u >= 100) {
+		unsigned d = (unsigned)(u % 100);
+
+		u /= 100;
+		k -= 2;
+		memcpy(t + k, pairs + 2 * d, 2);
+	}
+	if (u >= 10) {
+		k -= 2;
+		memcpy(t + k, pairs + 2 * u, 2);
+	} else {
+		t[--k] = (char)('0' + u);
+	}
 	if (v < 0)
 		t[--k] = '-';
 	put_bytes(j, t + k, sizeof(t) - k);
@@ -285,6 +378,39 @@ void hd_json_slice(struct hd_json *j, struct hd_slice s)
 {
 	item(j);
 	write_string(j, s.p ? s.p : "", s.n);
+}
+
+void hd_json_slice_cat(struct hd_json *j, struct hd_slice a, struct hd_slice b)
+{
+	char small[256], *whole;
+	size_t n = a.n + b.n;
+
+	item(j);
+	if (n + 2 <= sizeof(j->buf) - j->len && plain_all(a.p, a.n) &&
+	    plain_all(b.p, b.n)) {
+		/* plain: the two copied as they are, between the quotes */
+		char *o = j->buf + j->len;
+
+		o[0] = '"';
+		if (a.n)
+			memcpy(o + 1, a.p, a.n);
+		if (b.n <= 16)
+			copy_small(o + 1 + a.n, b.p, b.n);
+		else
+			memcpy(o + 1 + a.n, b.p, b.n);
+		o[n + 1] = '"';
+		j->len += n + 2;
+		return;
+	}
+	/* else escaped as one string (a UTF-8 sequence may span the two) */
+	whole = n <= sizeof(small) ? small : hd_xmalloc(n);
+	if (a.n)
+		memcpy(whole, a.p, a.n);
+	if (b.n)
+		memcpy(whole + a.n, b.p, b.n);
+	write_string(j, whole, n);
+	if (whole != small)
+		free(whole);
 }
 
 void hd_json_raw(struct hd_json *j, const char *token)

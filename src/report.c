@@ -498,24 +498,18 @@ void hd_report_diff_text(FILE *out, const struct hd_diff *df,
 
 /* ---- diff, JSON ------------------------------------------------------ */
 
+/* A value's label (hd_value_label: its name and index), written from
+ * the value's own text, not copied to a buffer first. */
 static void json_value_label(struct hd_json *j, const struct hd_dump *d, uint32_t v)
 {
-	char label[LABEL_MAX];
-	size_t len;
+	const struct hd_value *val;
 
 	if (v == HD_NONE) {
 		hd_json_null(j);
 		return;
 	}
-	len = (size_t)hd_value_label(label, sizeof(label), d, v);
-	if (len < sizeof(label)) {
-		hd_json_slice(j, hd_slice_make(label, len));
-	} else {
-		char *whole = hd_value_label_dup(d, v);
-
-		hd_json_slice(j, hd_slice_make(whole, len));
-		free(whole);
-	}
+	val = &HD_VALUE(d, v);
+	hd_json_slice_cat(j, val->name, hd_value_index(val));
 }
 
 /*

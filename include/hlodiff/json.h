@@ -38,6 +38,8 @@ void hd_json_bool(struct hd_json *j, int v);
 void hd_json_null(struct hd_json *j);
 void hd_json_str(struct hd_json *j, const char *s);
 void hd_json_slice(struct hd_json *j, struct hd_slice s);
+/* The string a followed by b (as hd_json_slice of the two joined). */
+void hd_json_slice_cat(struct hd_json *j, struct hd_slice a, struct hd_slice b);
 /* A raw, already valid JSON token (e.g. a number with a fraction). */
 void hd_json_raw(struct hd_json *j, const char *token);
 /* A member "key": value, the value null when absent (has == 0, s ==

@@ -171,6 +171,115 @@ static void test_escape_places(void)
 	   tried);
 }
 
+/* The text j wrote for one item written by put, as a new string. */
+static char *written(void (*put)(struct hd_json *, const char *, size_t, size_t),
+		     const char *s, size_t n, size_t cut, size_t *len)
+{
+	struct mem m;
+	struct hd_json j;
+
+	mem_open(&m, &j);
+	put(&j, s, n, cut);
+	hd_json_finish(&j);
+	fclose(m.f);
+	*len = m.len;
+	return m.text;
+}
+
+static void put_whole(struct hd_json *j, const char *s, size_t n, size_t cut)
+{
+	(void)cut;
+	hd_json_slice(j, hd_slice_make(s, n));
+}
+
+/* Each piece in a buffer of its exact size (ASan sees a read past it). */
+static void put_cat(struct hd_json *j, const char *s, size_t n, size_t cut)
+{
+	char *a = malloc(cut + 1), *b = malloc(n - cut + 1);
+
+	memcpy(a, s, cut);
+	memcpy(b, s + cut, n - cut);
+	hd_json_slice_cat(j, hd_slice_make(a, cut), hd_slice_make(b, n - cut));
+	free(a);
+	free(b);
+}
+
+/*
+ * hd_json_slice_cat writes what hd_json_slice writes of the two joined,
+ * wherever they are cut: plain strings, escapes, UTF-8 sequences cut in
+ * two (valid joined), and pieces longer than its stack room and than
+ * the buffer.
+ */
+static void test_slice_cat(void)
+{
+	static const char mixed[] = "ab\"\xc3\xa9k\xe2\x82\xac\xf0\x9f\x98\x80\xff\n"
+				    "fusion.123{0,1}";
+	size_t big = 2 * HD_JSON_BUF + 5, sizes[4], n, cut, k, bad = 0, tried = 0;
+	char *plain = malloc(big);
+	const char *texts[4];
+
+	for (k = 0; k < big; k++)
+		plain[k] = (char)('a' + k % 26);
+	texts[0] = mixed;
+	sizes[0] = sizeof(mixed) - 1;
+	texts[1] = plain;
+	sizes[1] = 40;
+	texts[2] = plain;
+	sizes[2] = 300;
+	texts[3] = plain;
+	sizes[3] = big;
+	for (k = 0; k < 4; k++)
+		for (n = 0; n <= sizes[k]; n += n < 48 ? 1 : 97)
+			for (cut = 0; cut <= n; cut += cut < 48 || n - cut < 48 ? 1 : 89) {
+				size_t la, lb;
+				char *a = written(put_whole, texts[k], n, cut, &la);
+				char *b = written(put_cat, texts[k], n, cut, &lb);
+
+				tried++;
+				if (la != lb || memcmp(a, b, la) != 0) {
+					if (bad++ == 0)
+						diag("%zu bytes cut at %zu: got '%.*s', want '%.*s'",
+						     n, cut, (int)(lb < 200 ? lb : 200), b,
+						     (int)(la < 200 ? la : 200), a);
+				}
+				free(a);
+				free(b);
+			}
+	ok(bad == 0, "a string in two pieces as the two joined, cut anywhere (%zu cuts)",
+	   tried);
+	free(plain);
+}
+
+/* Plain strings of 0 to 40 bytes, each in a buffer of its size. */
+static void test_plain_lengths(void)
+{
+	size_t len, i, bad = 0;
+
+	for (len = 0; len <= 40; len++) {
+		char *s = malloc(len + 1), want[64];
+		struct mem m;
+		struct hd_json j;
+
+		for (i = 0; i < len; i++)
+			s[i] = (char)(' ' + (i * 7) % 95);
+		for (i = 0; i < len; i++)       /* no quote or backslash */
+			if (s[i] == '"' || s[i] == '\\')
+				s[i] = '~';
+		want[0] = '"';
+		memcpy(want + 1, s, len);
+		memcpy(want + 1 + len, "\"\n", 2);
+		mem_open(&m, &j);
+		hd_json_slice(&j, hd_slice_make(s, len));
+		hd_json_finish(&j);
+		fclose(m.f);
+		if (m.len != len + 3 || memcmp(m.text, want, len + 3) != 0)
+			bad++;
+		free(m.text);
+		free(s);
+	}
+	ok(bad == 0, "plain strings of 0 to 40 bytes as they are");
+}
+
 static void test_integers(void)
 {
 	struct mem m;
@@ -186,6 +295,31 @@ static void test_integers(void)
 	hd_json_end_array(&j);
 	CHECK(&m, &j, "[\n  0,\n  -1,\n  10,\n  9223372036854775807,\n"
 		      "  -9223372036854775808\n]\n", "integers to their limits");
+
+	/* every number of digits, around each power of ten */
+	{
+		char want[4096];
+		size_t at = 0;
+		int64_t p = 1;
+		int k, d;
+
+		mem_open(&m, &j);
+		hd_json_begin_array(&j);
+		at += (size_t)sprintf(want + at, "[");
+		for (k = 0; k < 19; k++, p *= 10)
+			for (d = -1; d <= 1; d++) {
+				int64_t v = p + d;
+
+				hd_json_int(&j, v);
+				hd_json_int(&j, -v);
+				at += (size_t)sprintf(want + at, "%s\n  %lld,\n  %lld",
+						      at > 1 ? "," : "",
+						      (long long)v, (long long)-v);
+			}
+		hd_json_end_array(&j);
+		at += (size_t)sprintf(want + at, "\n]\n");
+		mem_check(&m, &j, want, at, "integers of every length, both signs");
+	}
 }
 
 /* A string longer than the buffer, and items across its end. */
@@ -220,6 +354,8 @@ int main(void)
 	test_layout();
 	test_strings();
 	test_escape_places();
+	test_plain_lengths();
+	test_slice_cat();
 	test_integers();
 	test_past_buffer();
 	return 0;
