@@ -264,7 +264,8 @@ static inline int plain_v(__m128i x)
  * left over hold a plain byte); a longer one a block at a time, the
  * last block the last 16 bytes.
  */
-static inline int plain_all(const char *s, size_t n)
+static inline __attribute__((always_inline)) int plain_all(const char *s,
+							    size_t n)
 {
 #ifdef __SSE2__
 	uint64_t a, b;
@@ -317,15 +318,35 @@ static void write_string(struct hd_json *j, const char *s, size_t n)
 	write_escaped(j, s, n);
 }
 
-void hd_json_key(struct hd_json *j, const char *key)
+/* "key": in one copy when the key is plain (a report's keys are). */
+static inline __attribute__((always_inline)) void key_(struct hd_json *j,
+							const char *key, size_t n)
 {
 	item(j);
-	write_string(j, key, strlen(key));
-	put_bytes(j, ": ", 2);
+	if (n + 4 <= sizeof(j->buf) - j->len && plain_all(key, n)) {
+		char *o = j->buf + j->len;
+
+		o[0] = '"';
+		if (n <= 16)
+			copy_small(o + 1, key, n);
+		else
+			memcpy(o + 1, key, n);
+		memcpy(o + 1 + n, "\": ", 3);
+		j->len += n + 4;
+	} else {
+		write_escaped(j, key, n);
+		put_bytes(j, ": ", 2);
+	}
 	j->after_key = 1;
 }
 
-void hd_json_int(struct hd_json *j, int64_t v)
+void hd_json_key_n(struct hd_json *j, const char *key, size_t n)
+{
+	key_(j, key, n);
+}
+
+static inline __attribute__((always_inline)) void int_(struct hd_json *j,
+							int64_t v)
 {
 	/* two digits a step: a report writes millions of numbers */
 	static const char pairs[] =
@@ -354,6 +375,11 @@ void hd_json_int(struct hd_json *j, int64_t v)
 	if (v < 0)
 		t[--k] = '-';
 	put_bytes(j, t + k, sizeof(t) - k);
+}
+
+void hd_json_int(struct hd_json *j, int64_t v)
+{
+	int_(j, v);
 }
 
 void hd_json_bool(struct hd_json *j, int v)
@@ -419,33 +445,36 @@ void hd_json_raw(struct hd_json *j, const char *token)
 	put_str(j, token);
 }
 
-void hd_json_key_int(struct hd_json *j, const char *key, int64_t v)
+void hd_json_key_int_n(struct hd_json *j, const char *key, size_t n, int64_t v)
 {
-	hd_json_key(j, key);
-	hd_json_int(j, v);
+	key_(j, key, n);
+	int_(j, v);
 }
 
-void hd_json_key_opt_int(struct hd_json *j, const char *key, int has, int64_t v)
+void hd_json_key_opt_int_n(struct hd_json *j, const char *key, size_t n,
+			   int has, int64_t v)
 {
-	hd_json_key(j, key);
+	key_(j, key, n);
 	if (has)
-		hd_json_int(j, v);
+		int_(j, v);
 	else
 		hd_json_null(j);
 }
 
-void hd_json_key_str(struct hd_json *j, const char *key, const char *s)
+void hd_json_key_str_n(struct hd_json *j, const char *key, size_t n,
+		       const char *s)
 {
-	hd_json_key(j, key);
+	key_(j, key, n);
 	if (s)
 		hd_json_str(j, s);
 	else
 		hd_json_null(j);
 }
 
-void hd_json_key_slice(struct hd_json *j, const char *key, struct hd_slice s)
+void hd_json_key_slice_n(struct hd_json *j, const char *key, size_t n,
+			 struct hd_slice s)
 {
-	hd_json_key(j, key);
+	key_(j, key, n);
 	if (s.n)
 		hd_json_slice(j, s);
 	else

@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "hlodiff/slice.h"
 
@@ -32,7 +33,6 @@ void hd_json_begin_object(struct hd_json *j);
 void hd_json_end_object(struct hd_json *j);
 void hd_json_begin_array(struct hd_json *j);
 void hd_json_end_array(struct hd_json *j);
-void hd_json_key(struct hd_json *j, const char *key);
 void hd_json_int(struct hd_json *j, int64_t v);
 void hd_json_bool(struct hd_json *j, int v);
 void hd_json_null(struct hd_json *j);
@@ -42,12 +42,50 @@ void hd_json_slice(struct hd_json *j, struct hd_slice s);
 void hd_json_slice_cat(struct hd_json *j, struct hd_slice a, struct hd_slice b);
 /* A raw, already valid JSON token (e.g. a number with a fraction). */
 void hd_json_raw(struct hd_json *j, const char *token);
+/*
+ * The functions that take a key take its length, from the inline
+ * wrappers below: where the key is a literal (as nearly every one is)
+ * strlen is worked out by the compiler, not called for each member.
+ */
+void hd_json_key_n(struct hd_json *j, const char *key, size_t n);
+void hd_json_key_int_n(struct hd_json *j, const char *key, size_t n, int64_t v);
+void hd_json_key_opt_int_n(struct hd_json *j, const char *key, size_t n,
+			   int has, int64_t v);
+void hd_json_key_str_n(struct hd_json *j, const char *key, size_t n,
+		       const char *s);
+void hd_json_key_slice_n(struct hd_json *j, const char *key, size_t n,
+			 struct hd_slice s);
+
+/* A key; the next call writes its value. */
+static inline void hd_json_key(struct hd_json *j, const char *key)
+{
+	hd_json_key_n(j, key, strlen(key));
+}
+
 /* A member "key": value, the value null when absent (has == 0, s ==
  * NULL, or an empty slice). */
-void hd_json_key_int(struct hd_json *j, const char *key, int64_t v);
-void hd_json_key_opt_int(struct hd_json *j, const char *key, int has, int64_t v);
-void hd_json_key_str(struct hd_json *j, const char *key, const char *s);
-void hd_json_key_slice(struct hd_json *j, const char *key, struct hd_slice s);
+static inline void hd_json_key_int(struct hd_json *j, const char *key, int64_t v)
+{
+	hd_json_key_int_n(j, key, strlen(key), v);
+}
+
+static inline void hd_json_key_opt_int(struct hd_json *j, const char *key,
+				       int has, int64_t v)
+{
+	hd_json_key_opt_int_n(j, key, strlen(key), has, v);
+}
+
+static inline void hd_json_key_str(struct hd_json *j, const char *key,
+				   const char *s)
+{
+	hd_json_key_str_n(j, key, strlen(key), s);
+}
+
+static inline void hd_json_key_slice(struct hd_json *j, const char *key,
+				     struct hd_slice s)
+{
+	hd_json_key_slice_n(j, key, strlen(key), s);
+}
 
 /* Writes the final newline and what is buffered to out.  Nothing
  * reaches out before: between hd_json_init and this call, write to out
