@@ -537,15 +537,31 @@ fetch_label(const struct hd_dump *d, uint32_t i, int names)
 }
 
 static inline __attribute__((always_inline)) void
+fetch_pair(const struct hd_diff *df, uint32_t old_v, uint32_t new_v, int names)
+{
+	if (old_v != HD_NONE)
+		fetch_label(df->old, old_v, names);
+	if (new_v != HD_NONE)
+		fetch_label(df->new_dump, new_v, names);
+}
+
+static inline __attribute__((always_inline)) void
 fetch_labels(const struct hd_diff *df, uint32_t k, int names)
 {
 	const struct hd_value_diff *x =
 		&HD_VEC_AT(&df->values, struct hd_value_diff, k);
 
-	if (x->old_v != HD_NONE)
-		fetch_label(df->old, x->old_v, names);
-	if (x->new_v != HD_NONE)
-		fetch_label(df->new_dump, x->new_v, names);
+	fetch_pair(df, x->old_v, x->new_v, names);
+}
+
+/* fetch_labels for the peak's entry k (as scattered) */
+static inline __attribute__((always_inline)) void
+fetch_peak_labels(const struct hd_diff *df, size_t k, int names)
+{
+	const struct hd_peak_value *e =
+		&HD_VEC_AT(&df->peak.values, struct hd_peak_value, k);
+
+	fetch_pair(df, e->old_v, e->new_v, names);
 }
 
 static void json_value_diff(struct hd_json *j, const struct hd_diff *df,
@@ -623,6 +639,11 @@ static void json_peak(struct hd_json *j, const struct hd_diff *df)
 	j->compact_depth = 4;
 	for (i = 0; i < p->values.len; i++) {
 		const struct hd_peak_value *e = &HD_VEC_AT(&p->values, struct hd_peak_value, i);
+
+		if (i + LABELS_AHEAD < p->values.len)
+			fetch_peak_labels(df, i + LABELS_AHEAD, 0);
+		if (i + LABELS_AHEAD / 2 < p->values.len)
+			fetch_peak_labels(df, i + LABELS_AHEAD / 2, 1);
 		hd_json_begin_object(j);
 		hd_json_key_str(j, "role", hd_peak_role_name((enum hd_peak_role)e->role));
 		hd_json_key(j, "old");
