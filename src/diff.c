@@ -298,7 +298,8 @@ static void sort_values(struct hd_diff *df, struct hd_key_item *items,
 				listed_h, a + (h - listed_h) };
 	hd_run_two(split_run, &sp[0], split_run, &sp[1], n >= 4096);
 	hd_key_sort_in(sp[0].runs, a, items, full_value_cmp, df);
-	hd_key_sort_in(sp[0].runs + a, n - a, items, full_value_cmp, df);
+	if (!df->rest_unsorted)
+		hd_key_sort_in(sp[0].runs + a, n - a, items, full_value_cmp, df);
 	hd_key_apply_via(df->values.data, sizeof(struct hd_value_diff),
 			 sp[0].runs, n, items);
 	hd_vec_release(&run_mem);
@@ -817,10 +818,37 @@ static void *list_and_sort(void *arg)
 	return NULL;
 }
 
+/*
+ * Sorts the entries left in listing order (values[n_listed, len), see
+ * hd_diff_compute_sides_listed) as sort_values sorts them: they are in
+ * the order of their run there, each item's idx its entry's place
+ * (full_value_cmp reads the entries there), so ties fall as they did.
+ */
+static void sort_rest(struct hd_diff *df)
+{
+	struct hd_value_diff *v = df->values.data;
+	size_t a = df->n_listed, n = df->values.len - a, i;
+	struct hd_key_item *items;
+
+	df->rest_unsorted = 0;
+	if (n < 2)
+		return;
+	items = hd_xmalloc(n * sizeof(*items));
+	for (i = 0; i < n; i++)
+		value_item(df, &items[i], &v[a + i], (uint32_t)(a + i), 0);
+	hd_key_sort(items, n, full_value_cmp, df);
+	for (i = 0; i < n; i++)
+		items[i].idx -= (uint32_t)a;
+	hd_key_apply(v + a, sizeof(*v), items, n);
+	free(items);
+}
+
 void hd_diff_complete(struct hd_diff *df)
 {
 	struct compute_job job = { df, 0 };
 
+	if (df->rest_unsorted)
+		sort_rest(df);
 	if (!df->partial)
 		return;
 	hd_peak_diff_complete(&df->peak, df->old, df->new_dump);
@@ -834,16 +862,19 @@ void hd_diff_complete(struct hd_diff *df)
 	list_and_sort(&job);
 }
 
-/* hd_diff_compute_sides, partial when partial (hd_diff_compute_sides_top). */
+/* hd_diff_compute_sides, partial when partial (hd_diff_compute_sides_top),
+ * its unchanged entries unsorted when rest_unsorted
+ * (hd_diff_compute_sides_listed). */
 static int compute_sides(struct hd_diff *df, struct hd_diff_side *os,
 			 struct hd_diff_side *ns, unsigned match_flags,
-			 int partial, uint32_t top)
+			 int partial, int rest_unsorted, uint32_t top)
 {
 	const struct hd_dump *old = os->d, *new_dump = ns->d;
 	struct compute_job job = { df, top };
 
 	memset(df, 0, sizeof(*df));
 	df->partial = partial;
+	df->rest_unsorted = rest_unsorted;
 	df->old = old;
 	df->new_dump = new_dump;
 	df->rows.elem = sizeof(struct hd_figure_row);
@@ -869,14 +900,20 @@ static int compute_sides(struct hd_diff *df, struct hd_diff_side *os,
 int hd_diff_compute_sides(struct hd_diff *df, struct hd_diff_side *os,
 			  struct hd_diff_side *ns, unsigned match_flags)
 {
-	return compute_sides(df, os, ns, match_flags, 0, 0);
+	return compute_sides(df, os, ns, match_flags, 0, 0, 0);
+}
+
+int hd_diff_compute_sides_listed(struct hd_diff *df, struct hd_diff_side *os,
+				 struct hd_diff_side *ns, unsigned match_flags)
+{
+	return compute_sides(df, os, ns, match_flags, 0, 1, 0);
 }
 
 int hd_diff_compute_sides_top(struct hd_diff *df, struct hd_diff_side *os,
 			      struct hd_diff_side *ns, unsigned match_flags,
 			      uint32_t top)
 {
-	return compute_sides(df, os, ns, match_flags, 1, top);
+	return compute_sides(df, os, ns, match_flags, 1, 0, top);
 }
 
 void hd_diff_release(struct hd_diff *df)

@@ -5,7 +5,9 @@
  * first, the others the rest of its differing values (all but their how,
  * which a partial diff leaves for later); the first top values at the
  * peak the whole one's; completed (hd_diff_complete), the whole listing
- * and peak byte for byte, and the match's how.
+ * and peak byte for byte, and the match's how.  The listing whose
+ * unchanged entries are left unsorted (hd_diff_compute_sides_listed)
+ * likewise.
  *
  * Each dump of tests/data (and of $HD_CORPUS when set) is compared
  * with the one before it, for several tops.
@@ -109,6 +111,48 @@ static void check_top(const char *name, const struct hd_dump *old,
 	hd_diff_release(&df);
 }
 
+/*
+ * hd_diff_compute_sides_listed: the differing entries, the peak and the
+ * match as the whole diff's; the others there (as many); completed,
+ * the whole listing byte for byte.
+ */
+static void check_listed(const char *name, const struct hd_dump *old,
+			 const struct hd_dump *nw, const struct hd_diff *whole)
+{
+	struct hd_diff_side os, ns;
+	struct hd_diff df;
+	size_t i, bad = 0;
+
+	hd_diff_side_prepare(&os, old);
+	hd_diff_side_prepare(&ns, nw);
+	hd_diff_compute_sides_listed(&df, &os, &ns, 0);
+	bad += df.partial || df.n_listed != whole->n_listed ||
+	       df.values.len != whole->values.len ||
+	       df.n_matched != whole->n_matched ||
+	       df.n_changed != whole->n_changed ||
+	       df.n_added != whole->n_added || df.n_removed != whole->n_removed;
+	bad += df.rest_unsorted != 1;
+	for (i = 0; !bad && i < df.n_listed; i++)
+		bad += memcmp(entry(&df, i), entry(whole, i),
+			      sizeof(struct hd_value_diff)) != 0;
+	for (i = df.n_listed; !bad && i < df.values.len; i++)
+		bad += entry(&df, i)->status != HD_STATUS_MATCHED ||
+		       entry(&df, i)->changes != 0;
+	bad += df.peak.values.len != whole->peak.values.len;
+	for (i = 0; !bad && i < df.peak.values.len; i++)
+		bad += memcmp(peak_entry(&df, i), peak_entry(whole, i),
+			      sizeof(struct hd_peak_value)) != 0;
+	bad += memcmp(df.match.how, whole->match.how, whole->match.n_old) != 0;
+	hd_diff_complete(&df);
+	bad += df.rest_unsorted || df.values.len != whole->values.len;
+	for (i = 0; !bad && i < df.values.len; i++)
+		bad += memcmp(entry(&df, i), entry(whole, i),
+			      sizeof(struct hd_value_diff)) != 0;
+	is_int(0, (long long)bad, "%s: differing entries sorted alone, then completed",
+	       name);
+	hd_diff_release(&df);
+}
+
 static void check(const char *path)
 {
 	struct hd_dump old, nw;
@@ -125,6 +169,7 @@ static void check(const char *path)
 	hd_diff_compute(&whole, &old, &nw, 0);
 	for (t = 0; t < sizeof(tops) / sizeof(tops[0]); t++)
 		check_top(path, &old, &nw, &whole, tops[t]);
+	check_listed(path, &old, &nw, &whole);
 	hd_diff_release(&whole);
 	hd_dump_release(&old);
 	hd_dump_release(&nw);
