@@ -306,7 +306,7 @@ static void test_integers(void)
 		mem_open(&m, &j);
 		hd_json_begin_array(&j);
 		at += (size_t)sprintf(want + at, "[");
-		for (k = 0; k < 19; k++, p *= 10)
+		for (k = 0; k < 19; k++) {
 			for (d = -1; d <= 1; d++) {
 				int64_t v = p + d;
 
@@ -316,6 +316,9 @@ static void test_integers(void)
 						      at > 1 ? "," : "",
 						      (long long)v, (long long)-v);
 			}
+			if (k < 18)     /* 10^18 is the last below INT64_MAX */
+				p *= 10;
+		}
 		hd_json_end_array(&j);
 		at += (size_t)sprintf(want + at, "\n]\n");
 		mem_check(&m, &j, want, at, "integers of every length, both signs");
@@ -348,6 +351,45 @@ static void test_past_buffer(void)
 	free(s);
 }
 
+/* Compact rows across the buffer's end, as a listing writes them. */
+static void test_compact_rows(void)
+{
+	size_t i, at = 0, cap = 4000 * 160 + 64;
+	char *want = malloc(cap);
+	struct mem m;
+	struct hd_json j;
+
+	mem_open(&m, &j);
+	hd_json_begin_array(&j);
+	j.compact_depth = 2;
+	at += (size_t)sprintf(want + at, "[");
+	for (i = 0; i < 4000; i++) {
+		hd_json_begin_object(&j);
+		hd_json_key_str(&j, "status", i % 3 ? "matched" : "added");
+		hd_json_key(&j, "old");
+		if (i % 5)
+			hd_json_slice_cat(&j, hd_slice_make("fusion.", 7),
+					  hd_slice_make("{}", 2));
+		else
+			hd_json_null(&j);
+		hd_json_key_int(&j, "delta", (int64_t)i * 7919 - 9000);
+		hd_json_key_str(&j, i % 7 ? "k" : "a longer key, past 16 bytes", "");
+		hd_json_end_object(&j);
+		at += (size_t)snprintf(want + at, cap - at,
+				       "%s\n  {\"status\": \"%s\", \"old\": %s, "
+				       "\"delta\": %lld, \"%s\": \"\"}",
+				       i ? "," : "", i % 3 ? "matched" : "added",
+				       i % 5 ? "\"fusion.{}\"" : "null",
+				       (long long)i * 7919 - 9000,
+				       i % 7 ? "k" : "a longer key, past 16 bytes");
+	}
+	j.compact_depth = 0;
+	hd_json_end_array(&j);
+	at += (size_t)snprintf(want + at, cap - at, "\n]\n");
+	mem_check(&m, &j, want, at, "4000 compact rows across the buffer's end");
+	free(want);
+}
+
 int main(void)
 {
 	plan_lazy();
@@ -358,5 +400,6 @@ int main(void)
 	test_slice_cat();
 	test_integers();
 	test_past_buffer();
+	test_compact_rows();
 	return 0;
 }
