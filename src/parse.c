@@ -1781,8 +1781,11 @@ static int parse_position(struct parser *ps, struct hd_slice l)
 	return 0;
 }
 
-/* "NAME, operand K" [" {IDX}"]; kept only with HD_PARSE_KEEP_USES */
-static int parse_use(struct parser *ps, struct hd_slice l)
+/* "NAME, operand K" [" {IDX}"]; kept only with HD_PARSE_KEEP_USES.
+ * Not inlined, as GCC chose before parse_line's fast path (inlined in
+ * the line loop it cost more instructions than its call). */
+static __attribute__((noinline)) int
+parse_use(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice t = skip(l, 2);
 	struct hd_use u;
@@ -3214,7 +3217,13 @@ static int plausible_start(struct hd_slice l)
 	       STARTS(l, "*** Begin ") || IS(l, "Used values:");
 }
 
-static int parse_line(struct parser *ps, struct hd_slice l)
+/*
+ * What parse_line does before a line goes to its kind, for the lines
+ * that the test there sends here: 1 when the line goes to its kind
+ * after all, else what parse_line returns (the line is read here).
+ */
+static __attribute__((noinline)) int
+parse_line_rare(struct parser *ps, struct hd_slice l)
 {
 	if (ps->sec == SEC_DONE)
 		return 0;
@@ -3232,6 +3241,27 @@ static int parse_line(struct parser *ps, struct hd_slice l)
 		char q[PARSE_QUOTE_MAX + 8];
 		hd_quote(q, sizeof(q), l.p, l.n, PARSE_QUOTE_MAX);
 		return perr(ps, "not a buffer-assignment dump: first line is '%s' (expected 'BufferAssignment:')", q);
+	}
+	return 1;
+}
+
+/*
+ * A line read in a section (SEC_ALLOCATIONS to SEC_STACK_TREE: not the
+ * start, a wrapped block skipped or the end) that is not empty and does
+ * not start with '*' goes to its kind at once, after one test of the
+ * state and two of the line; any other line goes through
+ * parse_line_rare's five tests first, as every line did.
+ */
+static inline __attribute__((always_inline)) int
+parse_line(struct parser *ps, struct hd_slice l)
+{
+	if (__builtin_expect(!((unsigned)ps->sec - SEC_ALLOCATIONS <
+			       SEC_SKIP_WRAPPED - SEC_ALLOCATIONS &&
+			       l.n && l.p[0] != '*'), 0)) {
+		int rc = parse_line_rare(ps, l);
+
+		if (rc <= 0)
+			return rc;
 	}
 	if (l.p[0] != ' ')
 		return top_level_line(ps, l);
