@@ -763,10 +763,17 @@ push_zeroed(struct hd_vec *v, size_t size)
 	if (v->len == v->cap)
 		return hd_vec_push(v);
 	p = (char *)v->data + v->len * size;
-	for (i = 0; i + 32 <= size; i += 32)
-		memset(p + i, 0, 32);
-	if (i < size)
-		memset(p + i, 0, size - i);
+	/* A vector in its own reservation (hd_vec_expect, or grown past
+	 * 2 MiB: arena.c) has zeros past its length, as the kernel mapped
+	 * them: the parser's vectors only grow, and nothing writes past
+	 * their ends.  Records of 32 bytes or more are not zeroed again
+	 * there; a smaller one costs a store or two, not worth a test. */
+	if (size < 32 || !v->mapped) {
+		for (i = 0; i + 32 <= size; i += 32)
+			memset(p + i, 0, 32);
+		if (i < size)
+			memset(p + i, 0, size - i);
+	}
 	v->len++;
 	return p;
 }
