@@ -1721,6 +1721,23 @@ static void keep_use(struct parser *ps, struct hd_use u)
 	value_uses_of(ps->d, ps->record)->use_count++;
 }
 
+/*
+ * The line after l, when it is exactly the literal lit (n bytes, its
+ * '\n' the last) and l ended at a '\n': n, which the line's reading
+ * returns to parse_lines, which counts that line as read (a record's
+ * " positions:" and " uses:" lines, whose reading is a change of
+ * ps->part, made by the caller in place of one_space_line's); else 0.
+ */
+static inline __attribute__((always_inline)) int
+next_line_is(const struct parser *ps, struct hd_slice l, const char *lit,
+	     size_t n)
+{
+	const char *q = l.p + l.n;
+
+	return ps->end - q > (ptrdiff_t)n && q[0] == '\n' &&
+	       hd_bytes_eq(q + 1, lit, n) ? (int)n : 0;
+}
+
 static int parse_record(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice t = l;
@@ -1754,6 +1771,11 @@ static int parse_record(struct parser *ps, struct hd_slice l)
 		value_uses_of(ps->d, v)->use_first = (uint32_t)ps->d->uses.len;
 	ps->record = v;
 	ps->part = REC_HEADER;
+	/* mostly " positions:" next (as one_space_line reads it) */
+	if (next_line_is(ps, l, " positions:\n", 12)) {
+		ps->part = REC_POSITIONS;
+		return 12;
+	}
 	return 0;
 }
 
@@ -1785,6 +1807,11 @@ static int parse_position(struct parser *ps, struct hd_slice l)
 		hd_canon_pre_position(ps->d->canon_pre, p,
 				      HD_VALUE_POSITIONS(ps->d, ps->record).pos_count);
 	HD_VALUE_POSITIONS(ps->d, ps->record).pos_count++;
+	/* " uses:" after the last position (as one_space_line reads it) */
+	if (next_line_is(ps, l, " uses:\n", 7)) {
+		ps->part = REC_USES;
+		return 7;
+	}
 	return 0;
 }
 
@@ -3514,6 +3541,7 @@ static int parse_lines(struct parser *ps)
 	while (p < end) {
 		const char *nl;
 		struct hd_slice l;
+		int rc;
 
 		/* a live-range or peak line's end was found ahead */
 		if (ps->a_used < ps->a_scanned &&
@@ -3541,8 +3569,17 @@ static int parse_lines(struct parser *ps)
 		l = hd_slice_make(p, (size_t)(nl - p));
 		if (l.n && l.p[l.n - 1] == '\r')
 			l.n--;
-		if (parse_line(ps, l))
-			return -1;
+		rc = parse_line(ps, l);
+		if (__builtin_expect(rc != 0, 0)) {
+			if (rc < 0)
+				return -1;
+			/* the next line, rc bytes with its '\n' (no NUL), was
+			 * read with this one (next_line_is); the window moves
+			 * at the line after it */
+			nl += rc;
+			ps->line++;
+			ps->checked = nl + 1;
+		}
 		p = nl + 1;
 	}
 	ps->d->n_lines += ps->line;
