@@ -1723,10 +1723,12 @@ static void keep_use(struct parser *ps, struct hd_use u)
 
 /*
  * The line after l, when it is exactly the literal lit (n bytes, its
- * '\n' the last) and l ended at a '\n': n, which the line's reading
- * returns to parse_lines, which counts that line as read (a record's
+ * '\n' the last) and l ended at a '\n': n, else 0.  A record's
  * " positions:" and " uses:" lines, whose reading is a change of
- * ps->part, made by the caller in place of one_space_line's); else 0.
+ * ps->part, are read so with the line before them (the caller makes
+ * the change, as one_space_line would): the caller counts the line
+ * (ps->line) and adds n to what it returns, the bytes of the lines
+ * after l that it read, which parse_lines then passes over.
  */
 static inline __attribute__((always_inline)) int
 next_line_is(const struct parser *ps, struct hd_slice l, const char *lit,
@@ -1737,6 +1739,9 @@ next_line_is(const struct parser *ps, struct hd_slice l, const char *lit,
 	return ps->end - q > (ptrdiff_t)n && q[0] == '\n' &&
 	       hd_bytes_eq(q + 1, lit, n) ? (int)n : 0;
 }
+
+static int first_position(struct parser *ps, const char *q,
+			  struct hd_slice name);
 
 static int parse_record(struct parser *ps, struct hd_slice l)
 {
@@ -1773,14 +1778,16 @@ static int parse_record(struct parser *ps, struct hd_slice l)
 	ps->part = REC_HEADER;
 	/* mostly " positions:" next (as one_space_line reads it) */
 	if (next_line_is(ps, l, " positions:\n", 12)) {
+		ps->line++;
 		ps->part = REC_POSITIONS;
-		return 12;
+		return 12 + first_position(ps, l.p + l.n + 13, val->name);
 	}
 	return 0;
 }
 
 /* "NAME" or "NAME {IDX}" */
-static int parse_position(struct parser *ps, struct hd_slice l)
+static inline __attribute__((always_inline)) int
+parse_position(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice t = skip(l, 2);
 	struct hd_position *p;
@@ -1809,10 +1816,33 @@ static int parse_position(struct parser *ps, struct hd_slice l)
 	HD_VALUE_POSITIONS(ps->d, ps->record).pos_count++;
 	/* " uses:" after the last position (as one_space_line reads it) */
 	if (next_line_is(ps, l, " uses:\n", 7)) {
+		ps->line++;
 		ps->part = REC_USES;
 		return 7;
 	}
 	return 0;
+}
+
+/*
+ * After a record's " positions:" line, read with the record, the line
+ * at q: when it is "  NAME" (name, the value's) and its '\n', the first
+ * position as most records have it, it is read here (parse_position, as
+ * parse_record_body would; such a line has no NUL byte), and its length
+ * is returned with those of the lines read with it.  Else 0: the line
+ * is read as any other.
+ */
+static int first_position(struct parser *ps, const char *q,
+			  struct hd_slice name)
+{
+	size_t k = name.n + 2;
+	int rc;
+
+	if (!(ps->end - q > (ptrdiff_t)k && q[k] == '\n' && q[0] == ' ' &&
+	      q[1] == ' ' && name_eq(hd_slice_make(q + 2, name.n), name)))
+		return 0;
+	ps->line++;
+	rc = parse_position(ps, hd_slice_make(q, k));
+	return rc < 0 ? rc : (int)k + 1 + rc;
 }
 
 /* "NAME, operand K" [" {IDX}"]; kept only with HD_PARSE_KEEP_USES.
@@ -3573,11 +3603,11 @@ static int parse_lines(struct parser *ps)
 		if (__builtin_expect(rc != 0, 0)) {
 			if (rc < 0)
 				return -1;
-			/* the next line, rc bytes with its '\n' (no NUL), was
-			 * read with this one (next_line_is); the window moves
-			 * at the line after it */
+			/* the next lines, rc bytes with their '\n' (no NUL),
+			 * were read (and counted) with this one
+			 * (next_line_is); the window moves at the line after
+			 * them */
 			nl += rc;
-			ps->line++;
 			ps->checked = nl + 1;
 		}
 		p = nl + 1;
