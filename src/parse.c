@@ -1785,6 +1785,49 @@ static int parse_record(struct parser *ps, struct hd_slice l)
 	return 0;
 }
 
+/*
+ * The use lines from q on, while each is the usual "  NAME, operand D"
+ * (one digit) and its '\n', read as parse_use reads that line (in a
+ * record's uses, which ps->part says already) and counted (ps->line):
+ * their bytes, for parse_lines to pass over.  Such a line has no NUL
+ * byte.  The first other line (another form, a " from instruction:",
+ * the input's end) is left to parse_lines.
+ */
+static int usual_uses(struct parser *ps, const char *q)
+{
+	const char *from = q;
+
+	/* (at most about 1 GiB of lines a call: what the callers return
+	 * adds up in an int) */
+	while (ps->end - q > 14 && q[0] == ' ' && q[1] == ' ' &&
+	       q - from < (ptrdiff_t)1 << 30) {
+		const char *t = q + 2;
+		size_t n = name_span(hd_slice_make(t, (size_t)(ps->end - t)),
+				     ps->end);
+
+		if (n == 0 || ps->end - (t + n) < 12 ||
+		    !hd_bytes_eq(t + n, ", operand ", 10) ||
+		    (unsigned)(t[n + 10] - '0') >= 10 || t[n + 11] != '\n')
+			break;
+		ps->line++;
+		if (ps->flags & HD_PARSE_KEEP_USES)
+			keep_use(ps, (struct hd_use){ hd_slice_make(t, n),
+						     HD_SLICE_NULL,
+						     t[n + 10] - '0' });
+		q = t + n + 12;
+	}
+	return (int)(q - from);
+}
+
+/* The lines after l (a use line or " uses:" ending at a '\n') that
+ * usual_uses reads, their bytes. */
+static inline int uses_after(struct parser *ps, struct hd_slice l)
+{
+	const char *q = l.p + l.n;
+
+	return q < ps->end && *q == '\n' ? usual_uses(ps, q + 1) : 0;
+}
+
 /* "NAME" or "NAME {IDX}" */
 static inline __attribute__((always_inline)) int
 parse_position(struct parser *ps, struct hd_slice l)
@@ -1818,7 +1861,7 @@ parse_position(struct parser *ps, struct hd_slice l)
 	if (next_line_is(ps, l, " uses:\n", 7)) {
 		ps->line++;
 		ps->part = REC_USES;
-		return 7;
+		return 7 + uses_after(ps, hd_slice_make(l.p + l.n + 1, 6));
 	}
 	return 0;
 }
@@ -1837,7 +1880,8 @@ static int first_position(struct parser *ps, const char *q,
 	size_t k = name.n + 2;
 	int rc;
 
-	if (!(ps->end - q > (ptrdiff_t)k && q[k] == '\n' && q[0] == ' ' &&
+	if (!(name.n < ((size_t)1 << 20) && ps->end - q > (ptrdiff_t)k &&
+	      q[k] == '\n' && q[0] == ' ' &&
 	      q[1] == ' ' && name_eq(hd_slice_make(q + 2, name.n), name)))
 		return 0;
 	ps->line++;
@@ -1863,7 +1907,7 @@ parse_use(struct parser *ps, struct hd_slice l)
 			keep_use(ps, (struct hd_use){ hd_slice_make(t.p, n),
 						     HD_SLICE_NULL,
 						     t.p[n + 10] - '0' });
-		return 0;
+		return uses_after(ps, l);
 	}
 	if (IS(t, "(none)"))
 		return 0;
