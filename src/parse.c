@@ -2777,6 +2777,36 @@ static inline void next_seq_text(struct parser *ps)
 }
 
 /*
+ * The sequence lines from q on, while each is "    I:NAME" with the
+ * next number (ps->seq_text) and its '\n' (a line parse_sequence_line
+ * reads at once), read as it reads them and counted (ps->line): their
+ * bytes, for parse_lines to pass over.  Such a line has no NUL byte.
+ * The first other line is left to parse_lines.
+ */
+static int sequence_lines(struct parser *ps, const char *q)
+{
+	const char *from = q;
+
+	/* (at most about 1 GiB of lines: the caller returns an int) */
+	while (q - from < (ptrdiff_t)1 << 30 &&
+	       ps->end - q > (ptrdiff_t)(ps->seq_n + 6) &&
+	       hd_bytes_eq(q, "    ", 4) && q[ps->seq_n + 4] == ':' &&
+	       hd_bytes_eq(q + 4, ps->seq_text, ps->seq_n)) {
+		const char *t = q + ps->seq_n + 5;
+		size_t n = name_span(hd_slice_make(t, (size_t)(ps->end - t)),
+				     ps->end);
+
+		if (n == 0 || t + n == ps->end || t[n] != '\n')
+			break;
+		ps->line++;
+		*PUSH(&ps->d->sequence, struct hd_slice) = hd_slice_make(t, n);
+		next_seq_text(ps);
+		q = t + n + 1;
+	}
+	return (int)(q - from);
+}
+
+/*
  * "    I:NAME", I the number of sequence lines before.  The line is
  * compared with that number's digits and ':' (ps->seq_text, kept
  * counting), which is what reading I and checking it finds for every
@@ -2813,7 +2843,8 @@ static int parse_sequence_line(struct parser *ps, struct hd_slice l)
 	slot = PUSH(&ps->d->sequence, struct hd_slice);
 	*slot = t;
 	next_seq_text(ps);
-	return 0;
+	return t.p + n < ps->end && t.p[n] == '\n' ?
+	       sequence_lines(ps, t.p + n + 1) : 0;
 }
 
 /* Splits "name{idx}" (or "name") into name, index, key. */

@@ -7,7 +7,7 @@
  * line is read on its own, every line is counted (the record lines and
  * the messages say the same lines), and lines of any other form (CRLF,
  * an index, two digits, "(none)", a NUL, the input's end) are read as
- * before.
+ * before.  So are the lines of an instruction sequence (sequence_lines).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,10 +216,61 @@ static void test_messages(void)
 		   "an unknown line after ' uses:': its line");
 }
 
+/*
+ * "    I:NAME" lines are read one after another (sequence_lines) while
+ * each has the next number: a sequence of n lines (past 9, 99) gives the
+ * n names in order; a bad line among them is reported at its line.
+ */
+static void test_sequence(unsigned n, unsigned bad)
+{
+	struct tap_text t = { NULL, 0, 0 };
+	struct tap_parsed p;
+	char line[64];
+	unsigned i, good = 0, lines;
+
+	tap_text_temps(&t, 1);
+	tap_text_put(&t, "<0 v.0 @0>\n positions:\n  v.0\n uses:\n"
+		     " from instruction: %v.0 = f32[4]{0} add(%a, %b)\n\n");
+	snprintf(line, sizeof(line), "HloLiveRange (max %u):\n", n);
+	tap_text_put(&t, line);
+	tap_text_put(&t, "  InstructionSequence:\n");
+	lines = 16;     /* the line of "    0:..." */
+	for (i = 0; i < n; i++) {
+		snprintf(line, sizeof(line), i == bad ? "    %u:s.%u x\n" :
+			 "    %u:s.%u\n", i, i);
+		tap_text_put(&t, line);
+	}
+	tap_text_put(&t, "  BufferLiveRange:\n    v.0{}:0-1\n");
+	if (bad < n) {
+		snprintf(line, sizeof(line), "hlodiff: records:%u: bad sequence line",
+			 lines + bad);
+		is_message(t.p, t.n, line, "a bad sequence line: its line");
+		free(t.p);
+		return;
+	}
+	tap_parse_exact(&p, "seq", t.p, t.n, 0);
+	is_int(0, p.rc, "a sequence of %u parses", n);
+	is_int(n, (long long)p.d.sequence.len, "%u sequence entries", n);
+	for (i = 0; i < n && i < p.d.sequence.len; i++) {
+		snprintf(line, sizeof(line), "s.%u", i);
+		good += hd_slice_eq_cstr(HD_VEC_AT(&p.d.sequence, struct hd_slice, i),
+					 line);
+	}
+	is_int(n, good, "the %u names in order", n);
+	tap_parsed_release(&p);
+	free(t.p);
+}
+
 int main(void)
 {
 	plan_lazy();
 	test_kept();
 	test_messages();
+	test_sequence(1, ~0u);
+	test_sequence(12, ~0u);
+	test_sequence(105, ~0u);
+	test_sequence(12, 0);
+	test_sequence(12, 10);
+	test_sequence(105, 100);
 	return 0;
 }
