@@ -1722,6 +1722,15 @@ static void keep_use(struct parser *ps, struct hd_use u)
 }
 
 /*
+ * The bytes of lines a line's reading reads after it at most
+ * (usual_uses, sequence_lines): parse_lines moves the input's window
+ * (hd_input_pass_at) at the line after them, not much later than it
+ * would have at each line; and what the readings return adds up in an
+ * int.
+ */
+#define LINES_AHEAD_MAX ((ptrdiff_t)64 << 10)
+
+/*
  * The line after l, when it is exactly the literal lit (n bytes, its
  * '\n' the last) and l ended at a '\n': n, else 0.  A record's
  * " positions:" and " uses:" lines, whose reading is a change of
@@ -1797,10 +1806,8 @@ static int usual_uses(struct parser *ps, const char *q)
 {
 	const char *from = q;
 
-	/* (at most about 1 GiB of lines a call: what the callers return
-	 * adds up in an int) */
 	while (ps->end - q > 14 && q[0] == ' ' && q[1] == ' ' &&
-	       q - from < (ptrdiff_t)1 << 30) {
+	       q - from < LINES_AHEAD_MAX) {
 		const char *t = q + 2;
 		size_t n = name_span(hd_slice_make(t, (size_t)(ps->end - t)),
 				     ps->end);
@@ -2787,8 +2794,7 @@ static int sequence_lines(struct parser *ps, const char *q)
 {
 	const char *from = q;
 
-	/* (at most about 1 GiB of lines: the caller returns an int) */
-	while (q - from < (ptrdiff_t)1 << 30 &&
+	while (q - from < LINES_AHEAD_MAX &&
 	       ps->end - q > (ptrdiff_t)(ps->seq_n + 6) &&
 	       hd_bytes_eq(q, "    ", 4) && q[ps->seq_n + 4] == ':' &&
 	       hd_bytes_eq(q + 4, ps->seq_text, ps->seq_n)) {
