@@ -3009,7 +3009,8 @@ lookup_key(struct parser *ps, struct hd_slice s, uint32_t *v,
 	return 0;
 }
 
-static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
+static inline __attribute__((always_inline)) int
+live_line(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice t = skip(l, 4);
 	struct hd_live_range *r;
@@ -3054,6 +3055,39 @@ static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 		val->live_end = end;
 	}
 	return 0;
+}
+
+static inline __attribute__((always_inline)) const char *
+find_line_end(const char *p, const char *end);
+
+/*
+ * A BufferLiveRange line (live_line), and the ones after it that start
+ * with "    " as every line of the section does, one after another (up
+ * to LINES_AHEAD_MAX bytes of them), each read as parse_lines would
+ * send it here: its end found by find_line_end, counted (ps->line), as
+ * far as the NUL check went (ps->checked).  A line with a NUL byte, no
+ * '\n' or a '\r' before it, and any line of another kind, is left to
+ * parse_lines.  Returns the bytes of the lines read after l, or -1.
+ */
+static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
+{
+	const char *from = l.p + l.n + 1, *q = from, *nl;
+
+	if (live_line(ps, l))
+		return -1;
+	if (q > ps->end || q[-1] != '\n')
+		return 0;
+	for (; ps->end - q >= 5 && hd_bytes_eq(q, "    ", 4) &&
+	       q - from < LINES_AHEAD_MAX; q = nl + 1) {
+		nl = find_line_end(q, ps->end);
+		if (!nl || *nl != '\n' || nl[-1] == '\r')
+			break;
+		ps->line++;
+		ps->checked = nl + 1;
+		if (live_line(ps, hd_slice_make(q, (size_t)(nl - q))))
+			return -1;
+	}
+	return (int)(q - from);
 }
 
 static int parse_peak_header(struct parser *ps, struct hd_slice l)
