@@ -2674,7 +2674,8 @@ static int parse_insn_text(struct parser *ps, struct hd_slice l,
 	return 0;
 }
 
-static int parse_from_instruction(struct parser *ps, struct hd_slice l)
+static inline __attribute__((always_inline)) int
+from_instruction(struct parser *ps, struct hd_slice l)
 {
 	struct hd_dump *d = ps->d;
 	struct hd_slice text = skip(l, (sizeof(" from instruction: ") - 1));
@@ -2745,6 +2746,36 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 	val->whole_kept = hd_size_keep(HD_INSN(d, i).shape_bytes);
 	ps->last_insn = i;
 	return 0;
+}
+
+static inline __attribute__((always_inline)) const char *
+find_line_end(const char *p, const char *end);
+
+/*
+ * A " from instruction:" line (from_instruction), and the next record's
+ * "<...>" line after it, if one is next, read as parse_lines would send
+ * it to parse_record: its end found by find_line_end, counted
+ * (ps->line), as far as the NUL check went (ps->checked).  A line with a
+ * NUL byte, no '\n' or a '\r' before it, or LINES_AHEAD_MAX bytes or
+ * more, is left to parse_lines.  Returns the bytes of the lines read
+ * after l (the record's and those it reads), or -1.
+ */
+static int parse_from_instruction(struct parser *ps, struct hd_slice l)
+{
+	const char *q = l.p + l.n + 1, *nl;
+	int rc;
+
+	if (from_instruction(ps, l))
+		return -1;
+	if (q >= ps->end || q[-1] != '\n' || *q != '<')
+		return 0;
+	nl = find_line_end(q, ps->end);
+	if (!nl || *nl != '\n' || nl[-1] == '\r' || nl - q >= LINES_AHEAD_MAX)
+		return 0;
+	ps->line++;
+	ps->checked = nl + 1;
+	rc = parse_record(ps, hd_slice_make(q, (size_t)(nl - q)));
+	return rc < 0 ? -1 : (int)(nl + 1 - q) + rc;
 }
 
 /* ---- Part B: HloLiveRange ----------------------------------------- */
@@ -3056,9 +3087,6 @@ live_line(struct parser *ps, struct hd_slice l)
 	}
 	return 0;
 }
-
-static inline __attribute__((always_inline)) const char *
-find_line_end(const char *p, const char *end);
 
 /*
  * A BufferLiveRange line (live_line), and the ones after it that start
