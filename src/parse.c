@@ -1548,7 +1548,8 @@ static int parse_allocation(struct parser *ps, struct hd_slice l)
 	return 0;
 }
 
-static int parse_alloc_value(struct parser *ps, struct hd_slice l)
+static inline __attribute__((always_inline)) int
+alloc_value(struct parser *ps, struct hd_slice l)
 {
 	struct hd_dump *d = ps->d;
 	struct hd_slice t = skip(l, (sizeof(" value: ") - 1));
@@ -1599,6 +1600,48 @@ static int parse_alloc_value(struct parser *ps, struct hd_slice l)
 	HD_VALUE_LINES(d, v).listed_line = (uint32_t)ps->line;
 	a->value_count++;
 	return 0;
+}
+
+/*
+ * The bytes of lines a line's reading reads after it at most
+ * (parse_alloc_value, usual_uses, sequence_lines, ...): parse_lines moves the input's window
+ * (hd_input_pass_at) at the line after them, not much later than it
+ * would have at each line; and what the readings return adds up in an
+ * int.
+ */
+#define LINES_AHEAD_MAX ((ptrdiff_t)64 << 10)
+
+static inline __attribute__((always_inline)) const char *
+find_line_end(const char *p, const char *end);
+
+/*
+ * An allocation's value line (alloc_value), and the ones after it that
+ * start with " value: ", one after another (up to LINES_AHEAD_MAX bytes
+ * of them), each read as parse_lines would send it there: its end found
+ * by find_line_end, counted (ps->line), as far as the NUL check went
+ * (ps->checked).  A line with a NUL byte, no '\n' or a '\r' before it,
+ * and any other line, is left to parse_lines.  Returns the bytes of the
+ * lines read after l, or -1.
+ */
+static int parse_alloc_value(struct parser *ps, struct hd_slice l)
+{
+	const char *from = l.p + l.n + 1, *q = from, *nl;
+
+	if (alloc_value(ps, l))
+		return -1;
+	if (q > ps->end || q[-1] != '\n')
+		return 0;
+	for (; ps->end - q > 8 && hd_bytes_eq(q, " value: ", 8) &&
+	       q - from < LINES_AHEAD_MAX; q = nl + 1) {
+		nl = find_line_end(q, ps->end);
+		if (!nl || *nl != '\n' || nl[-1] == '\r')
+			break;
+		ps->line++;
+		ps->checked = nl + 1;
+		if (alloc_value(ps, hd_slice_make(q, (size_t)(nl - q))))
+			return -1;
+	}
+	return (int)(q - from);
 }
 
 static int parse_reuse_value(struct parser *ps, struct hd_slice l)
@@ -1720,15 +1763,6 @@ static void keep_use(struct parser *ps, struct hd_use u)
 	*PUSH(&ps->d->uses, struct hd_use) = u;
 	value_uses_of(ps->d, ps->record)->use_count++;
 }
-
-/*
- * The bytes of lines a line's reading reads after it at most
- * (usual_uses, sequence_lines): parse_lines moves the input's window
- * (hd_input_pass_at) at the line after them, not much later than it
- * would have at each line; and what the readings return adds up in an
- * int.
- */
-#define LINES_AHEAD_MAX ((ptrdiff_t)64 << 10)
 
 /*
  * The line after l, when it is exactly the literal lit (n bytes, its
@@ -2747,9 +2781,6 @@ from_instruction(struct parser *ps, struct hd_slice l)
 	ps->last_insn = i;
 	return 0;
 }
-
-static inline __attribute__((always_inline)) const char *
-find_line_end(const char *p, const char *end);
 
 /*
  * A " from instruction:" line (from_instruction), and the next record's
