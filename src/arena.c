@@ -251,7 +251,9 @@ void hd_arena_release(struct hd_arena *a)
 #endif
 
 /* span bytes of address space for big arrays (2 MiB pages where the
- * kernel can), or NULL. */
+ * kernel can), or NULL.  Always a fresh mapping, never one given back
+ * and reused: what lies past an array's length there reads as zeros,
+ * which parse.c's PUSH relies on (it does not zero big records). */
 static void *map_span(size_t span)
 {
 	void *p = mmap(NULL, span, PROT_READ | PROT_WRITE,
