@@ -610,6 +610,17 @@ static int top_values_only(const struct hd_batch_opts *o)
 	       !o->by_nkeys && !o->html_path;
 }
 
+/*
+ * Do the parts to render read only the values that differ (values[0,
+ * n_listed): hd_diff_compute_sides_listed)?  --json without --all
+ * lists those alone.
+ */
+static int listed_values_only(const struct hd_batch_opts *o)
+{
+	return o->formats == 1u << HD_FORMAT_JSON && !o->report.all &&
+	       !o->by_nkeys && !o->html_path;
+}
+
 /* Did the rules read the values (hd_verdict_read_values)? */
 static int verdicts_read_values(const struct hd_verdicts *v)
 {
@@ -623,9 +634,11 @@ static int verdicts_read_values(const struct hd_verdicts *v)
 
 /*
  * The diff of a loaded pair and its verdicts (NULL without rules).  When
- * the parts read only the top values, the diff is left partial; should
- * the rules have read the values of a partial diff, it is completed and
- * they are evaluated again (their contributors point into the values).
+ * the parts read only the top values, the diff is left partial; when
+ * they read only the values that differ, the others are left unsorted.
+ * Should the rules have read the values of such a diff, it is completed
+ * and they are evaluated again (their contributors point into the
+ * values).
  */
 static struct hd_verdicts *diff_and_rules(const struct hd_batch_opts *o,
 					  const struct hd_job *j,
@@ -640,12 +653,15 @@ static struct hd_verdicts *diff_and_rules(const struct hd_batch_opts *o,
 		hd_diff_compute_sides_top(df, &os->prep, &ns->prep,
 					  o->match_flags,
 					  top > 0 ? (uint32_t)top : UINT32_MAX);
+	else if (listed_values_only(o))
+		hd_diff_compute_sides_listed(df, &os->prep, &ns->prep,
+					     o->match_flags);
 	else
 		hd_diff_compute_sides(df, &os->prep, &ns->prep, o->match_flags);
 	if (!o->rules)
 		return NULL;
 	v = hd_rules_eval(o->rules, df, j->module);
-	if (df->partial && verdicts_read_values(v)) {
+	if ((df->partial || df->rest_unsorted) && verdicts_read_values(v)) {
 		hd_verdicts_free(v);
 		hd_diff_complete(df);
 		v = hd_rules_eval(o->rules, df, j->module);
