@@ -1615,33 +1615,41 @@ static inline __attribute__((always_inline)) const char *
 find_line_end(const char *p, const char *end);
 
 /*
- * An allocation's value line (alloc_value), and the ones after it that
- * start with " value: ", one after another (up to LINES_AHEAD_MAX bytes
- * of them), each read as parse_lines would send it there: its end found
+ * Line l read by read, and the lines after it that start with the plen
+ * bytes of prefix, one after another (up to LINES_AHEAD_MAX bytes of
+ * them), each read as parse_lines would send it to read: its end found
  * by find_line_end, counted (ps->line), as far as the NUL check went
  * (ps->checked).  A line with a NUL byte, no '\n' or a '\r' before it,
  * and any other line, is left to parse_lines.  Returns the bytes of the
  * lines read after l, or -1.
  */
-static int parse_alloc_value(struct parser *ps, struct hd_slice l)
+static inline __attribute__((always_inline)) int
+read_run(struct parser *ps, struct hd_slice l, const char *prefix,
+	 size_t plen, int (*read)(struct parser *, struct hd_slice))
 {
 	const char *from = l.p + l.n + 1, *q = from, *nl;
 
-	if (alloc_value(ps, l))
+	if (read(ps, l))
 		return -1;
 	if (q > ps->end || q[-1] != '\n')
 		return 0;
-	for (; ps->end - q > 8 && hd_bytes_eq(q, " value: ", 8) &&
+	for (; ps->end - q > (ptrdiff_t)plen && hd_bytes_eq(q, prefix, plen) &&
 	       q - from < LINES_AHEAD_MAX; q = nl + 1) {
 		nl = find_line_end(q, ps->end);
 		if (!nl || *nl != '\n' || nl[-1] == '\r')
 			break;
 		ps->line++;
 		ps->checked = nl + 1;
-		if (alloc_value(ps, hd_slice_make(q, (size_t)(nl - q))))
+		if (read(ps, hd_slice_make(q, (size_t)(nl - q))))
 			return -1;
 	}
 	return (int)(q - from);
+}
+
+/* An allocation's value line and the ones after it (read_run). */
+static int parse_alloc_value(struct parser *ps, struct hd_slice l)
+{
+	return read_run(ps, l, " value: ", 8, alloc_value);
 }
 
 static int parse_reuse_value(struct parser *ps, struct hd_slice l)
@@ -3119,34 +3127,11 @@ live_line(struct parser *ps, struct hd_slice l)
 	return 0;
 }
 
-/*
- * A BufferLiveRange line (live_line), and the ones after it that start
- * with "    " as every line of the section does, one after another (up
- * to LINES_AHEAD_MAX bytes of them), each read as parse_lines would
- * send it here: its end found by find_line_end, counted (ps->line), as
- * far as the NUL check went (ps->checked).  A line with a NUL byte, no
- * '\n' or a '\r' before it, and any line of another kind, is left to
- * parse_lines.  Returns the bytes of the lines read after l, or -1.
- */
+/* A BufferLiveRange line and the ones after it, which start with "    "
+ * as every line of the section does (read_run). */
 static int parse_buffer_live_line(struct parser *ps, struct hd_slice l)
 {
-	const char *from = l.p + l.n + 1, *q = from, *nl;
-
-	if (live_line(ps, l))
-		return -1;
-	if (q > ps->end || q[-1] != '\n')
-		return 0;
-	for (; ps->end - q >= 5 && hd_bytes_eq(q, "    ", 4) &&
-	       q - from < LINES_AHEAD_MAX; q = nl + 1) {
-		nl = find_line_end(q, ps->end);
-		if (!nl || *nl != '\n' || nl[-1] == '\r')
-			break;
-		ps->line++;
-		ps->checked = nl + 1;
-		if (live_line(ps, hd_slice_make(q, (size_t)(nl - q))))
-			return -1;
-	}
-	return (int)(q - from);
+	return read_run(ps, l, "    ", 4, live_line);
 }
 
 static int parse_peak_header(struct parser *ps, struct hd_slice l)
