@@ -306,38 +306,11 @@ static __attribute__((noinline)) void sink_bytes_long(struct sink *k,
 	}
 }
 
-/*
- * Copies n <= 16 bytes without a call: most pieces are a few bytes (", %"
- * between operands, opcodes), where the call to memcpy was most of the
- * cost.  Two fixed-size copies that may overlap, inside s[0, n).
- */
-SINK_INLINE void copy_small(char *o, const char *s, size_t n)
-{
-	uint64_t a, b;
-	uint32_t c, d;
-
-	if (n >= 8) {
-		memcpy(&a, s, 8);
-		memcpy(&b, s + n - 8, 8);
-		memcpy(o, &a, 8);
-		memcpy(o + n - 8, &b, 8);
-	} else if (n >= 4) {
-		memcpy(&c, s, 4);
-		memcpy(&d, s + n - 4, 4);
-		memcpy(o, &c, 4);
-		memcpy(o + n - 4, &d, 4);
-	} else if (n) {
-		o[0] = s[0];
-		o[n / 2] = s[n / 2];
-		o[n - 1] = s[n - 1];
-	}
-}
-
 SINK_INLINE void sink_bytes(struct sink *k, const char *s, size_t n)
 {
 	if (n <= (size_t)(k->end - k->o)) {
 		if (n <= 16)
-			copy_small(k->o, s, n);
+			hd_copy_small(k->o, s, n);
 		else
 			memcpy(k->o, s, n);
 		k->o += n;

@@ -45,34 +45,6 @@ static __attribute__((noinline)) void put_bytes_long(struct hd_json *j,
 	j->len = n;
 }
 
-/*
- * Copies n <= 16 bytes without a call: nearly every piece of a report
- * is a few bytes (a key, a separator, a number), where the call to
- * memcpy cost more than the copy.  Two copies of fixed size that may
- * overlap, inside s[0, n).
- */
-static inline void copy_small(char *o, const char *s, size_t n)
-{
-	uint64_t a, b;
-	uint32_t c, d;
-
-	if (n >= 8) {
-		memcpy(&a, s, 8);
-		memcpy(&b, s + n - 8, 8);
-		memcpy(o, &a, 8);
-		memcpy(o + n - 8, &b, 8);
-	} else if (n >= 4) {
-		memcpy(&c, s, 4);
-		memcpy(&d, s + n - 4, 4);
-		memcpy(o, &c, 4);
-		memcpy(o + n - 4, &d, 4);
-	} else if (n) {
-		o[0] = s[0];
-		o[n / 2] = s[n / 2];
-		o[n - 1] = s[n - 1];
-	}
-}
-
 static inline void put_bytes(struct hd_json *j, const char *s, size_t n)
 {
 	if (n > sizeof(j->buf) - j->len) {
@@ -80,7 +52,7 @@ static inline void put_bytes(struct hd_json *j, const char *s, size_t n)
 		return;
 	}
 	if (n <= 16)
-		copy_small(j->buf + j->len, s, n);
+		hd_copy_small(j->buf + j->len, s, n);
 	else
 		memcpy(j->buf + j->len, s, n);
 	j->len += n;
@@ -300,39 +272,53 @@ static inline __attribute__((always_inline)) int plain_all(const char *s,
 #endif
 }
 
+/*
+ * '"' s[0, n) '"' written straight into the buffer when s needs no
+ * escape and they fit with room bytes more after them (nearly every
+ * string of a report: names, keys, words).  Returns where they end (the
+ * buffer's length not yet moved), or NULL when s must take
+ * write_escaped.
+ */
+static inline __attribute__((always_inline)) char *
+quote_plain(struct hd_json *j, const char *s, size_t n, size_t room)
+{
+	char *o;
+
+	if (n + 2 + room > sizeof(j->buf) - j->len || !plain_all(s, n))
+		return NULL;
+	o = j->buf + j->len;
+	o[0] = '"';
+	if (n <= 16)
+		hd_copy_small(o + 1, s, n);
+	else
+		memcpy(o + 1, s, n);
+	o[n + 1] = '"';
+	return o + n + 2;
+}
+
 /* s[0, n) as a JSON string. */
 static void write_string(struct hd_json *j, const char *s, size_t n)
 {
-	if (n + 2 <= sizeof(j->buf) - j->len && plain_all(s, n)) {
-		char *o = j->buf + j->len;
+	char *o = quote_plain(j, s, n, 0);
 
-		o[0] = '"';
-		if (n <= 16)
-			copy_small(o + 1, s, n);
-		else
-			memcpy(o + 1, s, n);
-		o[n + 1] = '"';
-		j->len += n + 2;
-		return;
-	}
-	write_escaped(j, s, n);
+	if (o)
+		j->len = (size_t)(o - j->buf);
+	else
+		write_escaped(j, s, n);
 }
 
 /* "key": in one copy when the key is plain (a report's keys are). */
 static inline __attribute__((always_inline)) void key_(struct hd_json *j,
 							const char *key, size_t n)
 {
-	item(j);
-	if (n + 4 <= sizeof(j->buf) - j->len && plain_all(key, n)) {
-		char *o = j->buf + j->len;
+	char *o;
 
-		o[0] = '"';
-		if (n <= 16)
-			copy_small(o + 1, key, n);
-		else
-			memcpy(o + 1, key, n);
-		memcpy(o + 1 + n, "\": ", 3);
-		j->len += n + 4;
+	item(j);
+	o = quote_plain(j, key, n, 2);
+	if (o) {
+		o[0] = ':';
+		o[1] = ' ';
+		j->len = (size_t)(o + 2 - j->buf);
 	} else {
 		write_escaped(j, key, n);
 		put_bytes(j, ": ", 2);
@@ -421,7 +407,7 @@ void hd_json_slice_cat(struct hd_json *j, struct hd_slice a, struct hd_slice b)
 		if (a.n)
 			memcpy(o + 1, a.p, a.n);
 		if (b.n <= 16)
-			copy_small(o + 1 + a.n, b.p, b.n);
+			hd_copy_small(o + 1 + a.n, b.p, b.n);
 		else
 			memcpy(o + 1 + a.n, b.p, b.n);
 		o[n + 1] = '"';
