@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hlodiff/diag.h"
 #include "hlodiff/parse.h"
 #include "tap.h"
 
@@ -103,4 +104,24 @@ void tap_text_temps(struct tap_text *t, unsigned n)
 		tap_text_put(t, line);
 	}
 	tap_text_put(t, "\nTotal bytes used: 16 (16B)\n\nUsed values:\n");
+}
+
+char *tap_first_message(const char *name, const char *text, size_t n,
+			int *rc)
+{
+	struct hd_diag_held h;
+	struct tap_parsed t;
+	char *nl;
+
+	hd_diag_hold(&h);
+	tap_parse_exact(&t, name, text, n, 0);
+	hd_diag_unhold(&h);
+	*rc = t.rc;
+	tap_parsed_release(&t);
+	if (!h.buf)
+		return strdup("");
+	nl = strchr(h.buf, '\n');
+	if (nl)
+		*nl = '\0';
+	return h.buf;
 }

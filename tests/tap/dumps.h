@@ -35,6 +35,14 @@ void tap_parse_exact(struct tap_parsed *t, const char *name,
 		     const char *text, size_t n, unsigned flags);
 void tap_parsed_release(struct tap_parsed *t);
 
+/*
+ * Parses the n bytes of text (tap_parse_exact, flags 0) with its
+ * messages held back; returns the first of them, without its newline
+ * (heap; "" when none), and hd_parse_buffer's result in *rc.
+ */
+char *tap_first_message(const char *name, const char *text, size_t n,
+			int *rc);
+
 /* A text made up by a test, grown as pieces are put (NUL-terminated;
  * free p when done).  Start with { NULL, 0, 0 }. */
 struct tap_text {

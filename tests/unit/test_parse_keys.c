@@ -18,31 +18,11 @@
 #include "tap/dumps.h"
 #include "tap/tap.h"
 
-/* The first message parsing text prints (heap, "" if none); *rc. */
-static char *first_message(const char *text, int *rc)
-{
-	struct hd_diag_held h;
-	struct tap_parsed t;
-	char *nl;
-
-	hd_diag_hold(&h);
-	tap_parse_exact(&t, "keys", text, strlen(text), 0);
-	hd_diag_unhold(&h);
-	*rc = t.rc;
-	tap_parsed_release(&t);
-	if (!h.buf)
-		return strdup("");
-	nl = strchr(h.buf, '\n');
-	if (nl)
-		*nl = '\0';
-	return h.buf;
-}
-
 /* The first message starts with want. */
 static void is_message(const char *text, const char *want, const char *what)
 {
 	int rc;
-	char *got = first_message(text, &rc);
+	char *got = tap_first_message("keys", text, strlen(text), &rc);
 
 	if (!ok(rc != 0 && strncmp(got, want, strlen(want)) == 0, "%s", what))
 		diag("got '%s' (rc %d), want '%s'", got, rc, want);

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hlodiff/diag.h"
 #include "hlodiff/parse.h"
 #include "tap/dumps.h"
 #include "tap/tap.h"
@@ -136,32 +135,12 @@ static void test_kept(void)
 	free(text);
 }
 
-/* The first message parsing text prints (heap, "" if none); *rc. */
-static char *first_message(const char *text, size_t n, int *rc)
-{
-	struct hd_diag_held h;
-	struct tap_parsed t;
-	char *nl;
-
-	hd_diag_hold(&h);
-	tap_parse_exact(&t, "records", text, n, 0);
-	hd_diag_unhold(&h);
-	*rc = t.rc;
-	tap_parsed_release(&t);
-	if (!h.buf)
-		return strdup("");
-	nl = strchr(h.buf, '\n');
-	if (nl)
-		*nl = '\0';
-	return h.buf;
-}
-
 /* Parsing the n bytes of text fails with a first message starting so. */
 static void is_message(const char *text, size_t n, const char *want,
 		       const char *what)
 {
 	int rc;
-	char *got = first_message(text, n, &rc);
+	char *got = tap_first_message("records", text, n, &rc);
 
 	if (!ok(rc != 0 && strncmp(got, want, strlen(want)) == 0, "%s", what))
 		diag("got '%s' (rc %d), want '%s'", got, rc, want);
