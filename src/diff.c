@@ -360,7 +360,12 @@ static int fill_value(const struct hd_diff *df, struct hd_value_diff *out,
 		return 1;
 	}
 	if (!df->partial) {
-		value_item(df, it, &x, i, 0);
+		/* left unsorted, an entry needs no key (sort_rest makes
+		 * it if the diff is completed): its value is not read */
+		if (df->rest_unsorted)
+			hd_key_item_set(it, 0, 0, HD_SLICE_NULL, i);
+		else
+			value_item(df, it, &x, i, 0);
 		*out = x;
 	}
 	return 0;
