@@ -128,7 +128,8 @@ enum record_part {
 };
 
 /*
- * Live-range and peak lines whose lookups are started ahead (look_ahead):
+ * Peak lines whose lookups are started ahead (look_ahead; a live-range
+ * line takes its value from the one before, live_value):
  * a line's key is hashed and its index slot loading AHEAD_SCAN lines
  * before it is read, its value record AHEAD_VALUE lines before, its
  * name AHEAD_NAME lines before.  AHEAD_RING (a power of two) holds them.
@@ -2961,9 +2962,8 @@ static int second_live_range(struct parser *ps, const struct hd_live_range *r,
 	return perr(ps, "second live range for '%s' (first at line %u)", q, first);
 }
 
-/* The first ':' of line l (a live-range or peak line, l.n >= 4) after
- * its indent, or NULL: as look_ahead found it when it scanned this
- * line. */
+/* The first ':' of line l (a peak line, l.n >= 4) after its indent, or
+ * NULL: as look_ahead found it when it scanned this line. */
 static inline const char *colon_ahead(const struct parser *ps, struct hd_slice l)
 {
 	const struct hashed_key *a = &ps->ahead[ps->a_used % AHEAD_RING];
@@ -3537,9 +3537,10 @@ static int no_nul_left(struct parser *ps)
 }
 
 /*
- * Each BufferLiveRange and peak line looks a value up by its key: three
- * dependent cache misses (index slot, value record, the key's bytes) on
- * a large dump.  The lookups of the lines ahead are started in three
+ * Each peak line looks a value up by its key: three dependent cache
+ * misses (index slot, value record, the key's bytes) on a large dump
+ * (a BufferLiveRange line mostly names the value after the last one's:
+ * live_value).  The lookups of the lines ahead are started in three
  * stages, each some lines before the next (look_ahead), so that their
  * misses overlap with the reading of other lines instead of following
  * one another.  The scan that finds each key also finds the line's ':'
@@ -3597,7 +3598,7 @@ static void scan_ahead(struct parser *ps)
 }
 
 /*
- * Before a live-range or peak line (at line) is read: keeps the lines
+ * Before a peak line (at line) is read: keeps the lines
  * ahead of it going through the three stages above, about one line a
  * stage each time, so that the loads of each stage have had the reading
  * of 16 lines to arrive.  At the first such line (or any line that is
@@ -3732,7 +3733,7 @@ static int parse_lines(struct parser *ps)
 		struct hd_slice l;
 		int rc;
 
-		/* a live-range or peak line's end was found ahead */
+		/* a peak line's end was found ahead */
 		if (ps->a_used < ps->a_scanned &&
 		    ps->ahead[ps->a_used % AHEAD_RING].line == p)
 			nl = ps->ahead[ps->a_used % AHEAD_RING].nl;
