@@ -189,9 +189,10 @@ struct parser {
 	size_t ids_scanned;
 	/* live_value: the id slot after the last live range's value */
 	size_t live_id;
-	/* parse_sequence_line: seq_at (the position the next sequence
-	 * line must have, when it is d->sequence.len) in decimal */
-	size_t seq_at, seq_n;
+	/* parse_sequence_line: the position the next sequence line must
+	 * have (d->sequence.len: every line filed there adds one to it,
+	 * next_seq_text) in decimal, seq_n digits; none yet when 0 */
+	size_t seq_n;
 	char seq_text[24];
 	uint64_t record_hash;   /* XXH3-64 of the record's value name (its low
 				   32 bits are the hd_index_hash) */
@@ -2837,12 +2838,11 @@ static int parse_live_range_header(struct parser *ps, struct hd_slice l)
 	return 0;
 }
 
-/* Adds one to the decimal number ps->seq_text (ps->seq_at). */
+/* Adds one to the decimal number ps->seq_text. */
 static inline void next_seq_text(struct parser *ps)
 {
 	size_t k = ps->seq_n;
 
-	ps->seq_at++;
 	while (k > 0 && ps->seq_text[k - 1] == '9')
 		ps->seq_text[--k] = '0';
 	if (k > 0) {
@@ -2896,14 +2896,15 @@ static int parse_sequence_line(struct parser *ps, struct hd_slice l)
 	size_t len = ps->d->sequence.len, n;
 	int64_t i;
 
-	if (ps->seq_at != len || !ps->seq_n) {
-		ps->seq_at = len;
+	if (!ps->seq_n)
 		ps->seq_n = (size_t)snprintf(ps->seq_text, sizeof(ps->seq_text),
 					     "%zu", len);
-	}
 	if (t.n > ps->seq_n && t.p[ps->seq_n] == ':' &&
 	    hd_bytes_eq(t.p, ps->seq_text, ps->seq_n)) {
 		t = skip(t, ps->seq_n + 1);
+		n = name_span(t, ps->end);
+		if (n == 0 || n != t.n)
+			return bad_line(ps, l, "bad sequence line", "'    I:NAME'");
 	} else {
 		if (take_i64(ps, &t, &i) || take_lit(&t, ":"))
 			return bad_line(ps, l, "bad sequence line", "'    I:NAME'");
@@ -2914,9 +2915,6 @@ static int parse_sequence_line(struct parser *ps, struct hd_slice l)
 			return perr(ps, "sequence position %lld out of order (expected %zu)",
 				    (long long)i, len);
 	}
-	n = name_span(t, ps->end);
-	if (n == 0 || n != t.n)
-		return bad_line(ps, l, "bad sequence line", "'    I:NAME'");
 	slot = PUSH(&ps->d->sequence, struct hd_slice);
 	*slot = t;
 	next_seq_text(ps);
