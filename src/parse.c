@@ -987,17 +987,11 @@ static int64_t shape_bytes(struct parser *ps, struct hd_slice shape,
  * needs no scan.  A shape scanned here that ends at the first ' ' is
  * marked plain.
  */
-/* The tuple_memo slot of the shape at p (TUPLE_HEAD bytes there). */
+/* The tuple_memo slot of the shape at p (TUPLE_HEAD bytes there): the
+ * shape memo's slot of those bytes, folded. */
 static inline uint32_t tuple_index(const char *p)
 {
-	uint64_t h = load64(p) * 0x9e3779b97f4a7c15ull +
-		     load64(p + 8) * 0xc2b2ae3d27d4eb4full +
-		     load64(p + 16) * 0x165667b19e3779f9ull +
-		     load64(p + 24) * 0xd6e8feb86659fd93ull;
-
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ull;
-	return (uint32_t)(h >> 58) & (TUPLE_MEMO_SLOTS - 1);
+	return memo_index(hd_slice_make(p, TUPLE_HEAD)) & (TUPLE_MEMO_SLOTS - 1);
 }
 
 /* insn_shape for a tuple shape (t.p[0] '(', more than TUPLE_HEAD bytes
