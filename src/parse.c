@@ -1611,13 +1611,31 @@ static inline __attribute__((always_inline)) const char *
 find_line_end(const char *p, const char *end);
 
 /*
+ * The line at q, read right after the one before it as parse_lines
+ * would take it: its end found by find_line_end, counted (ps->line), as
+ * far as the NUL check went (ps->checked).  Returns its '\n', or NULL
+ * (nothing counted, the line left to parse_lines) for a line with a NUL
+ * byte, no '\n' or a '\r' before it, or of LINES_AHEAD_MAX bytes or
+ * more.
+ */
+static inline __attribute__((always_inline)) const char *
+take_line(struct parser *ps, const char *q)
+{
+	const char *nl = find_line_end(q, ps->end);
+
+	if (!nl || *nl != '\n' || nl[-1] == '\r' || nl - q >= LINES_AHEAD_MAX)
+		return NULL;
+	ps->line++;
+	ps->checked = nl + 1;
+	return nl;
+}
+
+/*
  * Line l read by read, and the lines after it that start with the plen
  * bytes of prefix, one after another (up to LINES_AHEAD_MAX bytes of
- * them), each read as parse_lines would send it to read: its end found
- * by find_line_end, counted (ps->line), as far as the NUL check went
- * (ps->checked).  A line with a NUL byte, no '\n' or a '\r' before it,
- * and any other line, is left to parse_lines.  Returns the bytes of the
- * lines read after l, or -1.
+ * them), each taken (take_line) and read as parse_lines would send it
+ * to read.  Any other line is left to parse_lines.  Returns the bytes of
+ * the lines read after l, or -1.
  */
 static inline __attribute__((always_inline)) int
 read_run(struct parser *ps, struct hd_slice l, const char *prefix,
@@ -1631,11 +1649,8 @@ read_run(struct parser *ps, struct hd_slice l, const char *prefix,
 		return 0;
 	for (; ps->end - q > (ptrdiff_t)plen && hd_bytes_eq(q, prefix, plen) &&
 	       q - from < LINES_AHEAD_MAX; q = nl + 1) {
-		nl = find_line_end(q, ps->end);
-		if (!nl || *nl != '\n' || nl[-1] == '\r')
+		if (!(nl = take_line(ps, q)))
 			break;
-		ps->line++;
-		ps->checked = nl + 1;
 		if (read(ps, hd_slice_make(q, (size_t)(nl - q))))
 			return -1;
 	}
@@ -2663,11 +2678,8 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 		return -1;
 	if (q >= ps->end || q[-1] != '\n' || *q != '<')
 		return 0;
-	nl = find_line_end(q, ps->end);
-	if (!nl || *nl != '\n' || nl[-1] == '\r' || nl - q >= LINES_AHEAD_MAX)
+	if (!(nl = take_line(ps, q)))
 		return 0;
-	ps->line++;
-	ps->checked = nl + 1;
 	rc = parse_record(ps, hd_slice_make(q, (size_t)(nl - q)));
 	return rc < 0 ? -1 : (int)(nl + 1 - q) + rc;
 }
