@@ -1940,7 +1940,7 @@ static int first_position(struct parser *ps, const char *q,
 	size_t k = name.n + 2;
 	int rc;
 
-	if (!(name.n < ((size_t)1 << 20) && ps->end - q > (ptrdiff_t)k &&
+	if (!(name.n < (size_t)LINES_AHEAD_MAX && ps->end - q > (ptrdiff_t)k &&
 	      q[k] == '\n' && q[0] == ' ' &&
 	      q[1] == ' ' && name_eq(hd_slice_make(q + 2, name.n), name)))
 		return 0;
