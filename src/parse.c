@@ -1847,6 +1847,23 @@ static int parse_record(struct parser *ps, struct hd_slice l)
 	return 0;
 }
 
+/* Does the use line's name (n bytes at t) go on as the usual use does,
+ * ", operand D" (one digit)?  11 bytes are readable after the name. */
+static inline int usual_use_tail(const char *t, size_t n)
+{
+	return hd_bytes_eq(t + n, ", operand ", 10) &&
+	       (unsigned)(t[n + 10] - '0') < 10;
+}
+
+/* Keeps the usual use "NAME, operand D" (the name n bytes at t) with
+ * HD_PARSE_KEEP_USES. */
+static inline void keep_usual_use(struct parser *ps, const char *t, size_t n)
+{
+	if (ps->flags & HD_PARSE_KEEP_USES)
+		keep_use(ps, (struct hd_use){ hd_slice_make(t, n), HD_SLICE_NULL,
+					     t[n + 10] - '0' });
+}
+
 /*
  * The use lines from q on, while each is the usual "  NAME, operand D"
  * (one digit) and its '\n', read as parse_use reads that line (in a
@@ -1866,14 +1883,10 @@ static int usual_uses(struct parser *ps, const char *q)
 				     ps->end);
 
 		if (n == 0 || ps->end - (t + n) < 12 ||
-		    !hd_bytes_eq(t + n, ", operand ", 10) ||
-		    (unsigned)(t[n + 10] - '0') >= 10 || t[n + 11] != '\n')
+		    !usual_use_tail(t, n) || t[n + 11] != '\n')
 			break;
 		ps->line++;
-		if (ps->flags & HD_PARSE_KEEP_USES)
-			keep_use(ps, (struct hd_use){ hd_slice_make(t, n),
-						     HD_SLICE_NULL,
-						     t[n + 10] - '0' });
+		keep_usual_use(ps, t, n);
 		q = t + n + 12;
 	}
 	return (int)(q - from);
@@ -1961,12 +1974,8 @@ parse_use(struct parser *ps, struct hd_slice l)
 
 	/* the usual line, "NAME, operand D" (one digit), read at once: what
 	 * the reading below makes of it */
-	if (n && t.n == n + 11 && hd_bytes_eq(t.p + n, ", operand ", 10) &&
-	    (unsigned)(t.p[n + 10] - '0') < 10) {
-		if (ps->flags & HD_PARSE_KEEP_USES)
-			keep_use(ps, (struct hd_use){ hd_slice_make(t.p, n),
-						     HD_SLICE_NULL,
-						     t.p[n + 10] - '0' });
+	if (n && t.n == n + 11 && usual_use_tail(t.p, n)) {
+		keep_usual_use(ps, t.p, n);
 		return uses_after(ps, l);
 	}
 	if (IS(t, "(none)"))
