@@ -2728,6 +2728,13 @@ static inline void next_seq_text(struct parser *ps)
 	ps->seq_text[0] = '1';
 }
 
+/* Files NAME (n bytes at t) as the next position of the sequence. */
+static inline void file_sequence(struct parser *ps, const char *t, size_t n)
+{
+	*PUSH(&ps->d->sequence, struct hd_slice) = hd_slice_make(t, n);
+	next_seq_text(ps);
+}
+
 /*
  * The sequence lines from q on, while each is "    I:NAME" with the
  * next number (ps->seq_text) and its '\n' (a line parse_sequence_line
@@ -2750,8 +2757,7 @@ static int sequence_lines(struct parser *ps, const char *q)
 		if (n == 0 || t + n == ps->end || t[n] != '\n')
 			break;
 		ps->line++;
-		*PUSH(&ps->d->sequence, struct hd_slice) = hd_slice_make(t, n);
-		next_seq_text(ps);
+		file_sequence(ps, t, n);
 		q = t + n + 1;
 	}
 	return (int)(q - from);
@@ -2766,7 +2772,7 @@ static int sequence_lines(struct parser *ps, const char *q)
  */
 static int parse_sequence_line(struct parser *ps, struct hd_slice l)
 {
-	struct hd_slice t = skip(l, 4), *slot;
+	struct hd_slice t = skip(l, 4);
 	size_t len = ps->d->sequence.len, n;
 	int64_t i;
 
@@ -2789,9 +2795,7 @@ static int parse_sequence_line(struct parser *ps, struct hd_slice l)
 			return perr(ps, "sequence position %lld out of order (expected %zu)",
 				    (long long)i, len);
 	}
-	slot = PUSH(&ps->d->sequence, struct hd_slice);
-	*slot = t;
-	next_seq_text(ps);
+	file_sequence(ps, t.p, n);
 	return t.p + n < ps->end && t.p[n] == '\n' ?
 	       sequence_lines(ps, t.p + n + 1) : 0;
 }
