@@ -1600,10 +1600,14 @@ alloc_value(struct parser *ps, struct hd_slice l)
 
 /*
  * The bytes of lines a line's reading reads after it at most
- * (parse_alloc_value, usual_uses, sequence_lines, ...): parse_lines moves the input's window
- * (hd_input_pass_at) at the line after them, not much later than it
- * would have at each line; and what the readings return adds up in an
- * int.
+ * (read_run, usual_uses, sequence_lines, ...): parse_lines moves the
+ * input's window (hd_input_pass_at) at the line after them, not much
+ * later than it would have at each line.  No such reader takes a line
+ * of LINES_AHEAD_MAX bytes or more (take_line, and the name checks of
+ * the others), and each stops once LINES_AHEAD_MAX bytes are behind
+ * it, so what they return, chained (parse_from_instruction ->
+ * parse_record -> first_position -> usual_uses), adds up in an int even
+ * for a line of gigabytes, which parse_lines reads itself.
  */
 #define LINES_AHEAD_MAX ((ptrdiff_t)64 << 10)
 
@@ -1882,8 +1886,11 @@ static int usual_uses(struct parser *ps, const char *q)
 		size_t n = name_span(hd_slice_make(t, (size_t)(ps->end - t)),
 				     ps->end);
 
-		if (n == 0 || ps->end - (t + n) < 12 ||
-		    !usual_use_tail(t, n) || t[n + 11] != '\n')
+		/* a longer name is left to parse_lines: what the readers
+		 * return adds up in an int (LINES_AHEAD_MAX) */
+		if (n == 0 || n >= (size_t)LINES_AHEAD_MAX ||
+		    ps->end - (t + n) < 12 || !usual_use_tail(t, n) ||
+		    t[n + 11] != '\n')
 			break;
 		ps->line++;
 		keep_usual_use(ps, t, n);
@@ -2754,7 +2761,9 @@ static int sequence_lines(struct parser *ps, const char *q)
 		size_t n = name_span(hd_slice_make(t, (size_t)(ps->end - t)),
 				     ps->end);
 
-		if (n == 0 || t + n == ps->end || t[n] != '\n')
+		/* a longer name is left to parse_lines (as in usual_uses) */
+		if (n == 0 || n >= (size_t)LINES_AHEAD_MAX || t + n == ps->end ||
+		    t[n] != '\n')
 			break;
 		ps->line++;
 		file_sequence(ps, t, n);
