@@ -205,14 +205,14 @@ uint32_t hd_dump_slot_put(struct hd_vec *slots, struct hd_table *big,
 
 	if (key < 0 || key >= limit)
 		return hd_table_put_i64(big, key, idx);
-	if ((uint64_t)key >= slots->len) {
+	if (!(slot = hd_dump_flat_slot(slots, limit, key))) {
 		size_t old = slots->len;
 		hd_vec_reserve(slots, (size_t)key + 1);
 		memset((uint32_t *)slots->data + old, 0xff,
 		       ((size_t)key + 1 - old) * sizeof(uint32_t));
 		slots->len = (size_t)key + 1;
+		slot = &HD_VEC_AT(slots, uint32_t, key);
 	}
-	slot = &HD_VEC_AT(slots, uint32_t, key);
 	if (*slot != HD_NONE)
 		return *slot;
 	*slot = idx;

@@ -1226,9 +1226,7 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 	struct hd_dump *d = ps->d;
 	/* the id's slot when it has one already: read here and written
 	 * below for a new value, not looked up a second time to file it */
-	uint32_t *slot = id >= 0 && id < d->id_limit &&
-			 (uint64_t)id < d->id_slots.len ?
-			 &HD_VEC_AT(&d->id_slots, uint32_t, id) : NULL;
+	uint32_t *slot = hd_dump_flat_slot(&d->id_slots, d->id_limit, id);
 	uint32_t v = slot ? *slot : hd_dump_value_by_id(d, id), hash;
 	struct hd_value *val;
 

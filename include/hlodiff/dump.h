@@ -452,6 +452,16 @@ uint32_t hd_dump_index_value_hashed(struct hd_dump *d, uint32_t v,
  * hd_dump_slot_put returns the index already stored, or HD_NONE after
  * storing idx.
  */
+/* key's place in the flat array when it has one already (a number below
+ * limit that the array reaches), else NULL: where hd_dump_slot_get reads
+ * it and hd_dump_slot_put would write it. */
+static inline uint32_t *hd_dump_flat_slot(struct hd_vec *slots, int64_t limit,
+					  int64_t key)
+{
+	return key >= 0 && key < limit && (uint64_t)key < slots->len ?
+	       &HD_VEC_AT(slots, uint32_t, key) : NULL;
+}
+
 static inline uint32_t hd_dump_slot_get(const struct hd_vec *slots,
 					const struct hd_table *big,
 					int64_t limit, int64_t key)
