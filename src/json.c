@@ -145,6 +145,18 @@ static inline int plain_byte(unsigned char c)
 	return (unsigned char)(c - 0x20) < 0x5f && c != '"' && c != '\\';
 }
 
+#ifdef __SSE2__
+/* Bit k set when byte k of x is not plain (plain_byte). */
+static inline unsigned not_plain_mask(__m128i x)
+{
+	__m128i ok = _mm_andnot_si128(
+		_mm_or_si128(hd_v_eq(x, '"'), hd_v_eq(x, '\\')),
+		hd_v_in_range(x, 0x20, 0x7e));
+
+	return (unsigned)_mm_movemask_epi8(ok) ^ 0xffffu;
+}
+#endif
+
 /*
  * The end of the run of plain bytes from s[i] (the first byte to escape,
  * or n): 16 bytes at a time while a whole block lies inside s[0, n),
@@ -155,11 +167,7 @@ static size_t plain_run(const char *s, size_t n, size_t i)
 {
 #ifdef __SSE2__
 	for (; n - i >= 16; i += 16) {
-		__m128i x = hd_v_load(s + i);
-		__m128i ok = _mm_andnot_si128(
-			_mm_or_si128(hd_v_eq(x, '"'), hd_v_eq(x, '\\')),
-			hd_v_in_range(x, 0x20, 0x7e));
-		unsigned bad = (unsigned)_mm_movemask_epi8(ok) ^ 0xffffu;
+		unsigned bad = not_plain_mask(hd_v_load(s + i));
 
 		if (bad)
 			return i + (size_t)__builtin_ctz(bad);
@@ -220,11 +228,7 @@ static __attribute__((noinline)) void write_escaped(struct hd_json *j,
 /* Are all 16 bytes of x plain (plain_byte)? */
 static inline int plain_v(__m128i x)
 {
-	__m128i ok = _mm_andnot_si128(
-		_mm_or_si128(hd_v_eq(x, '"'), hd_v_eq(x, '\\')),
-		hd_v_in_range(x, 0x20, 0x7e));
-
-	return _mm_movemask_epi8(ok) == 0xffff;
+	return not_plain_mask(x) == 0;
 }
 #endif
 
