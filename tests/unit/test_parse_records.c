@@ -147,7 +147,9 @@ static void is_message(const char *text, size_t n, const char *want,
 	free(got);
 }
 
-/* Messages at lines read with the ones before them, or right after. */
+/* Messages at lines read with the ones before them, or right after:
+ * each record after the same head, with a NUL byte put nul bytes
+ * before its end (0: none). */
 static void test_messages(void)
 {
 	static const char head[] =
@@ -155,44 +157,47 @@ static void test_messages(void)
 		"allocation 0: size 16, preallocated-temp:\n"
 		" value: <0 v.0 @0> (size=16,offset=0): f32[4]{0}\n"
 		"\nUsed values:\n";
-	char text[512];
-	size_t n;
-
 	/* line 6 <0>, 7 positions, 8 v.0, 9 uses, 10... uses */
-	snprintf(text, sizeof(text), "%s%s", head,
-		 "<0 v.0 @0>\n positions:\n  v.0\n uses:\n"
-		 "  a.1, operand 0\n  b.2, operand 1\n  c.3, operand x\n");
-	is_message(text, strlen(text), "hlodiff: records:12: bad use",
-		   "a bad use after usual ones: its line");
-	snprintf(text, sizeof(text), "%s%s", head,
-		 "<0 v.0 @0>\n positions:\n  v.0\n uses:\n"
-		 "  a.1, operand 0\n  b.2, operand 1\n");
-	is_message(text, strlen(text),
-		   "hlodiff: records:11: dump ends inside a value record",
-		   "a record ending after usual uses: the last line");
-	snprintf(text, sizeof(text), "%s%s", head,
-		 "<0 v.0 @0>\n positions:\n  v.0\n uses:\n"
-		 "  a.1, operand 0\n  b.2, operand 1");
-	is_message(text, strlen(text),
-		   "hlodiff: records:11: dump ends in the middle of a line",
-		   "a use without its newline at the end");
-	snprintf(text, sizeof(text), "%s%s", head,
-		 "<0 v.0 @0>\n positions:\n  v.0\n uses:\n"
-		 "  a.1, operand 0\n  b.2, operand 1\n");
-	n = strlen(text);
-	text[n - 3] = '\0';     /* "  b.2, operand\0\n" */
-	is_message(text, n, "hlodiff: records:11:15: NUL byte",
-		   "a NUL byte in a use line: its line and column");
-	snprintf(text, sizeof(text), "%s%s", head,
-		 "<0 v.0 @0>\n positions:\n  v.0\n");
-	n = strlen(text);
-	text[n - 2] = '\0';     /* "  v.\0\n" */
-	is_message(text, n, "hlodiff: records:8:5: NUL byte",
-		   "a NUL byte in a first position: its line and column");
-	snprintf(text, sizeof(text), "%s%s", head,
-		 "<0 v.0 @0>\n positions:\n  v.0\n uses:\n <1 w.1>\n");
-	is_message(text, strlen(text), "hlodiff: records:10: ",
-		   "an unknown line after ' uses:': its line");
+	static const struct {
+		const char *record;
+		size_t nul;
+		const char *want, *what;
+	} cases[] = {
+		{ "<0 v.0 @0>\n positions:\n  v.0\n uses:\n"
+		  "  a.1, operand 0\n  b.2, operand 1\n  c.3, operand x\n", 0,
+		  "hlodiff: records:12: bad use",
+		  "a bad use after usual ones: its line" },
+		{ "<0 v.0 @0>\n positions:\n  v.0\n uses:\n"
+		  "  a.1, operand 0\n  b.2, operand 1\n", 0,
+		  "hlodiff: records:11: dump ends inside a value record",
+		  "a record ending after usual uses: the last line" },
+		{ "<0 v.0 @0>\n positions:\n  v.0\n uses:\n"
+		  "  a.1, operand 0\n  b.2, operand 1", 0,
+		  "hlodiff: records:11: dump ends in the middle of a line",
+		  "a use without its newline at the end" },
+		/* "  b.2, operand\0\n" */
+		{ "<0 v.0 @0>\n positions:\n  v.0\n uses:\n"
+		  "  a.1, operand 0\n  b.2, operand 1\n", 3,
+		  "hlodiff: records:11:15: NUL byte",
+		  "a NUL byte in a use line: its line and column" },
+		/* "  v.\0\n" */
+		{ "<0 v.0 @0>\n positions:\n  v.0\n", 2,
+		  "hlodiff: records:8:5: NUL byte",
+		  "a NUL byte in a first position: its line and column" },
+		{ "<0 v.0 @0>\n positions:\n  v.0\n uses:\n <1 w.1>\n", 0,
+		  "hlodiff: records:10: ",
+		  "an unknown line after ' uses:': its line" },
+	};
+	char text[512];
+	size_t k, n;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		snprintf(text, sizeof(text), "%s%s", head, cases[k].record);
+		n = strlen(text);
+		if (cases[k].nul)
+			text[n - cases[k].nul] = '\0';
+		is_message(text, n, cases[k].want, cases[k].what);
+	}
 }
 
 /*
