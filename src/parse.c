@@ -2405,6 +2405,146 @@ close:
 	return 0;
 }
 
+#ifdef __SSE2__
+/* Mask of the bytes of the 64 at p that are '"'. */
+static inline uint64_t quote_mask64(const char *p)
+{
+	return (uint64_t)eq_mask(p, '"') |
+	       (uint64_t)eq_mask(p + 16, '"') << 16 |
+	       (uint64_t)eq_mask(p + 32, '"') << 32 |
+	       (uint64_t)eq_mask(p + 48, '"') << 48;
+}
+
+/*
+ * The usual string item's value from q (past its opening quote) to the
+ * first '"' before e, which must have no backslash before it and be
+ * followed by ' ' or '}' before e: that '"', or NULL for anything else.
+ * 64 bytes are readable from any byte before e.
+ */
+static inline const char *usual_quote(const char *q, const char *e)
+{
+	for (; q < e; q += 64) {
+		uint64_t m = quote_mask64(q);
+
+		if (m) {
+			const char *j = q + __builtin_ctzll(m);
+
+			if (j + 1 >= e || j[-1] == '\\' ||
+			    (j[1] != ' ' && j[1] != '}'))
+				return NULL;
+			return j;
+		}
+	}
+	return NULL;
+}
+#endif
+
+#ifdef __SSE2__
+/*
+ * The items "key=value" after p (a ' ', or the '{' for the first item)
+ * and each ' ' after them, as read_metadata_fast reads them when each
+ * key is a run of name bytes and each value a string (usual_quote) or a
+ * run of name bytes, followed by ' ' or '}': where they end (not at a
+ * ' '), or NULL for anything else and for a key op_name, which would be
+ * the one kept.  e and the 64 bytes readable as for usual_quote.
+ */
+static __attribute__((noinline)) const char *usual_items(const char *p, const char *e,
+				      const char *limit)
+{
+	do {
+		const char *q = p + 1;
+		size_t k = name_span(hd_slice_make(q, (size_t)(e - q)), limit);
+
+		if (k == 0 || q + k + 1 >= e || q[k] != '=' ||
+		    (k == 7 && hd_bytes_eq(q, "op_name", 7)))
+			return NULL;
+		q += k + 1;
+		if (*q == '"') {
+			if (!(q = usual_quote(q + 1, e)))
+				return NULL;
+			p = q + 1;
+		} else {
+			p = q + name_span(hd_slice_make(q, (size_t)(e - q)),
+					  limit);
+			if (p >= e || (*p != ' ' && *p != '}'))
+				return NULL;
+		}
+	} while (*p == ' ');
+	return p;
+}
+#endif
+
+/*
+ * read_metadata_usual for what the parser keeps (op_name and the
+ * metadata's place; source_file and source_line not kept), straight
+ * through with the pointers, 64 bytes at a time in the strings, for
+ * the metadata that XLA prints, {op_name="..." [source_file="..."]
+ * [source_line=N [tail]]}: an op_name string first, with no backslash
+ * before its closing quote, and so on as read_metadata_usual reads it.
+ * It keeps the same op_name and place for those: anything else returns
+ * -1 and goes to read_metadata_usual, as do inputs that end less than
+ * 64 bytes after the attributes (the loads), and builds without SSE2.
+ * m starts at the '{'.
+ */
+static int read_metadata_parser(struct hd_insn_source *src,
+				struct hd_slice *meta, struct hd_slice m,
+				const char *limit)
+{
+#ifdef __SSE2__
+	const char *p = m.p + 1, *e = m.p + m.n, *j, *op, *op_end;
+	struct hd_slice name = src->op_name;
+	size_t k;
+
+	if (limit - e < 64 || e - p < 2)
+		return -1;
+	if (e - p < 10 || !hd_bytes_eq(p, "op_name=\"", 9)) {
+		/* no op_name: other items alone ({scheduling_name=...}) */
+		if (!(p = usual_items(m.p, e, limit)))
+			return -1;
+		goto close;
+	}
+	op = p + 9;
+	if (!(op_end = usual_quote(op, e)))
+		return -1;
+	p = op_end + 1;
+	if (*p == ' ' && e - p >= 15 &&
+	    hd_bytes_eq(p, " source_file=\"", 14)) {
+		if (!(j = usual_quote(p + 14, e)))
+			return -1;
+		p = j + 1;
+	}
+	if (*p == ' ' && e - p >= 13 && hd_bytes_eq(p, " source_line=", 13)) {
+		p += 13;
+		k = name_span(hd_slice_make(p, (size_t)(e - p)), limit);
+		p += k;
+		if (p >= e || (*p != ' ' && !is_closer(*p)))
+			return -1;
+	}
+	if (*p == ' ') {
+		/* the items after (source_end_line ..., stack_frame_id,
+		 * scheduling_name ...), none of them an op_name */
+		k = usual_plain_tail(hd_slice_make(p, (size_t)(e - p)));
+		if (k)
+			p += k;
+		else if (!(p = usual_items(p, e, limit)))
+			return -1;
+	}
+	name = hd_slice_make(op, (size_t)(op_end - op));
+close:
+	if (*p != '}' || (p + 1 < e && p[1] != ','))
+		return -1;
+	src->op_name = name;
+	*meta = hd_slice_make(m.p + 1, (size_t)(p - m.p) - 1);
+	return 0;
+#else
+	(void)src;
+	(void)meta;
+	(void)m;
+	(void)limit;
+	return -1;
+#endif
+}
+
 /*
  * The first ", metadata={" in a, or NULL: memmem, but the attributes
  * before metadata are short and the call cost more than the search.  A
@@ -2455,7 +2595,8 @@ static struct hd_slice find_metadata(struct hd_slice a,
 	if (!at)
 		return meta;
 	m = tail(a, (size_t)(at - a.p) + sizeof(key) - 2); /* from '{' */
-	if (read_metadata_usual(src, &meta, m, limit, line) == 0 ||
+	if ((!line && read_metadata_parser(src, &meta, m, limit) == 0) ||
+	    read_metadata_usual(src, &meta, m, limit, line) == 0 ||
 	    read_metadata_fast(src, &meta, m, limit) == 0)
 		return meta;
 	no_source(src);

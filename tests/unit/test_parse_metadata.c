@@ -62,7 +62,7 @@ static const struct meta_case cases[] = {
 	  "op_name=\"b\"", "b", "f", 1 },
 	{ "op_name=\"a\" source_file=\"f\" source_line=1 "
 	  "source_end_line=2 source_column=3", "a", "f", 1 },
-	/* items after op_name that newer XLA prints */
+	/* items after op_name that newer XLA prints (usual_items) */
 	{ "op_name=\"a\" stack_frame_id=3", "a", NULL, -1 },
 	{ "op_name=\"a\" source_file=\"f\" source_line=4 "
 	  "scheduling_name=\"fusion.2\"", "a", "f", 4 },
@@ -85,9 +85,9 @@ static int slice_is(struct hd_slice s, const char *want)
 
 /*
  * The dump of one case: its instruction line, then pad empty lines (64
- * of them put 64 readable bytes after the attributes, which the
- * metadata's readers may load 16, 32 or 64 at a time; none leave them
- * to read byte by byte near the end of the input).
+ * of them put 64 readable bytes after the attributes, as the parser's
+ * own reading of the usual metadata asks, read_metadata_parser; none
+ * leave it to read_metadata_usual).
  */
 static char *case_text(const struct meta_case *c, const char *after,
 		       int pad, size_t *len)
