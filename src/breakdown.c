@@ -63,8 +63,7 @@ struct hd_breakdown {
 	int top_n;
 	/* per side, every instruction's source (hd_insn_sources), read
 	 * when an op_name or source key first asks */
-	const struct hd_insn_source *sources[2];
-	struct hd_insn_source *owned_sources[2];
+	struct hd_sources sources[2];
 };
 
 /* One value's path under one key: slices into the dump or into num. */
@@ -206,20 +205,6 @@ static const struct hd_insn *insn_of(const struct hd_dump *d, uint32_t v)
 	return i == HD_NONE ? NULL : &HD_INSN(d, i);
 }
 
-/* Where value v of d (side side) came from, or NULL. */
-static const struct hd_insn_source *source_of(struct hd_breakdown *b,
-					      const struct hd_dump *d,
-					      int side, uint32_t v)
-{
-	uint32_t i = HD_VALUE(d, v).insn;
-
-	if (i == HD_NONE)
-		return NULL;
-	if (!b->sources[side])
-		b->sources[side] = hd_insn_sources(d, &b->owned_sources[side]);
-	return &b->sources[side][i];
-}
-
 static void path_op_name(struct path *pa, const struct hd_insn_source *in)
 {
 	int before = pa->n;
@@ -279,10 +264,10 @@ static void key_path(struct hd_breakdown *b, struct path *pa,
 
 	switch (k) {
 	case HD_BY_OP_NAME:
-		path_op_name(pa, source_of(b, d, side, v));
+		path_op_name(pa, hd_value_source(d, v, &b->sources[side]));
 		return;
 	case HD_BY_SOURCE:
-		path_source(pa, source_of(b, d, side, v));
+		path_source(pa, hd_value_source(d, v, &b->sources[side]));
 		return;
 	case HD_BY_OPCODE:
 		if (in && in->opcode.n)
@@ -722,8 +707,8 @@ void hd_breakdown_free(struct hd_breakdown *b)
 	hd_vec_release(&b->scratch);
 	hd_table_release(&b->index);
 	hd_arena_release(&b->arena);
-	free(b->owned_sources[0]);
-	free(b->owned_sources[1]);
+	hd_sources_release(&b->sources[0]);
+	hd_sources_release(&b->sources[1]);
 	free(b);
 }
 

@@ -113,6 +113,25 @@ const struct hd_insn_source *hd_insn_sources(const struct hd_dump *d,
 	return *owned;
 }
 
+const struct hd_insn_source *hd_value_source(const struct hd_dump *d,
+					     uint32_t v, struct hd_sources *s)
+{
+	uint32_t i = HD_VALUE(d, v).insn;
+
+	if (i == HD_NONE)
+		return NULL;
+	if (!s->all)
+		s->all = hd_insn_sources(d, &s->owned);
+	return &s->all[i];
+}
+
+void hd_sources_release(struct hd_sources *s)
+{
+	free(s->owned);
+	s->all = NULL;
+	s->owned = NULL;
+}
+
 const struct hd_section_word hd_section_words[] = {
 	{ HD_SEC_ALLOCATIONS, "allocations" },
 	{ HD_SEC_TOTAL, "total" },

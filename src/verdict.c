@@ -48,8 +48,7 @@ struct eval {
 	/* per instruction, its op_name and source, read (hd_insn_sources)
 	 * when a waiver or filter first asks: once per instruction, not
 	 * once per value and rule */
-	const struct hd_insn_source *sources[2];
-	struct hd_insn_source *owned_sources[2];
+	struct hd_sources sources[2];
 	char *buf;                 /* scratch for fnmatch */
 	size_t cap;
 };
@@ -133,24 +132,11 @@ static struct hd_slice insn_op_name(const struct hd_dump *d, uint32_t insn)
 				 hd_insn_source_of(d, insn).op_name;
 }
 
-/* Where value v of side s came from; NULL without an instruction. */
-static const struct hd_insn_source *value_source(struct eval *e, int s,
-						 uint32_t v)
-{
-	const struct hd_dump *d = e->d[s];
-	uint32_t insn = HD_VALUE(d, v).insn;
-
-	if (insn == HD_NONE)
-		return NULL;
-	if (!e->sources[s])
-		e->sources[s] = hd_insn_sources(d, &e->owned_sources[s]);
-	return &e->sources[s][insn];
-}
-
 /* The op_name of value v of side s (empty without an instruction). */
 static struct hd_slice value_op_name(struct eval *e, int s, uint32_t v)
 {
-	const struct hd_insn_source *src = value_source(e, s, v);
+	const struct hd_insn_source *src =
+		hd_value_source(e->d[s], v, &e->sources[s]);
 
 	return src ? src->op_name : HD_SLICE_NULL;
 }
@@ -274,7 +260,8 @@ static int alloc_passes(const struct hd_metric *m, const struct hd_alloc *a)
 static int source_matches(struct eval *e, const char *glob, int s,
 			  uint32_t v)
 {
-	const struct hd_insn_source *in = value_source(e, s, v);
+	const struct hd_insn_source *in =
+		hd_value_source(e->d[s], v, &e->sources[s]);
 	char line[32];
 
 	if (!in || in->source_file.n == 0)
@@ -841,7 +828,7 @@ static void eval_release(struct eval *e)
 		free(e->peak[s]);
 		free(e->recomputed[s]);
 		free(e->copy_waived[s]);
-		free(e->owned_sources[s]);
+		hd_sources_release(&e->sources[s]);
 	}
 	free(e->copy_matched);
 	free(e->buf);

@@ -492,6 +492,22 @@ struct hd_insn_source hd_insn_source_of(const struct hd_dump *d, uint32_t i);
 const struct hd_insn_source *hd_insn_sources(const struct hd_dump *d,
 					     struct hd_insn_source **owned);
 
+/*
+ * Every instruction's source of one dump, made at the first ask
+ * (hd_insn_sources), for a pass that asks for many values' sources.
+ * Zeroed to start; hd_sources_release frees what was made.
+ */
+struct hd_sources {
+	const struct hd_insn_source *all;
+	struct hd_insn_source *owned;
+};
+
+/* Where value v of d came from (its instruction's source), or NULL when
+ * it has no instruction. */
+const struct hd_insn_source *hd_value_source(const struct hd_dump *d,
+					     uint32_t v, struct hd_sources *s);
+void hd_sources_release(struct hd_sources *s);
+
 /* The value with this id (inline: the parser asks once per value line
  * and record). */
 static inline uint32_t hd_dump_value_by_id(const struct hd_dump *d, int64_t id)
