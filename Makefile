@@ -297,6 +297,10 @@ check-valgrind: all ## memcheck: stat of every dump, a few diffs (needs valgrind
 	echo "valgrind: $$((n - bad)) passed, $$bad failed"; \
 	[ $$bad -eq 0 ]
 
+.PHONY: xla-corpus
+xla-corpus: ## regenerate tests/xla/ from JAX programs (venv in build/; needs PyPI)
+	scripts/xla-corpus
+
 install: all ## install to $(DESTDIR)$(PREFIX) (bin/, share/hlodiff/rules/)
 	install -d '$(DESTDIR)$(PREFIX)/bin'
 	install -m 755 $(BIN) '$(DESTDIR)$(PREFIX)/bin/hlodiff'
