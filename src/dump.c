@@ -163,6 +163,17 @@ const char *hd_incomplete_affects(uint32_t incomplete)
 	return "";
 }
 
+const char *hd_missing_affects(uint32_t missing)
+{
+	if (missing & HD_SEC_USED_VALUES)
+		return "the stated total bytes and the value records (op_name and "
+		       "source, copy-start classes, canonical matching)";
+	if (missing & HD_SEC_LIVE_RANGE)
+		return "the live ranges: the stated and recomputed peak and the "
+		       "peak explanation";
+	return "";
+}
+
 const char *hd_alloc_kind_name(enum hd_alloc_kind k)
 {
 	static const char *const names[HD_KIND_COUNT] = {

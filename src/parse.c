@@ -1238,6 +1238,12 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 			char a[80], b[80];
 			hd_quote(a, sizeof(a), had.p, had.n, 60);
 			hd_quote(b, sizeof(b), key.p, key.n, 60);
+			if (ps->in && ps->in != &d->inputs[0] &&
+			    (val->flags & HD_VALUE_IN_ALLOC))
+				return perr(ps, "value %lld is named '%s' here but '%s' in %s:%u "
+					    "(expected the companion of the same module)",
+					    (long long)id, b, a, d->inputs[0].name,
+					    HD_VALUE_LINES(d, v).listed_line);
 			return perr(ps, "value %lld is named '%s' here but '%s' at line %u",
 				    (long long)id, b, a,
 				    HD_VALUE_LINES(d, v).line);
@@ -1290,6 +1296,13 @@ value_for(struct parser *ps, int64_t id, struct hd_slice name,
 		if (other != HD_NONE) {
 			char a[80];
 			hd_quote(a, sizeof(a), key.p, key.n, 60);
+			if (ps->in && ps->in != &d->inputs[0] &&
+			    (HD_VALUE(d, other).flags & HD_VALUE_IN_ALLOC))
+				return perr(ps, "two values named '%s' (id %lld here, %lld in %s:%u; "
+					    "expected the companion of the same module)", a,
+					    (long long)id, (long long)HD_VALUE(d, other).id,
+					    d->inputs[0].name,
+					    HD_VALUE_LINES(d, other).listed_line);
 			return perr(ps, "two values named '%s' (ids %lld and %lld)", a,
 				    (long long)HD_VALUE(d, other).id, (long long)id);
 		}
@@ -3822,6 +3835,12 @@ static int check_records(struct parser *ps)
 	uint32_t listed = (uint32_t)d->n_listed;
 	uint32_t recorded = (uint32_t)d->n_listed_records;
 
+	/* a split companion with records of other values: another module's */
+	if (recorded < listed && ps->in && ps->in != &d->inputs[0] &&
+	    d->n_records > recorded)
+		return perr(ps, "%llu of its records name no value of the allocations "
+			    "in %s (expected the companion of the same module)",
+			    (unsigned long long)(d->n_records - recorded), d->inputs[0].name);
 	if (recorded < listed)
 		return truncation(ps, HD_SEC_USED_VALUES, "'Used values' ends after %u of %u value records (truncated dump?)",
 			    recorded, listed);
@@ -4001,15 +4020,59 @@ int hd_parse_buffer(struct hd_dump *d, const char *name, const char *data,
 	return parse_one(d, NULL, name, data, len, flags);
 }
 
-/* "X-buffer-assignment.txt" -> "X" + suffix, or NULL if not that form. */
-static char *sibling_path(struct hd_arena *a, const char *path, const char *suffix)
+/* "X-buffer-assignment.txt[.gz]" -> "X" + suffix (+ ".gz" with gz), or
+ * NULL if not that form: either file of a split dump may be compressed. */
+static char *sibling_path(struct hd_arena *a, const char *path, const char *suffix,
+			  int gz)
 {
 	static const char ba[] = "-buffer-assignment.txt";
 	size_t n = strlen(path), k = sizeof(ba) - 1;
 
-	if (n < k || strcmp(path + n - k, ba) != 0)
+	if (n >= 3 && strcmp(path + n - 3, ".gz") == 0)
+		n -= 3;
+	if (n < k || memcmp(path + n - k, ba, k) != 0)
 		return NULL;
-	return hd_arena_printf(a, "%.*s%s", (int)(n - k), path, suffix);
+	return hd_arena_printf(a, "%.*s%s%s", (int)(n - k), path, suffix, gz ? ".gz" : "");
+}
+
+/*
+ * Whether the companion just read (0 values, 1 live ranges) is of the main
+ * file's module, else why not into why.  Every record of a values file is
+ * a value of the allocations.  A live-range file names the values of the
+ * allocations that are not thread-local; a dump may have a few of those
+ * without a range, or ranges of values without an allocation, but a file
+ * of another module has both.
+ */
+static int companion_mismatch(const struct hd_dump *d, int kind, char *why, size_t n)
+{
+	const struct hd_value *first = NULL;
+	uint64_t i, bad = 0;
+
+	for (i = 0; i < d->values.len; i++) {
+		const struct hd_value *v = &HD_VALUE(d, i);
+		int off;
+
+		if (kind == 0)
+			off = (v->flags & HD_VALUE_RECORD) && !(v->flags & HD_VALUE_IN_ALLOC);
+		else
+			off = (v->flags & HD_VALUE_IN_ALLOC) && !(v->flags & HD_VALUE_LIVE) &&
+			      !(HD_ALLOC(d, HD_ALLOC_VALUE(d, v->alloc_value).alloc).flags &
+				HD_ALLOC_THREAD_LOCAL);
+		if (off && !bad++)
+			first = v;
+	}
+	if (!bad || (kind == 1 && d->unknown_ranges.len == 0))
+		return 0;
+	if (kind == 0)
+		snprintf(why, n, "%llu of its records name no value of the allocations "
+			 "(the first: <%lld %.*s>)", (unsigned long long)bad,
+			 (long long)first->id, (int)first->name.n, first->name.p);
+	else
+		snprintf(why, n, "%llu values of the allocations have no live range "
+			 "(the first: '%.*s') and %llu live ranges name no value",
+			 (unsigned long long)bad, (int)first->name.n, first->name.p,
+			 (unsigned long long)d->unknown_ranges.len);
+	return 1;
 }
 
 static int parse_input_into(struct hd_dump *d, const char *path, unsigned flags)
@@ -4027,6 +4090,7 @@ int hd_parse_file(struct hd_dump *d, const char *path, unsigned flags)
 	static const char *const suffixes[] = {
 		"-buffer-assignment-values.txt", "-live-range.txt",
 	};
+	uint32_t main_sections;
 	size_t i;
 
 	hd_dump_init(d);
@@ -4036,16 +4100,37 @@ int hd_parse_file(struct hd_dump *d, const char *path, unsigned flags)
 	if ((flags & HD_PARSE_NO_SIBLINGS) || strcmp(path, "-") == 0)
 		return 0;
 	/* Newest XLA splits the dump: read the companions when present. */
+	main_sections = d->sections;
 	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-		char *sib = sibling_path(&d->arena, path, suffixes[i]);
-		if (!sib || !hd_input_exists(sib))
+		char *sib = sibling_path(&d->arena, path, suffixes[i], 0), why[200];
+		uint32_t had = d->sections;
+
+		if (!sib)
 			continue;
-		if (i == 0 && (d->sections & HD_SEC_USED_VALUES))
+		if (i == 0 && (had & (HD_SEC_TOTAL | HD_SEC_USED_VALUES)))
 			continue;
-		if (i == 1 && (d->sections & HD_SEC_LIVE_RANGE))
+		if (i == 1 && (had & (HD_SEC_LIVE_RANGE | HD_SEC_LIVE_RANGE_NA)))
 			continue;
+		if (!hd_input_exists(sib)) {
+			char *gz = sibling_path(&d->arena, path, suffixes[i], 1);
+			if (!hd_input_exists(gz)) {
+				/* a split dump read without it: say what it leaves out */
+				if (main_sections == HD_SEC_ALLOCATIONS) {
+					d->missing |= i == 0 ? HD_SEC_TOTAL | HD_SEC_USED_VALUES :
+						      HD_SEC_LIVE_RANGE;
+					d->missing_files[i] = sib;
+				}
+				continue;
+			}
+			sib = gz;
+		}
 		if (parse_input_into(d, sib, flags))
 			return -1;
+		if (companion_mismatch(d, (int)i, why, sizeof(why))) {
+			hd_error(sib, 0, "not the companion of %s: %s (expected the %s "
+				 "of the same module)", path, why, suffixes[i] + 1);
+			return -1;
+		}
 	}
 	return 0;
 }

@@ -169,6 +169,14 @@ static void stat_text_copies(FILE *out, const struct hd_figures *f)
 /* "PREFIXincomplete: WHY (FILE:LINE); left out: ..." for a cut dump. */
 static void text_incomplete(FILE *out, const char *prefix, const struct hd_dump *d)
 {
+	int i;
+
+	/* a split dump's companion not found beside it: not an error */
+	for (i = 0; i < 2; i++)
+		if (d->missing_files[i])
+			fprintf(out, "%smissing: %s; left out: %s\n", prefix,
+				d->missing_files[i],
+				hd_missing_affects(i == 0 ? HD_SEC_USED_VALUES : HD_SEC_LIVE_RANGE));
 	if (!d->incomplete)
 		return;
 	fprintf(out, "%sincomplete: %s (%s:%" PRIu64 "); left out: %s\n", prefix,
@@ -179,6 +187,22 @@ static void text_incomplete(FILE *out, const char *prefix, const struct hd_dump 
 /* The same as a JSON member, only when the dump is incomplete. */
 static void json_incomplete(struct hd_json *j, const struct hd_dump *d)
 {
+	int i;
+
+	if (d->missing) {
+		hd_json_key(j, "missing");
+		hd_json_begin_array(j);
+		for (i = 0; i < 2; i++) {
+			if (!d->missing_files[i])
+				continue;
+			hd_json_begin_object(j);
+			hd_json_key_str(j, "file", d->missing_files[i]);
+			hd_json_key_str(j, "left_out", hd_missing_affects(
+				i == 0 ? HD_SEC_USED_VALUES : HD_SEC_LIVE_RANGE));
+			hd_json_end_object(j);
+		}
+		hd_json_end_array(j);
+	}
 	if (!d->incomplete)
 		return;
 	hd_json_key(j, "incomplete");

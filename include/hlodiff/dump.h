@@ -355,6 +355,11 @@ struct hd_dump {
 	const char *incomplete_file;
 	uint64_t incomplete_line;
 	const char *incomplete_why;
+	/* A split dump (newest XLA) whose companion is not beside the main
+	 * file: the sections (enum hd_sections) it would have given, and
+	 * its expected path ([0] values, [1] live ranges; NULL if read). */
+	uint32_t missing;
+	const char *missing_files[2];
 	uint64_t unknown_lines[HD_UNKNOWN_SHOWN]; /* first ones, 1-based */
 	const char *unknown_files[HD_UNKNOWN_SHOWN];
 
@@ -399,6 +404,8 @@ extern const size_t hd_section_word_count;
 
 /* The figures an incomplete dump leaves out, in words ("" if none). */
 const char *hd_incomplete_affects(uint32_t incomplete);
+/* The figures a missing split companion (dump->missing bits) leaves out. */
+const char *hd_missing_affects(uint32_t missing);
 
 /* Kind of an allocation from its flags (parameter wins over output).
  * Inline: the figures and the diff ask once per value. */
