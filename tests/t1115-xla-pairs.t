@@ -16,6 +16,23 @@ main() { # DIR: its main dump
 	ls "$1"/*-buffer-assignment.txt* | grep -v -e '-values\.txt' | head -n 1
 }
 
+# the corpus is what the script writes: every program and variant it
+# lists (no JAX needed for --list), on both backends, each with its files
+python3 "$HD_SRCDIR/scripts/xla-corpus" --list >"$T/list" 2>"$T/err"
+is 0 $? "scripts/xla-corpus --list runs without JAX"
+ok_cmd "at least ten programs" test "$(wc -l <"$T/list")" -ge 10
+ok_cmd "each program has base and same" sh -c "! grep -v ' base same' '$T/list'"
+python3 - "$X/MANIFEST.json" "$T/list" >"$T/missing" <<'PY'
+import json, os, sys
+man = json.load(open(sys.argv[1]))
+have = {(c['backend'], c['program'], c['variant']) for c in man['compiles']
+        if c.get('main') and os.path.exists(os.path.join(os.path.dirname(sys.argv[1]), c['dir'], c['main']))}
+want = {(be, l.split()[0], v) for l in open(sys.argv[2]) for v in l.split()[1:] for be in ('cpu', 'tpu')}
+for k in sorted(want ^ have):
+    print('/'.join(k))
+PY
+is "" "$(cat "$T/missing")" "the manifest and tests/xla/ hold every compile the script lists, and no other"
+
 for be in cpu tpu; do
 	for p in $(ls "$X/$be"); do
 		old=$(main "tests/xla/$be/$p/base")
