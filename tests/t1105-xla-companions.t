@@ -124,4 +124,14 @@ ok_cmd "the sections say so" grep -q '^  sections  *allocations total used-value
 ok_cmd "the companion is not called missing" sh -c "! grep -q missing '$T/out'"
 ok_cmd "no peak: (not in dump)" grep -q '^  stated  *(not in dump)$' "$T/out"
 
+# ---- a companion named in place of the main file --------------------------------
+run_hlodiff 0 "the live-range file named alone: read" stat "$src/$m-live-range.txt"
+ok_cmd "a warning names the main file to read instead" grep -qF \
+	"warning: a companion of $src/$m-$ba, read alone here (name that file to read the three as one)" "$T/err"
+run_hlodiff 0 "the values file named alone: read" stat "$src/$m-buffer-assignment-values.txt"
+ok_cmd "the same warning" grep -qF "warning: a companion of $src/$m-$ba, read alone here" "$T/err"
+rm "wrong/$m-$ba"
+run_hlodiff 0 "without its main file beside it: read" stat "wrong/$m-live-range.txt"
+ok_cmd "... and no warning" test ! -s "$T/err"
+
 done_testing
