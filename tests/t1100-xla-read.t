@@ -2,9 +2,10 @@
 # The dumps of today's XLA in tests/xla/ (scripts/xla-corpus): every one
 # read with no unknown line, its split files read as one when the main
 # file is named, its figures the ones an independent reading of the three
-# files finds (tests/py/dump_figures.py), and directory mode pairing the
-# modules of two variant directories without taking the companions, the
-# memory-usage report or the HLO text for modules.
+# files finds (tests/py/dump_figures.py), its copy-starts' classes too
+# (tests/py/xla_copies.py), and directory mode pairing the modules of two
+# variant directories without taking the companions, the memory-usage
+# report or the HLO text for modules.
 . "$(dirname "$0")/lib.sh"
 
 X=$HD_SRCDIR/tests/xla
@@ -30,7 +31,16 @@ for f in $(find "$X" -name '*-buffer-assignment.txt*' | LC_ALL=C sort); do
 		fail "$rel: figures agree with an independent reading"
 		diag_file "$T/py"
 	fi
+	# the copy-start transfers (MSA prefetches, evictions, host offloads)
+	if python3 "$HD_SRCDIR/tests/py/xla_copies.py" "$b-buffer-assignment-values.txt" "$T/stat.json" >"$T/py" 2>&1; then
+		pass "$rel: copy-start classes agree with an independent reading ($(tail -n 1 "$T/py"))"
+	else
+		fail "$rel: copy-start classes agree with an independent reading"
+		diag_file "$T/py"
+	fi
+	ncopies=$((${ncopies:-0} + $(sed -n 's/^\([0-9]*\) copy-starts$/\1/p' "$T/py")))
 done
+is 307 "$ncopies" "307 copy-starts in all (TPU: 237 prefetches, 36 cross-program, 28 evictions, 3 + 3 host)"
 is 96 "$n" "96 dumps (48 compiles on CPU, 48 on TPU)"
 
 # ---- directory mode over two variant directories -------------------------
