@@ -9,7 +9,7 @@
 need_hlodiff
 D=$HD_SRCDIR/tests/data
 T=$TMPDIR_T
-MU=$D/other/cpu-convert_element_type-0009-memory-usage-report.txt
+MU=$HD_SRCDIR/tests/not-dumps/cpu-convert_element_type-0009-memory-usage-report.txt
 
 # wrong DESC EXPECTED-LINE ARGS...: exit 2, empty stdout, stderr is
 # exactly EXPECTED-LINE.
@@ -37,7 +37,7 @@ wrong() {
 ok_cmd "the bundled report is a memory-usage report" sh -c \
 	"awk 'NF { n++; print; if (n == 2) exit }' '$MU' | tr '\n' '|' | grep -qx 'Total bytes used: 8 (8B)|Allocations sorted by size:|'"
 
-want_mu="hlodiff: $MU: this is XLA's memory-usage report; pass the matching $D/other/cpu-convert_element_type-0009-buffer-assignment.txt"
+want_mu="hlodiff: $MU: this is XLA's memory-usage report; pass the matching $HD_SRCDIR/tests/not-dumps/cpu-convert_element_type-0009-buffer-assignment.txt"
 wrong "stat of a memory-usage report" "$want_mu" stat "$MU"
 wrong "OLD is a memory-usage report" "$want_mu" "$MU" "$D/seed-000.txt"
 wrong "NEW is a memory-usage report" "$want_mu" "$D/seed-000.txt" "$MU"
