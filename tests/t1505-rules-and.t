@@ -78,6 +78,21 @@ ok_cmd "junit: the parts" grep -qF "$parts2" "$T/out"
 run_hlodiff 1 "html: exit 1" --html "$T/r.html" --rules "$T/and.rules" "$OLD" "$NEW"
 ok_cmd "html: the parts of a passed rule" grep -qF "allows +$((to / 100)) (exceeded) and allowed +1048576 (within)" "$T/r.html"
 
+# The default rules: 1% and a 64 KiB floor.  The TPU jit__normal pair
+# grows by more than 1% but less than 64 KiB (passes); the splash pair
+# by more than both (fails).
+JO=$HD_SRCDIR/examples/jit_normal-0021.txt
+JN=$HD_SRCDIR/examples/jit_normal-0041.txt
+jo=$(total "$JO") jn=$(total "$JN")
+ok_cmd "jit_normal: +$((jn - jo)) is over 1% and under 64 KiB" \
+	test $((jn - jo)) -gt $((jo / 100)) -a $((jn - jo)) -le 65536
+run_hlodiff 0 "default rules: a small module's few KiB pass" "$JO" "$JN"
+ok_cmd "default rules: the floor is why" grep -qF \
+	"error total_bytes grows by more than 1% and by more than 64 KiB ($jo -> $jn, +$((jn - jo)); 1% of $jo allows +$((jo / 100)) (exceeded) and allowed +65536 (within))" "$T/out"
+run_hlodiff 1 "default rules: the splash kernel's +$td still fails" "$OLD" "$NEW"
+ok_cmd "default rules: both parts exceeded" grep -qF \
+	"1% of $to allows +$((to / 100)) (exceeded) and allowed +65536 (exceeded)" "$T/out"
+
 # Errors in an 'and'.
 bad() {
 	printf '%s\n' "$1" >"$T/bad.rules"
