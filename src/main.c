@@ -594,7 +594,8 @@ static int cmd_dirs(const struct options *o, const struct hd_rules *rules)
 		hd_error(o->args[no == 0 ? 0 : 1], 0,
 			 "no *-buffer-assignment.txt dumps or golden files in this directory");
 	if (no > 0 && nn > 0) {
-		hd_pair_files(&jobs, &arena, &old_files, &new_files, 0, 0, 0);
+		hd_pair_files_by_content(&jobs, &arena, &old_files, &new_files, 0, 0, 0,
+					 parse_flags(o), o->jobs ? o->jobs : hd_online_cpus());
 		status = run_batch(o, rules, &jobs, "directories", o->args[0], o->args[1]);
 	}
 	hd_vec_release(&old_files);
@@ -731,8 +732,9 @@ static int cmd_golden_check(const struct options *o, const struct hd_rules *rule
 		if (HD_VEC_AT(&scanned, struct hd_module_file, i).golden)
 			*(struct hd_module_file *)hd_vec_push(&goldens) =
 				HD_VEC_AT(&scanned, struct hd_module_file, i);
-	hd_pair_files(&jobs, &arena, &goldens, &files, 0,
-		      o->allow_new ? 0 : HD_EXIT_TROUBLE, 1);
+	hd_pair_files_by_content(&jobs, &arena, &goldens, &files, 0,
+				 o->allow_new ? 0 : HD_EXIT_TROUBLE, 1, parse_flags(o),
+				 o->jobs ? o->jobs : hd_online_cpus());
 	new_root = o->nargs == 2 ? o->args[1] :
 		hd_arena_printf(&arena, "%d paths", o->nargs - 1);
 	status = run_batch(o, rules, &jobs, "golden", o->args[0], new_root);
