@@ -55,6 +55,9 @@ struct options {
 	int allow_new;           /* golden check: a module without golden is ok */
 	int gz;                  /* golden update: write .golden.gz */
 	int summary_only;        /* --summary */
+	int pr;                  /* --pr: Markdown in the pull-request form */
+	const char *markdown_pr; /* --markdown-pr FILE */
+	const char *full_report; /* --full-report WHERE */
 	struct hd_report_opts report;
 	const char **args;       /* positional arguments */
 	int nargs;
@@ -93,6 +96,11 @@ static void usage(FILE *out)
 	      "                partial figures are left out) instead of exit 2\n"
 	      "  -j N          compare N modules at once (default: the number of processors)\n"
 	      "  --summary     many modules: only the summary table on standard output\n"
+	      "  --pr          Markdown in the pull-request form: failing modules first,\n"
+	      "                sections folded, under 60,000 characters\n"
+	      "  --markdown-pr FILE  also write the pull-request Markdown to FILE\n"
+	      "  --full-report WHERE  where the full report is, named in the\n"
+	      "                pull-request Markdown (a URL, a file)\n"
 	      "  --allow-new   golden check: a module without a golden is not an error\n"
 	      "  --gz          golden update: write gzip-compressed DIR/MODULE.golden.gz\n"
 	      "  --help        show this help\n"
@@ -222,6 +230,14 @@ static int value_option(struct options *o, const char *a, int argc, char **argv,
 		if (!(v = opt_value(a, argc, argv, i)))
 			return usage_error("%s needs a file name", a);
 		o->rules_path = v;
+	} else if (is_opt(a, "--markdown-pr")) {
+		if (!(v = opt_value(a, argc, argv, i)) || !*v)
+			return usage_error("%s needs a file name", "--markdown-pr");
+		o->markdown_pr = v;
+	} else if (is_opt(a, "--full-report")) {
+		if (!(v = opt_value(a, argc, argv, i)) || !*v)
+			return usage_error("%s needs a URL or a file name", "--full-report");
+		o->full_report = v;
 	} else if (is_opt(a, "--html")) {
 		if (!(v = opt_value(a, argc, argv, i)))
 			return usage_error("%s needs a file name", a);
@@ -256,6 +272,7 @@ static int flag_option(struct options *o, const char *a)
 		{ "--allow-new", offsetof(struct options, allow_new) },
 		{ "--gz", offsetof(struct options, gz) },
 		{ "--summary", offsetof(struct options, summary_only) },
+		{ "--pr", offsetof(struct options, pr) },
 	};
 	size_t k;
 
@@ -343,6 +360,8 @@ static unsigned wanted_formats(const struct options *o)
 	for (k = 0; k < HD_FORMAT_COUNT; k++)
 		if (o->file_out[k])
 			f |= 1u << k;
+	if (o->markdown_pr)
+		f |= 1u << HD_FORMAT_MARKDOWN;
 	return f;
 }
 
@@ -415,6 +434,24 @@ static int emit_files(const struct options *o, render_fn render, const void *ctx
 	return bad ? -1 : 0;
 }
 
+/* The --markdown-pr FILE document.  Returns 0, or -1 after printing why
+ * it could not be written. */
+static int emit_pr(const struct options *o, render_fn render, const void *ctx)
+{
+	FILE *f = fopen(o->markdown_pr, "w");
+
+	if (!f) {
+		hd_error(o->markdown_pr, 0, "cannot write: %s", strerror(errno));
+		return -1;
+	}
+	render(f, HD_FORMAT_MARKDOWN, ctx);
+	if (ferror(f) | fclose(f)) {
+		hd_error(o->markdown_pr, 0, "cannot write: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- stat ---------------------------------------------------------------- */
 
 static int cmd_stat(const struct options *o)
@@ -479,13 +516,22 @@ static void pair_module(const struct options *o, char *buf, size_t n)
 	buf[0] = '\0';
 }
 
+struct pair_render {
+	const struct hd_module_report *m;
+	int pr;                  /* Markdown in the pull-request form */
+	const char *full_report;
+};
+
 static void render_pair(FILE *out, enum hd_format f, const void *ctx)
 {
-	const struct hd_module_report *m = ctx;
+	const struct pair_render *r = ctx;
+	const struct hd_module_report *m = r->m;
 
 	if (f == HD_FORMAT_JUNIT)
 		hd_report_junit_begin(out, &m->junit);
-	if (m->part[f])
+	if (m->part[f] && f == HD_FORMAT_MARKDOWN && r->pr)
+		hd_report_pair_pr(out, m->part[f], m->part_len[f], r->full_report);
+	else if (m->part[f])
 		fwrite(m->part[f], 1, m->part_len[f], out);
 	if (f == HD_FORMAT_JUNIT)
 		hd_report_junit_end(out);
@@ -515,8 +561,13 @@ static int cmd_pair(const struct options *o, const struct hd_rules *rules)
 	hd_batch_compare(&bo, &job, 1, &m);
 	status = m.status;
 	if (m.state == HD_MODULE_COMPARED) {
-		emit_stdout(o, render_pair, &m);
-		if (emit_files(o, render_pair, &m))
+		struct pair_render r = { &m, o->pr, o->full_report };
+
+		emit_stdout(o, render_pair, &r);
+		if (emit_files(o, render_pair, &r))
+			status = HD_EXIT_TROUBLE;
+		r.pr = 1;
+		if (o->markdown_pr && emit_pr(o, render_pair, &r))
 			status = HD_EXIT_TROUBLE;
 	}
 	hd_module_report_release(&m);
@@ -561,9 +612,14 @@ static int run_batch(const struct options *o, const struct hd_rules *rules,
 	br.status = status;
 	br.werror = o->werror;
 	br.summary_only = o->summary_only;
+	br.pr = o->pr;
+	br.full_report = o->full_report;
 	emit_stdout(o, render_batch, &br);
 	br.summary_only = 0;
 	if (emit_files(o, render_batch, &br))
+		status = HD_EXIT_TROUBLE;
+	br.pr = 1;
+	if (o->markdown_pr && emit_pr(o, render_batch, &br))
 		status = HD_EXIT_TROUBLE;
 	for (i = 0; i < jobs->len; i++)
 		hd_module_report_release(&mods[i]);
@@ -753,6 +809,11 @@ static int check_usage(const struct options *o)
 {
 	if (o->at_peak && !o->by_nkeys)
 		return usage_error("%s", "--at-peak goes with --by KEYS");
+	if (o->pr && o->format != HD_FORMAT_MARKDOWN && !o->file_out[HD_FORMAT_MARKDOWN])
+		return usage_error("%s", "--pr shapes the Markdown report: add --format markdown or --markdown FILE (or use --markdown-pr FILE)");
+	if ((o->pr || o->markdown_pr || o->full_report) &&
+	    (o->cmd == CMD_STAT || o->cmd == CMD_GOLDEN_UPDATE))
+		return usage_error("%s", "--pr, --markdown-pr and --full-report go with a comparison");
 	if (o->cmd == CMD_GOLDEN_UPDATE || o->cmd == CMD_GOLDEN_CHECK) {
 		if (o->nargs < 2)
 			return usage_error("golden %s takes a directory and at least one dump",

@@ -157,7 +157,31 @@ struct hd_batch_report {
 	int status;              /* the worst module status */
 	int werror;
 	int summary_only;        /* text, markdown: the summary table only */
+	int pr;                  /* markdown: the pull-request form */
+	const char *full_report; /* pr: where the full report is, or NULL */
 };
+
+/* The pull-request Markdown stays under this many bytes (GitHub refuses
+ * comments over 65,536 characters). */
+#define HD_PR_LIMIT 60000
+
+/*
+ * The pull-request form of the Markdown report of many modules: the
+ * failing modules, then those with warnings, in tables; a count of the
+ * passing ones; each failing and warning module's section folded in
+ * <details>; all under HD_PR_LIMIT bytes, with a last line saying what
+ * was left out and where the full report is (b->full_report).
+ */
+void hd_report_batch_pr(FILE *out, const struct hd_batch_report *b);
+
+/*
+ * The pull-request form of one pair's Markdown report md (n bytes): the
+ * report itself when it fits in HD_PR_LIMIT bytes, else its first lines
+ * (open <details> closed) and a line saying how much was left out and
+ * where the full report is.
+ */
+void hd_report_pair_pr(FILE *out, const char *md, size_t n,
+		       const char *full_report);
 
 /*
  * The whole document for many modules: a summary table (module, total
