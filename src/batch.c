@@ -715,6 +715,34 @@ static int write_html(const struct hd_batch_opts *o, const struct hd_diff *df,
 	return 0;
 }
 
+/* The module's part of the page of many modules, its ids prefixed by
+ * its place in the list ("m3"). */
+static void html_part(const struct hd_batch_opts *o, struct hd_module_report *m,
+		      const struct hd_diff *df, const struct hd_verdicts *v,
+		      const struct hd_breakdown *b)
+{
+	char *rules = NULL, prefix[32];
+	size_t len = 0;
+	FILE *mem;
+
+	if (v) {
+		mem = open_memstream(&rules, &len);
+		if (!mem)
+			hd_die("out of memory");
+		hd_verdicts_report_html(mem, v);
+		if (fclose(mem) != 0)
+			hd_die("out of memory");
+	}
+	snprintf(prefix, sizeof(prefix), "m%zu", m->index + 1);
+	mem = open_memstream(&m->html, &m->html_len);
+	if (!mem)
+		hd_die("out of memory");
+	hd_report_html_module(mem, df, rules, b, o->html_top_n, m->label, prefix);
+	if (fclose(mem) != 0)
+		hd_die("out of memory");
+	free(rules);
+}
+
 /* Summary numbers of one side: total bytes and the peak (stated, else
  * recomputed, as peak.h counts it). */
 static void side_numbers(struct hd_module_report *m, int s,
@@ -915,7 +943,7 @@ static int load_pair(struct pair_side *os, struct pair_side *ns)
 static int top_values_only(const struct hd_batch_opts *o)
 {
 	return o->formats == 1u << HD_FORMAT_TEXT && !o->report.all &&
-	       !o->by_nkeys && !o->html_path;
+	       !o->by_nkeys && !o->html_path && !o->html_parts;
 }
 
 /*
@@ -926,7 +954,7 @@ static int top_values_only(const struct hd_batch_opts *o)
 static int listed_values_only(const struct hd_batch_opts *o)
 {
 	return o->formats == 1u << HD_FORMAT_JSON && !o->report.all &&
-	       !o->by_nkeys && !o->html_path;
+	       !o->by_nkeys && !o->html_path && !o->html_parts;
 }
 
 /* Did the rules read the values (hd_verdict_read_values)? */
@@ -1021,6 +1049,8 @@ static void compare_pair(const struct hd_batch_opts *o, const struct hd_job *j,
 	render_parts(o, m, &df, &ro, b);
 	if (o->html_path && write_html(o, &df, v, b))
 		m->status = 2;
+	if (o->html_parts)
+		html_part(o, m, &df, v, b);
 	hd_breakdown_free(b);
 	hd_verdicts_free(v);
 	hd_diff_release(&df);
@@ -1034,6 +1064,7 @@ static void compare_one(void *arg, size_t i)
 	const struct hd_job *j = &c->jobs[i];
 	struct hd_module_report *m = &c->mods[i];
 
+	m->index = i;
 	m->label = j->label;
 	m->module = j->module;
 	m->note = j->note;
@@ -1060,6 +1091,7 @@ void hd_module_report_release(struct hd_module_report *m)
 
 	for (f = 0; f < HD_FORMAT_COUNT; f++)
 		hd_membuf_release(&m->part_buf[f]);
+	free(m->html);
 	memset(m, 0, sizeof(*m));
 }
 

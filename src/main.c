@@ -89,7 +89,8 @@ static void usage(FILE *out)
 	      "  --rules FILE  the rules to check (default: the built-in rules/default.rules)\n"
 	      "  --no-rules    check no rules (exit 0 whatever changed)\n"
 	      "  --werror      rules of warning severity fail too (exit 1)\n"
-	      "  --html FILE   also write a self-contained HTML report to FILE (one pair)\n"
+	      "  --html FILE   also write a self-contained HTML report to FILE (for\n"
+	      "                directories: one page, a table linking to each module)\n"
 	      "  --by-name     match values by exact name{index} only\n"
 	      "  --strict      treat lines the parser does not know as errors\n"
 	      "  --allow-incomplete  read a truncated dump as far as it goes (its\n"
@@ -581,6 +582,24 @@ static void render_batch(FILE *out, enum hd_format f, const void *ctx)
 	hd_report_batch(out, f, ctx);
 }
 
+/* The page of many modules.  Returns 0, or -1 after saying why it could
+ * not be written. */
+static int write_batch_html(const char *path, const struct hd_batch_report *br)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		hd_error(path, 0, "cannot write: %s", strerror(errno));
+		return -1;
+	}
+	hd_report_batch_html(f, br);
+	if (ferror(f) | fclose(f)) {
+		hd_error(path, 0, "cannot write: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* Compares the jobs and writes every report; returns the exit status. */
 static int run_batch(const struct options *o, const struct hd_rules *rules,
 		     const struct hd_vec *jobs, const char *what,
@@ -593,6 +612,8 @@ static int run_batch(const struct options *o, const struct hd_rules *rules,
 	int status = 0;
 
 	batch_opts(o, rules, &bo);
+	bo.html_parts = o->html_path != NULL;
+	bo.html_top_n = o->report.all ? 0 : o->top_n_given ? o->report.top_n : 0;
 	mods = hd_xcalloc(jobs->len + 1, sizeof(*mods));
 	hd_batch_compare(&bo, jobs->data, jobs->len, mods);
 	for (i = 0; i < jobs->len; i++) {
@@ -621,6 +642,8 @@ static int run_batch(const struct options *o, const struct hd_rules *rules,
 	br.pr = 1;
 	if (o->markdown_pr && emit_pr(o, render_batch, &br))
 		status = HD_EXIT_TROUBLE;
+	if (o->html_path && write_batch_html(o->html_path, &br))
+		status = HD_EXIT_TROUBLE;
 	for (i = 0; i < jobs->len; i++)
 		hd_module_report_release(&mods[i]);
 	free(mods);
@@ -642,8 +665,6 @@ static int cmd_dirs(const struct options *o, const struct hd_rules *rules)
 	struct hd_vec jobs = HD_VEC_INIT(struct hd_job);
 	int no, nn, status = HD_EXIT_TROUBLE;
 
-	if (o->html_path)
-		return usage_error("%s", "--html writes the report of one pair, not of directories");
 	no = hd_scan_dir(o->args[0], 1, &old_files, &arena);
 	nn = no < 0 ? -1 : hd_scan_dir(o->args[1], 1, &new_files, &arena);
 	if (no == 0 || nn == 0)
@@ -774,7 +795,7 @@ static int cmd_golden_check(const struct options *o, const struct hd_rules *rule
 	size_t i;
 
 	if (o->html_path) {
-		status = usage_error("%s", "--html writes the report of one pair");
+		status = usage_error("%s", "--html writes the report of one pair or of two directories, not of golden check");
 		goto done;
 	}
 	if (!is_dir(o->args[0])) {

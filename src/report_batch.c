@@ -16,6 +16,7 @@
 #include "hlodiff/arena.h"
 #include "hlodiff/diag.h"
 #include "hlodiff/format.h"
+#include "hlodiff/html.h"
 #include "hlodiff/json.h"
 #include "report_common.h"
 
@@ -650,6 +651,72 @@ void hd_report_pair_pr(FILE *out, const char *md, size_t n,
 		"this report. ", HD_PR_LIMIT, n - keep);
 	pr_where(out, full_report);
 	fputc('\n', out);
+}
+
+/* ---- HTML: one page for many modules ------------------------------------- */
+
+static void html_cstr(FILE *out, const char *s)
+{
+	hd_html_escape(out, s, strlen(s));
+}
+
+void hd_report_batch_html(FILE *out, const struct hd_batch_report *b)
+{
+	char line[512], c[6][NUM_MAX], verdict[128];
+	size_t i;
+
+	snprintf(line, sizeof(line), "hlodiff: %zu module%s", b->n, b->n == 1 ? "" : "s");
+	hd_html_page_begin(out, line);
+	fputs("<h1>", out);
+	html_cstr(out, line);
+	fputs("</h1>\n<p class=\"files\">old: ", out);
+	html_cstr(out, b->old_root);
+	fputs("<br>new: ", out);
+	html_cstr(out, b->new_root);
+	tally_line(line, sizeof(line), b);
+	fputs("</p>\n<p>", out);
+	html_cstr(out, line);
+	fputs("</p>\n<table id=\"modules\"><thead><tr><th>module</th>"
+	      "<th class=\"n\">total old</th><th class=\"n\">total new</th>"
+	      "<th class=\"n\">delta</th><th class=\"n\">%</th>"
+	      "<th class=\"n\">peak old</th><th class=\"n\">peak new</th>"
+	      "<th>verdict</th></tr></thead><tbody>\n", out);
+	for (i = 0; i < b->n; i++) {
+		const struct hd_module_report *m = &b->mods[i];
+		const char *cls = m->status ? " class=\"pos\"" : "";
+
+		row_cells(m, c);
+		verdict_words(verdict, sizeof(verdict), b, m);
+		fputs("<tr><td class=\"mono\">", out);
+		if (m->html)
+			fprintf(out, "<a href=\"#m%zu\">", i + 1);
+		html_cstr(out, m->label);
+		fprintf(out, "%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
+			"<td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
+			"<td class=\"n\">%s</td><td%s>", m->html ? "</a>" : "",
+			c[0], c[1], c[2], c[3], c[4], c[5], cls);
+		html_cstr(out, verdict);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</tbody></table>\n", out);
+	for (i = 0; i < b->n; i++)
+		if (new_note(b, i)) {
+			fputs("<p class=\"note\">", out);
+			html_cstr(out, b->mods[i].module);
+			fputs(": ", out);
+			html_cstr(out, b->mods[i].note);
+			fputs("</p>\n", out);
+		}
+	for (i = 0; i < b->n; i++) {
+		const struct hd_module_report *m = &b->mods[i];
+
+		if (!m->html)
+			continue;
+		fprintf(out, "<section class=\"module\" id=\"m%zu\">\n", i + 1);
+		fwrite(m->html, 1, m->html_len, out);
+		fputs("<p><a href=\"#modules\">&#8593; all modules</a></p>\n</section>\n", out);
+	}
+	hd_html_page_end(out);
 }
 
 /* ---- JUnit ---------------------------------------------------------------- */

@@ -122,8 +122,8 @@ run_hlodiff 2 "an empty directory: exit 2" empty new
 ok_cmd "an empty directory: says so" grep -q "^hlodiff: empty: no \*-buffer-assignment.txt dumps or golden files in this directory" "$T/err"
 run_hlodiff 2 "a directory and a file: exit 2" old "$D/seed-000.txt"
 ok_cmd "a directory and a file: says so" grep -q "hlodiff: OLD and NEW must both be dumps or both be directories" "$T/err"
-run_hlodiff 2 "--html with directories: exit 2" --html "$T/x.html" old new
-ok_cmd "--html with directories: says so" grep -q "hlodiff: --html writes the report of one pair, not of directories" "$T/err"
+run_hlodiff 2 "--html with directories, unwritable: exit 2" --html "$T/no/such/dir/x.html" old new
+ok_cmd "--html with directories, unwritable: says so" grep -q "^hlodiff: $T/no/such/dir/x.html: cannot write: No such file or directory" "$T/err"
 chmod 000 empty
 if [ -r empty ]; then
 	skip "running as root: directories stay readable"

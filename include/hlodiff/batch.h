@@ -75,6 +75,7 @@ struct hd_batch_opts {
 	unsigned formats;       /* 1u << enum hd_format: parts to render */
 	int md_level;           /* heading level of the Markdown parts */
 	const char *html_path;  /* a single comparison: also write HTML */
+	int html_parts;         /* many: render each module's HTML part */
 	int html_top_n;         /* rows of the HTML movers table */
 	int jobs;               /* threads (>= 1) */
 };
