@@ -544,10 +544,23 @@ static void pr_details(FILE *out, const struct hd_batch_report *b,
 	fputs("</details>\n\n", out);
 }
 
+/* Bytes of the names of left-out modules, and of --full-report, in the
+ * last line (so that it fits in PR_FOOTER). */
+#define PR_NAMES_MAX 1500
+#define PR_WHERE_MAX 500
+
 static void pr_where(FILE *out, const char *full_report)
 {
+	size_t n = full_report ? strlen(full_report) : 0;
+
+	if (n > PR_WHERE_MAX) {
+		n = PR_WHERE_MAX;
+		while (n > 0 && ((unsigned char)full_report[n] & 0xC0) == 0x80)
+			n--;
+	}
 	if (full_report)
-		fprintf(out, "The full report: %s.", full_report);
+		fprintf(out, "The full report: %.*s%s.", (int)n, full_report,
+			full_report[n] ? "..." : "");
 	else
 		fputs("The full report: run hlodiff on the same inputs without `--pr`.", out);
 }
@@ -605,14 +618,22 @@ void hd_report_batch_pr(FILE *out, const struct hd_batch_report *b)
 			fprintf(out, " %zu table row%s%s", rows_cut,
 				rows_cut == 1 ? "" : "s", left ? "," : "");
 		if (left) {
+			size_t bytes = 0;
+
 			fprintf(out, " the sections of %zu module%s (", left,
 				left == 1 ? "" : "s");
+
 			for (i = 0; i < left && i < PR_NAMES; i++) {
+				const char *l = b->mods[left_idx[i]].label;
+
+				if (bytes + strlen(l) + 4 > PR_NAMES_MAX)
+					break;
+				bytes += strlen(l) + 4;
 				fputs(i ? ", " : "", out);
-				md_cell_code(out, b->mods[left_idx[i]].label);
+				md_cell_code(out, l);
 			}
-			if (left > PR_NAMES)
-				fprintf(out, " and %zu more", left - PR_NAMES);
+			if (left > i)
+				fprintf(out, " and %zu more", left - i);
 			fputc(')', out);
 		}
 		fputs(". ", out);

@@ -140,6 +140,12 @@ PY
 ok_cmd "PR Markdown of a huge report: under 60,000, says which sections it left out" grep -q "^ok" py2.out || diag_file py2.out
 sed -n 's/^ok /# full, PR bytes; sections shown, left out: /p' py2.out >&2
 
+long=$(python3 -c 'print("https://ci.example/" + "x" * 5000)')
+run_hlodiff 1 "a 5,000-character --full-report" --format markdown --pr --full-report "$long" old new2
+ok_cmd "a long --full-report is cut: still under 60,000 characters" sh -c \
+	"test \$(python3 -c 'import sys; print(len(open(sys.argv[1], encoding=\"utf-8\").read()))' '$T/out') -lt 60000 &&
+	 tail -n 1 '$T/out' | grep -q 'xxx\.\.\.\.\$'"
+
 # One pair whose Markdown is too long (--all on the 2.4 MB block4 dump):
 # its first lines, open <details> closed, and what was cut.
 A=$(ls "$HD_CORPUS"/gpu/*b1rtol1e4*full_run*)
