@@ -22,6 +22,7 @@
 #include "hlodiff/parallel.h"
 #include "hlodiff/golden.h"
 #include "hlodiff/html.h"
+#include "hlodiff/input.h"
 #include "hlodiff/match.h"
 #include "hlodiff/membuf.h"
 #include "hlodiff/parse.h"
@@ -266,6 +267,9 @@ void hd_pair_files(struct hd_vec *jobs, struct hd_arena *arena,
 
 /* What a compile is, for telling repeated compiles of one name apart. */
 struct content_sig {
+	int hashed;             /* file_hash holds the bytes' XXH3-64 */
+	uint64_t file_hash;     /* of the (inflated) file */
+	int want;               /* has no identical partner: read it */
 	int ok;                 /* the file was read */
 	uint64_t params;        /* hash of the parameters' numbers and shapes */
 	int64_t total;          /* sum of the allocation sizes */
@@ -278,6 +282,23 @@ struct sig_ctx {
 	struct content_sig *sigs;
 	unsigned parse_flags;
 };
+
+/* The hash of file i's bytes: identical files need no reading. */
+static void hash_one(void *arg, size_t i)
+{
+	struct sig_ctx *c = arg;
+	struct hd_diag_held held;
+	struct hd_input in;
+
+	hd_diag_hold(&held);
+	if (hd_input_open(&in, c->paths[i]) == 0) {
+		c->sigs[i].file_hash = XXH3_64bits(in.data, in.len);
+		c->sigs[i].hashed = 1;
+		hd_input_release(&in);
+	}
+	hd_diag_unhold(&held);
+	free(held.buf);
+}
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -297,6 +318,8 @@ static void sig_one(void *arg, size_t i)
 	uint64_t *ph;
 	size_t k, np = 0;
 
+	if (!s->want)
+		return;
 	hd_diag_hold(&held);
 	if (hd_load_dump(&d, c->paths[i], c->parse_flags | HD_PARSE_CANON) >= 0) {
 		ph = hd_xcalloc(d.allocs.len + 1, sizeof(*ph));
@@ -420,12 +443,22 @@ static void pair_group_content(struct hd_vec *jobs, struct hd_arena *arena,
 	const char *note_s;
 
 	for (i = 0; i < no; i++)
+		o_to[i] = SIZE_MAX;
+	/* byte-identical files first, in module-number order */
+	for (i = 0; i < no; i++)
+		for (k = 0; k < nn && so[i].hashed; k++)
+			if (!n_used[k] && sn[k].hashed &&
+			    so[i].file_hash == sn[k].file_hash) {
+				o_to[i] = k;
+				n_used[k] = 1;
+				how[i] = "identical files";
+				break;
+			}
+	for (i = 0; i < no; i++)
 		for (k = 0; k < nn; k++)
-			if (so[i].ok && sn[k].ok)
+			if (o_to[i] == SIZE_MAX && !n_used[k] && so[i].ok && sn[k].ok)
 				cand[nc++] = rank_pair(&so[i], &sn[k], i, k);
 	qsort(cand, nc, sizeof(*cand), cmp_candidates);
-	for (i = 0; i < no; i++)
-		o_to[i] = SIZE_MAX;
 	for (i = 0; i < nc; i++) {
 		const struct candidate *c = &cand[i];
 
@@ -501,6 +534,55 @@ static void pair_group_content(struct hd_vec *jobs, struct hd_arena *arena,
 	free(cand);
 }
 
+/*
+ * Which files of the several-compile groups must be read: those left
+ * without a byte-identical partner when the other side has some left
+ * too (pair_group_content pairs the identical ones the same way).
+ */
+static void mark_wanted(const struct hd_vec *old_files, const struct hd_vec *new_files,
+			const size_t *first_o, const size_t *first_n,
+			struct content_sig *sigs)
+{
+	size_t i = 0, k = 0;
+
+	while (i < old_files->len || k < new_files->len) {
+		const char *mo = i < old_files->len ? FILE_AT(old_files, i)->module : NULL;
+		const char *mn = k < new_files->len ? FILE_AT(new_files, k)->module : NULL;
+		const char *m = !mo ? mn : !mn ? mo : strcmp(mo, mn) <= 0 ? mo : mn;
+		size_t oe = mo && strcmp(mo, m) == 0 ? group_end(old_files, i, m) : i;
+		size_t ne = mn && strcmp(mn, m) == 0 ? group_end(new_files, k, m) : k;
+
+		if ((oe - i > 1 || ne - k > 1) && oe > i && ne > k) {
+			struct content_sig *so = &sigs[first_o[i]], *sn = &sigs[first_n[k]];
+			size_t no = oe - i, nn = ne - k, a, b, lo = 0, ln = 0;
+			int *used = hd_xcalloc(nn + 1, sizeof(int));
+
+			for (a = 0; a < no; a++) {
+				so[a].want = 1;
+				for (b = 0; b < nn && so[a].hashed; b++)
+					if (!used[b] && sn[b].hashed &&
+					    so[a].file_hash == sn[b].file_hash) {
+						used[b] = 1;
+						so[a].want = 0;
+						break;
+					}
+				lo += so[a].want;
+			}
+			for (b = 0; b < nn; b++) {
+				sn[b].want = !used[b];
+				ln += sn[b].want;
+			}
+			for (a = 0; a < no && !ln; a++)
+				so[a].want = 0;
+			for (b = 0; b < nn && !lo; b++)
+				sn[b].want = 0;
+			free(used);
+		}
+		i = oe;
+		k = ne;
+	}
+}
+
 void hd_pair_files_by_content(struct hd_vec *jobs, struct hd_arena *arena,
 			      struct hd_vec *old_files, struct hd_vec *new_files,
 			      int only_old, int only_new, int golden,
@@ -539,6 +621,8 @@ void hd_pair_files_by_content(struct hd_vec *jobs, struct hd_arena *arena,
 	c.paths = paths;
 	c.sigs = sigs;
 	c.parse_flags = parse_flags;
+	hd_parallel_for(np, threads, hash_one, &c);
+	mark_wanted(old_files, new_files, first_o, first_n, sigs);
 	hd_parallel_for(np, threads, sig_one, &c);
 	/* pass 2: the jobs */
 	i = k = 0;

@@ -33,7 +33,7 @@ is_file "$G/dirs.text" "$T/out" "directory report matches golden/formats/dirs.te
 ok_cmd "summary: one row per module" grep -q "^hlodiff: 5 modules, old -> new: 3 compared, 1 only in OLD, 1 only in NEW; 1 failed a rule" "$T/out"
 ok_cmd "two compiles of jit__normal: the first paired" grep -q '^jit__normal#1 .* ok$' "$T/out"
 ok_cmd "two compiles of jit__normal: the second only in OLD" grep -q '^jit__normal#2 .*only in OLD$' "$T/out"
-ok_cmd "the ambiguity is reported" grep -q '^note: jit__normal: 2 compiles in OLD, 1 in NEW: paired by content: #1 module_0021 -> module_0041 same content, #2 module_0029 only in OLD$' "$T/out"
+ok_cmd "the ambiguity is reported" grep -q '^note: jit__normal: 2 compiles in OLD, 1 in NEW: paired by content: #1 module_0021 -> module_0041 identical files, #2 module_0029 only in OLD$' "$T/out"
 ok_cmd "a timestamped name pairs by module name (only in NEW here)" grep -q '^jit_mini_attention .*only in NEW$' "$T/out"
 ok_cmd ".gz dump found and paired" grep -q "^== jit__truncated_normal: old/module_0015.jit__truncated_normal.cpu_$ba -> new/module_0017.jit__truncated_normal.cpu_$ba.gz" "$T/out"
 ok_cmd "the failing module says FAIL" grep -q '^jit_splash .*FAIL: 2 errors$' "$T/out"

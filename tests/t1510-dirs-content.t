@@ -34,7 +34,7 @@ ok_cmd "summary: 4 compared, 1 only in OLD, 0 failed" grep -qx \
 	"hlodiff: 5 modules, old -> new: 4 compared, 1 only in OLD; 0 failed a rule" "$T/out"
 ok_cmd "no FAIL anywhere" sh -c "! grep -q FAIL '$T/out'"
 ok_cmd "the note names each pair" grep -qxF \
-	"note: jit__einsum: 5 compiles in OLD, 4 in NEW: paired by content: #1 module_0001 -> module_0011 same content, #2 module_0002 only in OLD, #3 module_0003 -> module_0013 same content, #4 module_0004 -> module_0014 same content, #5 module_0005 -> module_0015 same content" "$T/out"
+	"note: jit__einsum: 5 compiles in OLD, 4 in NEW: paired by content: #1 module_0001 -> module_0011 identical files, #2 module_0002 only in OLD, #3 module_0003 -> module_0013 identical files, #4 module_0004 -> module_0014 identical files, #5 module_0005 -> module_0015 identical files" "$T/out"
 for k in 1 3 4 5; do
 	ok_cmd "jit__einsum#$k: no change" grep -q "^jit__einsum#$k .* 0 .*0\.0% .* ok$" "$T/out"
 done
@@ -62,6 +62,20 @@ print("ok")
 PY
 ok_cmd "json: the pairs and the note" grep -qx ok "$T/py" || diag_file "$T/py"
 
+# Not byte for byte the same, but the same program: a recompile that moved
+# every source line (metadata is not part of the canonical hashes).
+rm -rf old1 new1
+mkdir old1 new1
+cp "$D/seed-000.txt" "old1/module_0001.jit_g.$ba"
+cp "$D/seed-001.txt" "old1/module_0002.jit_g.$ba"
+sed 's/source_line=\([0-9]*\)/source_line=1\1/' "$D/seed-000.txt" >"new1/module_0007.jit_g.$ba"
+ok_cmd "the recompile differs from seed 000 in its source lines only" sh -c \
+	"! cmp -s '$D/seed-000.txt' new1/module_0007.jit_g.$ba &&
+	 test \"\$(diff '$D/seed-000.txt' new1/module_0007.jit_g.$ba | grep -c '^>')\" -eq \"\$(grep -c source_line= '$D/seed-000.txt')\""
+run_hlodiff 0 "one compile against a recompile of the second: exit 0" old1 new1
+ok_cmd "paired with the same program, the other only in OLD" grep -qF \
+	"paired by content: #1 module_0001 -> module_0007 same content, #2 module_0002 only in OLD" "$T/out"
+
 # Reordered module numbers: content wins over order.
 rm -rf old2 new2
 mkdir old2 new2
@@ -71,7 +85,7 @@ cp "$D/seed-001.txt" "new2/module_0001.jit_f.$ba"
 cp "$D/seed-000.txt" "new2/module_0002.jit_f.$ba"
 run_hlodiff 0 "two compiles in swapped order: exit 0" old2 new2
 ok_cmd "swapped: each paired with its twin" grep -qF \
-	"#1 module_0001 -> module_0002 same content, #2 module_0002 -> module_0001 same content" "$T/out"
+	"#1 module_0001 -> module_0002 identical files, #2 module_0002 -> module_0001 identical files" "$T/out"
 
 # Real repeated compiles (corpus SOURCES.md 10 and 11): jit__normal and
 # the splash kernel compiled three times; NEW has two of each, recompiled
@@ -87,7 +101,7 @@ if [ -n "${HD_CORPUS:-}" ] && [ -d "$HD_CORPUS/tpu" ]; then
 	cp "$HD_CORPUS"/tpu/justabyte-cpost-hlo__module_0021.jit__normal.*-buffer-assignment.txt "new3/module_0121.jit__normal.$ba"
 	run_hlodiff 0 "corpus jit__normal, three against two of them: exit 0" old3 new3
 	ok_cmd "corpus: 0021 and 0041 found, 0029 only in OLD" grep -qF \
-		"#1 module_0021 -> module_0121 same content, #2 module_0029 only in OLD, #3 module_0041 -> module_0141 same content" "$T/out"
+		"#1 module_0021 -> module_0121 identical files, #2 module_0029 only in OLD, #3 module_0041 -> module_0141 identical files" "$T/out"
 	rm -rf old4 new4
 	mkdir old4 new4
 	for m in 0035 0044; do
