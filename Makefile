@@ -301,9 +301,13 @@ check-valgrind: all ## memcheck: stat of every dump, a few diffs (needs valgrind
 xla-corpus: ## regenerate tests/xla/ from JAX programs (venv in build/; needs PyPI)
 	scripts/xla-corpus
 
-install: all ## install to $(DESTDIR)$(PREFIX) (bin/, share/hlodiff/rules/)
+install: all ## install to $(DESTDIR)$(PREFIX) (bin/, share/hlodiff/rules/, man, completion)
 	install -d '$(DESTDIR)$(PREFIX)/bin'
 	install -m 755 $(BIN) '$(DESTDIR)$(PREFIX)/bin/hlodiff'
+	install -d '$(DESTDIR)$(PREFIX)/share/man/man1'
+	install -m 644 docs/hlodiff.1 '$(DESTDIR)$(PREFIX)/share/man/man1/hlodiff.1'
+	install -d '$(DESTDIR)$(PREFIX)/share/bash-completion/completions'
+	install -m 644 completions/hlodiff.bash '$(DESTDIR)$(PREFIX)/share/bash-completion/completions/hlodiff'
 ifneq ($(RULES_FILES),)
 	install -d '$(DESTDIR)$(PREFIX)/share/hlodiff/rules'
 	install -m 644 $(RULES_FILES) '$(DESTDIR)$(PREFIX)/share/hlodiff/rules/'

@@ -14,11 +14,15 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <xxhash.h>
+
+#include "hlodiff/canon.h"
 #include "hlodiff/diag.h"
 #include "hlodiff/diff.h"
 #include "hlodiff/parallel.h"
 #include "hlodiff/golden.h"
 #include "hlodiff/html.h"
+#include "hlodiff/input.h"
 #include "hlodiff/match.h"
 #include "hlodiff/membuf.h"
 #include "hlodiff/parse.h"
@@ -259,6 +263,394 @@ void hd_pair_files(struct hd_vec *jobs, struct hd_arena *arena,
 	}
 }
 
+/* ---- pairing by content ------------------------------------------------------- */
+
+/* What a compile is, for telling repeated compiles of one name apart. */
+struct content_sig {
+	int hashed;             /* file_hash holds the bytes' XXH3-64 */
+	uint64_t file_hash;     /* of the (inflated) file */
+	int want;               /* has no identical partner: read it */
+	int ok;                 /* the file was read */
+	uint64_t params;        /* hash of the parameters' numbers and shapes */
+	int64_t total;          /* sum of the allocation sizes */
+	uint64_t *values;       /* structural hashes of the values, sorted */
+	size_t n_values;
+};
+
+struct sig_ctx {
+	const char *const *paths;
+	struct content_sig *sigs;
+	unsigned parse_flags;
+};
+
+/* The hash of file i's bytes: identical files need no reading. */
+static void hash_one(void *arg, size_t i)
+{
+	struct sig_ctx *c = arg;
+	struct hd_diag_held held;
+	struct hd_input in;
+
+	hd_diag_hold(&held);
+	if (hd_input_open(&in, c->paths[i]) == 0) {
+		c->sigs[i].file_hash = XXH3_64bits(in.data, in.len);
+		c->sigs[i].hashed = 1;
+		hd_input_release(&in);
+	}
+	hd_diag_unhold(&held);
+	free(held.buf);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Reads file i quietly (its comparison reports its troubles later). */
+static void sig_one(void *arg, size_t i)
+{
+	struct sig_ctx *c = arg;
+	struct content_sig *s = &c->sigs[i];
+	struct hd_diag_held held;
+	struct hd_dump d;
+	struct hd_canon cn;
+	uint64_t *ph;
+	size_t k, np = 0;
+
+	if (!s->want)
+		return;
+	hd_diag_hold(&held);
+	if (hd_load_dump(&d, c->paths[i], c->parse_flags | HD_PARSE_CANON) >= 0) {
+		ph = hd_xcalloc(d.allocs.len + 1, sizeof(*ph));
+		for (k = 0; k < d.allocs.len; k++) {
+			const struct hd_alloc *a = &HD_VEC_AT(&d.allocs, struct hd_alloc, k);
+			uint64_t h;
+
+			s->total += a->size;
+			if (!(a->flags & HD_ALLOC_PARAMETER))
+				continue;
+			h = XXH3_64bits_withSeed(a->param_shape.p, a->param_shape.n,
+						 (uint64_t)a->param_number);
+			ph[np++] = XXH3_64bits_withSeed(a->param_index.p, a->param_index.n, h);
+		}
+		qsort(ph, np, sizeof(*ph), cmp_u64);
+		s->params = XXH3_64bits(ph, np * sizeof(*ph));
+		free(ph);
+		hd_canon_compute(&cn, &d);
+		s->n_values = cn.n_values;
+		s->values = hd_xcalloc(cn.n_values + 1, sizeof(uint64_t));
+		if (cn.n_values)
+			memcpy(s->values, cn.value_struct, cn.n_values * sizeof(uint64_t));
+		qsort(s->values, s->n_values, sizeof(uint64_t), cmp_u64);
+		hd_canon_release(&cn);
+		s->ok = 1;
+	}
+	hd_dump_release(&d);
+	hd_diag_unhold(&held);
+	free(held.buf);
+}
+
+/* Values two sorted hash lists share (as multisets). */
+static size_t common_values(const struct content_sig *a, const struct content_sig *b)
+{
+	size_t i = 0, k = 0, n = 0;
+
+	while (i < a->n_values && k < b->n_values) {
+		if (a->values[i] == b->values[k]) {
+			n++;
+			i++;
+			k++;
+		} else if (a->values[i] < b->values[k]) {
+			i++;
+		} else {
+			k++;
+		}
+	}
+	return n;
+}
+
+/* A possible pair of one group, ranked: same content first, then the same
+ * parameters, then the share of values in common, then the nearer total,
+ * then module-number order (so the result never depends on sort luck). */
+struct candidate {
+	size_t o, n;            /* offsets in the group */
+	int same, params;
+	uint32_t shared_ppm;    /* 2 * common / (values of both), per million */
+	int64_t total_gap;
+};
+
+static int cmp_candidates(const void *a, const void *b)
+{
+	const struct candidate *x = a, *y = b;
+
+	if (x->same != y->same)
+		return y->same - x->same;
+	if (x->params != y->params)
+		return y->params - x->params;
+	if (x->shared_ppm != y->shared_ppm)
+		return x->shared_ppm > y->shared_ppm ? -1 : 1;
+	if (x->total_gap != y->total_gap)
+		return x->total_gap < y->total_gap ? -1 : 1;
+	if (x->o != y->o)
+		return x->o < y->o ? -1 : 1;
+	return x->n < y->n ? -1 : x->n > y->n;
+}
+
+static struct candidate rank_pair(const struct content_sig *a,
+				  const struct content_sig *b, size_t o, size_t n)
+{
+	struct candidate c;
+	size_t common = common_values(a, b), all = a->n_values + b->n_values;
+
+	memset(&c, 0, sizeof(c));
+	c.o = o;
+	c.n = n;
+	c.params = a->params == b->params;
+	c.same = c.params && a->total == b->total && common == a->n_values &&
+		 common == b->n_values;
+	c.shared_ppm = all ? (uint32_t)((uint64_t)common * 2000000 / all) : 1000000;
+	c.total_gap = a->total > b->total ? a->total - b->total : b->total - a->total;
+	return c;
+}
+
+/* "module_0021", "golden #2", or the file's base name. */
+static const char *file_tag(struct hd_arena *arena, const struct hd_module_file *f)
+{
+	if (f->counter >= 0)
+		return f->golden ? hd_arena_printf(arena, "golden #%" PRId64, f->counter) :
+			hd_arena_printf(arena, "module_%04" PRId64, f->counter);
+	return base_name(f->path);
+}
+
+/* The jobs of one module with several files on a side, paired by content:
+ * greedily, best-ranked candidate first; what is left is paired in
+ * module-number order, then stands alone. */
+static void pair_group_content(struct hd_vec *jobs, struct hd_arena *arena,
+			       const char *module, const struct hd_vec *o, size_t oi,
+			       size_t oe, const struct hd_vec *n, size_t ni, size_t ne,
+			       const struct content_sig *so, const struct content_sig *sn,
+			       int only_old, int only_new, int golden)
+{
+	size_t no = oe - oi, nn = ne - ni, nc = 0, i, k, nj = 0;
+	struct candidate *cand = hd_xcalloc(no * nn + 1, sizeof(*cand));
+	size_t *o_to = hd_xcalloc(no + 1, sizeof(size_t));
+	int *n_used = hd_xcalloc(nn + 1, sizeof(int));
+	const char **how = hd_xcalloc(no + 1, sizeof(char *));
+	char *note_buf = NULL;
+	size_t note_len = 0;
+	FILE *note = open_memstream(&note_buf, &note_len);
+	const char *note_s;
+
+	for (i = 0; i < no; i++)
+		o_to[i] = SIZE_MAX;
+	/* byte-identical files first, in module-number order */
+	for (i = 0; i < no; i++)
+		for (k = 0; k < nn && so[i].hashed; k++)
+			if (!n_used[k] && sn[k].hashed &&
+			    so[i].file_hash == sn[k].file_hash) {
+				o_to[i] = k;
+				n_used[k] = 1;
+				how[i] = "identical files";
+				break;
+			}
+	for (i = 0; i < no; i++)
+		for (k = 0; k < nn; k++)
+			if (o_to[i] == SIZE_MAX && !n_used[k] && so[i].ok && sn[k].ok)
+				cand[nc++] = rank_pair(&so[i], &sn[k], i, k);
+	qsort(cand, nc, sizeof(*cand), cmp_candidates);
+	for (i = 0; i < nc; i++) {
+		const struct candidate *c = &cand[i];
+
+		if (o_to[c->o] != SIZE_MAX || n_used[c->n] ||
+		    (!c->params && c->shared_ppm == 0))
+			continue;
+		o_to[c->o] = c->n;
+		n_used[c->n] = 1;
+		how[c->o] = c->same ? "same content" :
+			hd_arena_printf(arena, "%u%% of values shared%s",
+					(unsigned)(c->shared_ppm / 10000),
+					c->params ? ", same parameters" : "");
+	}
+	/* leftovers on both sides: module-number order */
+	for (i = 0, k = 0; i < no; i++) {
+		if (o_to[i] != SIZE_MAX)
+			continue;
+		while (k < nn && n_used[k])
+			k++;
+		if (k == nn)
+			break;
+		o_to[i] = k;
+		n_used[k] = 1;
+		how[i] = !so[i].ok || !sn[k].ok ? "in module-number order (unreadable)" :
+			"in module-number order (nothing in common)";
+	}
+	if (!note)
+		hd_die("out of memory");
+	fprintf(note, "%zu %s in %s, %zu in %s: paired by content:",
+			 no, golden ? (no == 1 ? "golden" : "goldens") :
+			 (no == 1 ? "compile" : "compiles"), golden ? "DIR" : "OLD",
+			 nn, golden ? "the dumps" : "NEW");
+	for (i = 0; i < no + nn; i++) {
+		struct hd_job *j;
+		const char *sep = nj ? "," : "";
+
+		if (i < no) {
+			j = hd_vec_push(jobs);
+			j->old_path = FILE_AT(o, oi + i)->path;
+			j->new_path = o_to[i] != SIZE_MAX ? FILE_AT(n, ni + o_to[i])->path : NULL;
+			if (j->new_path)
+				fprintf(note, "%s #%zu %s -> %s %s", sep, nj + 1,
+						 file_tag(arena, FILE_AT(o, oi + i)),
+						 file_tag(arena, FILE_AT(n, ni + o_to[i])),
+						 how[i]);
+			else
+				fprintf(note, "%s #%zu %s only in %s", sep, nj + 1,
+						 file_tag(arena, FILE_AT(o, oi + i)),
+						 golden ? "DIR" : "OLD");
+		} else {
+			if (n_used[i - no])
+				continue;
+			j = hd_vec_push(jobs);
+			j->old_path = NULL;
+			j->new_path = FILE_AT(n, ni + i - no)->path;
+			fprintf(note, "%s #%zu %s only in %s", sep, nj + 1,
+					 file_tag(arena, FILE_AT(n, ni + i - no)),
+					 golden ? "the dumps" : "NEW");
+		}
+		j->module = module;
+		j->label = hd_arena_printf(arena, "%s#%zu", module, ++nj);
+		j->absent_status = !j->old_path ? only_new : !j->new_path ? only_old : 0;
+	}
+	if (fclose(note) != 0)
+		hd_die("out of memory");
+	note_s = hd_arena_strndup(arena, note_buf, note_len);
+	for (i = 0; i < nj; i++)
+		HD_VEC_AT(jobs, struct hd_job, jobs->len - nj + i).note = note_s;
+	free(note_buf);
+	free(how);
+	free(n_used);
+	free(o_to);
+	free(cand);
+}
+
+/*
+ * Which files of the several-compile groups must be read: those left
+ * without a byte-identical partner when the other side has some left
+ * too (pair_group_content pairs the identical ones the same way).
+ */
+static void mark_wanted(const struct hd_vec *old_files, const struct hd_vec *new_files,
+			const size_t *first_o, const size_t *first_n,
+			struct content_sig *sigs)
+{
+	size_t i = 0, k = 0;
+
+	while (i < old_files->len || k < new_files->len) {
+		const char *mo = i < old_files->len ? FILE_AT(old_files, i)->module : NULL;
+		const char *mn = k < new_files->len ? FILE_AT(new_files, k)->module : NULL;
+		const char *m = !mo ? mn : !mn ? mo : strcmp(mo, mn) <= 0 ? mo : mn;
+		size_t oe = mo && strcmp(mo, m) == 0 ? group_end(old_files, i, m) : i;
+		size_t ne = mn && strcmp(mn, m) == 0 ? group_end(new_files, k, m) : k;
+
+		if ((oe - i > 1 || ne - k > 1) && oe > i && ne > k) {
+			struct content_sig *so = &sigs[first_o[i]], *sn = &sigs[first_n[k]];
+			size_t no = oe - i, nn = ne - k, a, b, lo = 0, ln = 0;
+			int *used = hd_xcalloc(nn + 1, sizeof(int));
+
+			for (a = 0; a < no; a++) {
+				so[a].want = 1;
+				for (b = 0; b < nn && so[a].hashed; b++)
+					if (!used[b] && sn[b].hashed &&
+					    so[a].file_hash == sn[b].file_hash) {
+						used[b] = 1;
+						so[a].want = 0;
+						break;
+					}
+				lo += so[a].want;
+			}
+			for (b = 0; b < nn; b++) {
+				sn[b].want = !used[b];
+				ln += sn[b].want;
+			}
+			for (a = 0; a < no && !ln; a++)
+				so[a].want = 0;
+			for (b = 0; b < nn && !lo; b++)
+				sn[b].want = 0;
+			free(used);
+		}
+		i = oe;
+		k = ne;
+	}
+}
+
+void hd_pair_files_by_content(struct hd_vec *jobs, struct hd_arena *arena,
+			      struct hd_vec *old_files, struct hd_vec *new_files,
+			      int only_old, int only_new, int golden,
+			      unsigned parse_flags, int threads)
+{
+	size_t i = 0, k = 0, np = 0, *first_o, *first_n;
+	const char **paths;
+	struct content_sig *sigs;
+	struct sig_ctx c;
+
+	sort_files(old_files);
+	sort_files(new_files);
+	paths = hd_xcalloc(old_files->len + new_files->len + 1, sizeof(*paths));
+	first_o = hd_xcalloc(old_files->len + 1, sizeof(size_t));
+	first_n = hd_xcalloc(new_files->len + 1, sizeof(size_t));
+	/* pass 1: the files of groups with several compiles on a side */
+	while (i < old_files->len || k < new_files->len) {
+		const char *mo = i < old_files->len ? FILE_AT(old_files, i)->module : NULL;
+		const char *mn = k < new_files->len ? FILE_AT(new_files, k)->module : NULL;
+		const char *m = !mo ? mn : !mn ? mo : strcmp(mo, mn) <= 0 ? mo : mn;
+		size_t oe = mo && strcmp(mo, m) == 0 ? group_end(old_files, i, m) : i;
+		size_t ne = mn && strcmp(mn, m) == 0 ? group_end(new_files, k, m) : k;
+
+		if ((oe - i > 1 || ne - k > 1) && oe > i && ne > k) {
+			first_o[i] = np;
+			for (; i < oe; i++)
+				paths[np++] = FILE_AT(old_files, i)->path;
+			first_n[k] = np;
+			for (; k < ne; k++)
+				paths[np++] = FILE_AT(new_files, k)->path;
+		}
+		i = oe;
+		k = ne;
+	}
+	sigs = hd_xcalloc(np + 1, sizeof(*sigs));
+	c.paths = paths;
+	c.sigs = sigs;
+	c.parse_flags = parse_flags;
+	hd_parallel_for(np, threads, hash_one, &c);
+	mark_wanted(old_files, new_files, first_o, first_n, sigs);
+	hd_parallel_for(np, threads, sig_one, &c);
+	/* pass 2: the jobs */
+	i = k = 0;
+	while (i < old_files->len || k < new_files->len) {
+		const char *mo = i < old_files->len ? FILE_AT(old_files, i)->module : NULL;
+		const char *mn = k < new_files->len ? FILE_AT(new_files, k)->module : NULL;
+		const char *m = !mo ? mn : !mn ? mo : strcmp(mo, mn) <= 0 ? mo : mn;
+		size_t oe = mo && strcmp(mo, m) == 0 ? group_end(old_files, i, m) : i;
+		size_t ne = mn && strcmp(mn, m) == 0 ? group_end(new_files, k, m) : k;
+
+		if ((oe - i > 1 || ne - k > 1) && oe > i && ne > k)
+			pair_group_content(jobs, arena, m, old_files, i, oe, new_files,
+					   k, ne, &sigs[first_o[i]], &sigs[first_n[k]],
+					   only_old, only_new, golden);
+		else
+			pair_group(jobs, arena, m, old_files, i, oe, new_files, k, ne,
+				   only_old, only_new, golden);
+		i = oe;
+		k = ne;
+	}
+	for (i = 0; i < np; i++)
+		free(sigs[i].values);
+	free(sigs);
+	free(first_n);
+	free(first_o);
+	free(paths);
+}
+
 /* ---- threads ---------------------------------------------------------------- */
 
 struct pool {
@@ -405,6 +797,34 @@ static int write_html(const struct hd_batch_opts *o, const struct hd_diff *df,
 		return -1;
 	}
 	return 0;
+}
+
+/* The module's part of the page of many modules, its ids prefixed by
+ * its place in the list ("m3"). */
+static void html_part(const struct hd_batch_opts *o, struct hd_module_report *m,
+		      const struct hd_diff *df, const struct hd_verdicts *v,
+		      const struct hd_breakdown *b)
+{
+	char *rules = NULL, prefix[32];
+	size_t len = 0;
+	FILE *mem;
+
+	if (v) {
+		mem = open_memstream(&rules, &len);
+		if (!mem)
+			hd_die("out of memory");
+		hd_verdicts_report_html(mem, v);
+		if (fclose(mem) != 0)
+			hd_die("out of memory");
+	}
+	snprintf(prefix, sizeof(prefix), "m%zu", m->index + 1);
+	mem = open_memstream(&m->html, &m->html_len);
+	if (!mem)
+		hd_die("out of memory");
+	hd_report_html_module(mem, df, rules, b, o->html_top_n, m->label, prefix);
+	if (fclose(mem) != 0)
+		hd_die("out of memory");
+	free(rules);
 }
 
 /* Summary numbers of one side: total bytes and the peak (stated, else
@@ -607,7 +1027,7 @@ static int load_pair(struct pair_side *os, struct pair_side *ns)
 static int top_values_only(const struct hd_batch_opts *o)
 {
 	return o->formats == 1u << HD_FORMAT_TEXT && !o->report.all &&
-	       !o->by_nkeys && !o->html_path;
+	       !o->by_nkeys && !o->html_path && !o->html_parts;
 }
 
 /*
@@ -618,7 +1038,7 @@ static int top_values_only(const struct hd_batch_opts *o)
 static int listed_values_only(const struct hd_batch_opts *o)
 {
 	return o->formats == 1u << HD_FORMAT_JSON && !o->report.all &&
-	       !o->by_nkeys && !o->html_path;
+	       !o->by_nkeys && !o->html_path && !o->html_parts;
 }
 
 /* Did the rules read the values (hd_verdict_read_values)? */
@@ -713,6 +1133,8 @@ static void compare_pair(const struct hd_batch_opts *o, const struct hd_job *j,
 	render_parts(o, m, &df, &ro, b);
 	if (o->html_path && write_html(o, &df, v, b))
 		m->status = 2;
+	if (o->html_parts)
+		html_part(o, m, &df, v, b);
 	hd_breakdown_free(b);
 	hd_verdicts_free(v);
 	hd_diff_release(&df);
@@ -726,6 +1148,7 @@ static void compare_one(void *arg, size_t i)
 	const struct hd_job *j = &c->jobs[i];
 	struct hd_module_report *m = &c->mods[i];
 
+	m->index = i;
 	m->label = j->label;
 	m->module = j->module;
 	m->note = j->note;
@@ -752,6 +1175,7 @@ void hd_module_report_release(struct hd_module_report *m)
 
 	for (f = 0; f < HD_FORMAT_COUNT; f++)
 		hd_membuf_release(&m->part_buf[f]);
+	free(m->html);
 	memset(m, 0, sizeof(*m));
 }
 

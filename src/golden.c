@@ -2487,6 +2487,13 @@ int hd_load_dump(struct hd_dump *d, const char *path, unsigned flags)
 	long n;
 
 	if (is_regular(path)) {
+		char first[512];
+		long nf = peek_file(path, first, sizeof(first));
+
+		if (nf > 0 && hd_input_refuse_other(path, first, (size_t)nf)) {
+			hd_dump_init(d);
+			return -1;
+		}
 		n = peek_file(path, head, sizeof(head));
 		if (n < 0 || !golden_any_version(head, (size_t)n)) {
 			if (hd_parse_file(d, path, flags))
@@ -2507,6 +2514,11 @@ int hd_load_dump(struct hd_dump *d, const char *path, unsigned flags)
 	}
 	if (golden_any_version(in.data, in.len))
 		return golden_from_input(d, &in);
+	if (hd_input_refuse_other(path, in.data, in.len < 512 ? in.len : 512)) {
+		hd_input_release(&in);
+		hd_dump_init(d);
+		return -1;
+	}
 	if (hd_parse_buffer(d, in.name, in.data, in.len, flags)) {
 		d->inputs[0] = in;
 		d->n_inputs = 1;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "hlodiff/breakdown.h"
+#include "hlodiff/diag.h"
 #include "hlodiff/format.h"
 #include "report_common.h"
 #include "hlodiff/timeline.h"
@@ -26,6 +27,7 @@
 #define TL_PANEL 140.0    /* height of one memory-space panel */
 #define TL_BOTTOM 40.0    /* x axis labels */
 #define TL_XTICKS 8       /* about this many x ticks */
+#define TL_FRAC_EXTRA 24.0 /* two more rows of x labels (schedules differ) */
 
 /* Peak bars. */
 #define BAR_W 960.0
@@ -248,12 +250,14 @@ static void peak_side_html(FILE *out, const struct hd_peak_side *s)
 		fputs(" [recomputed]", out);
 }
 
-static void section_summary(FILE *out, const struct hd_diff *df)
+static void section_summary(FILE *out, const struct hd_diff *df, const char *title)
 {
 	const struct hd_peak_diff *p = &df->peak;
 	char h[HD_HUMAN_MAX], pc[32];
 
-	fputs("<h1>hlodiff: the memory picture</h1>\n<p class=\"files\">old: ", out);
+	fputs("<h1>", out);
+	esc_cstr(out, title ? title : "hlodiff: the memory picture");
+	fputs("</h1>\n<p class=\"files\">old: ", out);
 	esc_cstr(out, df->old->name);
 	fputs("<br>new: ", out);
 	esc_cstr(out, df->new_dump->name);
@@ -280,17 +284,24 @@ struct chart {
 	int64_t spaces[2 * HD_TIMELINE_MAX_SPACES]; /* union, ascending */
 	uint32_t n_spaces;
 	int64_t tx;             /* x axis spans times 0..tx */
+	/* Schedules of different lengths: each side's times 0..txs[side]
+	 * span the whole axis (a position is a share of its program) */
+	int frac;
+	int64_t txs[2];
 	double height;
 	struct hd_timeline_point *pts;
 };
 
-static double xpos(const struct chart *c, double t)
+/* x of time t of side's schedule. */
+static double xpos(const struct chart *c, int side, double t)
 {
+	double tx = (double)(c->frac ? c->txs[side] : c->tx);
+
 	if (t < 0)
 		t = 0;
-	if (t > (double)c->tx)
-		t = (double)c->tx;
-	return TL_LEFT + t / (double)c->tx * (TL_W - TL_LEFT - TL_RIGHT);
+	if (t > tx)
+		t = tx;
+	return TL_LEFT + t / tx * (TL_W - TL_LEFT - TL_RIGHT);
 }
 
 static double panel_top(uint32_t p)
@@ -367,10 +378,10 @@ static void curve_path(FILE *out, struct chart *c, int side, uint32_t idx,
 	for (k = 0; k < n; k++) {
 		double y = ypos(top, ymax, c->pts[k].bytes);
 		if (k == 0)
-			fprintf(out, "M%.1f %.1f", xpos(c, (double)c->pts[k].t), y);
+			fprintf(out, "M%.1f %.1f", xpos(c, side, (double)c->pts[k].t), y);
 		else
 			fprintf(out, "V%.1f", y);
-		fprintf(out, "H%.1f", xpos(c, (double)c->pts[k].t_end));
+		fprintf(out, "H%.1f", xpos(c, side, (double)c->pts[k].t_end));
 	}
 	fprintf(out, "\"><title>%s, ", side_name[side]);
 	space_label(out, sp->space);
@@ -445,15 +456,50 @@ static int64_t nice_step(int64_t span)
 	return 10 * mag;
 }
 
+/* y of the x axis: the bottom of the last panel. */
+static double axis_y(const struct chart *c)
+{
+	return c->height - TL_BOTTOM - (c->frac ? TL_FRAC_EXTRA : 0);
+}
+
+/* Schedules of different lengths: ticks at shares of each program, with
+ * the step of each side under each. */
+static void chart_xaxis_frac(FILE *out, const struct chart *c)
+{
+	double y = axis_y(c);
+	int k, side;
+
+	for (k = 0; k <= 4; k++) {
+		double f = k / 4.0, x = TL_LEFT + f * (TL_W - TL_LEFT - TL_RIGHT);
+
+		fprintf(out, "<text class=\"xtick\" data-frac=\"%.2f\" x=\"%.1f\" "
+			"y=\"%.1f\" text-anchor=\"middle\">%d%%</text>\n",
+			f, x, y + 14, k * 25);
+		for (side = OLD; side <= NEW; side++)
+			fprintf(out, "<text class=\"xtick-%s\" x=\"%.1f\" y=\"%.1f\" "
+				"text-anchor=\"middle\" fill=\"%s\">%s %" PRId64 "</text>\n",
+				side_name[side], x, y + 26 + 11 * side, side_color[side],
+				side_name[side], (int64_t)(f * (double)c->tl[side].t_max));
+	}
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">program "
+		"position as a share of each schedule (old %" PRId64 " steps, new %"
+		PRId64 ")</text>\n", (TL_LEFT + TL_W - TL_RIGHT) / 2, y + 52,
+		c->tl[OLD].t_max, c->tl[NEW].t_max);
+}
+
 static void chart_xaxis(FILE *out, const struct chart *c)
 {
-	double y = c->height - TL_BOTTOM;
+	double y = axis_y(c);
 	int64_t step = nice_step(c->tx), t;
 
+	if (c->frac) {
+		chart_xaxis_frac(out, c);
+		return;
+	}
 	for (t = 0; t <= c->tx; t += step) {
 		fprintf(out, "<text class=\"xtick\" x=\"%.1f\" y=\"%.1f\" "
 			"text-anchor=\"middle\">%" PRId64 "</text>\n",
-			xpos(c, (double)t), y + 14, t);
+			xpos(c, OLD, (double)t), y + 14, t);
 		if (t > INT64_MAX - step)
 			break;
 	}
@@ -481,7 +527,7 @@ static void chart_legend(FILE *out)
 static void chart_peak(FILE *out, const struct chart *c, int side)
 {
 	const struct hd_peak_side *s = c->peak[side];
-	double x = xpos(c, (double)s->time + 0.5);
+	double x = xpos(c, side, (double)s->time + 0.5);
 	double label_y = side == OLD ? 36 : 52;
 	int right = x > TL_W / 2;
 	char h[HD_HUMAN_MAX];
@@ -491,7 +537,7 @@ static void chart_peak(FILE *out, const struct chart *c, int side)
 		"\" data-stated=\"%d\">\n<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
 		"y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.2\"%s/>\n",
 		side_name[side], s->time, s->stated, x, x, label_y + 4,
-		c->height - TL_BOTTOM, side_color[side],
+		axis_y(c), side_color[side],
 		side == OLD ? " stroke-dasharray=\"2 2\"" : "");
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" fill=\"%s\">%s peak "
 		"at t=%" PRId64 ": %s%s</text>\n", right ? x - 5 : x + 5, label_y,
@@ -517,14 +563,22 @@ static void chart_svg(FILE *out, struct chart *c)
 
 	union_spaces(c);
 	c->tx = 1;
-	for (side = OLD; side <= NEW; side++)
-		if (c->tl[side].has && c->tl[side].t_max + 1 > c->tx)
-			c->tx = c->tl[side].t_max + 1;
-	c->height = TL_TOP + c->n_spaces * (TL_GAP + TL_PANEL) + TL_BOTTOM;
+	for (side = OLD; side <= NEW; side++) {
+		c->txs[side] = c->tl[side].has ? c->tl[side].t_max + 1 : 0;
+		if (c->txs[side] > c->tx)
+			c->tx = c->txs[side];
+	}
+	c->frac = c->txs[OLD] > 0 && c->txs[NEW] > 0 && c->txs[OLD] != c->txs[NEW];
+	c->height = TL_TOP + c->n_spaces * (TL_GAP + TL_PANEL) + TL_BOTTOM +
+		(c->frac ? TL_FRAC_EXTRA : 0);
 	c->pts = hd_xmalloc(HD_HTML_MAX_POINTS * sizeof(*c->pts));
 	fprintf(out, "<svg id=\"timeline-chart\" "
 		"viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"live bytes over "
-		"program order\">\n", TL_W, c->height);
+		"program order\"", TL_W, c->height);
+	if (c->frac)
+		fprintf(out, " data-axis=\"share\" data-span-old=\"%" PRId64
+			"\" data-span-new=\"%" PRId64 "\"", c->txs[OLD], c->txs[NEW]);
+	fputs(">\n", out);
 	chart_legend(out);
 	for (p = 0; p < c->n_spaces; p++)
 		chart_panel(out, c, p);
@@ -550,6 +604,13 @@ static void section_timeline(FILE *out, const struct hd_diff *df)
 	fputs("<p class=\"note\">Sum of the logical sizes of the values live at each "
 	      "position (BufferLiveRange, start &#8804; t &#8804; end), one panel per "
 	      "memory space; each step is the maximum over its span.</p>\n", out);
+	if (c.tl[OLD].has && c.tl[NEW].has && c.tl[OLD].t_max != c.tl[NEW].t_max)
+		fprintf(out, "<p class=\"note\" id=\"timeline-share\">The schedules differ "
+			"in length (old %" PRId64 " steps, new %" PRId64 "): each curve spans "
+			"the whole width, so x is a share of its own program (50%% is step %"
+			PRId64 " of old and %" PRId64 " of new), not one step number.</p>\n",
+			c.tl[OLD].t_max, c.tl[NEW].t_max, c.tl[OLD].t_max / 2,
+			c.tl[NEW].t_max / 2);
 	for (side = OLD; side <= NEW; side++)
 		if (!c.tl[side].has)
 			fprintf(out, "<p class=\"note\" id=\"timeline-note-%s\">"
@@ -1042,14 +1103,15 @@ static void section_figures(FILE *out, const struct hd_diff *df)
  * first; text ascending first) and filtering (rows whose text contains
  * the box's text, case-insensitive) of the movers table.
  */
+/* Every movers table of the page ("movers", or "PREFIX-movers" on the
+ * page of many modules) with its filter box and count. */
 static const char script[] =
-	"(function () {\n"
+	"Array.prototype.forEach.call(document.querySelectorAll(\"table[id$=movers]\"), "
+	"function (table) {\n"
 	"\"use strict\";\n"
-	"var table = document.getElementById(\"movers\");\n"
-	"if (!table) return;\n"
 	"var body = table.tBodies[0], heads = table.tHead.rows[0].cells;\n"
-	"var filter = document.getElementById(\"movers-filter\");\n"
-	"var count = document.getElementById(\"movers-count\");\n"
+	"var filter = document.getElementById(table.id + \"-filter\");\n"
+	"var count = document.getElementById(table.id + \"-count\");\n"
 	"var col = -1, dir = 1;\n"
 	"function key(row, c) {\n"
 	"  var cell = row.cells[c], v = cell.getAttribute(\"data-v\");\n"
@@ -1083,7 +1145,7 @@ static const char script[] =
 	"  });\n"
 	"  count.textContent = n + \" shown\";\n"
 	"});\n"
-	"})();\n";
+	"});\n";
 
 /* ---- breakdown ------------------------------------------------------------ */
 
@@ -1130,19 +1192,88 @@ void hd_report_html(FILE *out, const struct hd_diff *df,
 	hd_report_html_full(out, df, rules_html, NULL, top_n);
 }
 
-void hd_report_html_full(FILE *out, const struct hd_diff *df,
-			 const char *rules_html,
-			 const struct hd_breakdown *breakdown, int top_n)
+static void page_body(FILE *out, const struct hd_diff *df, const char *rules_html,
+		      const struct hd_breakdown *breakdown, int top_n,
+		      const char *title)
 {
-	page_head(out, df);
-	section_summary(out, df);
+	section_summary(out, df, title);
 	section_timeline(out, df);
 	section_peak(out, df);
 	section_rules(out, rules_html);
 	section_breakdown(out, breakdown);
 	section_movers(out, df, top_n);
 	section_figures(out, df);
+}
+
+static void page_end(FILE *out)
+{
 	fputs("<script>\n", out);
 	fputs(script, out);
 	fputs("</script>\n</body>\n</html>\n", out);
+}
+
+void hd_report_html_full(FILE *out, const struct hd_diff *df,
+			 const char *rules_html,
+			 const struct hd_breakdown *breakdown, int top_n)
+{
+	page_head(out, df);
+	page_body(out, df, rules_html, breakdown, top_n, NULL);
+	page_end(out);
+}
+
+/* ---- many modules on one page -------------------------------------------- */
+
+void hd_report_html_module(FILE *out, const struct hd_diff *df,
+			   const char *rules_html,
+			   const struct hd_breakdown *breakdown, int top_n,
+			   const char *title, const char *id_prefix)
+{
+	char *buf = NULL, *p, *end;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	if (!mem)
+		hd_die("out of memory");
+	page_body(mem, df, rules_html, breakdown, top_n, title);
+	if (fclose(mem) != 0)
+		hd_die("out of memory");
+	/* one page holds many: ids get the module's prefix, headings go one
+	 * level down under the page's own */
+	for (p = buf, end = buf + len; p < end; p++) {
+		size_t left = (size_t)(end - p);
+
+		if (left >= 5 && memcmp(p, " id=\"", 5) == 0) {
+			fprintf(out, " id=\"%s-", id_prefix);
+			p += 4;
+		} else if (left >= 4 && p[0] == '<' && p[1] == 'h' &&
+			   (p[2] == '1' || p[2] == '2') && p[3] == '>') {
+			fprintf(out, "<h%c>", p[2] + 1);
+			p += 3;
+		} else if (left >= 5 && memcmp(p, "</h", 3) == 0 &&
+			   (p[3] == '1' || p[3] == '2') && p[4] == '>') {
+			fprintf(out, "</h%c>", p[3] + 1);
+			p += 4;
+		} else {
+			fputc(*p, out);
+		}
+	}
+	free(buf);
+}
+
+void hd_html_page_begin(FILE *out, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<title>", out);
+	esc_cstr(out, title);
+	fputs("</title>\n<style>\n", out);
+	fputs(css, out);
+	fputs("h3{font-size:15px;margin:22px 0 6px}\n"
+	      "section.module{border-top:3px solid #cbd5e0;margin-top:36px}\n", out);
+	fputs("</style>\n</head>\n<body>\n", out);
+}
+
+void hd_html_page_end(FILE *out)
+{
+	page_end(out);
 }

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -310,4 +311,113 @@ int hd_input_exists(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* ---- files that are not dumps ------------------------------------------ */
+
+/* The next non-empty line from *p: its start and length; NULL at end. */
+static const char *next_line(const char **p, const char *end, size_t *n)
+{
+	const char *s = *p, *e;
+
+	while (s < end && (*s == '\n' || *s == '\r'))
+		s++;
+	if (s >= end)
+		return NULL;
+	e = memchr(s, '\n', (size_t)(end - s));
+	if (!e)
+		e = end;
+	*p = e;
+	*n = (size_t)(e - s);
+	return s;
+}
+
+static int starts(const char *s, size_t n, const char *prefix)
+{
+	size_t k = strlen(prefix);
+
+	return n >= k && memcmp(s, prefix, k) == 0;
+}
+
+enum hd_input_kind hd_input_kind(const char *data, size_t len)
+{
+	const char *p = data, *end = data + len, *a, *b;
+	size_t na, nb = 0;
+
+	if (!(a = next_line(&p, end, &na)))
+		return HD_INPUT_OTHER;
+	if (starts(a, na, "HloModule "))
+		return HD_INPUT_HLO_TEXT;
+	if (starts(a, na, "HloLiveRange (max ") ||
+	    starts(a, na, "HloLiveRange not available"))
+		return HD_INPUT_LIVE_RANGE;
+	if (starts(a, na, "Memory Space: "))
+		return HD_INPUT_MEMORY_USAGE;
+	if (!starts(a, na, "Total bytes used: "))
+		return HD_INPUT_OTHER;
+	/* A dump has 'BufferAssignment:' and allocations before its total;
+	 * what follows the total says which file leads with it. */
+	b = next_line(&p, end, &nb);
+	if (b && starts(b, nb, "Allocations sorted by size"))
+		return HD_INPUT_MEMORY_USAGE;
+	if (b && starts(b, nb, "Used values:"))
+		return HD_INPUT_VALUES;
+	return HD_INPUT_OTHER;
+}
+
+/* path with suffix `from` replaced by `to` into buf; 0, or -1 when path
+ * does not end in `from`. */
+static int swap_suffix(char *buf, size_t bufsz, const char *path,
+		       const char *from, const char *to)
+{
+	size_t n = strlen(path), k = strlen(from);
+
+	if (n < k || strcmp(path + n - k, from) != 0)
+		return -1;
+	return snprintf(buf, bufsz, "%.*s%s", (int)(n - k), path, to) <
+	       (int)bufsz ? 0 : -1;
+}
+
+int hd_input_refuse_other(const char *path, const char *data, size_t len)
+{
+	static const char ba[] = "-buffer-assignment.txt";
+	enum hd_input_kind k = hd_input_kind(data, len);
+	const char *name = hd_display_name(path), *what, *from;
+	char dump[4096];
+	int named;
+
+	switch (k) {
+	case HD_INPUT_MEMORY_USAGE:
+		what = "XLA's memory-usage report";
+		from = "-memory-usage-report.txt";
+		break;
+	case HD_INPUT_HLO_TEXT:
+		what = "an HLO module in text (HloModule ...)";
+		from = ".txt";
+		break;
+	case HD_INPUT_VALUES:
+		what = "the -buffer-assignment-values.txt companion of a split dump";
+		from = "-buffer-assignment-values.txt";
+		break;
+	case HD_INPUT_LIVE_RANGE:
+		what = "the -live-range.txt companion of a split dump";
+		from = "-live-range.txt";
+		break;
+	default:
+		return 0;
+	}
+	named = strcmp(path, "-") != 0 &&
+		swap_suffix(dump, sizeof(dump), path, from, ba) == 0;
+	/* an HLO file of another stage has no dump of the same name */
+	if (named && k == HD_INPUT_HLO_TEXT && !hd_input_exists(dump))
+		named = 0;
+	if (named && (k == HD_INPUT_VALUES || k == HD_INPUT_LIVE_RANGE))
+		hd_error(name, 0, "this is %s; pass the matching %s (its companions are read with it)",
+			 what, dump);
+	else if (named)
+		hd_error(name, 0, "this is %s; pass the matching %s", what, dump);
+	else
+		hd_error(name, 0, "this is %s; pass the module's *-buffer-assignment.txt "
+			 "(XLA writes it beside this file with --xla_dump_to)", what);
+	return -1;
 }

@@ -55,6 +55,9 @@ struct options {
 	int allow_new;           /* golden check: a module without golden is ok */
 	int gz;                  /* golden update: write .golden.gz */
 	int summary_only;        /* --summary */
+	int pr;                  /* --pr: Markdown in the pull-request form */
+	const char *markdown_pr; /* --markdown-pr FILE */
+	const char *full_report; /* --full-report WHERE */
 	struct hd_report_opts report;
 	const char **args;       /* positional arguments */
 	int nargs;
@@ -86,13 +89,19 @@ static void usage(FILE *out)
 	      "  --rules FILE  the rules to check (default: the built-in rules/default.rules)\n"
 	      "  --no-rules    check no rules (exit 0 whatever changed)\n"
 	      "  --werror      rules of warning severity fail too (exit 1)\n"
-	      "  --html FILE   also write a self-contained HTML report to FILE (one pair)\n"
+	      "  --html FILE   also write a self-contained HTML report to FILE (for\n"
+	      "                directories: one page, a table linking to each module)\n"
 	      "  --by-name     match values by exact name{index} only\n"
 	      "  --strict      treat lines the parser does not know as errors\n"
 	      "  --allow-incomplete  read a truncated dump as far as it goes (its\n"
 	      "                partial figures are left out) instead of exit 2\n"
 	      "  -j N          compare N modules at once (default: the number of processors)\n"
 	      "  --summary     many modules: only the summary table on standard output\n"
+	      "  --pr          Markdown in the pull-request form: failing modules first,\n"
+	      "                sections folded, under 60,000 characters\n"
+	      "  --markdown-pr FILE  also write the pull-request Markdown to FILE\n"
+	      "  --full-report WHERE  where the full report is, named in the\n"
+	      "                pull-request Markdown (a URL, a file)\n"
 	      "  --allow-new   golden check: a module without a golden is not an error\n"
 	      "  --gz          golden update: write gzip-compressed DIR/MODULE.golden.gz\n"
 	      "  --help        show this help\n"
@@ -222,6 +231,14 @@ static int value_option(struct options *o, const char *a, int argc, char **argv,
 		if (!(v = opt_value(a, argc, argv, i)))
 			return usage_error("%s needs a file name", a);
 		o->rules_path = v;
+	} else if (is_opt(a, "--markdown-pr")) {
+		if (!(v = opt_value(a, argc, argv, i)) || !*v)
+			return usage_error("%s needs a file name", "--markdown-pr");
+		o->markdown_pr = v;
+	} else if (is_opt(a, "--full-report")) {
+		if (!(v = opt_value(a, argc, argv, i)) || !*v)
+			return usage_error("%s needs a URL or a file name", "--full-report");
+		o->full_report = v;
 	} else if (is_opt(a, "--html")) {
 		if (!(v = opt_value(a, argc, argv, i)))
 			return usage_error("%s needs a file name", a);
@@ -256,6 +273,7 @@ static int flag_option(struct options *o, const char *a)
 		{ "--allow-new", offsetof(struct options, allow_new) },
 		{ "--gz", offsetof(struct options, gz) },
 		{ "--summary", offsetof(struct options, summary_only) },
+		{ "--pr", offsetof(struct options, pr) },
 	};
 	size_t k;
 
@@ -343,6 +361,8 @@ static unsigned wanted_formats(const struct options *o)
 	for (k = 0; k < HD_FORMAT_COUNT; k++)
 		if (o->file_out[k])
 			f |= 1u << k;
+	if (o->markdown_pr)
+		f |= 1u << HD_FORMAT_MARKDOWN;
 	return f;
 }
 
@@ -415,6 +435,24 @@ static int emit_files(const struct options *o, render_fn render, const void *ctx
 	return bad ? -1 : 0;
 }
 
+/* The --markdown-pr FILE document.  Returns 0, or -1 after printing why
+ * it could not be written. */
+static int emit_pr(const struct options *o, render_fn render, const void *ctx)
+{
+	FILE *f = fopen(o->markdown_pr, "w");
+
+	if (!f) {
+		hd_error(o->markdown_pr, 0, "cannot write: %s", strerror(errno));
+		return -1;
+	}
+	render(f, HD_FORMAT_MARKDOWN, ctx);
+	if (ferror(f) | fclose(f)) {
+		hd_error(o->markdown_pr, 0, "cannot write: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- stat ---------------------------------------------------------------- */
 
 static int cmd_stat(const struct options *o)
@@ -479,13 +517,22 @@ static void pair_module(const struct options *o, char *buf, size_t n)
 	buf[0] = '\0';
 }
 
+struct pair_render {
+	const struct hd_module_report *m;
+	int pr;                  /* Markdown in the pull-request form */
+	const char *full_report;
+};
+
 static void render_pair(FILE *out, enum hd_format f, const void *ctx)
 {
-	const struct hd_module_report *m = ctx;
+	const struct pair_render *r = ctx;
+	const struct hd_module_report *m = r->m;
 
 	if (f == HD_FORMAT_JUNIT)
 		hd_report_junit_begin(out, &m->junit);
-	if (m->part[f])
+	if (m->part[f] && f == HD_FORMAT_MARKDOWN && r->pr)
+		hd_report_pair_pr(out, m->part[f], m->part_len[f], r->full_report);
+	else if (m->part[f])
 		fwrite(m->part[f], 1, m->part_len[f], out);
 	if (f == HD_FORMAT_JUNIT)
 		hd_report_junit_end(out);
@@ -515,8 +562,13 @@ static int cmd_pair(const struct options *o, const struct hd_rules *rules)
 	hd_batch_compare(&bo, &job, 1, &m);
 	status = m.status;
 	if (m.state == HD_MODULE_COMPARED) {
-		emit_stdout(o, render_pair, &m);
-		if (emit_files(o, render_pair, &m))
+		struct pair_render r = { &m, o->pr, o->full_report };
+
+		emit_stdout(o, render_pair, &r);
+		if (emit_files(o, render_pair, &r))
+			status = HD_EXIT_TROUBLE;
+		r.pr = 1;
+		if (o->markdown_pr && emit_pr(o, render_pair, &r))
 			status = HD_EXIT_TROUBLE;
 	}
 	hd_module_report_release(&m);
@@ -528,6 +580,24 @@ static int cmd_pair(const struct options *o, const struct hd_rules *rules)
 static void render_batch(FILE *out, enum hd_format f, const void *ctx)
 {
 	hd_report_batch(out, f, ctx);
+}
+
+/* The page of many modules.  Returns 0, or -1 after saying why it could
+ * not be written. */
+static int write_batch_html(const char *path, const struct hd_batch_report *br)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		hd_error(path, 0, "cannot write: %s", strerror(errno));
+		return -1;
+	}
+	hd_report_batch_html(f, br);
+	if (ferror(f) | fclose(f)) {
+		hd_error(path, 0, "cannot write: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 /* Compares the jobs and writes every report; returns the exit status. */
@@ -542,6 +612,8 @@ static int run_batch(const struct options *o, const struct hd_rules *rules,
 	int status = 0;
 
 	batch_opts(o, rules, &bo);
+	bo.html_parts = o->html_path != NULL;
+	bo.html_top_n = o->report.all ? 0 : o->top_n_given ? o->report.top_n : 0;
 	mods = hd_xcalloc(jobs->len + 1, sizeof(*mods));
 	hd_batch_compare(&bo, jobs->data, jobs->len, mods);
 	for (i = 0; i < jobs->len; i++) {
@@ -561,9 +633,16 @@ static int run_batch(const struct options *o, const struct hd_rules *rules,
 	br.status = status;
 	br.werror = o->werror;
 	br.summary_only = o->summary_only;
+	br.pr = o->pr;
+	br.full_report = o->full_report;
 	emit_stdout(o, render_batch, &br);
 	br.summary_only = 0;
 	if (emit_files(o, render_batch, &br))
+		status = HD_EXIT_TROUBLE;
+	br.pr = 1;
+	if (o->markdown_pr && emit_pr(o, render_batch, &br))
+		status = HD_EXIT_TROUBLE;
+	if (o->html_path && write_batch_html(o->html_path, &br))
 		status = HD_EXIT_TROUBLE;
 	for (i = 0; i < jobs->len; i++)
 		hd_module_report_release(&mods[i]);
@@ -586,15 +665,14 @@ static int cmd_dirs(const struct options *o, const struct hd_rules *rules)
 	struct hd_vec jobs = HD_VEC_INIT(struct hd_job);
 	int no, nn, status = HD_EXIT_TROUBLE;
 
-	if (o->html_path)
-		return usage_error("%s", "--html writes the report of one pair, not of directories");
 	no = hd_scan_dir(o->args[0], 1, &old_files, &arena);
 	nn = no < 0 ? -1 : hd_scan_dir(o->args[1], 1, &new_files, &arena);
 	if (no == 0 || nn == 0)
 		hd_error(o->args[no == 0 ? 0 : 1], 0,
 			 "no *-buffer-assignment.txt dumps or golden files in this directory");
 	if (no > 0 && nn > 0) {
-		hd_pair_files(&jobs, &arena, &old_files, &new_files, 0, 0, 0);
+		hd_pair_files_by_content(&jobs, &arena, &old_files, &new_files, 0, 0, 0,
+					 parse_flags(o), o->jobs ? o->jobs : hd_online_cpus());
 		status = run_batch(o, rules, &jobs, "directories", o->args[0], o->args[1]);
 	}
 	hd_vec_release(&old_files);
@@ -717,7 +795,7 @@ static int cmd_golden_check(const struct options *o, const struct hd_rules *rule
 	size_t i;
 
 	if (o->html_path) {
-		status = usage_error("%s", "--html writes the report of one pair");
+		status = usage_error("%s", "--html writes the report of one pair or of two directories, not of golden check");
 		goto done;
 	}
 	if (!is_dir(o->args[0])) {
@@ -731,8 +809,9 @@ static int cmd_golden_check(const struct options *o, const struct hd_rules *rule
 		if (HD_VEC_AT(&scanned, struct hd_module_file, i).golden)
 			*(struct hd_module_file *)hd_vec_push(&goldens) =
 				HD_VEC_AT(&scanned, struct hd_module_file, i);
-	hd_pair_files(&jobs, &arena, &goldens, &files, 0,
-		      o->allow_new ? 0 : HD_EXIT_TROUBLE, 1);
+	hd_pair_files_by_content(&jobs, &arena, &goldens, &files, 0,
+				 o->allow_new ? 0 : HD_EXIT_TROUBLE, 1, parse_flags(o),
+				 o->jobs ? o->jobs : hd_online_cpus());
 	new_root = o->nargs == 2 ? o->args[1] :
 		hd_arena_printf(&arena, "%d paths", o->nargs - 1);
 	status = run_batch(o, rules, &jobs, "golden", o->args[0], new_root);
@@ -751,6 +830,11 @@ static int check_usage(const struct options *o)
 {
 	if (o->at_peak && !o->by_nkeys)
 		return usage_error("%s", "--at-peak goes with --by KEYS");
+	if (o->pr && o->format != HD_FORMAT_MARKDOWN && !o->file_out[HD_FORMAT_MARKDOWN])
+		return usage_error("%s", "--pr shapes the Markdown report: add --format markdown or --markdown FILE (or use --markdown-pr FILE)");
+	if ((o->pr || o->markdown_pr || o->full_report) &&
+	    (o->cmd == CMD_STAT || o->cmd == CMD_GOLDEN_UPDATE))
+		return usage_error("%s", "--pr, --markdown-pr and --full-report go with a comparison");
 	if (o->cmd == CMD_GOLDEN_UPDATE || o->cmd == CMD_GOLDEN_CHECK) {
 		if (o->nargs < 2)
 			return usage_error("golden %s takes a directory and at least one dump",

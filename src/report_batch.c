@@ -13,7 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hlodiff/arena.h"
+#include "hlodiff/diag.h"
 #include "hlodiff/format.h"
+#include "hlodiff/html.h"
 #include "hlodiff/json.h"
 #include "report_common.h"
 
@@ -437,6 +440,306 @@ static void md_batch(FILE *out, const struct hd_batch_report *b)
 	}
 }
 
+/* ---- Markdown for a pull request ----------------------------------------- */
+
+/* Bytes kept back for the last lines (what was left out, and where). */
+#define PR_FOOTER 2500
+/* Table rows may take at most this share of the budget. */
+#define PR_ROWS (HD_PR_LIMIT / 2)
+/* Modules named in the line of what was left out. */
+#define PR_NAMES 12
+
+enum pr_class { PR_FAIL, PR_WARN, PR_PASS };
+
+static enum pr_class pr_class(const struct hd_module_report *m)
+{
+	if (m->status)
+		return PR_FAIL;
+	return m->n_warn ? PR_WARN : PR_PASS;
+}
+
+/* A growing text in memory (open_memstream), so sizes are known before
+ * a piece is kept. */
+struct pr_buf {
+	char *p;
+	size_t n;
+	FILE *f;
+};
+
+static FILE *pr_open(struct pr_buf *b)
+{
+	b->p = NULL;
+	b->n = 0;
+	b->f = open_memstream(&b->p, &b->n);
+	if (!b->f)
+		hd_die("out of memory");
+	return b->f;
+}
+
+static void pr_close(struct pr_buf *b)
+{
+	if (fclose(b->f) != 0)
+		hd_die("out of memory");
+	b->f = NULL;
+}
+
+static void pr_row(FILE *out, const struct hd_batch_report *b,
+		   const struct hd_module_report *m)
+{
+	char c[6][NUM_MAX], verdict[128];
+
+	row_cells(m, c);
+	verdict_words(verdict, sizeof(verdict), b, m);
+	fputs("| ", out);
+	md_cell_code(out, m->label);
+	fprintf(out, " | %s | %s | %s | %s | %s | %s | %s%s |\n", c[0], c[1], c[2],
+		c[3], c[4], c[5], md_mark(m), verdict);
+}
+
+/* The table of one class; rows past *room bytes are counted in *cut. */
+static void pr_table(FILE *out, const struct hd_batch_report *b, enum pr_class k,
+		     const char *title, size_t count, size_t *room, size_t *cut)
+{
+	struct pr_buf row;
+	size_t i;
+
+	if (!count)
+		return;
+	fprintf(out, "### %s (%zu)\n\n"
+		"| module | total old | total new | delta | %% | peak old | peak new | verdict |\n"
+		"|:---|---:|---:|---:|---:|---:|---:|:---|\n", title, count);
+	for (i = 0; i < b->n; i++) {
+		if (pr_class(&b->mods[i]) != k)
+			continue;
+		pr_open(&row);
+		pr_row(row.f, b, &b->mods[i]);
+		pr_close(&row);
+		if (row.n <= *room) {
+			fwrite(row.p, 1, row.n, out);
+			*room -= row.n;
+		} else {
+			++*cut;
+		}
+		free(row.p);
+	}
+	fputc('\n', out);
+}
+
+/* The folded section of module m. */
+static void pr_details(FILE *out, const struct hd_batch_report *b,
+		       const struct hd_module_report *m)
+{
+	char verdict[128];
+
+	verdict_words(verdict, sizeof(verdict), b, m);
+	fputs("<details>\n<summary><code>", out);
+	hd_xml_escape(out, m->label, strlen(m->label));
+	fputs("</code>: ", out);
+	hd_xml_escape(out, verdict, strlen(verdict));
+	fputs("</summary>\n\n", out);
+	if (m->part[HD_FORMAT_MARKDOWN])
+		fwrite(m->part[HD_FORMAT_MARKDOWN], 1, m->part_len[HD_FORMAT_MARKDOWN], out);
+	else if (m->note)
+		fprintf(out, "%s\n\n", m->note);
+	fputs("</details>\n\n", out);
+}
+
+/* Bytes of the names of left-out modules, and of --full-report, in the
+ * last line (so that it fits in PR_FOOTER). */
+#define PR_NAMES_MAX 1500
+#define PR_WHERE_MAX 500
+
+static void pr_where(FILE *out, const char *full_report)
+{
+	size_t n = full_report ? strlen(full_report) : 0;
+
+	if (n > PR_WHERE_MAX) {
+		n = PR_WHERE_MAX;
+		while (n > 0 && ((unsigned char)full_report[n] & 0xC0) == 0x80)
+			n--;
+	}
+	if (full_report)
+		fprintf(out, "The full report: %.*s%s.", (int)n, full_report,
+			full_report[n] ? "..." : "");
+	else
+		fputs("The full report: run hlodiff on the same inputs without `--pr`.", out);
+}
+
+void hd_report_batch_pr(FILE *out, const struct hd_batch_report *b)
+{
+	struct pr_buf head, det;
+	size_t cls[3] = { 0, 0, 0 }, i, room, rows_cut = 0, left = 0;
+	size_t *left_idx = hd_xcalloc(b->n + 1, sizeof(size_t));
+	char line[512];
+	int k;
+
+	for (i = 0; i < b->n; i++)
+		cls[pr_class(&b->mods[i])]++;
+	pr_open(&head);
+	tally_line(line, sizeof(line), b);
+	fprintf(head.f, "## hlodiff: %zu module%s\n\n%s**%s**: ", b->n,
+		b->n == 1 ? "" : "s", b->status ? ":x: " : ":white_check_mark: ", line);
+	md_cell_code(head.f, b->old_root);
+	fputs(" → ", head.f);
+	md_cell_code(head.f, b->new_root);
+	fputs("\n\n", head.f);
+	room = PR_ROWS;
+	pr_table(head.f, b, PR_FAIL, "Failing", cls[PR_FAIL], &room, &rows_cut);
+	pr_table(head.f, b, PR_WARN, "Warnings", cls[PR_WARN], &room, &rows_cut);
+	fprintf(head.f, "**%zu module%s passed** (no rule violated, or on one side "
+		"only); %s listed in the full report.\n\n", cls[PR_PASS],
+		cls[PR_PASS] == 1 ? "" : "s", cls[PR_PASS] == 1 ? "it is" : "they are");
+	pr_close(&head);
+	fwrite(head.p, 1, head.n, out);
+	room = HD_PR_LIMIT > head.n + PR_FOOTER ? HD_PR_LIMIT - head.n - PR_FOOTER : 0;
+	free(head.p);
+	/* failing modules' sections first, then the warnings'; one that does
+	 * not fit is left out and named below (smaller ones after it may
+	 * still fit) */
+	for (k = PR_FAIL; k <= PR_WARN; k++)
+		for (i = 0; i < b->n; i++) {
+			if (pr_class(&b->mods[i]) != (enum pr_class)k)
+				continue;
+			pr_open(&det);
+			pr_details(det.f, b, &b->mods[i]);
+			pr_close(&det);
+			if (det.n <= room) {
+				fwrite(det.p, 1, det.n, out);
+				room -= det.n;
+			} else {
+				left_idx[left++] = i;
+			}
+			free(det.p);
+		}
+	fputs("---\n", out);
+	if (rows_cut || left) {
+		fprintf(out, "Left out to stay under %d characters:", HD_PR_LIMIT);
+		if (rows_cut)
+			fprintf(out, " %zu table row%s%s", rows_cut,
+				rows_cut == 1 ? "" : "s", left ? "," : "");
+		if (left) {
+			size_t bytes = 0;
+
+			fprintf(out, " the sections of %zu module%s (", left,
+				left == 1 ? "" : "s");
+
+			for (i = 0; i < left && i < PR_NAMES; i++) {
+				const char *l = b->mods[left_idx[i]].label;
+
+				if (bytes + strlen(l) + 4 > PR_NAMES_MAX)
+					break;
+				bytes += strlen(l) + 4;
+				fputs(i ? ", " : "", out);
+				md_cell_code(out, l);
+			}
+			if (left > i)
+				fprintf(out, " and %zu more", left - i);
+			fputc(')', out);
+		}
+		fputs(". ", out);
+	} else {
+		fputs("Left out: only the passing modules' sections. ", out);
+	}
+	pr_where(out, b->full_report);
+	fputc('\n', out);
+	free(left_idx);
+}
+
+void hd_report_pair_pr(FILE *out, const char *md, size_t n,
+		       const char *full_report)
+{
+	size_t keep = n, open = 0, i;
+	const char *p;
+
+	if (n + PR_FOOTER > HD_PR_LIMIT) {
+		keep = HD_PR_LIMIT - PR_FOOTER;
+		while (keep > 0 && md[keep - 1] != '\n')
+			keep--;
+	}
+	fwrite(md, 1, keep, out);
+	if (keep == n)
+		return;
+	/* close what the cut left open */
+	for (p = md; p < md + keep; p++) {
+		if ((size_t)(md + keep - p) >= 9 && memcmp(p, "<details>", 9) == 0)
+			open++;
+		else if ((size_t)(md + keep - p) >= 10 && memcmp(p, "</details>", 10) == 0 && open)
+			open--;
+	}
+	for (i = 0; i < open; i++)
+		fputs("\n</details>\n", out);
+	fprintf(out, "\n---\nLeft out to stay under %d characters: the last %zu bytes of "
+		"this report. ", HD_PR_LIMIT, n - keep);
+	pr_where(out, full_report);
+	fputc('\n', out);
+}
+
+/* ---- HTML: one page for many modules ------------------------------------- */
+
+static void html_cstr(FILE *out, const char *s)
+{
+	hd_html_escape(out, s, strlen(s));
+}
+
+void hd_report_batch_html(FILE *out, const struct hd_batch_report *b)
+{
+	char line[512], c[6][NUM_MAX], verdict[128];
+	size_t i;
+
+	snprintf(line, sizeof(line), "hlodiff: %zu module%s", b->n, b->n == 1 ? "" : "s");
+	hd_html_page_begin(out, line);
+	fputs("<h1>", out);
+	html_cstr(out, line);
+	fputs("</h1>\n<p class=\"files\">old: ", out);
+	html_cstr(out, b->old_root);
+	fputs("<br>new: ", out);
+	html_cstr(out, b->new_root);
+	tally_line(line, sizeof(line), b);
+	fputs("</p>\n<p>", out);
+	html_cstr(out, line);
+	fputs("</p>\n<table id=\"modules\"><thead><tr><th>module</th>"
+	      "<th class=\"n\">total old</th><th class=\"n\">total new</th>"
+	      "<th class=\"n\">delta</th><th class=\"n\">%</th>"
+	      "<th class=\"n\">peak old</th><th class=\"n\">peak new</th>"
+	      "<th>verdict</th></tr></thead><tbody>\n", out);
+	for (i = 0; i < b->n; i++) {
+		const struct hd_module_report *m = &b->mods[i];
+		const char *cls = m->status ? " class=\"pos\"" : "";
+
+		row_cells(m, c);
+		verdict_words(verdict, sizeof(verdict), b, m);
+		fputs("<tr><td class=\"mono\">", out);
+		if (m->html)
+			fprintf(out, "<a href=\"#m%zu\">", i + 1);
+		html_cstr(out, m->label);
+		fprintf(out, "%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
+			"<td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
+			"<td class=\"n\">%s</td><td%s>", m->html ? "</a>" : "",
+			c[0], c[1], c[2], c[3], c[4], c[5], cls);
+		html_cstr(out, verdict);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</tbody></table>\n", out);
+	for (i = 0; i < b->n; i++)
+		if (new_note(b, i)) {
+			fputs("<p class=\"note\">", out);
+			html_cstr(out, b->mods[i].module);
+			fputs(": ", out);
+			html_cstr(out, b->mods[i].note);
+			fputs("</p>\n", out);
+		}
+	for (i = 0; i < b->n; i++) {
+		const struct hd_module_report *m = &b->mods[i];
+
+		if (!m->html)
+			continue;
+		fprintf(out, "<section class=\"module\" id=\"m%zu\">\n", i + 1);
+		fwrite(m->html, 1, m->html_len, out);
+		fputs("<p><a href=\"#modules\">&#8593; all modules</a></p>\n</section>\n", out);
+	}
+	hd_html_page_end(out);
+}
+
 /* ---- JUnit ---------------------------------------------------------------- */
 
 /* A module without a comparison: one test case, an error or skipped. */
@@ -535,7 +838,12 @@ void hd_report_batch(FILE *out, enum hd_format f,
 	switch (f) {
 	case HD_FORMAT_TEXT: text_batch(out, b); break;
 	case HD_FORMAT_JSON: json_batch(out, b); break;
-	case HD_FORMAT_MARKDOWN: md_batch(out, b); break;
+	case HD_FORMAT_MARKDOWN:
+		if (b->pr)
+			hd_report_batch_pr(out, b);
+		else
+			md_batch(out, b);
+		break;
 	case HD_FORMAT_JUNIT: junit_batch(out, b); break;
 	case HD_FORMAT_GITHUB: github_batch(out, b); break;
 	case HD_FORMAT_COUNT: break;

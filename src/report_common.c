@@ -50,6 +50,10 @@ void hd_rc_numbers(char *buf, size_t n, const struct hd_verdict *vd)
 		return;
 	buf += len;
 	n -= (size_t)len;
+	if (r->and_next) {
+		hd_verdict_parts_text(buf, n, vd);
+		return;
+	}
 	switch (r->cond) {
 	case HD_COND_GROWS_PCT:
 		snprintf(buf, n, "; %s%% of %" PRId64 " allows %s",

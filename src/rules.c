@@ -906,6 +906,28 @@ static int parse_condition(struct parser *ps, struct hd_rule *r)
 		       HINT(sg, ps, t, cond_rows));
 }
 
+/* { 'and' CONDITION }: each part kept in the arena, linked from r. */
+static int parse_and(struct parser *ps, struct hd_rule *r)
+{
+	const struct hd_rule **link = &r->and_next;
+
+	while (is_word(ps, peek(ps), "and")) {
+		struct hd_rule *part = hd_arena_alloc(&ps->r->arena, sizeof(*part));
+
+		take(ps);
+		memset(part, 0, sizeof(*part));
+		part->metric = r->metric;
+		/* "grows by more than 1% and by more than 1 MiB": 'grows' may
+		 * be left out after 'and' */
+		if (is_word(ps, peek(ps), "by") ? cond_grows(ps, part) :
+		    parse_condition(ps, part))
+			return -1;
+		*link = part;
+		link = &part->and_next;
+	}
+	return 0;
+}
+
 /* ---- statements ------------------------------------------------------- */
 
 /* The line's text from token 0 to the last token before the comment. */
@@ -993,7 +1015,8 @@ static int parse_rule(struct parser *ps, const struct token *first)
 		take(ps);
 		if (parse_new(ps, &r))
 			return -1;
-	} else if (parse_metric(ps, &r.metric) || parse_condition(ps, &r)) {
+	} else if (parse_metric(ps, &r.metric) || parse_condition(ps, &r) ||
+		   parse_and(ps, &r)) {
 		return -1;
 	}
 	if (parse_because(ps, &r.reason, 0) || expect_end(ps, "rule") ||

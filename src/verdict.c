@@ -67,6 +67,19 @@ static int64_t clamp_i128(hd_i128 x)
 int hd_rule_violated(const struct hd_rule *r, int64_t old_v, int64_t new_v,
 		     int64_t *allowed)
 {
+	const struct hd_rule *p;
+	int64_t a;
+	int all = hd_cond_violated(r, old_v, new_v, allowed);
+
+	for (p = r->and_next; p; p = p->and_next)
+		if (!hd_cond_violated(p, old_v, new_v, &a))
+			all = 0;
+	return all;
+}
+
+int hd_cond_violated(const struct hd_rule *r, int64_t old_v, int64_t new_v,
+		     int64_t *allowed)
+{
 	int64_t delta = hd_delta(old_v, new_v);
 
 	*allowed = 0;
@@ -761,8 +774,12 @@ static void eval_rule(struct eval *e, const struct hd_rule *rule)
 	const struct hd_metric *m = &rule->metric;
 	int need_old = rule->cond != HD_COND_ABOVE ||
 		m->source == HD_MSRC_COPIES;
+	const struct hd_rule *part;
 	struct mval mv;
 	int violated;
+
+	for (part = rule->and_next; part; part = part->and_next)
+		need_old |= part->cond != HD_COND_ABOVE;
 
 	vd->rule = rule;
 	metric_values(e, m, &mv);
@@ -1089,16 +1106,58 @@ static void text_copies(FILE *out, const struct hd_verdicts *v,
 			vd->n_new_total - vd->n_new_copies);
 }
 
+char *hd_verdict_parts_text(char *buf, size_t n, const struct hd_verdict *vd)
+{
+	const struct hd_rule *part;
+	char p[NUM_MAX], a[NUM_MAX];
+	size_t len = 0;
+	int64_t allowed;
+
+	if (n)
+		buf[0] = '\0';
+	if (!vd->rule->and_next || vd->result == HD_VERDICT_NA)
+		return buf;
+	for (part = vd->rule; part && len < n; part = part->and_next) {
+		int over = hd_cond_violated(part, vd->old_v, vd->new_v, &allowed);
+		const char *sep = part == vd->rule ? "; " : " and ";
+		int k = 0;
+
+		if (part->cond == HD_COND_GROWS_PCT)
+			k = snprintf(buf + len, n - len, "%s%s%% of %" PRId64 " allows %s",
+				     sep, hd_pct_text(p, sizeof(p), part->pct),
+				     vd->old_v, hd_signed(a, sizeof(a), allowed));
+		else if (part->cond == HD_COND_GROWS_BY)
+			k = snprintf(buf + len, n - len, "%sallowed %s", sep,
+				     hd_signed(a, sizeof(a), allowed));
+		else if (part->cond == HD_COND_ABOVE)
+			k = snprintf(buf + len, n - len, "%sceiling %" PRId64, sep,
+				     allowed);
+		if (k < 0)
+			break;
+		len += (size_t)k;
+		if (len < n) {
+			k = snprintf(buf + len, n - len, " (%s)",
+				     over ? "exceeded" : "within");
+			len += k > 0 ? (size_t)k : 0;
+		}
+	}
+	return buf;
+}
+
 /* "metric: old -> new (+delta, +pct%); <threshold>" */
 static void text_numbers(FILE *out, const struct hd_verdict *vd)
 {
 	const struct hd_rule *r = vd->rule;
-	char d[NUM_MAX], p[NUM_MAX], a[NUM_MAX];
+	char d[NUM_MAX], p[NUM_MAX], a[NUM_MAX], parts[256];
 
 	hd_percent(p, sizeof(p), vd->old_v, vd->new_v);
 	fprintf(out, "    %s: %" PRId64 " -> %" PRId64 " (%s%s%s)",
 		r->metric.label, vd->old_v, vd->new_v,
 		hd_signed(d, sizeof(d), vd->delta), p[0] ? ", " : "", p);
+	if (r->and_next) {
+		fprintf(out, "%s\n", hd_verdict_parts_text(parts, sizeof(parts), vd));
+		return;
+	}
 	switch (r->cond) {
 	case HD_COND_GROWS_PCT:
 		fprintf(out, "; %s%% of %" PRId64 " allows %s\n",
@@ -1154,7 +1213,7 @@ void hd_verdicts_report_text(FILE *out, const struct hd_verdicts *v)
 			text_violation(out, v, &HD_VERDICT(v, i));
 	for (i = 0; i < v->verdicts.len; i++) {
 		const struct hd_verdict *vd = &HD_VERDICT(v, i);
-		char d[NUM_MAX];
+		char d[NUM_MAX], parts[256];
 
 		if (vd->result == HD_VERDICT_PASS &&
 		    vd->rule->cond == HD_COND_ANY_NEW)
@@ -1162,9 +1221,10 @@ void hd_verdicts_report_text(FILE *out, const struct hd_verdicts *v)
 				v->rules->name, vd->rule->line, vd->rule->text);
 		else if (vd->result == HD_VERDICT_PASS)
 			fprintf(out, "  ok %s:%" PRIu32 ": %s (%" PRId64 " -> %" PRId64
-				", %s)\n", v->rules->name, vd->rule->line,
+				", %s%s)\n", v->rules->name, vd->rule->line,
 				vd->rule->text, vd->old_v, vd->new_v,
-				hd_signed(d, sizeof(d), vd->delta));
+				hd_signed(d, sizeof(d), vd->delta),
+				hd_verdict_parts_text(parts, sizeof(parts), vd));
 		else if (vd->result == HD_VERDICT_NA)
 			fprintf(out, "  n/a %s:%" PRIu32 ": %s (%s)\n",
 				v->rules->name, vd->rule->line, vd->rule->text,
@@ -1208,8 +1268,14 @@ static void html_verdict_row(FILE *out, const struct hd_verdicts *v,
 	else if (vd->result == HD_VERDICT_NA)
 		hd_html_escape(out, vd->na_reason, strlen(vd->na_reason));
 	else
+	{
+		char parts[256];
+
 		fprintf(out, "%" PRId64 " &#8594; %" PRId64 " (%s)", vd->old_v,
 			vd->new_v, hd_signed(d, sizeof(d), vd->delta));
+		hd_verdict_parts_text(parts, sizeof(parts), vd);
+		hd_html_escape(out, parts, strlen(parts));
+	}
 	fputs("</td></tr>\n", out);
 }
 
@@ -1286,6 +1352,37 @@ static void json_copies(struct hd_json *j, const struct hd_verdicts *v,
 	hd_json_end_array(j);
 }
 
+/* "conditions": every part of an 'and' rule, the first included. */
+static void json_and_parts(struct hd_json *j, const struct hd_verdict *vd)
+{
+	const struct hd_rule *part;
+	char p[NUM_MAX];
+	int64_t allowed;
+
+	hd_json_key(j, "conditions");
+	hd_json_begin_array(j);
+	for (part = vd->rule; part; part = part->and_next) {
+		int over = hd_cond_violated(part, vd->old_v, vd->new_v, &allowed);
+
+		hd_json_begin_object(j);
+		hd_json_key_str(j, "condition", cond_name(part->cond));
+		if (part->cond == HD_COND_GROWS_PCT) {
+			hd_json_key(j, "percent_limit");
+			hd_json_raw(j, hd_pct_text(p, sizeof(p), part->pct));
+		} else {
+			hd_json_key_int(j, "amount", part->amount);
+		}
+		hd_json_key_opt_int(j, "allowed", vd->result != HD_VERDICT_NA, allowed);
+		hd_json_key(j, "exceeded");
+		if (vd->result == HD_VERDICT_NA)
+			hd_json_null(j);
+		else
+			hd_json_bool(j, over);
+		hd_json_end_object(j);
+	}
+	hd_json_end_array(j);
+}
+
 static void json_threshold(struct hd_json *j, const struct hd_verdict *vd)
 {
 	const struct hd_rule *r = vd->rule;
@@ -1299,6 +1396,8 @@ static void json_threshold(struct hd_json *j, const struct hd_verdict *vd)
 	}
 	if (vd->result != HD_VERDICT_NA && r->cond != HD_COND_ANY_NEW)
 		hd_json_key_int(j, "allowed", vd->allowed);
+	if (r->and_next)
+		json_and_parts(j, vd);
 }
 
 static void json_verdict(struct hd_json *j, const struct hd_verdicts *v,

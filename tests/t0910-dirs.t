@@ -33,7 +33,7 @@ is_file "$G/dirs.text" "$T/out" "directory report matches golden/formats/dirs.te
 ok_cmd "summary: one row per module" grep -q "^hlodiff: 5 modules, old -> new: 3 compared, 1 only in OLD, 1 only in NEW; 1 failed a rule" "$T/out"
 ok_cmd "two compiles of jit__normal: the first paired" grep -q '^jit__normal#1 .* ok$' "$T/out"
 ok_cmd "two compiles of jit__normal: the second only in OLD" grep -q '^jit__normal#2 .*only in OLD$' "$T/out"
-ok_cmd "the ambiguity is reported" grep -q '^note: jit__normal: 2 compiles in OLD, 1 in NEW: paired in module-number order$' "$T/out"
+ok_cmd "the ambiguity is reported" grep -q '^note: jit__normal: 2 compiles in OLD, 1 in NEW: paired by content: #1 module_0021 -> module_0041 identical files, #2 module_0029 only in OLD$' "$T/out"
 ok_cmd "a timestamped name pairs by module name (only in NEW here)" grep -q '^jit_mini_attention .*only in NEW$' "$T/out"
 ok_cmd ".gz dump found and paired" grep -q "^== jit__truncated_normal: old/module_0015.jit__truncated_normal.cpu_$ba -> new/module_0017.jit__truncated_normal.cpu_$ba.gz" "$T/out"
 ok_cmd "the failing module says FAIL" grep -q '^jit_splash .*FAIL: 2 errors$' "$T/out"
@@ -122,8 +122,8 @@ run_hlodiff 2 "an empty directory: exit 2" empty new
 ok_cmd "an empty directory: says so" grep -q "^hlodiff: empty: no \*-buffer-assignment.txt dumps or golden files in this directory" "$T/err"
 run_hlodiff 2 "a directory and a file: exit 2" old "$D/seed-000.txt"
 ok_cmd "a directory and a file: says so" grep -q "hlodiff: OLD and NEW must both be dumps or both be directories" "$T/err"
-run_hlodiff 2 "--html with directories: exit 2" --html "$T/x.html" old new
-ok_cmd "--html with directories: says so" grep -q "hlodiff: --html writes the report of one pair, not of directories" "$T/err"
+run_hlodiff 2 "--html with directories, unwritable: exit 2" --html "$T/no/such/dir/x.html" old new
+ok_cmd "--html with directories, unwritable: says so" grep -q "^hlodiff: $T/no/such/dir/x.html: cannot write: No such file or directory" "$T/err"
 chmod 000 empty
 if [ -r empty ]; then
 	skip "running as root: directories stay readable"

@@ -18,11 +18,12 @@
  * names ('/', control bytes and a leading '.' become '_').
  *
  * Pairing.  Files are grouped by module name; inside a group they are
- * ordered by module counter (goldens: by their #N, none = 1), then path,
- * and the k-th OLD file is paired with the k-th NEW one.  A group with
- * more than one file on a side gets labels "NAME#1", "NAME#2", ... and a
- * note saying the pairing went by order; files left over are on one
- * side only.  Labels are sorted by name, so the order of the reports
+ * ordered by module counter (goldens: by their #N, none = 1), then path.
+ * hd_pair_files pairs the k-th OLD file with the k-th NEW one;
+ * hd_pair_files_by_content (directory mode, golden check) pairs a group
+ * with more than one file on a side by what the files hold.  Such a group
+ * gets labels "NAME#1", "NAME#2", ... and a note saying how each pair was
+ * made; files left over are on one side only.  Labels are sorted by name, so the order of the reports
  * never depends on the directory listing.
  *
  * Threads.  hd_batch_compare runs the comparisons on opts->jobs threads.
@@ -74,6 +75,7 @@ struct hd_batch_opts {
 	unsigned formats;       /* 1u << enum hd_format: parts to render */
 	int md_level;           /* heading level of the Markdown parts */
 	const char *html_path;  /* a single comparison: also write HTML */
+	int html_parts;         /* many: render each module's HTML part */
 	int html_top_n;         /* rows of the HTML movers table */
 	int jobs;               /* threads (>= 1) */
 };
@@ -111,6 +113,21 @@ void hd_add_file(const char *path, struct hd_vec *files, struct hd_arena *arena)
 void hd_pair_files(struct hd_vec *jobs, struct hd_arena *arena,
 		   struct hd_vec *old_files, struct hd_vec *new_files,
 		   int only_old, int only_new, int golden);
+
+/*
+ * As hd_pair_files, but a module with several files on a side is paired
+ * by content, not by order: each file is read (parse_flags, on threads
+ * threads) for its parameters' numbers and shapes, its total and the
+ * structural hashes of its values (canon.h); pairs are taken greedily,
+ * same content first, then same parameters, then the larger share of
+ * values in common, then the nearer total, then module-number order.
+ * Files with nothing in common, or unreadable, are paired in
+ * module-number order.  The note names each pair and how it was made.
+ */
+void hd_pair_files_by_content(struct hd_vec *jobs, struct hd_arena *arena,
+			      struct hd_vec *old_files, struct hd_vec *new_files,
+			      int only_old, int only_new, int golden,
+			      unsigned parse_flags, int threads);
 
 /*
  * Runs the jobs on o->jobs threads; mods[i] (zeroed by the call) gets

@@ -56,6 +56,21 @@ void hd_report_html_full(FILE *out, const struct hd_diff *df,
 			 const struct hd_breakdown *breakdown, int top_n);
 
 /*
+ * One page for many modules (directory mode): hd_html_page_begin (the
+ * head, the styles), the caller's own content, then for each module
+ * hd_report_html_module, then hd_html_page_end (the script).  A module's
+ * part is the page of hd_report_html_full without head and script,
+ * titled title (escaped), with every id prefixed "ID_PREFIX-" and its
+ * headings one level down (h2, h3).
+ */
+void hd_html_page_begin(FILE *out, const char *title);
+void hd_report_html_module(FILE *out, const struct hd_diff *df,
+			   const char *rules_html,
+			   const struct hd_breakdown *breakdown, int top_n,
+			   const char *title, const char *id_prefix);
+void hd_html_page_end(FILE *out);
+
+/*
  * Writes p[0..n) escaped for HTML text and attribute values (&, <, >, ",
  * ' as entities; control characters other than tab and newline as '?').
  * For callers that render the rules fragment.

@@ -132,6 +132,7 @@ const char *hd_module_state_name(enum hd_module_state s);
 
 /* One module of a batch: the summary numbers and its rendered parts. */
 struct hd_module_report {
+	size_t index;            /* place in the list of modules */
 	const char *label;       /* "jit_f", or "jit_f#2" for a second compile */
 	const char *module;      /* module name the rules were scoped by */
 	const char *old_name;    /* display names; NULL for a missing side */
@@ -147,6 +148,9 @@ struct hd_module_report {
 	const char *part[HD_FORMAT_COUNT];  /* per-module rendering, or NULL */
 	size_t part_len[HD_FORMAT_COUNT];
 	struct hd_membuf part_buf[HD_FORMAT_COUNT];  /* where part lies */
+	char *html;              /* the module's part of the HTML page of many
+				    modules (malloc'd), or NULL */
+	size_t html_len;
 };
 
 struct hd_batch_report {
@@ -157,7 +161,38 @@ struct hd_batch_report {
 	int status;              /* the worst module status */
 	int werror;
 	int summary_only;        /* text, markdown: the summary table only */
+	int pr;                  /* markdown: the pull-request form */
+	const char *full_report; /* pr: where the full report is, or NULL */
 };
+
+/*
+ * One self-contained HTML page for many modules (directory mode): a
+ * table of the modules, each compared one linking to its section, then
+ * the sections (mods[i].html) in module order.
+ */
+void hd_report_batch_html(FILE *out, const struct hd_batch_report *b);
+
+/* The pull-request Markdown stays under this many bytes (GitHub refuses
+ * comments over 65,536 characters). */
+#define HD_PR_LIMIT 60000
+
+/*
+ * The pull-request form of the Markdown report of many modules: the
+ * failing modules, then those with warnings, in tables; a count of the
+ * passing ones; each failing and warning module's section folded in
+ * <details>; all under HD_PR_LIMIT bytes, with a last line saying what
+ * was left out and where the full report is (b->full_report).
+ */
+void hd_report_batch_pr(FILE *out, const struct hd_batch_report *b);
+
+/*
+ * The pull-request form of one pair's Markdown report md (n bytes): the
+ * report itself when it fits in HD_PR_LIMIT bytes, else its first lines
+ * (open <details> closed) and a line saying how much was left out and
+ * where the full report is.
+ */
+void hd_report_pair_pr(FILE *out, const char *md, size_t n,
+		       const char *full_report);
 
 /*
  * The whole document for many modules: a summary table (module, total

@@ -79,6 +79,9 @@ struct hd_rule {
 	const char *reason;     /* because "...", or NULL */
 	uint32_t line;
 	int32_t module;         /* index into rules->modules, -1 = all */
+	/* 'and' CONDITION: the next part (its cond, amount and pct); the
+	 * rule is violated only when every part is */
+	const struct hd_rule *and_next;
 };
 
 struct hd_waiver {
@@ -168,10 +171,22 @@ struct hd_verdicts {
  * allowed growth (or the ceiling) in *allowed.  Exact integer arithmetic,
  * strictly "more than": growth equal to the threshold passes.  A
  * percentage rule is violated by any growth from old = 0.  HD_COND_ANY_NEW
- * is not decided here (returns 0).
+ * is not decided here (returns 0).  With 'and' parts, violated only when
+ * every part is; *allowed is the first part's.
  */
 int hd_rule_violated(const struct hd_rule *r, int64_t old_v, int64_t new_v,
 		     int64_t *allowed);
+
+/* The condition of rule r alone, without its 'and' parts. */
+int hd_cond_violated(const struct hd_rule *r, int64_t old_v, int64_t new_v,
+		     int64_t *allowed);
+
+/*
+ * For a rule with 'and' parts: "; P% of OLD allows +A (exceeded) and
+ * allowed +B (within)", each part's threshold and whether (old, new)
+ * exceeds it; "" for a rule of one condition.  buf holds n bytes.
+ */
+char *hd_verdict_parts_text(char *buf, size_t n, const struct hd_verdict *vd);
 
 /*
  * Did evaluating vd read the diff's list of values?  A violated rule

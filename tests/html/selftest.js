@@ -33,10 +33,15 @@
 	 * middle of its time step (linear fit through the first and last
 	 * tick). */
 	function markers() {
+		/* schedules of different lengths: ticks at shares of each
+		 * program (data-frac), a time is a share of its side's steps */
+		var chart = document.getElementById("timeline-chart");
+		var share = chart && chart.getAttribute("data-axis") === "share";
 		var ticks = Array.prototype.map.call(
 			document.querySelectorAll("#timeline-chart text.xtick"),
 			function (t) {
-				return { t: Number(t.textContent), x: Number(t.getAttribute("x")) };
+				return { t: share ? Number(t.getAttribute("data-frac")) :
+					 Number(t.textContent), x: Number(t.getAttribute("x")) };
 			});
 		var out = [];
 		document.querySelectorAll("#timeline-chart .peak-marker").forEach(function (g) {
@@ -48,7 +53,10 @@
 			};
 			if (ticks.length >= 2) {
 				var a = ticks[0], b = ticks[ticks.length - 1];
-				m.expect_x = a.x + (m.time + 0.5 - a.t) * (b.x - a.x) / (b.t - a.t);
+				var at = share ? (m.time + 0.5) /
+					Number(chart.getAttribute("data-span-" + m.side)) :
+					m.time + 0.5;
+				m.expect_x = a.x + (at - a.t) * (b.x - a.x) / (b.t - a.t);
 			}
 			out.push(m);
 		});
