@@ -319,6 +319,35 @@ static void json_figures(struct hd_json *j, const struct hd_dump *d,
 	json_copies(j, f);
 }
 
+/* "platform" (or null) and "space_names": the name of each memory space
+ * of bytes_by_color that has one on it. */
+static void json_spaces(struct hd_json *j, const struct hd_dump *d,
+			const struct hd_figures *f)
+{
+	enum hd_platform pf = hd_rc_platform(d);
+	const char *pn = hd_rc_platform_name(pf);
+	char key[32];
+	size_t i;
+
+	hd_json_key(j, "platform");
+	if (pn)
+		hd_json_str(j, pn);
+	else
+		hd_json_null(j);
+	hd_json_key(j, "space_names");
+	hd_json_begin_object(j);
+	for (i = 0; i < f->by_color.len; i++) {
+		const struct hd_color_bytes *c = &HD_VEC_AT(&f->by_color, struct hd_color_bytes, i);
+		const char *name = hd_rc_space_name(pf, c->color);
+
+		if (!name)
+			continue;
+		snprintf(key, sizeof(key), "%" PRId64, c->color);
+		hd_json_key_str(j, key, name);
+	}
+	hd_json_end_object(j);
+}
+
 void hd_report_stat_json(FILE *out, const struct hd_dump *d,
 			 const struct hd_figures *f,
 			 const struct hd_report_opts *opts)
@@ -335,6 +364,7 @@ void hd_report_stat_json(FILE *out, const struct hd_dump *d,
 	json_figures(&j, d, f);
 	hd_json_key_int(&j, "unknown_lines", (int64_t)d->n_unknown);
 	json_incomplete(&j, d);
+	json_spaces(&j, d, f);
 	if (opts && opts->breakdown) {
 		hd_json_key(&j, "breakdown");
 		hd_breakdown_report_json(&j, opts->breakdown);
@@ -673,35 +703,6 @@ static void json_value_diff(struct hd_json *j, const struct hd_diff *df,
 	hd_rc_change_words(words, sizeof(words), x->changes);
 	hd_json_key_str(j, "changes", words);
 	json_value_where(j, df, x->old_v, x->new_v);
-	hd_json_end_object(j);
-}
-
-/* "platform" (or null) and "space_names": the name of each memory space
- * of bytes_by_color that has one on it. */
-static void json_spaces(struct hd_json *j, const struct hd_dump *d,
-			const struct hd_figures *f)
-{
-	enum hd_platform pf = hd_rc_platform(d);
-	const char *pn = hd_rc_platform_name(pf);
-	char key[32];
-	size_t i;
-
-	hd_json_key(j, "platform");
-	if (pn)
-		hd_json_str(j, pn);
-	else
-		hd_json_null(j);
-	hd_json_key(j, "space_names");
-	hd_json_begin_object(j);
-	for (i = 0; i < f->by_color.len; i++) {
-		const struct hd_color_bytes *c = &HD_VEC_AT(&f->by_color, struct hd_color_bytes, i);
-		const char *name = hd_rc_space_name(pf, c->color);
-
-		if (!name)
-			continue;
-		snprintf(key, sizeof(key), "%" PRId64, c->color);
-		hd_json_key_str(j, key, name);
-	}
 	hd_json_end_object(j);
 }
 
