@@ -309,8 +309,11 @@ void hd_rc_short_op_name(char *buf, size_t n, struct hd_slice op, size_t width)
 				break;
 			k = j - 1;
 		}
-		if (cut == op.n)	/* even the last does not fit */
+		if (cut == op.n) {	/* even the last does not fit */
 			cut = op.n - room;
+			while (cut < op.n && ((unsigned char)op.p[cut] & 0xc0) == 0x80)
+				cut++;	/* not inside a UTF-8 sequence */
+		}
 		snprintf(buf, n, ".../%.*s", (int)(op.n - cut), op.p + cut);
 		return;
 	}

@@ -146,6 +146,8 @@ static void source_annotations(FILE *out, const struct hd_diff *df,
 		if (seen)
 			continue;	/* written with the first value from there */
 		colon = strrchr(place, ':');
+		if (!colon)
+			continue;	/* cut to the buffer: no line left */
 		fputs(hd_rc_fails(vd, opts->werror) ? "::error file=" : "::warning file=", out);
 		escape(out, place, (size_t)(colon - place), 1);
 		fprintf(out, ",line=%s,title=", colon + 1);
