@@ -156,27 +156,30 @@ static const char *human_signed(char *buf, int64_t bytes)
 	return buf;
 }
 
-/* A table cell with human bytes, the exact number as tooltip and sort
- * key; "-" for an unknown size (< 0 when unknown_ok). */
+/* A table cell with the bytes and their human form ("16384 (16.0KiB)"),
+ * the exact number as sort key; "-" for an unknown size (< 0 when
+ * unknown_ok). */
 static void bytes_cell(FILE *out, int64_t bytes, int unknown_ok)
 {
-	char h[HD_HUMAN_MAX];
+	char b[32 + HD_HUMAN_MAX];
 
 	if (unknown_ok && bytes < 0) {
 		fputs("<td class=\"n\" data-v=\"-1\">-</td>", out);
 		return;
 	}
+	hd_rc_bytes_h(b, sizeof(b), bytes, 0);
 	fprintf(out, "<td class=\"n\" data-v=\"%" PRId64 "\" title=\"%" PRId64
-		" bytes\">%s</td>", bytes, bytes, human(h, bytes));
+		" bytes\">%s</td>", bytes, bytes, b);
 }
 
 static void delta_cell(FILE *out, int64_t delta)
 {
-	char h[HD_HUMAN_MAX];
+	char b[32 + HD_HUMAN_MAX];
 
+	hd_rc_delta_h(b, sizeof(b), delta);
 	fprintf(out, "<td class=\"n%s\" data-v=\"%" PRId64 "\" title=\"%+" PRId64
 		" bytes\">%s</td>", delta > 0 ? " pos" : delta < 0 ? " neg" : "",
-		delta, delta, human_signed(h, delta));
+		delta, delta, b);
 }
 
 /* ---- page ---------------------------------------------------------------- */
@@ -290,6 +293,7 @@ struct chart {
 	int64_t txs[2];
 	double height;
 	struct hd_timeline_point *pts;
+	int platform;           /* enum hd_platform: names the spaces */
 };
 
 /* x of time t of side's schedule. */
@@ -333,10 +337,13 @@ static void union_spaces(struct chart *c)
 	}
 }
 
-static void space_label(FILE *out, int64_t space)
+static void space_label(FILE *out, int label_platform, int64_t space)
 {
 	if (space == HD_TIMELINE_OTHER)
 		fputs("other memory spaces", out);
+	else if (hd_rc_space_name((enum hd_platform)label_platform, space))
+		fprintf(out, "memory space %" PRId64 " (%s)", space,
+			hd_rc_space_name((enum hd_platform)label_platform, space));
 	else
 		fprintf(out, "memory space %" PRId64, space);
 }
@@ -384,7 +391,7 @@ static void curve_path(FILE *out, struct chart *c, int side, uint32_t idx,
 		fprintf(out, "H%.1f", xpos(c, side, (double)c->pts[k].t_end));
 	}
 	fprintf(out, "\"><title>%s, ", side_name[side]);
-	space_label(out, sp->space);
+	space_label(out, c->platform, sp->space);
 	fprintf(out, ": max %s at t=%" PRId64 "</title></path>\n",
 		human(h, sp->max_bytes), sp->max_time);
 }
@@ -397,7 +404,7 @@ static void panel_title(FILE *out, const struct chart *c, int64_t space,
 	int side;
 
 	fprintf(out, "<text class=\"title\" x=\"%.1f\" y=\"%.1f\">", TL_LEFT, top - 9);
-	space_label(out, space);
+	space_label(out, c->platform, space);
 	for (side = OLD; side <= NEW; side++) {
 		int i = hd_timeline_space_index(&c->tl[side], space);
 		fprintf(out, "%s %s ", side == OLD ? " &#8212;" : ",", side_name[side]);
@@ -600,6 +607,7 @@ static void section_timeline(FILE *out, const struct hd_diff *df)
 	hd_timeline_compute(&c.tl[NEW], df->new_dump);
 	c.peak[OLD] = &df->peak.old_side;
 	c.peak[NEW] = &df->peak.new_side;
+	c.platform = hd_rc_diff_platform(df);
 	fputs("<section id=\"timeline\">\n<h2>Live bytes over program order</h2>\n", out);
 	fputs("<p class=\"note\">Sum of the logical sizes of the values live at each "
 	      "position (BufferLiveRange, start &#8804; t &#8804; end), one panel per "
@@ -981,11 +989,39 @@ static void space_cell(FILE *out, const struct hd_diff *df,
 	int64_t o = x->old_v != HD_NONE ? hd_timeline_value_space(df->old, x->old_v) : -1;
 	int64_t n = x->new_v != HD_NONE ? hd_timeline_value_space(df->new_dump, x->new_v) : -1;
 
+	enum hd_platform pf = hd_rc_diff_platform(df);
+	char a[40], b[40];
+
 	fprintf(out, "<td class=\"n\" data-v=\"%" PRId64 "\">", n >= 0 ? n : o);
+	hd_rc_space_text(a, sizeof(a), pf, o);
+	hd_rc_space_text(b, sizeof(b), pf, n);
 	if (o >= 0 && n >= 0 && o != n)
-		fprintf(out, "%" PRId64 "&#8594;%" PRId64, o, n);
+		fprintf(out, "%s&#8594;%s", a, b);
 	else
-		fprintf(out, "%" PRId64, n >= 0 ? n : o);
+		fputs(n >= 0 ? b : a, out);
+	fputs("</td>", out);
+}
+
+/* The shape cell (old -> new when it changed) and the source cell
+ * (file:line, the whole path as tooltip) of a mover. */
+static void mover_shape_source(FILE *out, const struct hd_diff *df,
+			       const struct hd_value_diff *x)
+{
+	struct hd_insn_source s = hd_rc_diff_source(df, x->old_v, x->new_v);
+	char shape[1024], src[1024];
+
+	hd_rc_shape_pair(shape, sizeof(shape), df, x->old_v, x->new_v);
+	hd_rc_source_text(src, sizeof(src), &s, NULL);
+	hd_mask_text(shape);	/* a cut may have split a UTF-8 sequence */
+	hd_mask_text(src);
+	fputs("<td class=\"op\" title=\"", out);
+	hd_html_escape(out, shape, strlen(shape));
+	fputs("\">", out);
+	hd_html_escape(out, shape, strlen(shape));
+	fputs("</td><td class=\"op\" title=\"", out);
+	hd_html_escape(out, src, strlen(src));
+	fputs("\">", out);
+	hd_html_escape(out, src, strlen(src));
 	fputs("</td>", out);
 }
 
@@ -1013,14 +1049,16 @@ static void mover_row(FILE *out, const struct hd_diff *df, uint32_t rank,
 	op_name = insn == HD_NONE ? HD_SLICE_NULL :
 				    hd_insn_source_of(d, insn).op_name;
 	if (op_name.n == 0) {
-		fputs("<td class=\"op\"></td></tr>\n", out);
-		return;
+		fputs("<td class=\"op\"></td>", out);
+	} else {
+		fputs("<td class=\"op\" title=\"", out);
+		esc_text(out, op_name);
+		fputs("\">", out);
+		esc_text(out, op_name);
+		fputs("</td>", out);
 	}
-	fputs("<td class=\"op\" title=\"", out);
-	esc_text(out, op_name);
-	fputs("\">", out);
-	esc_text(out, op_name);
-	fputs("</td></tr>\n", out);
+	mover_shape_source(out, df, x);
+	fputs("</tr>\n", out);
 }
 
 static void section_movers(FILE *out, const struct hd_diff *df, int top_n)
@@ -1042,7 +1080,8 @@ static void section_movers(FILE *out, const struct hd_diff *df, int top_n)
 	fputs("<table id=\"movers\"><thead><tr><th class=\"n\">#</th><th>status</th>"
 	      "<th>value</th><th class=\"n\">space</th><th class=\"n\">old</th>"
 	      "<th class=\"n\">new</th><th class=\"n\">delta</th><th>changes</th>"
-	      "<th>match</th><th>op_name</th></tr></thead><tbody>\n", out);
+	      "<th>match</th><th>op_name</th><th>shape</th><th>source</th>"
+	      "</tr></thead><tbody>\n", out);
 	for (i = 0; i < shown; i++)
 		mover_row(out, df, i + 1, &HD_VEC_AT(&df->values, struct hd_value_diff, i));
 	fputs("</tbody></table>\n", out);
@@ -1086,8 +1125,10 @@ static void section_figures(FILE *out, const struct hd_diff *df)
 				delta_cell(out, d);
 			else
 				fprintf(out, "<td class=\"n\">%+" PRId64 "</td>", d);
-			fprintf(out, "<td class=\"n\">%s</td>",
-				hd_percent(pc, sizeof(pc), r->old_v, r->new_v));
+			hd_percent(pc, sizeof(pc), r->old_v, r->new_v);
+			if (hd_rc_row_is_time(r))
+				pc[0] = '\0';	/* a program position */
+			fprintf(out, "<td class=\"n\">%s</td>", pc);
 		} else {
 			fputs("<td class=\"n\">-</td><td></td>", out);
 		}

@@ -59,6 +59,7 @@ struct options {
 	const char *markdown_pr; /* --markdown-pr FILE */
 	const char *full_report; /* --full-report WHERE */
 	struct hd_report_opts report;
+	const char **source_prefix; /* --source-prefix OLD=NEW, in order */
 	const char **args;       /* positional arguments */
 	int nargs;
 };
@@ -91,6 +92,8 @@ static void usage(FILE *out)
 	      "  --werror      rules of warning severity fail too (exit 1)\n"
 	      "  --html FILE   also write a self-contained HTML report to FILE (for\n"
 	      "                directories: one page, a table linking to each module)\n"
+	      "  --source-prefix OLD=NEW  show a value's source path that starts with\n"
+	      "                OLD as NEW (repeatable): repository paths for annotations\n"
 	      "  --by-name     match values by exact name{index} only\n"
 	      "  --strict      treat lines the parser does not know as errors\n"
 	      "  --allow-incomplete  read a truncated dump as far as it goes (its\n"
@@ -243,6 +246,14 @@ static int value_option(struct options *o, const char *a, int argc, char **argv,
 		if (!(v = opt_value(a, argc, argv, i)))
 			return usage_error("%s needs a file name", a);
 		o->html_path = v;
+	} else if (is_opt(a, "--source-prefix")) {
+		if (!(v = opt_value(a, argc, argv, i)))
+			return usage_error("%s needs OLD=NEW", a);
+		if (!strchr(v, '=') || v[0] == '=')
+			return usage_error("--source-prefix takes OLD=NEW (a path prefix of the dump, "
+					   "then what to show instead), not '%s'", v);
+		o->source_prefix[o->report.n_source_prefix++] = v;
+		o->report.source_prefix = o->source_prefix;
 	} else if (strcmp(a, "-n") == 0) {
 		if (!(v = opt_value(a, argc, argv, i)))
 			return usage_error("%s needs a number", a);
@@ -911,7 +922,8 @@ int main(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	o.report.top_n = DEFAULT_TOP_N;
 	o.args = calloc((size_t)argc + 2, sizeof(*o.args));
-	if (!o.args)
+	o.source_prefix = calloc((size_t)argc + 2, sizeof(*o.source_prefix));
+	if (!o.args || !o.source_prefix)
 		return HD_EXIT_TROUBLE;
 	first = command(&o, argc, argv);
 	if (first < 0) {
@@ -924,5 +936,6 @@ int main(int argc, char **argv)
 			status = run(&o);
 	}
 	free(o.args);
+	free(o.source_prefix);
 	return finish(status);
 }

@@ -74,7 +74,8 @@ static void text_bytes_line(FILE *out, const char *label, int64_t bytes,
 		hd_human_bytes(h, sizeof(h), bytes), extra ? extra : "");
 }
 
-static void stat_text_totals(FILE *out, const struct hd_figures *f)
+static void stat_text_totals(FILE *out, const struct hd_dump *d,
+			     const struct hd_figures *f)
 {
 	char extra[128];
 	size_t i;
@@ -92,8 +93,9 @@ static void stat_text_totals(FILE *out, const struct hd_figures *f)
 	fprintf(out, "\nby memory space\n");
 	for (i = 0; i < f->by_color.len; i++) {
 		const struct hd_color_bytes *c = &HD_VEC_AT(&f->by_color, struct hd_color_bytes, i);
-		char label[48];
-		snprintf(label, sizeof(label), "space %" PRId64, c->color);
+		char label[48], sp[40];
+		hd_rc_space_text(sp, sizeof(sp), hd_rc_platform(d), c->color);
+		snprintf(label, sizeof(label), "space %s", sp);
 		snprintf(extra, sizeof(extra), "  %u allocation%s", c->allocs,
 			 c->allocs == 1 ? "" : "s");
 		text_bytes_line(out, label, c->bytes, extra);
@@ -138,24 +140,18 @@ static void stat_text_peak(FILE *out, const struct hd_dump *d,
 	}
 }
 
-static void space_text(char *buf, size_t n, int64_t space)
+static void stat_text_copies(FILE *out, const struct hd_dump *d,
+			     const struct hd_figures *f)
 {
-	if (space < 0)
-		snprintf(buf, n, "?");
-	else
-		snprintf(buf, n, "%" PRId64, space);
-}
-
-static void stat_text_copies(FILE *out, const struct hd_figures *f)
-{
+	enum hd_platform pf = hd_rc_platform(d);
 	size_t i;
 
 	fprintf(out, "\ncopy-start transfers  %zu\n", f->copies.len);
 	for (i = 0; i < f->copies.len; i++) {
 		const struct hd_copy *c = &HD_VEC_AT(&f->copies, struct hd_copy, i);
-		char src[24], dst[24], bytes[32];
-		space_text(src, sizeof(src), c->src_space);
-		space_text(dst, sizeof(dst), c->dst_space);
+		char src[40], dst[40], bytes[32];
+		hd_rc_space_text(src, sizeof(src), pf, c->src_space);
+		hd_rc_space_text(dst, sizeof(dst), pf, c->dst_space);
 		if (c->bytes >= 0)
 			snprintf(bytes, sizeof(bytes), "%" PRId64, c->bytes);
 		else
@@ -227,9 +223,9 @@ void hd_report_stat_text(FILE *out, const struct hd_dump *d,
 	fprintf(out, "  %-24s %15" PRIu64 "\n", "allocations", f->n_allocs);
 	fprintf(out, "  %-24s %15" PRIu64 "  in allocations; %" PRIu64 " records, %" PRIu64 " live ranges\n",
 		"values", f->n_values, f->n_records, f->n_live_ranges);
-	stat_text_totals(out, f);
+	stat_text_totals(out, d, f);
 	stat_text_peak(out, d, f);
-	stat_text_copies(out, f);
+	stat_text_copies(out, d, f);
 	if (d->n_unknown)
 		fprintf(out, "\nunknown lines  %" PRIu64 " (first at line %" PRIu64 ")\n",
 			d->n_unknown, d->unknown_lines[0]);
@@ -347,6 +343,35 @@ static void json_figures(struct hd_json *j, const struct hd_dump *d,
 	json_copies(j, f);
 }
 
+/* "platform" (or null) and "space_names": the name of each memory space
+ * of bytes_by_color that has one on it. */
+static void json_spaces(struct hd_json *j, const struct hd_dump *d,
+			const struct hd_figures *f)
+{
+	enum hd_platform pf = hd_rc_platform(d);
+	const char *pn = hd_rc_platform_name(pf);
+	char key[32];
+	size_t i;
+
+	hd_json_key(j, "platform");
+	if (pn)
+		hd_json_str(j, pn);
+	else
+		hd_json_null(j);
+	hd_json_key(j, "space_names");
+	hd_json_begin_object(j);
+	for (i = 0; i < f->by_color.len; i++) {
+		const struct hd_color_bytes *c = &HD_VEC_AT(&f->by_color, struct hd_color_bytes, i);
+		const char *name = hd_rc_space_name(pf, c->color);
+
+		if (!name)
+			continue;
+		snprintf(key, sizeof(key), "%" PRId64, c->color);
+		hd_json_key_str(j, key, name);
+	}
+	hd_json_end_object(j);
+}
+
 void hd_report_stat_json(FILE *out, const struct hd_dump *d,
 			 const struct hd_figures *f,
 			 const struct hd_report_opts *opts)
@@ -363,6 +388,7 @@ void hd_report_stat_json(FILE *out, const struct hd_dump *d,
 	json_figures(&j, d, f);
 	hd_json_key_int(&j, "unknown_lines", (int64_t)d->n_unknown);
 	json_incomplete(&j, d);
+	json_spaces(&j, d, f);
 	if (opts && opts->breakdown) {
 		hd_json_key(&j, "breakdown");
 		hd_breakdown_report_json(&j, opts->breakdown);
@@ -394,6 +420,8 @@ static void diff_text_rows(FILE *out, const struct hd_diff *df)
 		if (r->has_old && r->has_new) {
 			hd_signed(d, sizeof(d), hd_delta(r->old_v, r->new_v));
 			hd_percent(p, sizeof(p), r->old_v, r->new_v);
+			if (hd_rc_row_is_time(r))
+				p[0] = '\0';	/* a program position */
 		} else {
 			snprintf(d, sizeof(d), "-");
 			p[0] = '\0';
@@ -407,22 +435,66 @@ static void diff_text_rows(FILE *out, const struct hd_diff *df)
 		}
 		hd_print_line(out, "%-26s %15s %15s %15s %8s  %s", r->name, o, nw, d, p, h);
 	}
+	{
+		char legend[256];
+
+		if (hd_rc_spaces_legend(legend, sizeof(legend), df))
+			fprintf(out, "%s\n", legend);
+	}
+}
+
+/* "OLD -> NEW" in human units, "-" for a side without the value. */
+static void human_pair(char *buf, size_t n, int64_t o, int64_t w)
+{
+	char ho[HD_HUMAN_MAX] = "-", hn[HD_HUMAN_MAX] = "-";
+
+	if (o >= 0)
+		hd_human_bytes(ho, sizeof(ho), o);
+	if (w >= 0)
+		hd_human_bytes(hn, sizeof(hn), w);
+	snprintf(buf, n, "%s -> %s", ho, hn);
+}
+
+/* The lines under a value's row: its shape (old -> new when it changed)
+ * and where it came from (op_name shortened, source file:line). */
+static void text_value_detail(FILE *out, const struct hd_diff *df,
+			      uint32_t old_v, uint32_t new_v,
+			      const struct hd_report_opts *opts)
+{
+	char shape[2 * LABEL_MAX + 8], op[LABEL_MAX], src[LABEL_MAX];
+	struct hd_insn_source s = hd_rc_diff_source(df, old_v, new_v);
+
+	hd_rc_shape_pair(shape, sizeof(shape), df, old_v, new_v);
+	hd_rc_short_op_name(op, sizeof(op), s.op_name, HD_RC_OP_WIDTH);
+	hd_rc_source_text(src, sizeof(src), &s, opts);
+	hd_mask_text(shape);
+	hd_mask_text(op);
+	hd_mask_text(src);
+	if (shape[0])
+		fprintf(out, "           shape: %s\n", shape);
+	if (op[0] || src[0])
+		fprintf(out, "           %s%s%s%s%s\n", op[0] ? "op_name: " : "", op,
+			op[0] && src[0] ? "; " : "", src[0] ? "source: " : "", src);
 }
 
 static void diff_text_value(FILE *out, const struct hd_diff *df,
-			    const struct hd_value_diff *x)
+			    const struct hd_value_diff *x,
+			    const struct hd_report_opts *opts)
 {
-	char label[2 * LABEL_MAX + 16], o[32], nw[32], d[32], words[96];
+	char label[2 * LABEL_MAX + 16], o[32], nw[32], d[32], words[96], h[80];
 
 	hd_rc_pair_label(label, sizeof(label), df, x->old_v, x->new_v);
 	figure_cell(o, sizeof(o), x->old_bytes >= 0, x->old_bytes);
 	figure_cell(nw, sizeof(nw), x->new_bytes >= 0, x->new_bytes);
 	hd_signed(d, sizeof(d), x->delta);
 	hd_rc_change_words(words, sizeof(words), x->changes);
-	fprintf(out, "  %-8s %12s %12s %12s  %s", hd_rc_value_verb(x), o, nw, d, label);
+	human_pair(h, sizeof(h), x->old_bytes, x->new_bytes);
+	fprintf(out, "  %-8s %12s %12s %12s  %-22s  %s", hd_rc_value_verb(x), o, nw, d,
+		h, label);
 	if (words[0])
 		fprintf(out, "  [%s]", words);
 	fputc('\n', out);
+	text_value_detail(out, df, x->old_v, x->new_v, opts);
 }
 
 static void diff_text_values(FILE *out, const struct hd_diff *df,
@@ -439,15 +511,19 @@ static void diff_text_values(FILE *out, const struct hd_diff *df,
 		df->n_matched, df->n_changed, df->n_added, df->n_removed);
 	if (shown == 0)
 		return;
-	fprintf(out, "  %-8s %12s %12s %12s  %s\n", "status", "old", "new", "delta", "value");
+	fprintf(out, "  sizes: size= bytes each value holds in its allocation, padding included\n");
+	fprintf(out, "  %-8s %12s %12s %12s  %-22s  %s\n", "status", "old", "new", "delta",
+		"old -> new", "value");
 	for (i = 0; i < shown; i++)
-		diff_text_value(out, df, &HD_VEC_AT(&df->values, struct hd_value_diff, i));
+		diff_text_value(out, df, &HD_VEC_AT(&df->values, struct hd_value_diff, i), opts);
 	if (!opts->all && shown < df->n_listed) {
-		char d[32];
+		char d[32], h[HD_HUMAN_MAX + 1];
 		for (i = shown; i < df->n_listed; i++)
 			rest = hd_sat_add(rest, HD_VEC_AT(&df->values, struct hd_value_diff, i).delta);
-		fprintf(out, "  %-8s %12s %12s %12s  %u other%s\n", "...", "", "",
-			hd_signed(d, sizeof(d), rest), df->n_listed - shown,
+		h[0] = rest > 0 ? '+' : '\0';
+		hd_human_bytes(h + (rest > 0), sizeof(h) - 1, rest);
+		fprintf(out, "  %-8s %12s %12s %12s  %-22s  in %u other value%s (sum of value sizes)\n",
+			"...", "", "", hd_signed(d, sizeof(d), rest), h, df->n_listed - shown,
 			df->n_listed - shown == 1 ? "" : "s");
 	}
 }
@@ -458,8 +534,11 @@ static void peak_side_text(char *buf, size_t n, const struct hd_peak_side *s)
 		snprintf(buf, n, "none");
 		return;
 	}
-	snprintf(buf, n, "%" PRId64 " bytes at %" PRId64 " of %" PRId64 "%s%.*s%s%s",
-		 s->bytes, s->time, s->max, s->at.n ? " (" : "", (int)s->at.n,
+	char h[HD_HUMAN_MAX];
+
+	snprintf(buf, n, "%" PRId64 " bytes (%s) at %" PRId64 " of %" PRId64 "%s%.*s%s%s",
+		 s->bytes, hd_human_bytes(h, sizeof(h), s->bytes), s->time, s->max,
+		 s->at.n ? " (" : "", (int)s->at.n,
 		 s->at.p ? s->at.p : "", s->at.n ? ")" : "",
 		 s->stated ? "" : " [recomputed]");
 }
@@ -492,8 +571,10 @@ static void diff_text_peak(FILE *out, const struct hd_diff *df,
 			rest_n++;
 			continue;
 		}
-		if (shown++ == 0)
+		if (shown++ == 0) {
+			fprintf(out, "  sizes: bytes each value holds at the peak\n");
 			fprintf(out, "  %-8s %12s %12s %12s  %s\n", "role", "old", "new", "delta", "value");
+		}
 		hd_rc_pair_label(lab, sizeof(lab), df, e->old_v, e->new_v);
 		snprintf(o, sizeof(o), "%" PRId64, e->old_bytes);
 		snprintf(nw, sizeof(nw), "%" PRId64, e->new_bytes);
@@ -501,8 +582,9 @@ static void diff_text_peak(FILE *out, const struct hd_diff *df,
 			o, nw, hd_signed(d, sizeof(d), e->delta), lab);
 	}
 	if (rest_n)
-		fprintf(out, "  %-8s %12s %12s %12s  %u other%s\n", "...", "", "",
-			hd_signed(d, sizeof(d), rest), rest_n, rest_n == 1 ? "" : "s");
+		fprintf(out, "  %-8s %12s %12s %12s  in %u other value%s (sum of value sizes)\n",
+			"...", "", "", hd_signed(d, sizeof(d), rest), rest_n,
+			rest_n == 1 ? "" : "s");
 }
 
 void hd_report_diff_text(FILE *out, const struct hd_diff *df,
@@ -588,6 +670,41 @@ fetch_peak_labels(const struct hd_diff *df, size_t k, int names)
 	fetch_pair(df, e->old_v, e->new_v, names);
 }
 
+static void json_shape(struct hd_json *j, const char *key, const struct hd_dump *d,
+		       uint32_t v)
+{
+	struct hd_slice sh = v != HD_NONE ? hd_value_shape(d, v) : HD_SLICE_NULL;
+
+	hd_json_key(j, key);
+	if (sh.n)
+		hd_json_slice(j, sh);
+	else
+		hd_json_null(j);
+}
+
+/* Both shapes (with layout) and where the value came from, the dump's
+ * op_name and source path unshortened: read by programs. */
+static void json_value_where(struct hd_json *j, const struct hd_diff *df,
+			     uint32_t old_v, uint32_t new_v)
+{
+	struct hd_insn_source s = hd_rc_diff_source(df, old_v, new_v);
+
+	json_shape(j, "old_shape", df->old, old_v);
+	json_shape(j, "new_shape", df->new_dump, new_v);
+	hd_json_key(j, "op_name");
+	if (s.op_name.n)
+		hd_json_slice(j, s.op_name);
+	else
+		hd_json_null(j);
+	hd_json_key(j, "source_file");
+	if (s.source_file.n)
+		hd_json_slice(j, s.source_file);
+	else
+		hd_json_null(j);
+	hd_json_key_opt_int(j, "source_line", s.source_file.n && s.source_line >= 0,
+			    s.source_line);
+}
+
 static void json_value_diff(struct hd_json *j, const struct hd_diff *df,
 			    const struct hd_value_diff *x)
 {
@@ -609,6 +726,7 @@ static void json_value_diff(struct hd_json *j, const struct hd_diff *df,
 	hd_json_key_int(j, "delta", x->delta);
 	hd_rc_change_words(words, sizeof(words), x->changes);
 	hd_json_key_str(j, "changes", words);
+	json_value_where(j, df, x->old_v, x->new_v);
 	hd_json_end_object(j);
 }
 
@@ -621,6 +739,7 @@ static void json_side(struct hd_json *j, const char *key, const struct hd_dump *
 	json_figures(j, d, f);
 	hd_json_key_int(j, "unknown_lines", (int64_t)d->n_unknown);
 	json_incomplete(j, d);
+	json_spaces(j, d, f);
 	hd_json_end_object(j);
 }
 
@@ -706,7 +825,7 @@ void hd_report_diff_json(FILE *out, const struct hd_diff *df,
 		hd_json_key_opt_int(&j, "new", r->has_new, r->new_v);
 		hd_json_key_opt_int(&j, "delta", r->has_old && r->has_new, hd_delta(r->old_v, r->new_v));
 		hd_json_key(&j, "percent");
-		if (r->has_old && r->has_new && r->old_v != 0) {
+		if (r->has_old && r->has_new && r->old_v != 0 && !hd_rc_row_is_time(r)) {
 			hd_percent(p, sizeof(p), r->old_v, r->new_v);
 			p[strlen(p) - 1] = '\0';
 			hd_json_raw(&j, p[0] == '+' ? p + 1 : p);

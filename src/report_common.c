@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hlodiff/figures.h"
@@ -133,10 +134,17 @@ static void copy_line(char *buf, size_t n, const struct hd_verdicts *v,
 		hd_shape_tuple_element(HD_INSN(d, c->insn).shape, 0, &shape);
 	if (!shape.n && c->value != HD_NONE)
 		shape = hd_value_shape(d, c->value);
-	snprintf(buf, n, "new %s %.*s: %.*s, %" PRId64 " bytes, space %" PRId64
-		 " -> %" PRId64, hd_copy_class_name(c->cls), (int)c->name.n,
-		 c->name.p ? c->name.p : "", (int)shape.n, shape.p ? shape.p : "",
-		 c->bytes, c->src_space, c->dst_space);
+	{
+		enum hd_platform pf = hd_rc_platform(d);
+		char src[40], dst[40];
+
+		hd_rc_space_text(src, sizeof(src), pf, c->src_space);
+		hd_rc_space_text(dst, sizeof(dst), pf, c->dst_space);
+		snprintf(buf, n, "new %s %.*s: %.*s, %" PRId64 " bytes, space %s -> %s",
+			 hd_copy_class_name(c->cls), (int)c->name.n,
+			 c->name.p ? c->name.p : "", (int)shape.n, shape.p ? shape.p : "",
+			 c->bytes, src, dst);
+	}
 }
 
 int hd_rc_detail(char *buf, size_t n, const struct hd_verdicts *v,
@@ -241,4 +249,317 @@ void hd_rc_pair_label(char *buf, size_t n, const struct hd_diff *df,
 	len = strlen(buf);
 	if (strcmp(ol, buf) != 0 && len < n)
 		snprintf(buf + len, n - len, " (was %s)", ol);
+}
+
+/* ---- what a value is and where it came from ---------------------------- */
+
+/* End of the '/' component of op that starts at i (outside (), [], {}). */
+static size_t op_component_end(struct hd_slice op, size_t i)
+{
+	int depth = 0;
+
+	for (; i < op.n; i++) {
+		char c = op.p[i];
+
+		if (c == '(' || c == '[' || c == '{')
+			depth++;
+		else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+			depth--;
+		else if (c == '/' && depth == 0)
+			break;
+	}
+	return i;
+}
+
+static int starts_with(struct hd_slice s, size_t at, const char *p)
+{
+	size_t k = strlen(p);
+
+	return s.n - at >= k && memcmp(s.p + at, p, k) == 0;
+}
+
+void hd_rc_short_op_name(char *buf, size_t n, struct hd_slice op, size_t width)
+{
+	size_t at = 0, e, cut, len;
+
+	if (n == 0)
+		return;
+	buf[0] = '\0';
+	if (!op.n || !op.p)
+		return;
+	/* "jit(NAME)/jit(main)/": the same for every value of a module */
+	if (starts_with(op, 0, "jit(")) {
+		e = op_component_end(op, 0);
+		if (e < op.n && starts_with(op, e + 1, "jit(main)/"))
+			at = e + 1 + strlen("jit(main)/");
+	}
+	len = op.n - at;
+	if (width < 8)
+		width = 8;
+	if (len > width) {
+		/* the last components that fit after ".../" */
+		size_t room = width - 4, k = op.n;
+
+		cut = op.n;
+		while (k > at) {
+			size_t j = k;
+
+			while (j > at && op.p[j - 1] != '/')
+				j--;
+			if (op.n - j > room)
+				break;
+			cut = j;
+			if (j == at)
+				break;
+			k = j - 1;
+		}
+		if (cut == op.n) {	/* even the last does not fit */
+			cut = op.n - room;
+			while (cut < op.n && ((unsigned char)op.p[cut] & 0xc0) == 0x80)
+				cut++;	/* not inside a UTF-8 sequence */
+		}
+		snprintf(buf, n, ".../%.*s", (int)(op.n - cut), op.p + cut);
+		return;
+	}
+	snprintf(buf, n, "%.*s", (int)len, op.p + at);
+}
+
+void hd_rc_source_text(char *buf, size_t n, const struct hd_insn_source *s,
+		       const struct hd_report_opts *opts)
+{
+	struct hd_slice f = s->source_file;
+	const char *repl = NULL;
+	size_t repl_n = 0;
+	int i;
+
+	if (n == 0)
+		return;
+	buf[0] = '\0';
+	if (!f.n || !f.p)
+		return;
+	for (i = 0; opts && i < opts->n_source_prefix; i++) {
+		const char *m = opts->source_prefix[i];
+		const char *eq = strchr(m, '=');
+		size_t k;
+
+		if (!eq)
+			continue;
+		k = (size_t)(eq - m);
+		if (k <= f.n && memcmp(f.p, m, k) == 0) {
+			repl = eq + 1;
+			repl_n = strlen(repl);
+			f.p += k;
+			f.n -= k;
+			break;
+		}
+	}
+	if (s->source_line >= 0)
+		snprintf(buf, n, "%.*s%.*s:%" PRId64, (int)repl_n, repl ? repl : "",
+			 (int)f.n, f.p, s->source_line);
+	else
+		snprintf(buf, n, "%.*s%.*s", (int)repl_n, repl ? repl : "",
+			 (int)f.n, f.p);
+}
+
+struct hd_insn_source hd_rc_value_source(const struct hd_dump *d, uint32_t v)
+{
+	struct hd_insn_source s = { HD_SLICE_NULL, HD_SLICE_NULL, -1 };
+	uint32_t insn;
+
+	if (v == HD_NONE)
+		return s;
+	insn = HD_VALUE(d, v).insn;
+	if (insn == HD_NONE)
+		return s;
+	return hd_insn_source_of(d, insn);
+}
+
+struct hd_insn_source hd_rc_diff_source(const struct hd_diff *df, uint32_t old_v,
+					uint32_t new_v)
+{
+	struct hd_insn_source s = hd_rc_value_source(df->new_dump, new_v);
+
+	if (s.op_name.n || s.source_file.n)
+		return s;
+	return hd_rc_value_source(df->old, old_v);
+}
+
+void hd_rc_shape_pair(char *buf, size_t n, const struct hd_diff *df,
+		      uint32_t old_v, uint32_t new_v)
+{
+	struct hd_slice o = old_v != HD_NONE ? hd_value_shape(df->old, old_v) : HD_SLICE_NULL;
+	struct hd_slice w = new_v != HD_NONE ? hd_value_shape(df->new_dump, new_v) : HD_SLICE_NULL;
+
+	if (n == 0)
+		return;
+	if (o.n && w.n && !hd_slice_eq(o, w))
+		snprintf(buf, n, "%.*s -> %.*s", (int)o.n, o.p, (int)w.n, w.p);
+	else if (w.n)
+		snprintf(buf, n, "%.*s", (int)w.n, w.p);
+	else if (o.n)
+		snprintf(buf, n, "%.*s", (int)o.n, o.p);
+	else
+		buf[0] = '\0';
+}
+
+void hd_rc_bytes_h(char *buf, size_t n, int64_t bytes, int unknown_ok)
+{
+	char h[HD_HUMAN_MAX];
+
+	if (unknown_ok && bytes < 0)
+		snprintf(buf, n, "-");
+	else if (hd_magnitude(bytes) < 1024)	/* "512 (512B)" says nothing more */
+		snprintf(buf, n, "%" PRId64, bytes);
+	else
+		snprintf(buf, n, "%" PRId64 " (%s)", bytes,
+			 hd_human_bytes(h, sizeof(h), bytes));
+}
+
+void hd_rc_delta_h(char *buf, size_t n, int64_t delta)
+{
+	char h[HD_HUMAN_MAX];
+
+	if (hd_magnitude(delta) < 1024) {
+		hd_signed(buf, n, delta);
+		return;
+	}
+	hd_human_bytes(h, sizeof(h), delta);
+	snprintf(buf, n, delta > 0 ? "+%" PRId64 " (+%s)" : "%" PRId64 " (%s)",
+		 delta, h);
+}
+
+int hd_rc_contrib_value(const struct hd_verdicts *v, const struct hd_verdict *vd,
+			uint32_t i, uint32_t *old_v, uint32_t *new_v)
+{
+	const struct hd_contrib *c;
+
+	if (vd->result != HD_VERDICT_VIOLATED || i >= vd->n_contrib)
+		return -1;
+	c = &HD_VEC_AT(&v->contribs, struct hd_contrib, vd->contrib_first + i);
+	*old_v = c->vd->old_v;
+	*new_v = c->vd->new_v;
+	return 0;
+}
+
+/* ---- memory spaces ------------------------------------------------------- */
+
+/* Value lines looked at for a tiled layout: TPU dumps tile nearly every
+ * array, from the first allocations on. */
+#define PLATFORM_PROBE 64
+
+static int has_tiling(struct hd_slice s)
+{
+	return s.n && s.p && memmem(s.p, s.n, ":T(", 3) != NULL;
+}
+
+enum hd_platform hd_rc_platform(const struct hd_dump *d)
+{
+	size_t i, n;
+
+	n = d->alloc_values.len < PLATFORM_PROBE ? d->alloc_values.len : PLATFORM_PROBE;
+	for (i = 0; i < n; i++)
+		if (has_tiling(HD_ALLOC_VALUE(d, i).shape))
+			return HD_PLATFORM_TPU;
+	n = d->insns.len < PLATFORM_PROBE ? d->insns.len : PLATFORM_PROBE;
+	for (i = 0; i < n; i++)
+		if (has_tiling(HD_INSN(d, i).shape))
+			return HD_PLATFORM_TPU;
+	return HD_PLATFORM_UNKNOWN;
+}
+
+enum hd_platform hd_rc_diff_platform(const struct hd_diff *df)
+{
+	enum hd_platform a = hd_rc_platform(df->old), b = hd_rc_platform(df->new_dump);
+
+	if (a == b || b == HD_PLATFORM_UNKNOWN)
+		return a;
+	if (a == HD_PLATFORM_UNKNOWN)
+		return b;
+	return HD_PLATFORM_UNKNOWN;
+}
+
+const char *hd_rc_platform_name(enum hd_platform p)
+{
+	switch (p) {
+	case HD_PLATFORM_TPU: return "tpu";
+	case HD_PLATFORM_GPU: return "gpu";
+	case HD_PLATFORM_CPU: return "cpu";
+	case HD_PLATFORM_UNKNOWN: break;
+	}
+	return NULL;
+}
+
+/* FORMAT.md section 8; 5 is XLA's host memory space on every platform. */
+const char *hd_rc_space_name(enum hd_platform p, int64_t s)
+{
+	if (s == 5)
+		return "host";
+	if (p == HD_PLATFORM_TPU) {
+		switch (s) {
+		case 0: return "HBM";
+		case 1: return "VMEM";
+		case 2: return "sync flags";
+		case 6: return "SMEM";
+		}
+	} else if (p == HD_PLATFORM_GPU) {
+		switch (s) {
+		case 0: return "device";
+		case 1: return "collective";
+		case 2: return "temp";
+		}
+	}
+	return NULL;
+}
+
+void hd_rc_space_text(char *buf, size_t n, enum hd_platform p, int64_t s)
+{
+	const char *name = hd_rc_space_name(p, s);
+
+	if (s < 0)
+		snprintf(buf, n, "?");
+	else if (name)
+		snprintf(buf, n, "%" PRId64 " (%s)", s, name);
+	else
+		snprintf(buf, n, "%" PRId64, s);
+}
+
+int hd_rc_spaces_legend(char *buf, size_t n, const struct hd_diff *df)
+{
+	enum hd_platform pf = hd_rc_diff_platform(df);
+	const char *pn = hd_rc_platform_name(pf);
+	size_t i, o;
+	int named = 0;
+
+	if (n == 0)
+		return 0;
+	o = (size_t)snprintf(buf, n, "memory spaces%s%s%s:", pn ? " (" : "",
+			     pf == HD_PLATFORM_TPU ? "TPU" : pf == HD_PLATFORM_GPU ? "GPU" :
+			     pf == HD_PLATFORM_CPU ? "CPU" : "", pn ? ")" : "");
+	for (i = 0; i < df->rows.len && o < n; i++) {
+		const struct hd_figure_row *r = &HD_VEC_AT(&df->rows, struct hd_figure_row, i);
+		const char *name;
+		char *end;
+		long long sp;
+
+		if (strncmp(r->name, "space", 5) != 0)
+			continue;
+		sp = strtoll(r->name + 5, &end, 10);
+		if (end == r->name + 5 || strcmp(end, "_bytes") != 0)
+			continue;
+		name = hd_rc_space_name(pf, sp);
+		if (!name)
+			continue;
+		o += (size_t)snprintf(buf + o, n - o, "%s %lld %s", named ? "," : "", sp, name);
+		named++;
+	}
+	if (!named)
+		buf[0] = '\0';
+	return named;
+}
+
+int hd_rc_row_is_time(const struct hd_figure_row *r)
+{
+	size_t k = strlen(r->name);
+
+	return k >= 5 && strcmp(r->name + k - 5, "_time") == 0;
 }

@@ -60,4 +60,79 @@ const char *hd_rc_value_verb(const struct hd_value_diff *x);
 void hd_rc_pair_label(char *buf, size_t n, const struct hd_diff *df,
 		      uint32_t old_v, uint32_t new_v);
 
+/* ---- what a value is and where it came from ---------------------------- */
+
+/* Width an op_name is shortened to in text, Markdown and GitHub. */
+#define HD_RC_OP_WIDTH 64
+
+/*
+ * op_name shortened for people: a leading "jit(NAME)/jit(main)/" (JAX's
+ * outer function and its main computation, the same for every value of
+ * a module) is dropped; what is left, when longer than width bytes,
+ * keeps its last '/' components that fit after ".../" (the last one cut
+ * from the left when even it does not fit).  Empty when op is.
+ */
+void hd_rc_short_op_name(char *buf, size_t n, struct hd_slice op, size_t width);
+
+/* FILE:LINE of a source ("FILE" without a line), FILE mapped by
+ * opts->source_prefix (the first OLD=NEW whose OLD starts it); "" when
+ * there is no file. */
+void hd_rc_source_text(char *buf, size_t n, const struct hd_insn_source *s,
+		       const struct hd_report_opts *opts);
+
+/* The source of value v of d (its instruction's metadata); all empty
+ * (source_line -1) when it has no instruction. */
+struct hd_insn_source hd_rc_value_source(const struct hd_dump *d, uint32_t v);
+
+/* The source a value diff is shown with: the new value's, else (no new
+ * value, or no op_name nor file there) the old one's. */
+struct hd_insn_source hd_rc_diff_source(const struct hd_diff *df, uint32_t old_v,
+					uint32_t new_v);
+
+/* "OLD -> NEW" shapes with layout of a value diff; the shape alone when
+ * both are the same or one side is absent; "" when none is known. */
+void hd_rc_shape_pair(char *buf, size_t n, const struct hd_diff *df,
+		      uint32_t old_v, uint32_t new_v);
+
+/* "16384 (16.0KiB)": the bytes and their human form ("-" when < 0 and
+ * unknown_ok; the number alone below 1 KiB). */
+void hd_rc_bytes_h(char *buf, size_t n, int64_t bytes, int unknown_ok);
+/* "+16384 (+16.0KiB)" for a delta. */
+void hd_rc_delta_h(char *buf, size_t n, int64_t delta);
+
+/* The values of contributor i of a violated verdict (the line
+ * hd_rc_detail writes as line i); -1 when there is no contributor i. */
+int hd_rc_contrib_value(const struct hd_verdicts *v, const struct hd_verdict *vd,
+			uint32_t i, uint32_t *old_v, uint32_t *new_v);
+
+/* ---- memory spaces ------------------------------------------------------- */
+
+enum hd_platform {
+	HD_PLATFORM_UNKNOWN,
+	HD_PLATFORM_TPU,   /* tiled layouts ":T(" in its shapes */
+	HD_PLATFORM_GPU,   /* not recognised yet: a GPU dump says nothing */
+	HD_PLATFORM_CPU,   /* of its platform but in its file name, which a
+			      golden file or a renamed copy loses */
+};
+
+/* What the dump says of its platform: TPU when a shape of its first
+ * allocations or instructions has a tiled layout (FORMAT.md section 8). */
+enum hd_platform hd_rc_platform(const struct hd_dump *d);
+/* One platform for both sides of a diff: the one they agree on, or the
+ * one that is known; unknown when they differ. */
+enum hd_platform hd_rc_diff_platform(const struct hd_diff *df);
+/* "tpu", "gpu", "cpu", or NULL when unknown. */
+const char *hd_rc_platform_name(enum hd_platform p);
+/* Name of memory space s on platform p ("HBM", "VMEM", "host"), or NULL
+ * when it has none. */
+const char *hd_rc_space_name(enum hd_platform p, int64_t s);
+/* "memory spaces (TPU): 0 HBM, 1 VMEM": the names of the spaceN_bytes
+ * rows of df that have one; returns 0 and "" when none has. */
+int hd_rc_spaces_legend(char *buf, size_t n, const struct hd_diff *df);
+/* Is figure row r a time (a program position, no percentage)? */
+int hd_rc_row_is_time(const struct hd_figure_row *r);
+
+/* "1 (VMEM)", or "1" when the space has no name ("?" when s < 0). */
+void hd_rc_space_text(char *buf, size_t n, enum hd_platform p, int64_t s);
+
 #endif

@@ -112,6 +112,19 @@ static void cell_num(FILE *out, int has, int64_t v)
 		fputs(" - |", out);
 }
 
+/* A bytes cell: "16384 (16.0KiB)", "-" when unknown. */
+static void cell_bytes(FILE *out, int has, int64_t v)
+{
+	char b[NUM_MAX + HD_HUMAN_MAX];
+
+	if (!has) {
+		fputs(" - |", out);
+		return;
+	}
+	hd_rc_bytes_h(b, sizeof(b), v, 0);
+	fprintf(out, " %s |", b);
+}
+
 /* The figure rows that changed (total and peak always). */
 static void figures_table(FILE *out, const struct hd_diff *df)
 {
@@ -129,18 +142,37 @@ static void figures_table(FILE *out, const struct hd_diff *df)
 			continue;
 		}
 		fprintf(out, "| %s |", r->name);
-		cell_num(out, r->has_old, r->old_v);
-		cell_num(out, r->has_new, r->new_v);
+		if (r->is_bytes) {
+			cell_bytes(out, r->has_old, r->old_v);
+			cell_bytes(out, r->has_new, r->new_v);
+		} else {
+			cell_num(out, r->has_old, r->old_v);
+			cell_num(out, r->has_new, r->new_v);
+		}
 		if (both) {
+			char dh[NUM_MAX + HD_HUMAN_MAX];
+
 			hd_percent(p, sizeof(p), r->old_v, r->new_v);
-			fprintf(out, " %s | %s |\n",
-				hd_signed(d, sizeof(d), hd_delta(r->old_v, r->new_v)), p);
+			if (hd_rc_row_is_time(r))
+				p[0] = '\0';	/* a program position */
+			if (r->is_bytes)
+				hd_rc_delta_h(dh, sizeof(dh), hd_delta(r->old_v, r->new_v));
+			else
+				hd_signed(dh, sizeof(dh), hd_delta(r->old_v, r->new_v));
+			(void)d;
+			fprintf(out, " %s | %s |\n", dh, p);
 		} else {
 			fputs(" - | |\n", out);
 		}
 	}
 	if (same)
 		fprintf(out, "\n%zu other figure%s unchanged.\n", same, same == 1 ? "" : "s");
+	{
+		char legend[256];
+
+		if (hd_rc_spaces_legend(legend, sizeof(legend), df))
+			fprintf(out, "\n%s.\n", legend);
+	}
 	fputc('\n', out);
 }
 
@@ -197,8 +229,12 @@ static void peak_side(FILE *out, const char *which, const struct hd_peak_side *s
 		fputs("none", out);
 		return;
 	}
-	fprintf(out, "**%" PRId64 "** bytes at %" PRId64 " of %" PRId64, s->bytes,
-		s->time, s->max);
+	{
+		char h[HD_HUMAN_MAX];
+
+		fprintf(out, "**%" PRId64 "** bytes (%s) at %" PRId64 " of %" PRId64,
+			s->bytes, hd_human_bytes(h, sizeof(h), s->bytes), s->time, s->max);
+	}
 	if (s->at.n) {
 		fputs(" (", out);
 		md_code(out, s->at.p, s->at.n, 0);
@@ -220,7 +256,7 @@ static void peak_values(FILE *out, const struct hd_diff *df,
 	if (!shown)
 		return;
 	fprintf(out, "<details>\n<summary>Values at the peak that changed (%" PRIu32
-		")</summary>\n\n| role | value | old | new | delta |\n"
+		"; bytes each holds at the peak)</summary>\n\n| role | value | old | new | delta |\n"
 		"|:---|:---|---:|---:|---:|\n", shown);
 	shown = 0;
 	for (i = 0; i < p->values.len && shown < limit; i++) {
@@ -260,19 +296,46 @@ static void peak_section(FILE *out, const struct hd_diff *df,
 		peak_values(out, df, o);
 }
 
-static void mover_row(FILE *out, const struct hd_diff *df,
-		      const struct hd_value_diff *x)
+/* The shape cell (old -> new when it changed) and the where cell
+ * (op_name shortened, source file:line) of a mover. */
+static void mover_where(FILE *out, const struct hd_diff *df,
+			const struct hd_value_diff *x, const struct hd_report_opts *o)
 {
-	char lab[LABEL_MAX], words[96], d[NUM_MAX];
+	char shape[2 * LABEL_MAX], op[LABEL_MAX], src[LABEL_MAX];
+	struct hd_insn_source s = hd_rc_diff_source(df, x->old_v, x->new_v);
+
+	hd_rc_shape_pair(shape, sizeof(shape), df, x->old_v, x->new_v);
+	hd_rc_short_op_name(op, sizeof(op), s.op_name, HD_RC_OP_WIDTH);
+	hd_rc_source_text(src, sizeof(src), &s, o);
+	fputc(' ', out);
+	if (shape[0])
+		md_code_str(out, shape, 1);
+	fputs(" | ", out);
+	if (op[0])
+		md_code_str(out, op, 1);
+	if (op[0] && src[0])
+		fputs("<br>", out);
+	if (src[0])
+		md_code_str(out, src, 1);
+	fputs(" |", out);
+}
+
+static void mover_row(FILE *out, const struct hd_diff *df,
+		      const struct hd_value_diff *x, const struct hd_report_opts *o)
+{
+	char lab[LABEL_MAX], words[96], d[NUM_MAX + HD_HUMAN_MAX];
 
 	hd_rc_pair_label(lab, sizeof(lab), df, x->old_v, x->new_v);
 	hd_rc_change_words(words, sizeof(words), x->changes);
 	fprintf(out, "| %s | ", hd_rc_value_verb(x));
 	md_code_str(out, lab, 1);
 	fputs(" |", out);
-	cell_num(out, x->old_bytes >= 0, x->old_bytes);
-	cell_num(out, x->new_bytes >= 0, x->new_bytes);
-	fprintf(out, " %s | %s |\n", hd_signed(d, sizeof(d), x->delta), words);
+	cell_bytes(out, x->old_bytes >= 0, x->old_bytes);
+	cell_bytes(out, x->new_bytes >= 0, x->new_bytes);
+	hd_rc_delta_h(d, sizeof(d), x->delta);
+	fprintf(out, " %s | %s |", d, words);
+	mover_where(out, df, x, o);
+	fputc('\n', out);
 }
 
 static void movers_section(FILE *out, const struct hd_diff *df,
@@ -280,7 +343,7 @@ static void movers_section(FILE *out, const struct hd_diff *df,
 {
 	uint32_t shown = df->n_listed, i;
 	int64_t rest = 0;
-	char d[NUM_MAX];
+	char d[NUM_MAX + HD_HUMAN_MAX];
 
 	if (o->all)
 		shown = (uint32_t)df->values.len;
@@ -293,15 +356,18 @@ static void movers_section(FILE *out, const struct hd_diff *df,
 		fputs("No value changed.\n\n</details>\n\n", out);
 		return;
 	}
-	fputs("| status | value | old | new | delta | what changed |\n"
-	      "|:---|:---|---:|---:|---:|:---|\n", out);
+	fputs("Sizes are `size=`: the bytes each value holds in its allocation, "
+	      "padding included.\n\n", out);
+	fputs("| status | value | old | new | delta | what changed | shape | op_name, source |\n"
+	      "|:---|:---|---:|---:|---:|:---|:---|:---|\n", out);
 	for (i = 0; i < shown; i++)
-		mover_row(out, df, &HD_VEC_AT(&df->values, struct hd_value_diff, i));
+		mover_row(out, df, &HD_VEC_AT(&df->values, struct hd_value_diff, i), o);
 	if (!o->all && shown < df->n_listed) {
 		for (i = shown; i < df->n_listed; i++)
 			rest = hd_sat_add(rest, HD_VEC_AT(&df->values, struct hd_value_diff, i).delta);
-		fprintf(out, "| … | %" PRIu32 " other%s | | | %s | |\n", df->n_listed - shown,
-			df->n_listed - shown == 1 ? "" : "s", hd_signed(d, sizeof(d), rest));
+		hd_rc_delta_h(d, sizeof(d), rest);
+		fprintf(out, "| … | %" PRIu32 " other value%s (sum of value sizes) | | | %s | | | |\n",
+			df->n_listed - shown, df->n_listed - shown == 1 ? "" : "s", d);
 	}
 	fputs("\n</details>\n\n", out);
 }

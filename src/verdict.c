@@ -24,6 +24,7 @@
 #include "hlodiff/json.h"
 #include "hlodiff/report.h"
 #include "hlodiff/shape.h"
+#include "report_common.h"
 
 #define LABEL_MAX 512
 #define NUM_MAX 48
@@ -1085,11 +1086,14 @@ static void text_copies(FILE *out, const struct hd_verdicts *v,
 		const struct hd_copy *c = new_copy(v, vd->copy_first + i);
 		struct copy_info ci;
 
+		char src[40], dst[40];
+
 		copy_info(v->df->new_dump, c, &ci);
-		fprintf(out, "    new %s %.*s: %.*s, %" PRId64 " bytes, space %" PRId64
-			" -> %" PRId64, hd_copy_class_name(c->cls), (int)c->name.n,
-			c->name.p, (int)ci.shape.n, ci.shape.p, c->bytes,
-			c->src_space, c->dst_space);
+		hd_rc_space_text(src, sizeof(src), hd_rc_platform(v->df->new_dump), c->src_space);
+		hd_rc_space_text(dst, sizeof(dst), hd_rc_platform(v->df->new_dump), c->dst_space);
+		fprintf(out, "    new %s %.*s: %.*s, %" PRId64 " bytes, space %s -> %s",
+			hd_copy_class_name(c->cls), (int)c->name.n,
+			c->name.p, (int)ci.shape.n, ci.shape.p, c->bytes, src, dst);
 		if (ci.op_name.n)
 			fprintf(out, ", op_name \"%.*s\"", (int)ci.op_name.n,
 				ci.op_name.p);

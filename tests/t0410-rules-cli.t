@@ -107,7 +107,7 @@ is_file "$G/default-jit_normal.out" "$TMPDIR_T/out" "default rules: text report"
 printf 'error new prefetches\n' >"$TMPDIR_T/np.rules"
 drive 1 "seed 000 with a new prefetch fails 'error new prefetches'" \
 	--eval "$TMPDIR_T/np.rules" $R/seed-000-noprefetch.txt tests/data/seed-000.txt
-has "$TMPDIR_T/out" 'new prefetch copy-start: u32[2]{0:T(128)S(1)}, 512 bytes, space 0 -> 1, from Arg_0.1 (op_name "key")' \
+has "$TMPDIR_T/out" 'new prefetch copy-start: u32[2]{0:T(128)S(1)}, 512 bytes, space 0 (HBM) -> 1 (VMEM), from Arg_0.1 (op_name "key")' \
 	"seed 000: the new copy-start described"
 drive 0 "seed 000 without the prefetch passes 'error new prefetches'" \
 	--eval "$TMPDIR_T/np.rules" tests/data/seed-000.txt $R/seed-000-noprefetch.txt

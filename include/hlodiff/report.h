@@ -61,6 +61,11 @@ struct hd_report_opts {
 	const char *label;  /* module label for markdown/junit/github, or
 			       NULL (then the NEW file's name) */
 	int summary_only;   /* batch text/markdown: the summary table only */
+	/* --source-prefix OLD=NEW, in the order given: a value's source
+	 * path that starts with OLD is shown as NEW and the rest (text,
+	 * Markdown, GitHub); NULL when none */
+	const char *const *source_prefix;
+	int n_source_prefix;
 };
 
 void hd_report_stat_text(FILE *out, const struct hd_dump *d,

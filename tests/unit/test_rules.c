@@ -882,12 +882,12 @@ static void test_any_new(void)
 	}
 	/* the old prefetch copy-start is matched, not new */
 	rep = report_text("warn new prefetches", &p.df, NULL);
-	ok(contains(rep, "new prefetch copy-start.5: f32[128]{0:S(1)}, 512 bytes, space 0 -> 1, from attn.1 (op_name \"jit(f)/attention/dot\")"),
+	ok(contains(rep, "new prefetch copy-start.5: f32[128]{0:S(1)}, 512 bytes, space 0 (HBM) -> 1 (VMEM), from attn.1 (op_name \"jit(f)/attention/dot\")"),
 	   "new prefetch: name, shape, bytes, spaces, source and its op_name");
 	ok(!contains(rep, "new prefetch copy-start:"), "the prefetch present in both is not new");
 	free(rep);
 	rep = report_text("warn new host_offloads", &p.df, NULL);
-	ok(contains(rep, "new host-offload copy-start.3: f32[64]{0:S(5)}, 256 bytes, space 0 -> 5, op_name \"jit(f)/offload\", from mlp.1"),
+	ok(contains(rep, "new host-offload copy-start.3: f32[64]{0:S(5)}, 256 bytes, space 0 (HBM) -> 5 (host), op_name \"jit(f)/offload\", from mlp.1"),
 	   "new host offload: its own op_name");
 	free(rep);
 	pair_release(&q);
@@ -1115,7 +1115,7 @@ static void test_seed_prefetch(void)
 	is_int(HD_VERDICT_VIOLATED, o.vd.result, "seed 000 against itself without its prefetch: new prefetch");
 	is_int(1, o.status, "seed 000: exit status 1");
 	rep = report_text("error new prefetches\n", &p.df, NULL);
-	ok(contains(rep, "new prefetch copy-start: u32[2]{0:T(128)S(1)}, 512 bytes, space 0 -> 1, from Arg_0.1 (op_name \"key\")"),
+	ok(contains(rep, "new prefetch copy-start: u32[2]{0:T(128)S(1)}, 512 bytes, space 0 (HBM) -> 1 (VMEM), from Arg_0.1 (op_name \"key\")"),
 	   "seed 000: the copy-start named with shape, bytes, spaces and op_name");
 	free(rep);
 	pair_load(&q, "tests/data/seed-000.txt", "tests/rules/seed-000-noprefetch.txt");
