@@ -917,6 +917,47 @@ static void leave_out_partial(struct hd_figures *f, const struct hd_dump *d)
 		f->has_peak = 0;
 }
 
+/* aliased_bytes and aliased_params (hd_alloc_is_aliased). */
+static void alias_figures(struct hd_figures *f, const struct hd_dump *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->allocs.len; i++) {
+		const struct hd_alloc *a = &HD_ALLOC(d, i);
+
+		if (!hd_alloc_is_aliased(a))
+			continue;
+		f->aliased_bytes = add_sat(f->aliased_bytes, a->size);
+		f->aliased_params++;
+	}
+}
+
+uint32_t hd_alias_param_value(const struct hd_dump *d, uint32_t alloc)
+{
+	const struct hd_alloc *a = &HD_ALLOC(d, alloc);
+	uint32_t i;
+
+	for (i = 0; i < a->value_count; i++) {
+		uint32_t v = HD_ALLOC_VALUE(d, a->value_first + i).value;
+		uint32_t in = HD_VALUE(d, v).insn;
+
+		if (in != HD_NONE &&
+		    hd_slice_eq(HD_INSN(d, in).opcode, hd_slice_cstr("parameter")))
+			return v;
+	}
+	return HD_NONE;
+}
+
+void hd_alias_names(const struct hd_dump *d, uint32_t alloc,
+		    struct hd_slice *name, struct hd_slice *op_name)
+{
+	uint32_t v = hd_alias_param_value(d, alloc);
+
+	*name = v == HD_NONE ? HD_SLICE_NULL : HD_VALUE(d, v).name;
+	*op_name = v == HD_NONE ? HD_SLICE_NULL :
+		hd_insn_source_of(d, HD_VALUE(d, v).insn).op_name;
+}
+
 int hd_figures_compute(struct hd_figures *f, const struct hd_dump *d)
 {
 	return hd_figures_compute_kept(f, d, NULL);
@@ -939,6 +980,7 @@ int hd_figures_compute_kept(struct hd_figures *f, const struct hd_dump *d,
 	stated_peak(f, d);
 	recomputed_peak(f, d, kept);
 	find_copies(f, d);
+	alias_figures(f, d);
 	leave_out_partial(f, d);
 	return 0;
 }

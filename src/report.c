@@ -166,6 +166,41 @@ static void stat_text_copies(FILE *out, const struct hd_figures *f)
 	}
 }
 
+/* The donated parameters an output reuses, when there are any. */
+static void stat_text_aliases(FILE *out, const struct hd_dump *d,
+			      const struct hd_figures *f)
+{
+	char h[HD_HUMAN_MAX], what[64];
+	size_t i;
+
+	if (!f->aliased_params || f->allocs_partial)
+		return;
+	fprintf(out, "\naliased parameters  %" PRIu32 "  %" PRId64 " bytes  %s"
+		" (donated: an output reuses the buffer)\n", f->aliased_params,
+		f->aliased_bytes, hd_human_bytes(h, sizeof(h), f->aliased_bytes));
+	for (i = 0; i < d->allocs.len; i++) {
+		const struct hd_alloc *a = &HD_ALLOC(d, i);
+		struct hd_slice name, op;
+
+		if (!hd_alloc_is_aliased(a))
+			continue;
+		hd_alias_names(d, (uint32_t)i, &name, &op);
+		if (a->param_number < 0)   /* an old golden file */
+			snprintf(what, sizeof(what), "parameter ?");
+		else
+			snprintf(what, sizeof(what), "parameter %" PRId64 " %.*s",
+				 a->param_number, (int)a->param_index.n,
+				 a->param_index.p ? a->param_index.p : "");
+		fprintf(out, "  %-24s %15" PRId64 "  %.*s", what, a->size,
+			(int)a->param_shape.n, a->param_shape.p ? a->param_shape.p : "");
+		if (name.n)
+			fprintf(out, "  %.*s", (int)name.n, name.p);
+		if (op.n)
+			fprintf(out, " (op_name \"%.*s\")", (int)op.n, op.p);
+		fputc('\n', out);
+	}
+}
+
 /* "PREFIXincomplete: WHY (FILE:LINE); left out: ..." for a cut dump. */
 static void text_incomplete(FILE *out, const char *prefix, const struct hd_dump *d)
 {
@@ -206,6 +241,7 @@ void hd_report_stat_text(FILE *out, const struct hd_dump *d,
 	stat_text_totals(out, f);
 	stat_text_peak(out, d, f);
 	stat_text_copies(out, f);
+	stat_text_aliases(out, d, f);
 	if (d->n_unknown)
 		fprintf(out, "\nunknown lines  %" PRIu64 " (first at line %" PRIu64 ")\n",
 			d->n_unknown, d->unknown_lines[0]);
@@ -255,6 +291,42 @@ static void json_copies(struct hd_json *j, const struct hd_figures *f)
 		hd_json_key_opt_int(j, "src_space", c->src_space >= 0, c->src_space);
 		hd_json_key_opt_int(j, "dst_space", c->dst_space >= 0, c->dst_space);
 		hd_json_key_opt_int(j, "bytes", c->bytes >= 0, c->bytes);
+		hd_json_end_object(j);
+	}
+	hd_json_end_array(j);
+}
+
+/* aliased_bytes, aliased_parameters and the aliases (null when the
+ * allocations broke off). */
+static void json_aliases(struct hd_json *j, const struct hd_dump *d,
+			 const struct hd_figures *f)
+{
+	int whole = !f->allocs_partial;
+	size_t i;
+
+	hd_json_key_opt_int(j, "aliased_bytes", whole, f->aliased_bytes);
+	hd_json_key_opt_int(j, "aliased_parameters", whole, f->aliased_params);
+	hd_json_key(j, "aliases");
+	if (!whole) {
+		hd_json_null(j);
+		return;
+	}
+	hd_json_begin_array(j);
+	for (i = 0; i < d->allocs.len; i++) {
+		const struct hd_alloc *a = &HD_ALLOC(d, i);
+		struct hd_slice name, op;
+
+		if (!hd_alloc_is_aliased(a))
+			continue;
+		hd_alias_names(d, (uint32_t)i, &name, &op);
+		hd_json_begin_object(j);
+		hd_json_key_opt_int(j, "parameter", a->param_number >= 0, a->param_number);
+		hd_json_key_slice(j, "shape_index", a->param_index);
+		hd_json_key_slice(j, "shape", a->param_shape);
+		hd_json_key_int(j, "bytes", a->size);
+		hd_json_key_int(j, "allocation", a->index);
+		hd_json_key_slice(j, "name", name);
+		hd_json_key_slice(j, "op_name", op);
 		hd_json_end_object(j);
 	}
 	hd_json_end_array(j);
@@ -321,6 +393,7 @@ static void json_figures(struct hd_json *j, const struct hd_dump *d,
 	else
 		json_prefetch_names(j, f);
 	json_copies(j, f);
+	json_aliases(j, d, f);
 }
 
 void hd_report_stat_json(FILE *out, const struct hd_dump *d,
