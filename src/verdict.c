@@ -574,6 +574,23 @@ static int cmp_param_key(const void *a, const void *b)
 	return hd_slice_cmp(x->index, y->index);
 }
 
+/* The first of the n sorted keys equal to k, or NULL. */
+static struct param_key *first_param(struct param_key *keys, size_t n,
+				     const struct param_key *k)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_param_key(&keys[mid], k) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && cmp_param_key(&keys[lo], k) == 0 ? &keys[lo] : NULL;
+}
+
 /* Is the aliased allocation alloc of OLD waived (by its parameter
  * instruction's name or op_name)?  Counts the hit. */
 static int alias_waived(struct eval *e, uint32_t alloc)
@@ -599,7 +616,7 @@ static void find_lost_aliases(struct eval *e)
 {
 	const struct hd_dump *o = e->d[OLD], *n = e->d[NEW];
 	struct param_key *keys;
-	size_t i, nk = 0;
+	size_t i, j, nk = 0;
 
 	if (e->lost_done)
 		return;
@@ -625,8 +642,14 @@ static void find_lost_aliases(struct eval *e)
 			continue;
 		k.number = a->param_number;
 		k.index = a->param_index;
-		hit = nk ? bsearch(&k, keys, nk, sizeof(*keys), cmp_param_key) : NULL;
-		if (hit && hd_alloc_is_aliased(&HD_ALLOC(n, hit->alloc)))
+		hit = first_param(keys, nk, &k);
+		/* a malformed dump may give one key several allocations:
+		 * aliased when any of them is */
+		for (j = hit ? (size_t)(hit - keys) : nk;
+		     j < nk && cmp_param_key(&keys[j], &k) == 0; j++)
+			if (hd_alloc_is_aliased(&HD_ALLOC(n, keys[j].alloc)))
+				break;
+		if (j < nk && cmp_param_key(&keys[j], &k) == 0)
 			continue;
 		if (alias_waived(e, (uint32_t)i))
 			continue;

@@ -150,6 +150,17 @@ run_hlodiff 0 "golden without parameter numbers -> OFF: exit 0" "$T/old.golden" 
 ok_cmd "golden without parameter numbers: not applicable, says why" \
 	grep -qF "n/a <default.rules>:30: error lost aliases (OLD has no parameter numbers" "$T/out"
 
+# ---- a malformed dump giving one parameter two allocations, one aliased:
+# compared with itself nothing is lost
+printf 'BufferAssignment:\nallocation 0: size 16, parameter 0, shape |f32[4]| at ShapeIndex {}:\n value: <1 p0 @0> (size=16,offset=0): f32[4]{0}\nallocation 1: size 16, parameter 0, shape |f32[4]| at ShapeIndex {}, maybe-live-out:\n value: <2 p1 @0> (size=16,offset=0): f32[4]{0}\n\nTotal bytes used: 32 (32B)\n' >"$T/dup.txt"
+for order in 1 2; do
+	run_hlodiff 0 "parameter 0 twice, against itself ($order): exit 0" "$T/dup.txt" "$T/dup.txt"
+	ok_cmd "parameter 0 twice: nothing lost ($order)" grep -qF "ok <default.rules>:30: error lost aliases (1 -> 1 aliased, 0 lost)" "$T/out"
+	# the same with the two allocations in the other order
+	awk 'NR == 1 { print; next } NR <= 3 { a = a $0 "\n"; next } NR <= 5 { print; next } NR == 6 { printf "%s", a } { print }' \
+		"$T/dup.txt" >"$T/dup2.txt" && mv "$T/dup2.txt" "$T/dup.txt"
+done
+
 # ---- rules-file errors
 printf 'error lost alias\n' >"$T/bad.rules"
 run_hlodiff 2 "'lost alias': exit 2" --rules "$T/bad.rules" "$ON" "$OFF"
