@@ -948,6 +948,52 @@ uint32_t hd_alias_param_value(const struct hd_dump *d, uint32_t alloc)
 	return HD_NONE;
 }
 
+/* An aliased allocation's sort key (qsort has no context argument). */
+struct alias_key {
+	int64_t number, index_no;
+	struct hd_slice index;
+	uint32_t alloc;
+};
+
+static int cmp_alias(const void *a, const void *b)
+{
+	const struct alias_key *x = a, *y = b;
+	int c;
+
+	if (x->number != y->number)
+		return x->number < y->number ? -1 : 1;
+	c = hd_slice_cmp(x->index, y->index);
+	if (c)
+		return c;
+	return x->index_no < y->index_no ? -1 : x->index_no > y->index_no;
+}
+
+uint32_t *hd_aliases_sorted(const struct hd_dump *d, size_t *n)
+{
+	struct alias_key *k = hd_xmalloc((d->allocs.len + 1) * sizeof(*k));
+	uint32_t *a;
+	size_t i, m = 0;
+
+	for (i = 0; i < d->allocs.len; i++) {
+		const struct hd_alloc *al = &HD_ALLOC(d, i);
+
+		if (!hd_alloc_is_aliased(al))
+			continue;
+		k[m].number = al->param_number;
+		k[m].index_no = al->index;
+		k[m].index = al->param_index;
+		k[m].alloc = (uint32_t)i;
+		m++;
+	}
+	qsort(k, m, sizeof(*k), cmp_alias);
+	a = hd_xmalloc((m + 1) * sizeof(*a));
+	for (i = 0; i < m; i++)
+		a[i] = k[i].alloc;
+	free(k);
+	*n = m;
+	return a;
+}
+
 void hd_alias_names(const struct hd_dump *d, uint32_t alloc,
 		    struct hd_slice *name, struct hd_slice *op_name)
 {

@@ -171,20 +171,20 @@ static void stat_text_aliases(FILE *out, const struct hd_dump *d,
 			      const struct hd_figures *f)
 {
 	char h[HD_HUMAN_MAX], what[64];
-	size_t i;
+	size_t i, n;
+	uint32_t *al;
 
 	if (!f->aliased_params || f->allocs_partial)
 		return;
 	fprintf(out, "\naliased parameters  %" PRIu32 "  %" PRId64 " bytes  %s"
 		" (donated: an output reuses the buffer)\n", f->aliased_params,
 		f->aliased_bytes, hd_human_bytes(h, sizeof(h), f->aliased_bytes));
-	for (i = 0; i < d->allocs.len; i++) {
-		const struct hd_alloc *a = &HD_ALLOC(d, i);
+	al = hd_aliases_sorted(d, &n);
+	for (i = 0; i < n; i++) {
+		const struct hd_alloc *a = &HD_ALLOC(d, al[i]);
 		struct hd_slice name, op;
 
-		if (!hd_alloc_is_aliased(a))
-			continue;
-		hd_alias_names(d, (uint32_t)i, &name, &op);
+		hd_alias_names(d, al[i], &name, &op);
 		if (a->param_number < 0)   /* an old golden file */
 			snprintf(what, sizeof(what), "parameter ?");
 		else
@@ -199,6 +199,7 @@ static void stat_text_aliases(FILE *out, const struct hd_dump *d,
 			fprintf(out, " (op_name \"%.*s\")", (int)op.n, op.p);
 		fputc('\n', out);
 	}
+	free(al);
 }
 
 /* "PREFIXincomplete: WHY (FILE:LINE); left out: ..." for a cut dump. */
@@ -302,7 +303,8 @@ static void json_aliases(struct hd_json *j, const struct hd_dump *d,
 			 const struct hd_figures *f)
 {
 	int whole = !f->allocs_partial;
-	size_t i;
+	size_t i, n;
+	uint32_t *al;
 
 	hd_json_key_opt_int(j, "aliased_bytes", whole, f->aliased_bytes);
 	hd_json_key_opt_int(j, "aliased_parameters", whole, f->aliased_params);
@@ -312,24 +314,23 @@ static void json_aliases(struct hd_json *j, const struct hd_dump *d,
 		return;
 	}
 	hd_json_begin_array(j);
-	for (i = 0; i < d->allocs.len; i++) {
-		const struct hd_alloc *a = &HD_ALLOC(d, i);
+	al = hd_aliases_sorted(d, &n);
+	for (i = 0; i < n; i++) {
+		const struct hd_alloc *a = &HD_ALLOC(d, al[i]);
 		struct hd_slice name, op;
 
-		if (!hd_alloc_is_aliased(a))
-			continue;
-		hd_alias_names(d, (uint32_t)i, &name, &op);
+		hd_alias_names(d, al[i], &name, &op);
 		hd_json_begin_object(j);
 		hd_json_key_opt_int(j, "parameter", a->param_number >= 0, a->param_number);
 		hd_json_key_slice(j, "shape_index", a->param_index);
 		hd_json_key_slice(j, "shape", a->param_shape);
 		hd_json_key_int(j, "bytes", a->size);
-		hd_json_key_int(j, "allocation", a->index);
 		hd_json_key_slice(j, "name", name);
 		hd_json_key_slice(j, "op_name", op);
 		hd_json_end_object(j);
 	}
 	hd_json_end_array(j);
+	free(al);
 }
 
 static void json_figures(struct hd_json *j, const struct hd_dump *d,

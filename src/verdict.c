@@ -608,15 +608,16 @@ static int alias_waived(struct eval *e, uint32_t alloc)
 }
 
 /*
- * Fills v->lost, once: each aliased parameter of OLD, in allocation
- * order, whose parameter number and shape index NEW does not alias
- * (NEW's parameter allocations sorted by that key and searched).
+ * Fills v->lost, once: each aliased parameter of OLD, by parameter
+ * number and shape index, that NEW does not alias under the same number
+ * and index (NEW's parameter allocations sorted by that key, searched).
  */
 static void find_lost_aliases(struct eval *e)
 {
 	const struct hd_dump *o = e->d[OLD], *n = e->d[NEW];
 	struct param_key *keys;
-	size_t i, j, nk = 0;
+	uint32_t *al;
+	size_t i, j, nk = 0, na;
 
 	if (e->lost_done)
 		return;
@@ -633,13 +634,12 @@ static void find_lost_aliases(struct eval *e)
 		nk++;
 	}
 	qsort(keys, nk, sizeof(*keys), cmp_param_key);
-	for (i = 0; i < o->allocs.len; i++) {
-		const struct hd_alloc *a = &HD_ALLOC(o, i);
+	al = hd_aliases_sorted(o, &na);
+	for (i = 0; i < na; i++) {
+		const struct hd_alloc *a = &HD_ALLOC(o, al[i]);
 		struct param_key k, *hit;
 		struct hd_lost_alias *l;
 
-		if (!hd_alloc_is_aliased(a))
-			continue;
 		k.number = a->param_number;
 		k.index = a->param_index;
 		hit = first_param(keys, nk, &k);
@@ -651,12 +651,13 @@ static void find_lost_aliases(struct eval *e)
 				break;
 		if (j < nk && cmp_param_key(&keys[j], &k) == 0)
 			continue;
-		if (alias_waived(e, (uint32_t)i))
+		if (alias_waived(e, al[i]))
 			continue;
 		l = hd_vec_push(&e->v->lost);
-		l->old_alloc = (uint32_t)i;
+		l->old_alloc = al[i];
 		l->new_alloc = hit ? hit->alloc : HD_NONE;
 	}
+	free(al);
 	free(keys);
 }
 

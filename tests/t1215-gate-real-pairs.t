@@ -21,7 +21,7 @@ ON=$P/donate/$M
 OFF=$P/base/$M
 
 # aliases.py DUMP: "NUMBER INDEX SHAPE BYTES NAME OP_NAME" per allocation
-# that is both "parameter N" and "maybe-live-out" (allocation order), the
+# that is both "parameter N" and "maybe-live-out" (by number and index), the
 # parameter's name and op_name from its "parameter(N)" instruction in the
 # Used values (here in the -buffer-assignment-values.txt companion); then
 # "total BYTES COUNT".
@@ -37,15 +37,18 @@ for m in re.finditer(r"^ from instruction: %(\S+) = .* parameter\((\d+)\)(.*)$",
     op = re.search(r'op_name="((?:[^"\\]|\\.)*)"', m.group(3))
     insn[m.group(1)] = op.group(1) if op else ""
 total = count = 0
+rows = []
 for m in re.finditer(r"^allocation \d+: size (\d+)(.*):\n((?: value: .*\n)*)", text, re.M):
     p = re.search(r", parameter (\d+), shape \|([^|]*)\| at ShapeIndex (\{[^}]*\})", m.group(2))
     if not p or ", maybe-live-out" not in m.group(2):
         continue
     names = re.findall(r"^ value: <\d+ ([^ >{]+)", m.group(3), re.M)
     name = next((n for n in names if n in insn), "")
-    print(p.group(1), p.group(3), p.group(2), m.group(1), name, insn.get(name, ""))
+    rows.append((int(p.group(1)), p.group(3), p.group(2), m.group(1), name, insn.get(name, "")))
     total += int(m.group(1))
     count += 1
+for r in sorted(rows, key=lambda r: (r[0], r[1])):
+    print(*r)
 print("total", total, count)
 PY
 python3 "$T/aliases.py" "$ON" >"$T/on"

@@ -139,6 +139,11 @@ static inline int hd_alloc_is_aliased(const struct hd_alloc *a)
  * (opcode "parameter"), for its name and op_name; HD_NONE when no value
  * of it has a known instruction of that opcode. */
 uint32_t hd_alias_param_value(const struct hd_dump *d, uint32_t alloc);
+/* The indices of the aliased allocations of d, ordered by parameter
+ * number and shape index (the order reports list them in: allocation
+ * numbers change from compile to compile); *n is their number.  An array
+ * from hd_xmalloc, for free(). */
+uint32_t *hd_aliases_sorted(const struct hd_dump *d, size_t *n);
 /* That value's name and its instruction's op_name (empty slices when
  * the dump does not say). */
 void hd_alias_names(const struct hd_dump *d, uint32_t alloc,

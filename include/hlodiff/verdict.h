@@ -177,7 +177,7 @@ struct hd_verdicts {
 	struct hd_vec new_copies; /* uint32_t: index into df->fnew.copies */
 	struct hd_vec waivers;   /* struct hd_waiver_use, in-scope waivers */
 	uint32_t n_error, n_warn, n_pass, n_na;
-	struct hd_vec lost;      /* struct hd_lost_alias, OLD's order */
+	struct hd_vec lost;      /* struct hd_lost_alias, by parameter */
 };
 
 #define HD_VERDICT(v, i) HD_VEC_AT(&(v)->verdicts, struct hd_verdict, i)
