@@ -50,7 +50,8 @@ ALL_LDLIBS = $(LDLIBS) -lxxhash -lz -lm -pthread
 TEST_CFLAGS = -Itests -Itests/tap
 
 SRCS = $(sort $(wildcard src/*.c))
-OBJS = $(SRCS:src/%.c=$(BUILD)/obj/%.o)
+# gen/default_rules.o is made from rules/default.rules (see its rule).
+OBJS = $(SRCS:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/gen/default_rules.o
 LIB_OBJS = $(filter-out $(BUILD)/obj/main.o,$(OBJS))
 
 UNIT_SRCS = $(sort $(wildcard tests/unit/test_*.c))
@@ -99,6 +100,21 @@ $(BIN): $(OBJS) $(FLAGS_STAMP)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(OBJS) $(ALL_LDLIBS)
 
 $(BUILD)/obj/%.o: src/%.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+# The built-in rules: rules/default.rules as a C array of its bytes
+# (hd_default_rules_text, rules.h), so the two cannot differ.
+%/gen/default_rules.c: rules/default.rules
+	@mkdir -p $(@D)
+	@echo "gen $@"
+	@{ printf '/* Made from rules/default.rules by the Makefile. */\n'; \
+	  printf '#include "hlodiff/rules.h"\n\nconst char hd_default_rules_text[] = {\n'; \
+	  od -An -v -tx1 rules/default.rules | sed -e 's/\([0-9a-f][0-9a-f]\)/0x\1,/g' -e 's/^ */\t/'; \
+	  printf '\t0\n};\n\nconst size_t hd_default_rules_len = sizeof(hd_default_rules_text) - 1;\n'; \
+	} > $@.tmp && mv -f $@.tmp $@
+
+$(BUILD)/gen/default_rules.o: $(BUILD)/gen/default_rules.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -200,7 +216,8 @@ FUZZ_SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
 		-fno-omit-frame-pointer
 FUZZ_CFLAGS = -std=c11 -O1 -g $(WARNFLAGS) -D_GNU_SOURCE -Iinclude -pthread \
 	      $(FUZZ_SANFLAGS) $(CPPFLAGS) $(EXTRA_CFLAGS)
-FUZZ_LIB_OBJS = $(filter-out $(FUZZ_DIR)/obj/main.o,$(SRCS:src/%.c=$(FUZZ_DIR)/obj/%.o))
+FUZZ_LIB_OBJS = $(filter-out $(FUZZ_DIR)/obj/main.o,$(SRCS:src/%.c=$(FUZZ_DIR)/obj/%.o)) \
+		$(FUZZ_DIR)/gen/default_rules.o
 FUZZ_BINS = $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_STAMP = $(FUZZ_DIR)/.flags
 .SECONDARY: $(FUZZ_LIB_OBJS)
@@ -213,6 +230,10 @@ $(FUZZ_STAMP): FORCE
 $(FUZZ_DIR)/obj/%.o: src/%.c $(FUZZ_STAMP)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_KNOWN) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(FUZZ_DIR)/gen/default_rules.o: $(FUZZ_DIR)/gen/default_rules.c $(FUZZ_STAMP)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
 # FUZZ_KNOWN: for an open finding the fuzzer would hit at once, a check
 # switched off in one object only until its owner fixes it, e.g.

@@ -98,6 +98,15 @@ void hd_figure_rows(struct hd_vec *rows, struct hd_arena *arena,
 	push_row(rows, "values", 0, !of->allocs_partial, (int64_t)of->n_values,
 		 hn && !nf->allocs_partial,
 		 hn ? (int64_t)nf->n_values : 0);
+	/* donated parameters: rows only when a dump has one (most have none) */
+	if (of->aliased_params || (hn && nf->aliased_params)) {
+		push_row(rows, "aliased_bytes", 1, !of->allocs_partial,
+			 of->aliased_bytes, hn && !nf->allocs_partial,
+			 hn ? nf->aliased_bytes : 0);
+		push_row(rows, "aliased_parameters", 0, !of->allocs_partial,
+			 of->aliased_params, hn && !nf->allocs_partial,
+			 hn ? nf->aliased_params : 0);
+	}
 	for (k = 0; k < HD_COPY_CLASS_COUNT; k++)
 		push_row(rows, copy_rows[k], 0, !of->copies_partial,
 			 of->copies_by_class[k], hn && !nf->copies_partial,

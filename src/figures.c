@@ -917,6 +917,93 @@ static void leave_out_partial(struct hd_figures *f, const struct hd_dump *d)
 		f->has_peak = 0;
 }
 
+/* aliased_bytes and aliased_params (hd_alloc_is_aliased). */
+static void alias_figures(struct hd_figures *f, const struct hd_dump *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->allocs.len; i++) {
+		const struct hd_alloc *a = &HD_ALLOC(d, i);
+
+		if (!hd_alloc_is_aliased(a))
+			continue;
+		f->aliased_bytes = add_sat(f->aliased_bytes, a->size);
+		f->aliased_params++;
+	}
+}
+
+uint32_t hd_alias_param_value(const struct hd_dump *d, uint32_t alloc)
+{
+	const struct hd_alloc *a = &HD_ALLOC(d, alloc);
+	uint32_t i;
+
+	for (i = 0; i < a->value_count; i++) {
+		uint32_t v = HD_ALLOC_VALUE(d, a->value_first + i).value;
+		uint32_t in = HD_VALUE(d, v).insn;
+
+		if (in != HD_NONE &&
+		    hd_slice_eq(HD_INSN(d, in).opcode, hd_slice_cstr("parameter")))
+			return v;
+	}
+	return HD_NONE;
+}
+
+/* An aliased allocation's sort key (qsort has no context argument). */
+struct alias_key {
+	int64_t number, index_no;
+	struct hd_slice index;
+	uint32_t alloc;
+};
+
+static int cmp_alias(const void *a, const void *b)
+{
+	const struct alias_key *x = a, *y = b;
+	int c;
+
+	if (x->number != y->number)
+		return x->number < y->number ? -1 : 1;
+	c = hd_slice_cmp(x->index, y->index);
+	if (c)
+		return c;
+	return x->index_no < y->index_no ? -1 : x->index_no > y->index_no;
+}
+
+uint32_t *hd_aliases_sorted(const struct hd_dump *d, size_t *n)
+{
+	struct alias_key *k = hd_xmalloc((d->allocs.len + 1) * sizeof(*k));
+	uint32_t *a;
+	size_t i, m = 0;
+
+	for (i = 0; i < d->allocs.len; i++) {
+		const struct hd_alloc *al = &HD_ALLOC(d, i);
+
+		if (!hd_alloc_is_aliased(al))
+			continue;
+		k[m].number = al->param_number;
+		k[m].index_no = al->index;
+		k[m].index = al->param_index;
+		k[m].alloc = (uint32_t)i;
+		m++;
+	}
+	qsort(k, m, sizeof(*k), cmp_alias);
+	a = hd_xmalloc((m + 1) * sizeof(*a));
+	for (i = 0; i < m; i++)
+		a[i] = k[i].alloc;
+	free(k);
+	*n = m;
+	return a;
+}
+
+void hd_alias_names(const struct hd_dump *d, uint32_t alloc,
+		    struct hd_slice *name, struct hd_slice *op_name)
+{
+	uint32_t v = hd_alias_param_value(d, alloc);
+
+	*name = v == HD_NONE ? HD_SLICE_NULL : HD_VALUE(d, v).name;
+	*op_name = v == HD_NONE ? HD_SLICE_NULL :
+		hd_insn_source_of(d, HD_VALUE(d, v).insn).op_name;
+}
+
 int hd_figures_compute(struct hd_figures *f, const struct hd_dump *d)
 {
 	return hd_figures_compute_kept(f, d, NULL);
@@ -939,6 +1026,7 @@ int hd_figures_compute_kept(struct hd_figures *f, const struct hd_dump *d,
 	stated_peak(f, d);
 	recomputed_peak(f, d, kept);
 	find_copies(f, d);
+	alias_figures(f, d);
 	leave_out_partial(f, d);
 	return 0;
 }

@@ -651,7 +651,19 @@ static void write_allocs(struct writer *w)
 			opt_skip(&o);
 		if (a->index != next)
 			fprintf(opt_next(&o), "%" PRId64, a->index);
+		else
+			opt_skip(&o);
 		next = a->index + 1;
+		/* a parameter's number, index and shape: the rules match
+		 * donated parameters of two dumps by number and index */
+		if (a->flags & HD_ALLOC_PARAMETER) {
+			fprintf(opt_next(&o), "%" PRId64, a->param_number);
+			if (hd_slice_eq_cstr(a->param_index, "{}"))
+				opt_skip(&o);
+			else
+				put_field(opt_next(&o), a->param_index);
+			put_field(opt_next(&o), a->param_shape);
+		}
 		fputc('\n', w->out);
 	}
 }
@@ -1786,7 +1798,7 @@ static int read_alloc(struct reader *r)
 	struct hd_slice s;
 	size_t i, k;
 
-	if (want_fields(r, 3, 5, "'a SIZE FLAGS [COLOUR [NUMBER]]'"))
+	if (want_fields(r, 3, 8, "'a SIZE FLAGS [COLOUR [NUMBER [PARAMETER [INDEX [SHAPE]]]]]'"))
 		return -1;
 	a = hd_vec_push(&d->allocs);
 	a->page = -1;
@@ -1795,8 +1807,12 @@ static int read_alloc(struct reader *r)
 	a->index = r->next_alloc;
 	if (num_field(r, 1, &a->size, NULL) ||
 	    (opt_field(r, 3).n && num_field(r, 3, &a->color, NULL)) ||
-	    (opt_field(r, 4).n && num_field(r, 4, &a->index, NULL)))
+	    (opt_field(r, 4).n && num_field(r, 4, &a->index, NULL)) ||
+	    (opt_field(r, 5).n && num_field(r, 5, &a->param_number, NULL)) ||
+	    text_field(r, 6, &a->param_index) || text_field(r, 7, &a->param_shape))
 		return -1;
+	if (r->nf > 5 && !a->param_index.n)
+		a->param_index = hd_slice_cstr("{}");
 	if (a->size < 0)
 		return bad(r, "negative size", "a size >= 0");
 	if (a->index < 0)

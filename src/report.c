@@ -162,6 +162,42 @@ static void stat_text_copies(FILE *out, const struct hd_dump *d,
 	}
 }
 
+/* The donated parameters an output reuses, when there are any. */
+static void stat_text_aliases(FILE *out, const struct hd_dump *d,
+			      const struct hd_figures *f)
+{
+	char h[HD_HUMAN_MAX], what[64];
+	size_t i, n;
+	uint32_t *al;
+
+	if (!f->aliased_params || f->allocs_partial)
+		return;
+	fprintf(out, "\naliased parameters  %" PRIu32 "  %" PRId64 " bytes  %s"
+		" (donated: an output reuses the buffer)\n", f->aliased_params,
+		f->aliased_bytes, hd_human_bytes(h, sizeof(h), f->aliased_bytes));
+	al = hd_aliases_sorted(d, &n);
+	for (i = 0; i < n; i++) {
+		const struct hd_alloc *a = &HD_ALLOC(d, al[i]);
+		struct hd_slice name, op;
+
+		hd_alias_names(d, al[i], &name, &op);
+		if (a->param_number < 0)   /* an old golden file */
+			snprintf(what, sizeof(what), "parameter ?");
+		else
+			snprintf(what, sizeof(what), "parameter %" PRId64 " %.*s",
+				 a->param_number, (int)a->param_index.n,
+				 a->param_index.p ? a->param_index.p : "");
+		fprintf(out, "  %-24s %15" PRId64 "  %.*s", what, a->size,
+			(int)a->param_shape.n, a->param_shape.p ? a->param_shape.p : "");
+		if (name.n)
+			fprintf(out, "  %.*s", (int)name.n, name.p);
+		if (op.n)
+			fprintf(out, " (op_name \"%.*s\")", (int)op.n, op.p);
+		fputc('\n', out);
+	}
+	free(al);
+}
+
 /* "PREFIXincomplete: WHY (FILE:LINE); left out: ..." for a cut dump. */
 static void text_incomplete(FILE *out, const char *prefix, const struct hd_dump *d)
 {
@@ -226,6 +262,7 @@ void hd_report_stat_text(FILE *out, const struct hd_dump *d,
 	stat_text_totals(out, d, f);
 	stat_text_peak(out, d, f);
 	stat_text_copies(out, d, f);
+	stat_text_aliases(out, d, f);
 	if (d->n_unknown)
 		fprintf(out, "\nunknown lines  %" PRIu64 " (first at line %" PRIu64 ")\n",
 			d->n_unknown, d->unknown_lines[0]);
@@ -278,6 +315,42 @@ static void json_copies(struct hd_json *j, const struct hd_figures *f)
 		hd_json_end_object(j);
 	}
 	hd_json_end_array(j);
+}
+
+/* aliased_bytes, aliased_parameters and the aliases (null when the
+ * allocations broke off). */
+static void json_aliases(struct hd_json *j, const struct hd_dump *d,
+			 const struct hd_figures *f)
+{
+	int whole = !f->allocs_partial;
+	size_t i, n;
+	uint32_t *al;
+
+	hd_json_key_opt_int(j, "aliased_bytes", whole, f->aliased_bytes);
+	hd_json_key_opt_int(j, "aliased_parameters", whole, f->aliased_params);
+	hd_json_key(j, "aliases");
+	if (!whole) {
+		hd_json_null(j);
+		return;
+	}
+	hd_json_begin_array(j);
+	al = hd_aliases_sorted(d, &n);
+	for (i = 0; i < n; i++) {
+		const struct hd_alloc *a = &HD_ALLOC(d, al[i]);
+		struct hd_slice name, op;
+
+		hd_alias_names(d, al[i], &name, &op);
+		hd_json_begin_object(j);
+		hd_json_key_opt_int(j, "parameter", a->param_number >= 0, a->param_number);
+		hd_json_key_slice(j, "shape_index", a->param_index);
+		hd_json_key_slice(j, "shape", a->param_shape);
+		hd_json_key_int(j, "bytes", a->size);
+		hd_json_key_slice(j, "name", name);
+		hd_json_key_slice(j, "op_name", op);
+		hd_json_end_object(j);
+	}
+	hd_json_end_array(j);
+	free(al);
 }
 
 static void json_figures(struct hd_json *j, const struct hd_dump *d,
@@ -341,6 +414,7 @@ static void json_figures(struct hd_json *j, const struct hd_dump *d,
 	else
 		json_prefetch_names(j, f);
 	json_copies(j, f);
+	json_aliases(j, d, f);
 }
 
 /* "platform" (or null) and "space_names": the name of each memory space

@@ -70,6 +70,9 @@ void hd_rc_numbers(char *buf, size_t n, const struct hd_verdict *vd)
 	case HD_COND_ANY_NEW:
 		snprintf(buf, n, "; %" PRIu32 " new", vd->n_new_total);
 		break;
+	case HD_COND_ANY_LOST:
+		snprintf(buf, n, "; %" PRIu32 " lost", vd->n_lost_total);
+		break;
 	}
 }
 
@@ -164,6 +167,18 @@ int hd_rc_detail(char *buf, size_t n, const struct hd_verdicts *v,
 	if (i == vd->n_new_copies && vd->n_new_total > vd->n_new_copies) {
 		snprintf(buf, n, "... and %" PRIu32 " more",
 			 vd->n_new_total - vd->n_new_copies);
+		return 0;
+	}
+	if (vd->n_new_total > vd->n_new_copies)
+		i--;
+	i -= vd->n_new_copies;
+	if (i < vd->n_lost) {
+		hd_lost_alias_text(buf, n, v, vd->lost_first + i);
+		return 0;
+	}
+	if (i == vd->n_lost && vd->n_lost_total > vd->n_lost) {
+		snprintf(buf, n, "... and %" PRIu32 " more",
+			 vd->n_lost_total - vd->n_lost);
 		return 0;
 	}
 	return -1;

@@ -63,6 +63,8 @@ static const struct metric_row {
 	{ "host_offloads", HD_MSRC_COPIES, 0, HD_COPY_HOST_OFFLOAD },
 	{ "host_reloads", HD_MSRC_COPIES, 0, HD_COPY_HOST_RELOAD },
 	{ "other_copies", HD_MSRC_COPIES, 0, HD_COPY_OTHER },
+	{ "aliased_bytes", HD_MSRC_ALIASES, 1, 0 },
+	{ "aliased_parameters", HD_MSRC_ALIASES, 0, 0 },
 	{ "bytes", -1, 1, 0 },   /* bytes(filters): parse_bytes_call */
 	{ "space0_bytes", -1, 1, 0 }, /* spaceN_bytes: a suggestion only */
 };
@@ -1002,7 +1004,25 @@ static int parse_new(struct parser *ps, struct hd_rule *r)
 	return 0;
 }
 
-/* error|warn METRIC CONDITION [because "..."] | error|warn new COPIES */
+/* severity 'lost' 'aliases': on the number of aliased parameters */
+static int parse_lost(struct parser *ps, struct hd_rule *r)
+{
+	const struct token *t = take(ps);
+	char b[80];
+
+	if (!is_word(ps, t, "aliases"))
+		return perr_at(ps, t->off, t->len,
+			       "'lost' takes 'aliases', not '%s' (e.g. 'error lost aliases')",
+			       tok_text(ps, t, b, sizeof(b)));
+	memset(&r->metric, 0, sizeof(r->metric));
+	r->metric.source = HD_MSRC_ALIASES;
+	r->metric.label = "aliased_parameters";
+	r->cond = HD_COND_ANY_LOST;
+	return 0;
+}
+
+/* error|warn METRIC CONDITION [because "..."] | error|warn new COPIES
+ * | error|warn lost aliases */
 static int parse_rule(struct parser *ps, const struct token *first)
 {
 	struct hd_rule r;
@@ -1014,6 +1034,10 @@ static int parse_rule(struct parser *ps, const struct token *first)
 	if (is_word(ps, peek(ps), "new")) {
 		take(ps);
 		if (parse_new(ps, &r))
+			return -1;
+	} else if (is_word(ps, peek(ps), "lost")) {
+		take(ps);
+		if (parse_lost(ps, &r))
 			return -1;
 	} else if (parse_metric(ps, &r.metric) || parse_condition(ps, &r) ||
 		   parse_and(ps, &r)) {

@@ -52,6 +52,7 @@ struct eval {
 	struct hd_sources sources[2];
 	char *buf;                 /* scratch for fnmatch */
 	size_t cap;
+	int lost_done;             /* v->lost is filled (find_lost_aliases) */
 };
 
 /* ---- the condition ------------------------------------------------------ */
@@ -167,7 +168,7 @@ static int waiver_matches(struct eval *e, const struct hd_waiver *w,
 /*
  * Is (name, index, op_name) waived?  Counts the hit on every waiver that
  * matches through the counter picked by what (0 old value, 1 new value,
- * 2 new copy, -1 none).
+ * 2 new copy, 3 lost alias, -1 none).
  */
 static int waived_by(struct eval *e, struct hd_slice name,
 		     struct hd_slice index, struct hd_slice op_name, int what)
@@ -188,6 +189,8 @@ static int waived_by(struct eval *e, struct hd_slice name,
 			u->n_new++;
 		else if (what == 2)
 			u->n_copies++;
+		else if (what == 3)
+			u->n_aliases++;
 	}
 	return hit;
 }
@@ -567,6 +570,133 @@ static void list_new_copies(struct eval *e, struct hd_verdict *vd, int cls)
 	}
 }
 
+/* ---- lost aliases ------------------------------------------------------- */
+
+/* A parameter allocation by parameter number and shape index. */
+struct param_key {
+	int64_t number;
+	struct hd_slice index;
+	uint32_t alloc;
+};
+
+static int cmp_param_key(const void *a, const void *b)
+{
+	const struct param_key *x = a, *y = b;
+
+	if (x->number != y->number)
+		return x->number < y->number ? -1 : 1;
+	return hd_slice_cmp(x->index, y->index);
+}
+
+/* The first of the n sorted keys equal to k, or NULL. */
+static struct param_key *first_param(struct param_key *keys, size_t n,
+				     const struct param_key *k)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_param_key(&keys[mid], k) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && cmp_param_key(&keys[lo], k) == 0 ? &keys[lo] : NULL;
+}
+
+/* Is the aliased allocation alloc of OLD waived (by its parameter
+ * instruction's name or op_name)?  Counts the hit. */
+static int alias_waived(struct eval *e, uint32_t alloc)
+{
+	const struct hd_dump *d = e->d[OLD];
+	uint32_t v;
+
+	if (e->v->waivers.len == 0)
+		return 0;
+	v = hd_alias_param_value(d, alloc);
+	if (v == HD_NONE)
+		return 0;
+	return waived_by(e, HD_VALUE(d, v).name, hd_value_index(&HD_VALUE(d, v)),
+			 value_op_name(e, OLD, v), 3);
+}
+
+/*
+ * Fills v->lost, once: each aliased parameter of OLD, by parameter
+ * number and shape index, that NEW does not alias under the same number
+ * and index (NEW's parameter allocations sorted by that key, searched).
+ */
+static void find_lost_aliases(struct eval *e)
+{
+	const struct hd_dump *o = e->d[OLD], *n = e->d[NEW];
+	struct param_key *keys;
+	uint32_t *al;
+	size_t i, j, nk = 0, na;
+
+	if (e->lost_done)
+		return;
+	e->lost_done = 1;
+	keys = hd_xmalloc((n->allocs.len + 1) * sizeof(*keys));
+	for (i = 0; i < n->allocs.len; i++) {
+		const struct hd_alloc *a = &HD_ALLOC(n, i);
+
+		if (!(a->flags & HD_ALLOC_PARAMETER))
+			continue;
+		keys[nk].number = a->param_number;
+		keys[nk].index = a->param_index;
+		keys[nk].alloc = (uint32_t)i;
+		nk++;
+	}
+	qsort(keys, nk, sizeof(*keys), cmp_param_key);
+	al = hd_aliases_sorted(o, &na);
+	for (i = 0; i < na; i++) {
+		const struct hd_alloc *a = &HD_ALLOC(o, al[i]);
+		struct param_key k, *hit;
+		struct hd_lost_alias *l;
+
+		k.number = a->param_number;
+		k.index = a->param_index;
+		hit = first_param(keys, nk, &k);
+		/* a malformed dump may give one key several allocations:
+		 * aliased when any of them is */
+		for (j = hit ? (size_t)(hit - keys) : nk;
+		     j < nk && cmp_param_key(&keys[j], &k) == 0; j++)
+			if (hd_alloc_is_aliased(&HD_ALLOC(n, keys[j].alloc)))
+				break;
+		if (j < nk && cmp_param_key(&keys[j], &k) == 0)
+			continue;
+		if (alias_waived(e, al[i]))
+			continue;
+		l = hd_vec_push(&e->v->lost);
+		l->old_alloc = al[i];
+		l->new_alloc = hit ? hit->alloc : HD_NONE;
+	}
+	free(al);
+	free(keys);
+}
+
+/* Do the aliased parameters of d have their numbers?  (A golden file
+ * written before goldens kept them does not.) */
+static int aliases_numbered(const struct hd_dump *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->allocs.len; i++)
+		if (hd_alloc_is_aliased(&HD_ALLOC(d, i)) &&
+		    HD_ALLOC(d, i).param_number < 0)
+			return 0;
+	return 1;
+}
+
+static void list_lost_aliases(struct eval *e, struct hd_verdict *vd)
+{
+	find_lost_aliases(e);
+	vd->lost_first = 0;
+	vd->n_lost_total = (uint32_t)e->v->lost.len;
+	vd->n_lost = vd->n_lost_total < HD_VERDICT_MAX_COPIES ?
+		vd->n_lost_total : HD_VERDICT_MAX_COPIES;
+}
+
 /* ---- metric values ------------------------------------------------------ */
 
 struct mval {
@@ -668,6 +798,12 @@ static void metric_values(struct eval *e, const struct hd_metric *m,
 				"no 'Used values' section (copies cannot be classified)";
 			out->v[s] = count_copies(e, s, m->copy_class);
 			break;
+		case HD_MSRC_ALIASES:
+			out->has[s] = !(e->d[s]->incomplete & HD_SEC_ALLOCATIONS);
+			out->missing = "incomplete dump (the allocations broke off)";
+			out->v[s] = m->is_bytes ? e->f[s]->aliased_bytes :
+				(int64_t)e->f[s]->aliased_params;
+			break;
 		}
 	}
 }
@@ -766,7 +902,8 @@ static const char *na_reason(struct eval *e, const struct mval *mv,
 int hd_verdict_read_values(const struct hd_verdict *vd)
 {
 	return vd->result == HD_VERDICT_VIOLATED &&
-	       vd->rule->metric.source != HD_MSRC_COPIES;
+	       vd->rule->metric.source != HD_MSRC_COPIES &&
+	       vd->rule->metric.source != HD_MSRC_ALIASES;
 }
 
 static void eval_rule(struct eval *e, const struct hd_rule *rule)
@@ -789,6 +926,15 @@ static void eval_rule(struct eval *e, const struct hd_rule *rule)
 	vd->old_v = mv.v[OLD];
 	vd->new_v = mv.v[NEW];
 	vd->delta = hd_delta(vd->old_v, vd->new_v);
+	if (rule->cond == HD_COND_ANY_LOST) {
+		int s;
+
+		for (s = OLD; s <= NEW; s++)
+			if (mv.has[s] && !aliases_numbered(e->d[s])) {
+				mv.has[s] = 0;
+				mv.missing = "no parameter numbers (a golden file: write it anew)";
+			}
+	}
 	if (!mv.has[NEW] || (need_old && !mv.has[OLD])) {
 		vd->result = HD_VERDICT_NA;
 		vd->na_reason = na_reason(e, &mv, need_old);
@@ -797,8 +943,12 @@ static void eval_rule(struct eval *e, const struct hd_rule *rule)
 	}
 	if (m->source == HD_MSRC_COPIES)
 		list_new_copies(e, vd, m->copy_class);
+	if (rule->cond == HD_COND_ANY_LOST)
+		list_lost_aliases(e, vd);
 	if (rule->cond == HD_COND_ANY_NEW)
 		violated = vd->n_new_total > 0;
+	else if (rule->cond == HD_COND_ANY_LOST)
+		violated = vd->n_lost_total > 0;
 	else
 		violated = hd_rule_violated(rule, vd->old_v, vd->new_v,
 					    &vd->allowed);
@@ -866,6 +1016,7 @@ struct hd_verdicts *hd_rules_eval(const struct hd_rules *r,
 	v->contribs.elem = sizeof(struct hd_contrib);
 	v->new_copies.elem = sizeof(uint32_t);
 	v->waivers.elem = sizeof(struct hd_waiver_use);
+	v->lost.elem = sizeof(struct hd_lost_alias);
 	if (module_name)
 		v->module = hd_arena_strndup(&v->arena, module_name,
 					     strlen(module_name));
@@ -890,6 +1041,7 @@ void hd_verdicts_free(struct hd_verdicts *v)
 	hd_vec_release(&v->contribs);
 	hd_vec_release(&v->new_copies);
 	hd_vec_release(&v->waivers);
+	hd_vec_release(&v->lost);
 	hd_arena_release(&v->arena);
 	free(v);
 }
@@ -914,7 +1066,7 @@ static const char *result_name(int result)
 static const char *cond_name(int cond)
 {
 	static const char *const names[] = { "grows_percent", "grows_by",
-					     "above", "any_new" };
+					     "above", "any_new", "any_lost" };
 
 	return names[cond];
 }
@@ -1012,6 +1164,41 @@ static const struct hd_copy *new_copy(const struct hd_verdicts *v, uint32_t i)
 	uint32_t k = HD_VEC_AT(&v->new_copies, uint32_t, i);
 
 	return copy_at(&v->df->fnew, k);
+}
+
+static const struct hd_lost_alias *lost_at(const struct hd_verdicts *v,
+					   uint32_t i)
+{
+	return &HD_VEC_AT(&v->lost, struct hd_lost_alias, i);
+}
+
+int hd_lost_alias_text(char *buf, size_t n, const struct hd_verdicts *v,
+		       uint32_t i)
+{
+	const struct hd_lost_alias *l = lost_at(v, i);
+	const struct hd_alloc *a = &HD_ALLOC(v->df->old, l->old_alloc);
+	struct hd_slice name, op;
+	char who[LABEL_MAX], in_new[96];
+
+	hd_alias_names(v->df->old, l->old_alloc, &name, &op);
+	who[0] = '\0';
+	if (name.n && op.n)
+		snprintf(who, sizeof(who), ", %.*s (op_name \"%.*s\")",
+			 (int)name.n, name.p, (int)op.n, op.p);
+	else if (name.n)
+		snprintf(who, sizeof(who), ", %.*s", (int)name.n, name.p);
+	if (l->new_alloc == HD_NONE)
+		snprintf(in_new, sizeof(in_new), "not a parameter of NEW");
+	else
+		snprintf(in_new, sizeof(in_new), "NEW's allocation %" PRId64
+			 " (%" PRId64 " bytes) is not reused by an output",
+			 HD_ALLOC(v->df->new_dump, l->new_alloc).index,
+			 HD_ALLOC(v->df->new_dump, l->new_alloc).size);
+	return snprintf(buf, n, "lost alias parameter %" PRId64 " %.*s: %.*s, %"
+			PRId64 " bytes%s; %s", a->param_number,
+			(int)a->param_index.n, a->param_index.p ? a->param_index.p : "",
+			(int)a->param_shape.n, a->param_shape.p ? a->param_shape.p : "",
+			a->size, who, in_new);
 }
 
 /* ---- text --------------------------------------------------------------- */
@@ -1148,6 +1335,21 @@ char *hd_verdict_parts_text(char *buf, size_t n, const struct hd_verdict *vd)
 	return buf;
 }
 
+static void text_lost(FILE *out, const struct hd_verdicts *v,
+		      const struct hd_verdict *vd)
+{
+	char line[LABEL_MAX * 2];
+	uint32_t i;
+
+	for (i = 0; i < vd->n_lost; i++) {
+		hd_lost_alias_text(line, sizeof(line), v, vd->lost_first + i);
+		fprintf(out, "    %s\n", line);
+	}
+	if (vd->n_lost_total > vd->n_lost)
+		fprintf(out, "    ... and %" PRIu32 " more\n",
+			vd->n_lost_total - vd->n_lost);
+}
+
 /* "metric: old -> new (+delta, +pct%); <threshold>" */
 static void text_numbers(FILE *out, const struct hd_verdict *vd)
 {
@@ -1177,6 +1379,9 @@ static void text_numbers(FILE *out, const struct hd_verdict *vd)
 	case HD_COND_ANY_NEW:
 		fprintf(out, "; %" PRIu32 " new\n", vd->n_new_total);
 		break;
+	case HD_COND_ANY_LOST:
+		fprintf(out, "; %" PRIu32 " lost\n", vd->n_lost_total);
+		break;
 	}
 }
 
@@ -1190,6 +1395,7 @@ static void text_violation(FILE *out, const struct hd_verdicts *v,
 	text_numbers(out, vd);
 	text_contribs(out, v, vd);
 	text_copies(out, v, vd);
+	text_lost(out, v, vd);
 }
 
 static void text_summary(FILE *out, const struct hd_verdicts *v)
@@ -1223,6 +1429,11 @@ void hd_verdicts_report_text(FILE *out, const struct hd_verdicts *v)
 		    vd->rule->cond == HD_COND_ANY_NEW)
 			fprintf(out, "  ok %s:%" PRIu32 ": %s (0 new)\n",
 				v->rules->name, vd->rule->line, vd->rule->text);
+		else if (vd->result == HD_VERDICT_PASS &&
+			 vd->rule->cond == HD_COND_ANY_LOST)
+			fprintf(out, "  ok %s:%" PRIu32 ": %s (%" PRId64 " -> %" PRId64
+				" aliased, 0 lost)\n", v->rules->name, vd->rule->line,
+				vd->rule->text, vd->old_v, vd->new_v);
 		else if (vd->result == HD_VERDICT_PASS)
 			fprintf(out, "  ok %s:%" PRIu32 ": %s (%" PRId64 " -> %" PRId64
 				", %s%s)\n", v->rules->name, vd->rule->line,
@@ -1242,6 +1453,9 @@ void hd_verdicts_report_text(FILE *out, const struct hd_verdicts *v)
 			" in OLD, %" PRIu32 " in NEW; copies: %" PRIu32
 			" in NEW)\n", v->rules->name, u->waiver->line,
 			u->waiver->text, u->n_old, u->n_new, u->n_copies);
+		if (u->n_aliases)
+			fprintf(out, "    and %" PRIu32 " lost alias%s of OLD\n",
+				u->n_aliases, u->n_aliases == 1 ? "" : "es");
 	}
 }
 
@@ -1269,6 +1483,8 @@ static void html_verdict_row(FILE *out, const struct hd_verdicts *v,
 	fputs("</code></td><td>", out);
 	if (vd->rule->cond == HD_COND_ANY_NEW)
 		fprintf(out, "%" PRIu32 " new", vd->n_new_total);
+	else if (vd->rule->cond == HD_COND_ANY_LOST && vd->result != HD_VERDICT_NA)
+		fprintf(out, "%" PRIu32 " lost", vd->n_lost_total);
 	else if (vd->result == HD_VERDICT_NA)
 		hd_html_escape(out, vd->na_reason, strlen(vd->na_reason));
 	else
@@ -1387,6 +1603,38 @@ static void json_and_parts(struct hd_json *j, const struct hd_verdict *vd)
 	hd_json_end_array(j);
 }
 
+static void json_lost(struct hd_json *j, const struct hd_verdicts *v,
+		      const struct hd_verdict *vd)
+{
+	const struct hd_dump *o = v->df->old, *n = v->df->new_dump;
+	uint32_t i;
+
+	hd_json_key_int(j, "lost_aliases_total", vd->n_lost_total);
+	hd_json_key(j, "lost_aliases");
+	hd_json_begin_array(j);
+	for (i = 0; i < vd->n_lost; i++) {
+		const struct hd_lost_alias *l = lost_at(v, vd->lost_first + i);
+		const struct hd_alloc *a = &HD_ALLOC(o, l->old_alloc);
+		struct hd_slice name, op;
+
+		hd_alias_names(o, l->old_alloc, &name, &op);
+		hd_json_begin_object(j);
+		hd_json_key_int(j, "parameter", a->param_number);
+		hd_json_key_slice(j, "shape_index", a->param_index);
+		hd_json_key_slice(j, "shape", a->param_shape);
+		hd_json_key_int(j, "bytes", a->size);
+		hd_json_key_slice(j, "name", name);
+		hd_json_key_slice(j, "op_name", op);
+		hd_json_key_str(j, "in_new", l->new_alloc == HD_NONE ?
+				"absent" : "not_aliased");
+		hd_json_key_opt_int(j, "new_bytes", l->new_alloc != HD_NONE,
+				    l->new_alloc == HD_NONE ? 0 :
+				    HD_ALLOC(n, l->new_alloc).size);
+		hd_json_end_object(j);
+	}
+	hd_json_end_array(j);
+}
+
 static void json_threshold(struct hd_json *j, const struct hd_verdict *vd)
 {
 	const struct hd_rule *r = vd->rule;
@@ -1395,10 +1643,11 @@ static void json_threshold(struct hd_json *j, const struct hd_verdict *vd)
 	if (r->cond == HD_COND_GROWS_PCT) {
 		hd_json_key(j, "percent_limit");
 		hd_json_raw(j, hd_pct_text(p, sizeof(p), r->pct));
-	} else if (r->cond != HD_COND_ANY_NEW) {
+	} else if (r->cond != HD_COND_ANY_NEW && r->cond != HD_COND_ANY_LOST) {
 		hd_json_key_int(j, "amount", r->amount);
 	}
-	if (vd->result != HD_VERDICT_NA && r->cond != HD_COND_ANY_NEW)
+	if (vd->result != HD_VERDICT_NA && r->cond != HD_COND_ANY_NEW &&
+	    r->cond != HD_COND_ANY_LOST)
 		hd_json_key_int(j, "allowed", vd->allowed);
 	if (r->and_next)
 		json_and_parts(j, vd);
@@ -1435,10 +1684,13 @@ static void json_verdict(struct hd_json *j, const struct hd_verdicts *v,
 		hd_json_null(j);
 	}
 	if (vd->result == HD_VERDICT_VIOLATED &&
-	    r->metric.source != HD_MSRC_COPIES)
+	    r->metric.source != HD_MSRC_COPIES &&
+	    r->metric.source != HD_MSRC_ALIASES)
 		json_contribs(j, v, vd);
 	if (!na && r->metric.source == HD_MSRC_COPIES)
 		json_copies(j, v, vd);
+	if (!na && r->cond == HD_COND_ANY_LOST)
+		json_lost(j, v, vd);
 	hd_json_end_object(j);
 }
 
@@ -1462,6 +1714,7 @@ static void json_waivers(struct hd_json *j, const struct hd_verdicts *v)
 		hd_json_key_int(j, "old_values", u->n_old);
 		hd_json_key_int(j, "new_values", u->n_new);
 		hd_json_key_int(j, "new_copies", u->n_copies);
+		hd_json_key_int(j, "lost_aliases", u->n_aliases);
 		hd_json_end_object(j);
 	}
 	hd_json_end_array(j);

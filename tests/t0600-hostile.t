@@ -193,7 +193,8 @@ if [ -x "$HD_BUILD/gen-dump" ]; then
 	n=$(size_of "$T/gen.txt")
 	measure 0 "generated ${MB} MiB dump: stat" stat "$T/gen.txt"
 	rss_within "generated ${MB} MiB dump, stat" "$n" 1
-	measure 0 "generated ${MB} MiB dumps: diff" "$T/gen.txt" "$T/gen1.txt"
+	# variant 1 has one prefetch more, which the default rules fail
+	measure 1 "generated ${MB} MiB dumps: diff" "$T/gen.txt" "$T/gen1.txt"
 	rss_within "generated ${MB} MiB dumps, diff" "$((2 * n))" 1.5
 	rm -f "$T/gen.txt" "$T/gen1.txt"
 else

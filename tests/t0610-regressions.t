@@ -74,6 +74,6 @@ done <"$T/table"
 run_hlodiff 0 "diff-copy-dest-of-another.txt against itself" \
 	"$R/diff-copy-dest-of-another.txt" "$R/diff-copy-dest-of-another.txt"
 ok_cmd "diff-copy-dest-of-another.txt against itself: no new prefetch" \
-	grep -q "warn new prefetches (0 new)" "$T/out"
+	grep -q "error new prefetches (0 new)" "$T/out"
 
 done_testing

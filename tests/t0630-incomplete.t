@@ -44,7 +44,7 @@ ok_cmd "Used values cut: the text report says what is left out" sh -c \
 # n/a, the others still run.
 run_hlodiff 0 "diff with an incomplete NEW: runs" --allow-incomplete "$S" "$T/records.txt"
 ok_cmd "diff: the header marks NEW incomplete" grep -q "^+++ incomplete: 'Used values' ends after 38 of 65 value records" "$T/out"
-ok_cmd "diff: new-prefetch rule not applicable" grep -q "n/a <default.rules>:[0-9]*: warn new prefetches (NEW has incomplete dump" "$T/out"
+ok_cmd "diff: new-prefetch rule not applicable" grep -q "n/a <default.rules>:[0-9]*: error new prefetches (NEW has incomplete dump" "$T/out"
 ok_cmd "diff: total-bytes rule still checked" grep -q "ok <default.rules>:[0-9]*: error total_bytes grows by more than 1% and by more than 64 KiB (9152 -> 9152, 0;" "$T/out"
 run_hlodiff 2 "diff with an incomplete NEW, no flag: exit 2" "$S" "$T/records.txt"
 

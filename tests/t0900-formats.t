@@ -56,7 +56,7 @@ for k in tot:
 print("%d %d %d %d %d" % (len(suites), tot["tests"], tot["failures"], tot["errors"], tot["skipped"]))
 PY
 ok_cmd "JUnit parses with xml.etree, counts add up" python3 "$T/junit.py" "$T/std.junit"
-is "1 7 2 0 0" "$(python3 "$T/junit.py" "$T/std.junit")" "JUnit: 1 suite, 7 rules, 2 failures"
+is "1 8 2 0 0" "$(python3 "$T/junit.py" "$T/std.junit")" "JUnit: 1 suite, 8 rules, 2 failures"
 ok_cmd "JSON parses with python3's json" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["schema"] == 1 and d["rules"]["errors"] == 2' "$T/std.json"
 is 2 "$(grep -c '^::error title=hlodiff tpu-splash_attention-0044%3A error ' "$T/std.github")" \
 	"github: one ::error per violated rule, title escaped"

@@ -77,7 +77,7 @@ import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 print(len(root.findall("testsuite")), root.get("tests"), root.get("failures"), root.get("errors"), root.get("skipped"))
 PY
-is "5 23 2 0 2" "$(python3 "$T/junit.py" "$T/j1.xml")" "directory JUnit: 5 suites; one-sided modules skipped"
+is "5 26 2 0 2" "$(python3 "$T/junit.py" "$T/j1.xml")" "directory JUnit: 5 suites; one-sided modules skipped"
 run_hlodiff 1 "--format json on standard output" -j 3 --format json old new
 is_file "$T/j1.json" "$T/out" "JSON on standard output equals --json=FILE"
 

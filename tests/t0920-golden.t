@@ -145,7 +145,7 @@ gerr() { # DESC EXPECTED-START PRINTF-FORMAT [ARGS...]
 }
 gerr "unknown line" "2: unknown line (expected a header line or a record a, f, i, v, r or p)" "${G3}x\t1\n"
 gerr "too many fields" "2: too many fields (expected at most 11 TAB-separated fields)" "${G3}a\t1\t2\t3\t4\t5\t6\t7\t8\t9\t10\t11\t12\n"
-gerr "wrong number of fields" "2: wrong number of fields (expected 'a SIZE FLAGS [COLOUR [NUMBER]]')" "${G3}a\t5\n"
+gerr "wrong number of fields" "2: wrong number of fields (expected 'a SIZE FLAGS [COLOUR [NUMBER [PARAMETER [INDEX [SHAPE]]]]]')" "${G3}a\t5\n"
 gerr "bad number" "2: bad number (expected a whole number)" "${G3}a\t5x\t-\n"
 gerr "negative size" "2: negative size (expected a size >= 0)" "${G3}a\t-5\t-\n"
 gerr "negative allocation number" "2: negative number (expected a number >= 0)" "${G3}a\t5\t-\t0\t-3\n"

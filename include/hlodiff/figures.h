@@ -89,6 +89,11 @@ struct hd_figures {
 	struct hd_vec copies;       /* struct hd_copy, in instruction order */
 	uint32_t copies_by_class[HD_COPY_CLASS_COUNT];
 	int64_t copy_bytes_by_class[HD_COPY_CLASS_COUNT];
+
+	/* Donated parameters an output reuses (hd_alloc_is_aliased): the
+	 * sum of their allocation sizes and their number. */
+	int64_t aliased_bytes;
+	uint32_t aliased_params;
 };
 
 /* Computes f from d (f is initialised by the call).  Returns 0. */
@@ -116,6 +121,33 @@ static inline int hd_figures_kept_both(uint64_t k)
 	return (uint32_t)k != 0 && (uint32_t)(k >> 32) != 0;
 }
 void hd_figures_release(struct hd_figures *f);
+
+/*
+ * Is a a parameter allocation that an output reuses, a donated
+ * parameter (JAX donate_argnums, XLA's input/output alias)?  FORMAT.md
+ * section 3.1: the header says both "parameter N" and "maybe-live-out"
+ * (usually "output shape is" too, but not for an element of a tuple
+ * output).
+ */
+static inline int hd_alloc_is_aliased(const struct hd_alloc *a)
+{
+	return (a->flags & HD_ALLOC_PARAMETER) &&
+		(a->flags & HD_ALLOC_MAYBE_LIVE_OUT);
+}
+
+/* The value of allocation alloc that its parameter instruction defines
+ * (opcode "parameter"), for its name and op_name; HD_NONE when no value
+ * of it has a known instruction of that opcode. */
+uint32_t hd_alias_param_value(const struct hd_dump *d, uint32_t alloc);
+/* The indices of the aliased allocations of d, ordered by parameter
+ * number and shape index (the order reports list them in: allocation
+ * numbers change from compile to compile); *n is their number.  An array
+ * from hd_xmalloc, for free(). */
+uint32_t *hd_aliases_sorted(const struct hd_dump *d, size_t *n);
+/* That value's name and its instruction's op_name (empty slices when
+ * the dump does not say). */
+void hd_alias_names(const struct hd_dump *d, uint32_t alloc,
+		    struct hd_slice *name, struct hd_slice *op_name);
 /* "prefetch", "eviction", "cross-program-prefetch", "host-offload",
  * "host-reload", "other". */
 const char *hd_copy_class_name(enum hd_copy_class c);

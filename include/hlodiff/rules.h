@@ -39,7 +39,8 @@ struct hd_verdicts;
 /* The name the built-in rules go by in FILE:LINE positions. */
 #define HD_RULES_DEFAULT_NAME "<default.rules>"
 
-/* The text of rules/default.rules, compiled in (src/default_rules.c). */
+/* The text of rules/default.rules, compiled in: the Makefile makes its C
+ * source from the file (BUILD/gen/default_rules.c). */
 extern const char hd_default_rules_text[];
 extern const size_t hd_default_rules_len;
 

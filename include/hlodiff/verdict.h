@@ -34,6 +34,8 @@ enum hd_metric_source {
 			      * op_name, space, kind; waivers apply */
 	HD_MSRC_VALUE_COUNT, /* number of value lines; waivers apply */
 	HD_MSRC_COPIES,      /* copy-starts of one class; waivers apply */
+	HD_MSRC_ALIASES,     /* donated parameters (figures.h
+			      * hd_alloc_is_aliased): bytes or number */
 };
 
 /* Filters of bytes(...). */
@@ -64,6 +66,7 @@ enum hd_cond {
 	HD_COND_GROWS_BY,    /* new - old > amount */
 	HD_COND_ABOVE,       /* new > amount */
 	HD_COND_ANY_NEW,     /* a copy of NEW not matched to one of OLD */
+	HD_COND_ANY_LOST,    /* a parameter aliased in OLD is not in NEW */
 };
 
 /* Percentages are kept exactly, in millionths of a percent. */
@@ -142,6 +145,20 @@ struct hd_verdict {
 	uint32_t copy_first, n_new_copies;  /* into verdicts->new_copies */
 	uint32_t n_new_total;    /* new copies, not waived (may exceed the
 				    ones listed: HD_VERDICT_MAX_COPIES) */
+	/* 'lost aliases': the aliases of OLD that NEW lost. */
+	uint32_t lost_first, n_lost;  /* into verdicts->lost */
+	uint32_t n_lost_total;   /* lost, not waived (may exceed n_lost) */
+};
+
+/*
+ * A parameter that OLD aliases with an output and NEW does not: the
+ * same parameter number and shape index is not hd_alloc_is_aliased in
+ * NEW, or NEW has no such parameter.
+ */
+struct hd_lost_alias {
+	uint32_t old_alloc;      /* index into the old dump's allocs */
+	uint32_t new_alloc;      /* NEW's allocation of that parameter and
+				    index, HD_NONE when it has none */
 };
 
 #define HD_VERDICT_MAX_COPIES 20
@@ -150,6 +167,7 @@ struct hd_waiver_use {
 	const struct hd_waiver *waiver;
 	uint32_t n_old, n_new;   /* values it waived in each dump */
 	uint32_t n_copies;       /* copies of NEW it waived */
+	uint32_t n_aliases;      /* lost aliases of OLD it waived */
 };
 
 struct hd_verdicts {
@@ -162,6 +180,7 @@ struct hd_verdicts {
 	struct hd_vec new_copies; /* uint32_t: index into df->fnew.copies */
 	struct hd_vec waivers;   /* struct hd_waiver_use, in-scope waivers */
 	uint32_t n_error, n_warn, n_pass, n_na;
+	struct hd_vec lost;      /* struct hd_lost_alias, by parameter */
 };
 
 #define HD_VERDICT(v, i) HD_VEC_AT(&(v)->verdicts, struct hd_verdict, i)
@@ -198,6 +217,14 @@ int hd_verdict_read_values(const struct hd_verdict *vd);
 
 /* "1.5" for a percentage kept in millionths (a rule's P%). */
 char *hd_pct_text(char *buf, size_t n, int64_t pct);
+
+/*
+ * "lost alias parameter N INDEX: SHAPE, B bytes, NAME (op_name "..."),
+ * WHAT IN NEW" of lost alias i of v (an index into v->lost), as every
+ * format prints it.  Returns what snprintf returns.
+ */
+int hd_lost_alias_text(char *buf, size_t n, const struct hd_verdicts *v,
+		       uint32_t i);
 
 /* "error", "warn". */
 const char *hd_severity_name(int severity);
