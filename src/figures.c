@@ -106,19 +106,19 @@ static void stated_peak(struct hd_figures *f, const struct hd_dump *d)
 {
 	size_t i;
 
-	f->peak_values = (uint32_t)d->peak.len;
+	f->stated_values = (uint32_t)d->peak.len;
 	if (d->peak_style == HD_PEAK_CUMULATIVE) {
-		f->has_peak = 1;
+		f->has_stated = 1;
 		if (d->peak.len)
-			f->peak_bytes = HD_PEAK_ENTRY(d, d->peak.len - 1).cumulative;
+			f->stated_bytes = HD_PEAK_ENTRY(d, d->peak.len - 1).cumulative;
 	} else if (d->peak_style == HD_PEAK_PLAIN) {
-		f->has_peak = 1;
+		f->has_stated = 1;
 		for (i = 0; i < d->peak.len; i++)
-			f->peak_bytes = add_sat(f->peak_bytes,
-						HD_PEAK_ENTRY(d, i).bytes);
+			f->stated_bytes = add_sat(f->stated_bytes,
+						  HD_PEAK_ENTRY(d, i).bytes);
 	}
-	if (f->has_peak)
-		f->peak_time = d->peak_time;
+	if (f->has_stated)
+		f->stated_time = d->peak_time;
 }
 
 /* Logical bytes of value v's own (sub)shape, -1 when unknown. */
@@ -568,13 +568,13 @@ static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
 		int64_t t[2], sum[2];
 
 		t[0] = f->recomputed_time;
-		t[1] = f->has_peak ? f->peak_time : -1;
+		t[1] = f->has_stated ? f->stated_time : -1;
 		if (live_bytes_from_diff(&ld, d->live_max, t, sum) < 0 &&
 		    live_bytes_at2(d, &wc, t, sum) < 0) {
 			f->recomputed_bytes = -1;
 		} else {
 			f->recomputed_bytes = sum[0];
-			at_stated = f->has_peak ? sum[1] : 0;
+			at_stated = f->has_stated ? sum[1] : 0;
 		}
 	}
 	hd_vec_release(&mem);
@@ -587,11 +587,508 @@ static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
 		return;
 	}
 	f->has_recomputed = 1;
-	if (f->has_peak) {
+	if (f->has_stated) {
 		f->recomputed_at_stated = at_stated;
-		f->peak_agrees = f->recomputed_at_stated == f->peak_bytes &&
-			f->recomputed_bytes == f->peak_bytes;
+		f->stated_agrees = f->recomputed_at_stated == f->stated_bytes &&
+			f->recomputed_bytes == f->stated_bytes;
 	}
+}
+
+/* ---- the memory held (FORMAT.md section 5.1) ---------------------------- */
+
+/*
+ * The bytes held at time t: per allocation, the size of the union of
+ * [offset, offset + size) over its values live at t, summed.  One sweep
+ * over the start and end events, bucketed by time (T is bounded by the
+ * input's lines): at each t the starts of t are applied, the totals
+ * read, then the ends of t removed, so ranges that touch at t are both
+ * held there.  An allocation whose live values all have one interval
+ * keeps a count; any other a segment tree over its distinct offsets
+ * (cover count and covered length per node, the union of rectangles'
+ * classic), so each event costs O(log k).
+ */
+
+/* One live range taking part: its allocation and where in it. */
+struct held_item {
+	uint32_t alloc;         /* index into held_alloc[] */
+	uint32_t lo, hi;        /* elementary segments [lo, hi) of the tree */
+};
+
+struct held_alloc {
+	uint32_t color;         /* slot in the colours */
+	uint32_t n_items;
+	uint32_t k;             /* distinct endpoints (0: counter mode) */
+	uint32_t first;         /* items of this allocation start here in
+				   the grouped order; then the tree's place */
+	int64_t size;           /* counter mode: the one interval's size */
+	int64_t held;           /* covered length now */
+	int64_t count;          /* counter mode: items live now */
+	int64_t *xs;            /* k endpoints, ascending */
+	int32_t *cnt;           /* tree nodes (1-based, 2 * pow2 entries) */
+	int64_t *len;
+	uint32_t leaves;        /* pow2 >= k - 1 */
+};
+
+static void seg_update(struct held_alloc *a, uint32_t node, uint32_t nl,
+		       uint32_t nr, uint32_t l, uint32_t r, int dlt)
+{
+	if (r <= nl || nr <= l)
+		return;
+	if (l <= nl && nr <= r) {
+		a->cnt[node] += dlt;
+	} else {
+		uint32_t mid = nl + (nr - nl) / 2;
+
+		seg_update(a, 2 * node, nl, mid, l, r, dlt);
+		seg_update(a, 2 * node + 1, mid, nr, l, r, dlt);
+	}
+	if (a->cnt[node] > 0) {
+		uint32_t hi = nr < a->k ? nr : a->k - 1;
+
+		a->len[node] = nl < hi ? a->xs[hi] - a->xs[nl] : 0;
+	} else if (nr - nl == 1) {
+		a->len[node] = 0;
+	} else {
+		a->len[node] = a->len[2 * node] + a->len[2 * node + 1];
+	}
+}
+
+static int cmp_i64(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* The place of x in the k ascending xs. */
+static uint32_t find_x(const int64_t *xs, uint32_t k, int64_t x)
+{
+	uint32_t lo = 0, hi = k;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (xs[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Does live range i take part, and where (its value line)?  Its range
+ * clamped to [0, T] in *start, *end. */
+static const struct hd_alloc_value *held_entry(const struct hd_dump *d,
+					       size_t i, int64_t *start,
+					       int64_t *end)
+{
+	const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
+	const struct hd_alloc_value *av;
+	int64_t stop;
+	uint32_t k;
+
+	if (lr->value == HD_NONE || !clamp_range(lr, d->live_max, start, end))
+		return NULL;
+	k = HD_VALUE(d, lr->value).alloc_value;
+	if (k == HD_NONE)
+		return NULL;
+	av = &HD_ALLOC_VALUE(d, k);
+	if (av->size <= 0 || av->offset < 0 ||
+	    __builtin_add_overflow(av->offset, av->size, &stop))
+		return NULL;
+	return av;
+}
+
+/* Is value v's live range counted (has a value line)? */
+static int held_placed(const struct hd_dump *d, uint32_t v)
+{
+	return v != HD_NONE && HD_VALUE(d, v).alloc_value != HD_NONE;
+}
+
+/* The colours of the allocations, ascending, distinct, in *out (n). */
+static int64_t *held_colors(const struct hd_dump *d, uint32_t *n)
+{
+	int64_t *c = hd_xmalloc((d->allocs.len ? d->allocs.len : 1) * sizeof(*c));
+	size_t i, m = 0;
+
+	for (i = 0; i < d->allocs.len; i++)
+		if (m == 0 || HD_ALLOC(d, i).color != c[m - 1])
+			c[m++] = HD_ALLOC(d, i).color;
+	qsort(c, m, sizeof(*c), cmp_i64);
+	for (i = 0, *n = 0; i < m; i++)
+		if (*n == 0 || c[i] != c[*n - 1])
+			c[(*n)++] = c[i];
+	return c;
+}
+
+static uint32_t color_slot(const int64_t *colors, uint32_t n, int64_t c)
+{
+	return find_x(colors, n, c);
+}
+
+const char *hd_held_sweep(const struct hd_dump *d, struct hd_held *h,
+			  hd_held_fn fn, void *ctx)
+{
+	size_t nr = d->live_ranges.len, na = d->allocs.len, i;
+	struct held_alloc *al = NULL;
+	struct held_item *items = NULL;
+	uint32_t *order = NULL, *at_start = NULL, *at_end = NULL;
+	uint32_t *by_start = NULL, *by_end = NULL, *dirty = NULL;
+	unsigned char *is_dirty = NULL;
+	int64_t *xs_pool = NULL, *len_pool = NULL, *run = NULL, total = 0;
+	int32_t *cnt_pool = NULL;
+	size_t n_items = 0, n_x = 0, n_nodes = 0, T;
+	const char *why = NULL;
+	int64_t t;
+
+	memset(h, 0, sizeof(*h));
+	h->time = -1;
+	if (d->live_max < 0 || nr == 0)
+		return "the dump has no live ranges (no BufferLiveRange section)";
+	if ((uint64_t)d->live_max > d->n_lines)
+		return "'HloLiveRange (max T)' exceeds the dump's line count";
+	if (na == 0)
+		return "the dump has no allocations";
+	T = (size_t)d->live_max;
+	h->t_max = d->live_max;
+	h->colors = held_colors(d, &h->n_colors);
+	h->color_bytes = hd_xcalloc(h->n_colors, sizeof(*h->color_bytes));
+	h->color_time = hd_xcalloc(h->n_colors, sizeof(*h->color_time));
+
+	/* items per allocation, then grouped by allocation */
+	al = hd_xcalloc(na, sizeof(*al));
+	for (i = 0; i < na; i++)
+		al[i].color = color_slot(h->colors, h->n_colors, HD_ALLOC(d, i).color);
+	for (i = 0; i < nr; i++) {
+		int64_t s, e;
+		const struct hd_alloc_value *av = held_entry(d, i, &s, &e);
+
+		if (!av) {
+			if (!held_placed(d, HD_LIVE_RANGE(d, i).value))
+				h->unplaced++;
+			continue;
+		}
+		al[av->alloc].n_items++;
+		n_items++;
+	}
+	if (n_items == 0) {
+		why = "no live range names a value of an allocation";
+		goto out;
+	}
+	{
+		uint32_t acc = 0;
+
+		for (i = 0; i < na; i++) {
+			al[i].first = acc;
+			acc += al[i].n_items;
+			al[i].n_items = 0;
+		}
+	}
+	order = hd_xmalloc(n_items * sizeof(*order));
+	for (i = 0; i < nr; i++) {
+		int64_t s, e;
+		const struct hd_alloc_value *av = held_entry(d, i, &s, &e);
+
+		if (av)
+			order[al[av->alloc].first + al[av->alloc].n_items++] = (uint32_t)i;
+	}
+	/* endpoints: counter mode where one interval serves all */
+	for (i = 0; i < na; i++) {
+		struct held_alloc *a = &al[i];
+		const struct hd_alloc_value *av0 = NULL;
+		uint32_t j;
+		int one = 1;
+
+		for (j = 0; j < a->n_items; j++) {
+			int64_t s, e;
+			const struct hd_alloc_value *av =
+				held_entry(d, order[a->first + j], &s, &e);
+
+			if (!av0)
+				av0 = av;
+			else if (av->offset != av0->offset || av->size != av0->size)
+				one = 0;
+		}
+		if (!av0)
+			continue;
+		if (one) {
+			a->size = av0->size;
+			continue;
+		}
+		a->k = 2 * a->n_items;  /* before dedupe; room */
+		n_x += a->k;
+	}
+	xs_pool = hd_xmalloc((n_x ? n_x : 1) * sizeof(*xs_pool));
+	items = hd_xmalloc(nr * sizeof(*items));
+	n_x = 0;
+	for (i = 0; i < na; i++) {
+		struct held_alloc *a = &al[i];
+		uint32_t j, k = 0;
+
+		for (j = 0; j < a->n_items; j++) {
+			int64_t s, e;
+			uint32_t r = order[a->first + j];
+			const struct hd_alloc_value *av = held_entry(d, r, &s, &e);
+
+			items[r].alloc = (uint32_t)i;
+			items[r].lo = items[r].hi = 0;
+			if (a->k) {
+				xs_pool[n_x + k++] = av->offset;
+				xs_pool[n_x + k++] = av->offset + av->size;
+			}
+		}
+		if (!a->k)
+			continue;
+		a->xs = xs_pool + n_x;
+		qsort(a->xs, k, sizeof(*a->xs), cmp_i64);
+		a->k = 0;
+		for (j = 0; j < k; j++)
+			if (a->k == 0 || a->xs[j] != a->xs[a->k - 1])
+				a->xs[a->k++] = a->xs[j];
+		n_x += k;
+		for (a->leaves = 1; a->leaves < a->k - 1; a->leaves *= 2)
+			;
+		n_nodes += 2 * (size_t)a->leaves;
+		for (j = 0; j < a->n_items; j++) {
+			int64_t s, e;
+			uint32_t r = order[a->first + j];
+			const struct hd_alloc_value *av = held_entry(d, r, &s, &e);
+
+			items[r].lo = find_x(a->xs, a->k, av->offset);
+			items[r].hi = find_x(a->xs, a->k, av->offset + av->size);
+		}
+	}
+	cnt_pool = hd_xcalloc(n_nodes ? n_nodes : 1, sizeof(*cnt_pool));
+	len_pool = hd_xcalloc(n_nodes ? n_nodes : 1, sizeof(*len_pool));
+	n_nodes = 0;
+	for (i = 0; i < na; i++)
+		if (al[i].k) {
+			al[i].cnt = cnt_pool + n_nodes;
+			al[i].len = len_pool + n_nodes;
+			n_nodes += 2 * (size_t)al[i].leaves;
+		}
+
+	/* the events bucketed by time (counting sort) */
+	at_start = hd_xcalloc(T + 2, sizeof(*at_start));
+	at_end = hd_xcalloc(T + 2, sizeof(*at_end));
+	for (i = 0; i < n_items; i++) {
+		int64_t s, e;
+
+		held_entry(d, order[i], &s, &e);
+		at_start[s + 1]++;
+		at_end[e + 1]++;
+	}
+	for (i = 0; i <= T; i++) {
+		at_start[i + 1] += at_start[i];
+		at_end[i + 1] += at_end[i];
+	}
+	by_start = hd_xmalloc(n_items * sizeof(*by_start));
+	by_end = hd_xmalloc(n_items * sizeof(*by_end));
+	for (i = 0; i < n_items; i++) {
+		int64_t s, e;
+
+		held_entry(d, order[i], &s, &e);
+		by_start[at_start[s]++] = order[i];
+		by_end[at_end[e]++] = order[i];
+	}
+	/* at_start[t] is now the end of time t's bucket: t's bucket is
+	 * [at_start[t - 1], at_start[t]) */
+
+	run = hd_xcalloc(h->n_colors, sizeof(*run));
+	dirty = hd_xmalloc(h->n_colors * sizeof(*dirty));
+	is_dirty = hd_xcalloc(h->n_colors, 1);
+	{
+		size_t ps = 0, pe = 0;
+		int64_t best = -1;
+		struct hd_held_state st;
+		uint32_t n_dirty = 0, c;
+
+		st.colors = h->colors;
+		st.n_colors = h->n_colors;
+		st.held = run;
+		for (t = 0; t <= (int64_t)T && !why; t++) {
+			int pass;
+
+			for (pass = 0; pass < 2 && !why; pass++) {
+				size_t stop = pass == 0 ? at_start[t] : at_end[t];
+				size_t *p = pass == 0 ? &ps : &pe;
+				const uint32_t *list = pass == 0 ? by_start : by_end;
+				int dlt = pass == 0 ? 1 : -1;
+
+				if (pass == 1) {
+					/* the totals at t, then the ends of t */
+					if (total > best) {
+						best = total;
+						h->time = t;
+					}
+					for (c = 0; c < n_dirty; c++) {
+						uint32_t k = dirty[c];
+
+						is_dirty[k] = 0;
+						if (run[k] > h->color_bytes[k]) {
+							h->color_bytes[k] = run[k];
+							h->color_time[k] = t;
+						}
+					}
+					n_dirty = 0;
+					if (fn) {
+						st.total = total;
+						fn(ctx, t, &st);
+					}
+				}
+				for (; *p < stop; (*p)++) {
+					const struct held_item *it = &items[list[*p]];
+					struct held_alloc *a = &al[it->alloc];
+					int64_t before = a->held;
+
+					if (!a->k) {
+						a->count += dlt;
+						a->held = a->count > 0 ? a->size : 0;
+					} else {
+						seg_update(a, 1, 0, a->leaves, it->lo,
+							   it->hi, dlt);
+						a->held = a->len[1];
+					}
+					if (a->held == before)
+						continue;
+					if (__builtin_add_overflow(total, a->held - before, &total) ||
+					    __builtin_add_overflow(run[a->color], a->held - before,
+								   &run[a->color])) {
+						why = "the bytes held add up beyond int64";
+						break;
+					}
+					if (!is_dirty[a->color]) {
+						is_dirty[a->color] = 1;
+						dirty[n_dirty++] = a->color;
+					}
+				}
+			}
+		}
+		h->bytes = best;
+	}
+	/* a colour nothing was held in keeps 0 at time 0 */
+out:
+	free(al);
+	free(items);
+	free(order);
+	free(at_start);
+	free(at_end);
+	free(by_start);
+	free(by_end);
+	free(dirty);
+	free(is_dirty);
+	free(xs_pool);
+	free(cnt_pool);
+	free(len_pool);
+	free(run);
+	if (why) {
+		hd_held_release(h);
+		h->time = -1;
+		return why;
+	}
+	h->has = 1;
+	return NULL;
+}
+
+void hd_held_release(struct hd_held *h)
+{
+	free(h->colors);
+	free(h->color_bytes);
+	free(h->color_time);
+	h->colors = NULL;
+	h->color_bytes = NULL;
+	h->color_time = NULL;
+	h->n_colors = 0;
+	h->has = 0;
+}
+
+/* One value line live at the time hd_held_values_at looks at. */
+struct held_piece {
+	uint32_t alloc, value;
+	int64_t offset, size;
+};
+
+static int cmp_piece(const void *pa, const void *pb)
+{
+	const struct held_piece *a = pa, *b = pb;
+
+	if (a->alloc != b->alloc)
+		return a->alloc < b->alloc ? -1 : 1;
+	if (a->offset != b->offset)
+		return a->offset < b->offset ? -1 : 1;
+	if (a->size != b->size)
+		return a->size > b->size ? -1 : 1;
+	return (a->value > b->value) - (a->value < b->value);
+}
+
+int64_t hd_held_values_at(const struct hd_dump *d, int64_t t, int64_t color,
+			  int64_t *bytes_at, uint64_t *bits)
+{
+	struct hd_vec pieces = HD_VEC_INIT(struct held_piece);
+	size_t i;
+	int64_t sum = 0, end = 0;
+	uint32_t alloc = HD_NONE;
+
+	for (i = 0; i < d->live_ranges.len; i++) {
+		int64_t s, e;
+		const struct hd_alloc_value *av = held_entry(d, i, &s, &e);
+		struct held_piece *p;
+
+		if (!av || t < s || t > e ||
+		    (color >= 0 && HD_ALLOC(d, av->alloc).color != color))
+			continue;
+		p = hd_vec_push(&pieces);
+		p->alloc = av->alloc;
+		p->value = HD_LIVE_RANGE(d, i).value;
+		p->offset = av->offset;
+		p->size = av->size;
+	}
+	if (pieces.len > 1)
+		qsort(pieces.data, pieces.len, sizeof(struct held_piece), cmp_piece);
+	for (i = 0; i < pieces.len; i++) {
+		const struct held_piece *p = &HD_VEC_AT(&pieces, struct held_piece, i);
+		int64_t stop = p->offset + p->size, from, got;
+
+		if (p->alloc != alloc) {
+			alloc = p->alloc;
+			end = p->offset;
+		}
+		from = p->offset > end ? p->offset : end;
+		got = stop > from ? stop - from : 0;
+		if (stop > end)
+			end = stop;
+		sum = add_sat(sum, got);
+		if (bytes_at)
+			bytes_at[p->value] = add_sat(bytes_at[p->value], got);
+		if (bits)
+			bits[p->value / 64] |= (uint64_t)1 << (p->value % 64);
+	}
+	hd_vec_release(&pieces);
+	return sum;
+}
+
+/* The held peak into f (figures.h). */
+static void held_peak(struct hd_figures *f, const struct hd_dump *d)
+{
+	struct hd_held h;
+	uint32_t i;
+
+	f->peak_why = hd_held_sweep(d, &h, NULL, NULL);
+	f->peak_unplaced = h.unplaced;
+	if (f->peak_why)
+		return;
+	f->has_peak = 1;
+	f->peak_bytes = h.bytes;
+	f->peak_time = h.time;
+	hd_vec_reserve(&f->peak_by_color, h.n_colors);
+	for (i = 0; i < h.n_colors; i++) {
+		struct hd_peak_space *sp = hd_vec_push(&f->peak_by_color);
+
+		sp->color = h.colors[i];
+		sp->bytes = h.color_bytes[i];
+		sp->time = h.color_time[i];
+	}
+	hd_held_release(&h);
 }
 
 static enum hd_copy_class classify(int cross, int64_t src, int64_t dst)
@@ -911,10 +1408,14 @@ static void leave_out_partial(struct hd_figures *f, const struct hd_dump *d)
 	if (cut & (HD_SEC_ALLOCATIONS | HD_SEC_LIVE_RANGE | HD_SEC_SEQUENCE |
 		   HD_SEC_BUFFER_LIVE | HD_SEC_PEAK)) {
 		f->has_recomputed = 0;
-		f->peak_agrees = 0;
+		f->stated_agrees = 0;
+		if (f->has_peak)
+			f->peak_why = "the dump is incomplete (its allocations or live ranges broke off)";
+		f->has_peak = 0;
+		f->peak_by_color.len = 0;
 	}
 	if (cut & (HD_SEC_ALLOCATIONS | HD_SEC_PEAK))
-		f->has_peak = 0;
+		f->has_stated = 0;
 }
 
 int hd_figures_compute(struct hd_figures *f, const struct hd_dump *d)
@@ -928,7 +1429,9 @@ int hd_figures_compute_kept(struct hd_figures *f, const struct hd_dump *d,
 	memset(f, 0, sizeof(*f));
 	f->by_color.elem = sizeof(struct hd_color_bytes);
 	f->copies.elem = sizeof(struct hd_copy);
+	f->peak_by_color.elem = sizeof(struct hd_peak_space);
 	f->peak_time = -1;
+	f->stated_time = -1;
 	f->recomputed_time = -1;
 
 	f->has_total = (d->sections & HD_SEC_TOTAL) != 0;
@@ -938,6 +1441,7 @@ int hd_figures_compute_kept(struct hd_figures *f, const struct hd_dump *d,
 	count_things(f, d);
 	stated_peak(f, d);
 	recomputed_peak(f, d, kept);
+	held_peak(f, d);
 	find_copies(f, d);
 	leave_out_partial(f, d);
 	return 0;
@@ -947,6 +1451,18 @@ void hd_figures_release(struct hd_figures *f)
 {
 	hd_vec_release(&f->by_color);
 	hd_vec_release(&f->copies);
+	hd_vec_release(&f->peak_by_color);
+}
+
+const struct hd_peak_space *hd_figures_peak_space(const struct hd_figures *f,
+						  int64_t color)
+{
+	size_t i;
+
+	for (i = 0; i < f->peak_by_color.len; i++)
+		if (HD_VEC_AT(&f->peak_by_color, struct hd_peak_space, i).color == color)
+			return &HD_VEC_AT(&f->peak_by_color, struct hd_peak_space, i);
+	return NULL;
 }
 
 const char *hd_copy_class_name(enum hd_copy_class c)
@@ -977,4 +1493,174 @@ int64_t hd_figures_color_bytes(const struct hd_figures *f, int64_t color)
 			hi = mid;
 	}
 	return 0;
+}
+
+/* ---- the stated peak against the held one ------------------------------ */
+
+int hd_peak_stated_differs(const struct hd_figures *f)
+{
+	int64_t d, base;
+
+	if (!f->has_peak || !f->has_stated)
+		return 0;
+	d = f->stated_bytes - f->peak_bytes;
+	if (d < 0)
+		d = -d;
+	base = f->peak_bytes;
+	/* d > base / 100, without the rounding of the division */
+	return base <= INT64_MAX / 100 ? d * 100 > base : d > base / 100;
+}
+
+const char *hd_peak_gap_name(int reason)
+{
+	static const char *const names[HD_GAP_REASON_COUNT] = {
+		"tuple-table", "workspace", "padding", "shared", "left-out",
+		"other-time", "not-held", "size",
+	};
+
+	return reason >= 0 && reason < HD_GAP_REASON_COUNT ? names[reason] : "?";
+}
+
+const char *hd_peak_gap_words(int reason)
+{
+	static const char *const words[HD_GAP_REASON_COUNT] = {
+		"tuple element; the lines count its tuple at the pointer table",
+		"custom-call workspace; the lines leave it out",
+		"padding; size= is larger than the logical size the lines count",
+		"shares its bytes with a value counted already; the lines count them again",
+		"live at the stated time; the lines leave it out",
+		"live at only one of the two times",
+		"in the lines; held in no allocation",
+		"the lines count another size",
+	};
+
+	return reason >= 0 && reason < HD_GAP_REASON_COUNT ? words[reason] : "?";
+}
+
+/* Is value v live at t? */
+static int value_live_at(const struct hd_dump *d, uint32_t v, int64_t t)
+{
+	const struct hd_value *val = &HD_VALUE(d, v);
+
+	return (val->flags & HD_VALUE_LIVE) && val->live_start <= t &&
+		t <= val->live_end;
+}
+
+/* Is v an element of a custom-call's tuple that looks like a workspace
+ * (u8 or s8 bytes)? */
+static int is_workspace(const struct hd_dump *d, uint32_t v)
+{
+	const struct hd_value *val = &HD_VALUE(d, v);
+	struct hd_slice shape;
+
+	if (!(val->flags & HD_VALUE_INDEXED) || val->index_n == 2 ||
+	    val->insn == HD_NONE ||
+	    !hd_slice_eq_cstr(HD_INSN(d, val->insn).opcode, "custom-call"))
+		return 0;
+	shape = hd_value_shape(d, v);
+	return hd_slice_starts(shape, "u8[") || hd_slice_starts(shape, "s8[");
+}
+
+static int gap_reason(const struct hd_dump *d, const struct hd_figures *f,
+		      uint32_t v, int64_t held, int64_t stated,
+		      const int64_t *stated_at)
+{
+	const struct hd_value *val = &HD_VALUE(d, v);
+	int64_t size = hd_value_size(d, v), logical;
+
+	if (stated == 0) {
+		uint32_t table;
+
+		if (is_workspace(d, v))
+			return HD_GAP_WORKSPACE;
+		if ((val->flags & HD_VALUE_INDEXED) && val->index_n != 2 &&
+		    (table = hd_dump_value_by_key(d, val->name)) != HD_NONE &&
+		    stated_at[table] > 0)
+			return HD_GAP_TUPLE_TABLE;
+		return value_live_at(d, v, f->stated_time) ? HD_GAP_LEFT_OUT :
+			HD_GAP_OTHER_TIME;
+	}
+	if (held == 0) {
+		if (size <= 0)
+			return HD_GAP_NOT_HELD;
+		return value_live_at(d, v, f->peak_time) ? HD_GAP_SHARED :
+			HD_GAP_OTHER_TIME;
+	}
+	if (held < stated && held < size)
+		return HD_GAP_SHARED;
+	logical = hd_value_logical_bytes(d, v);
+	if (held > stated && logical >= 0 && size > logical)
+		return HD_GAP_PADDING;
+	return HD_GAP_SIZE;
+}
+
+static uint64_t gap_magnitude(const struct hd_peak_gap *g)
+{
+	int64_t x = g->held - g->stated;
+
+	return x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+}
+
+static int cmp_gap(const void *pa, const void *pb)
+{
+	const struct hd_peak_gap *a = pa, *b = pb;
+	uint64_t ma = gap_magnitude(a), mb = gap_magnitude(b);
+
+	if (ma != mb)
+		return ma < mb ? 1 : -1;
+	if (a->value != b->value)
+		return a->value < b->value ? -1 : 1;
+	return hd_slice_cmp(a->name, b->name);
+}
+
+void hd_peak_explain(const struct hd_dump *d, const struct hd_figures *f,
+		     struct hd_vec *out, int64_t by_reason[HD_GAP_REASON_COUNT])
+{
+	size_t n = d->values.len, i;
+	int64_t *held, *stated;
+
+	out->elem = sizeof(struct hd_peak_gap);
+	if (by_reason)
+		memset(by_reason, 0, HD_GAP_REASON_COUNT * sizeof(*by_reason));
+	if (!f->has_peak || !f->has_stated)
+		return;
+	held = hd_xcalloc(2 * n + 1, sizeof(*held));
+	stated = held + n;
+	hd_held_values_at(d, f->peak_time, -1, held, NULL);
+	for (i = 0; i < d->peak.len; i++) {
+		const struct hd_peak_entry *e = &HD_PEAK_ENTRY(d, i);
+
+		if (e->value != HD_NONE) {
+			stated[e->value] = add_sat(stated[e->value], e->bytes);
+		} else if (e->bytes != 0) {
+			struct hd_peak_gap *g = hd_vec_push(out);
+
+			g->value = HD_NONE;
+			g->name = e->name;
+			g->index = e->index;
+			g->stated = e->bytes;
+			g->reason = HD_GAP_NOT_HELD;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct hd_peak_gap *g;
+
+		if (held[i] == stated[i])
+			continue;
+		g = hd_vec_push(out);
+		g->value = (uint32_t)i;
+		g->held = held[i];
+		g->stated = stated[i];
+		g->reason = gap_reason(d, f, (uint32_t)i, held[i], stated[i], stated);
+	}
+	free(held);
+	if (by_reason)
+		for (i = 0; i < out->len; i++) {
+			const struct hd_peak_gap *g = &HD_VEC_AT(out, struct hd_peak_gap, i);
+
+			by_reason[g->reason] = add_sat(by_reason[g->reason],
+						       g->stated - g->held);
+		}
+	if (out->len > 1)
+		qsort(out->data, out->len, sizeof(struct hd_peak_gap), cmp_gap);
 }
