@@ -743,12 +743,14 @@ const char *hd_held_sweep(const struct hd_dump *d, struct hd_held *h,
 
 	memset(h, 0, sizeof(*h));
 	h->time = -1;
+	if (d->sections & HD_SEC_LIVE_RANGE_NA)
+		return "no live ranges ('HloLiveRange not available')";
 	if (d->live_max < 0 || nr == 0)
-		return "the dump has no live ranges (no BufferLiveRange section)";
+		return "no live ranges (no BufferLiveRange section)";
 	if ((uint64_t)d->live_max > d->n_lines)
-		return "'HloLiveRange (max T)' exceeds the dump's line count";
+		return "an 'HloLiveRange (max T)' beyond its line count";
 	if (na == 0)
-		return "the dump has no allocations";
+		return "no allocations";
 	T = (size_t)d->live_max;
 	h->t_max = d->live_max;
 	h->colors = held_colors(d, &h->n_colors);
@@ -772,7 +774,7 @@ const char *hd_held_sweep(const struct hd_dump *d, struct hd_held *h,
 		n_items++;
 	}
 	if (n_items == 0) {
-		why = "no live range names a value of an allocation";
+		why = "no live range of a value in an allocation";
 		goto out;
 	}
 	{
@@ -954,7 +956,7 @@ const char *hd_held_sweep(const struct hd_dump *d, struct hd_held *h,
 					if (__builtin_add_overflow(total, a->held - before, &total) ||
 					    __builtin_add_overflow(run[a->color], a->held - before,
 								   &run[a->color])) {
-						why = "the bytes held add up beyond int64";
+						why = "bytes held that add up beyond int64";
 						break;
 					}
 					if (!is_dirty[a->color]) {
@@ -1410,7 +1412,7 @@ static void leave_out_partial(struct hd_figures *f, const struct hd_dump *d)
 		f->has_recomputed = 0;
 		f->stated_agrees = 0;
 		if (f->has_peak)
-			f->peak_why = "the dump is incomplete (its allocations or live ranges broke off)";
+			f->peak_why = "an incomplete dump (its allocations or live ranges broke off)";
 		f->has_peak = 0;
 		f->peak_by_color.len = 0;
 	}

@@ -244,8 +244,6 @@ static void peak_side_html(FILE *out, const struct hd_peak_side *s)
 		esc_text(out, s->at);
 		fputs("</span>)", out);
 	}
-	if (!s->stated)
-		fputs(" [recomputed]", out);
 }
 
 static void section_summary(FILE *out, const struct hd_diff *df)
@@ -488,15 +486,15 @@ static void chart_peak(FILE *out, const struct chart *c, int side)
 	uint32_t p;
 
 	fprintf(out, "<g class=\"peak-marker\" data-side=\"%s\" data-time=\"%" PRId64
-		"\" data-stated=\"%d\">\n<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
+		"\" data-stated=\"0\">\n<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
 		"y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.2\"%s/>\n",
-		side_name[side], s->time, s->stated, x, x, label_y + 4,
+		side_name[side], s->time, x, x, label_y + 4,
 		c->height - TL_BOTTOM, side_color[side],
 		side == OLD ? " stroke-dasharray=\"2 2\"" : "");
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" fill=\"%s\">%s peak "
-		"at t=%" PRId64 ": %s%s</text>\n", right ? x - 5 : x + 5, label_y,
+		"at t=%" PRId64 ": %s held</text>\n", right ? x - 5 : x + 5, label_y,
 		right ? "end" : "start", side_color[side], side_name[side], s->time,
-		human(h, s->bytes), s->stated ? "" : " (recomputed)");
+		human(h, s->bytes));
 	for (p = 0; p < c->n_spaces; p++) {
 		int i = hd_timeline_space_index(&c->tl[side], c->spaces[p]);
 		int64_t ymax = panel_max(c, c->spaces[p]);

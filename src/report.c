@@ -584,10 +584,22 @@ static void peak_side_text(char *buf, size_t n, const struct hd_peak_side *s)
 		snprintf(buf, n, "none");
 		return;
 	}
-	snprintf(buf, n, "%" PRId64 " bytes at %" PRId64 " of %" PRId64 "%s%.*s%s%s",
+	snprintf(buf, n, "%" PRId64 " bytes held at %" PRId64 " of %" PRId64 "%s%.*s%s",
 		 s->bytes, s->time, s->max, s->at.n ? " (" : "", (int)s->at.n,
-		 s->at.p ? s->at.p : "", s->at.n ? ")" : "",
-		 s->stated ? "" : " [recomputed]");
+		 s->at.p ? s->at.p : "", s->at.n ? ")" : "");
+}
+
+/* A side's stated peak, and why it differs from the held one. */
+static void diff_text_stated(FILE *out, const char *which,
+			     const struct hd_dump *d, const struct hd_figures *f)
+{
+	if (!f->has_peak && f->peak_why)
+		fprintf(out, "      %s: no peak_bytes: %s\n", which, f->peak_why);
+	if (!f->has_stated || !hd_peak_stated_differs(f))
+		return;
+	fprintf(out, "      %s stated %" PRId64 " bytes at %" PRId64 "\n", which,
+		f->stated_bytes, f->stated_time);
+	text_peak_gap(out, "        ", d, f);
 }
 
 static void diff_text_peak(FILE *out, const struct hd_diff *df,
@@ -602,6 +614,8 @@ static void diff_text_peak(FILE *out, const struct hd_diff *df,
 	peak_side_text(a, sizeof(a), &p->old_side);
 	peak_side_text(b, sizeof(b), &p->new_side);
 	fprintf(out, "\npeak: old %s\n      new %s\n", a, b);
+	diff_text_stated(out, "old", df->old, &df->fold);
+	diff_text_stated(out, "new", df->new_dump, &df->fnew);
 	if (!p->old_side.has || !p->new_side.has)
 		return;
 	fprintf(out, "      change %s (%s); %u value%s live at both, %u entered, %u left\n",
@@ -768,7 +782,7 @@ static void json_peak_side(struct hd_json *j, const char *key,
 	else
 		hd_json_null(j);
 	hd_json_key(j, "stated");
-	hd_json_bool(j, s->stated);
+	hd_json_bool(j, 0);     /* the held peak (docs/json.md) */
 	hd_json_end_object(j);
 }
 

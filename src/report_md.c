@@ -204,8 +204,7 @@ static void peak_side(FILE *out, const char *which, const struct hd_peak_side *s
 		md_code(out, s->at.p, s->at.n, 0);
 		fputc(')', out);
 	}
-	if (!s->stated)
-		fputs(" (recomputed)", out);
+	fputs(" held", out);
 }
 
 static void peak_values(FILE *out, const struct hd_diff *df,
