@@ -1531,21 +1531,12 @@ const char *hd_peak_gap_words(int reason)
 		"padding; size= is larger than the logical size the lines count",
 		"shares its bytes with a value counted already; the lines count them again",
 		"live at the stated time; the lines leave it out",
-		"live at only one of the two times",
+		"the held peak is at another time than the stated one",
 		"in the lines; held in no allocation",
 		"the lines count another size",
 	};
 
 	return reason >= 0 && reason < HD_GAP_REASON_COUNT ? words[reason] : "?";
-}
-
-/* Is value v live at t? */
-static int value_live_at(const struct hd_dump *d, uint32_t v, int64_t t)
-{
-	const struct hd_value *val = &HD_VALUE(d, v);
-
-	return (val->flags & HD_VALUE_LIVE) && val->live_start <= t &&
-		t <= val->live_end;
 }
 
 /* Is v an element of a custom-call's tuple that looks like a workspace
@@ -1563,9 +1554,10 @@ static int is_workspace(const struct hd_dump *d, uint32_t v)
 	return hd_slice_starts(shape, "u8[") || hd_slice_starts(shape, "s8[");
 }
 
-static int gap_reason(const struct hd_dump *d, const struct hd_figures *f,
-		      uint32_t v, int64_t held, int64_t stated,
-		      const int64_t *stated_at)
+/* Why value v holds held bytes at the stated time and the lines count
+ * stated bytes of it (stated_at: the lines' bytes per value). */
+static int gap_reason(const struct hd_dump *d, uint32_t v, int64_t held,
+		      int64_t stated, const int64_t *stated_at)
 {
 	const struct hd_value *val = &HD_VALUE(d, v);
 	int64_t size = hd_value_size(d, v), logical;
@@ -1579,17 +1571,14 @@ static int gap_reason(const struct hd_dump *d, const struct hd_figures *f,
 		    (table = hd_dump_value_by_key(d, val->name)) != HD_NONE &&
 		    stated_at[table] > 0)
 			return HD_GAP_TUPLE_TABLE;
-		return value_live_at(d, v, f->stated_time) ? HD_GAP_LEFT_OUT :
-			HD_GAP_OTHER_TIME;
+		return HD_GAP_LEFT_OUT;
 	}
-	if (held == 0) {
-		if (size <= 0)
-			return HD_GAP_NOT_HELD;
-		return value_live_at(d, v, f->peak_time) ? HD_GAP_SHARED :
-			HD_GAP_OTHER_TIME;
-	}
+	if (held == 0 && size <= 0)
+		return HD_GAP_NOT_HELD;
 	if (held < stated && held < size)
 		return HD_GAP_SHARED;
+	if (held == 0)
+		return HD_GAP_OTHER_TIME;    /* not live then by its range */
 	logical = hd_value_logical_bytes(d, v);
 	if (held > stated && logical >= 0 && size > logical)
 		return HD_GAP_PADDING;
@@ -1619,7 +1608,7 @@ void hd_peak_explain(const struct hd_dump *d, const struct hd_figures *f,
 		     struct hd_vec *out, int64_t by_reason[HD_GAP_REASON_COUNT])
 {
 	size_t n = d->values.len, i;
-	int64_t *held, *stated;
+	int64_t *held, *stated, at_stated;
 
 	out->elem = sizeof(struct hd_peak_gap);
 	if (by_reason)
@@ -1628,7 +1617,18 @@ void hd_peak_explain(const struct hd_dump *d, const struct hd_figures *f,
 		return;
 	held = hd_xcalloc(2 * n + 1, sizeof(*held));
 	stated = held + n;
-	hd_held_values_at(d, f->peak_time, -1, held, NULL);
+	/* value by value at the stated time; what the held peak has beyond
+	 * the bytes held then is one entry of its own (other-time) */
+	at_stated = hd_held_values_at(d, f->stated_time, -1, held, NULL);
+	if (at_stated != f->peak_bytes) {
+		struct hd_peak_gap *g = hd_vec_push(out);
+
+		g->value = HD_NONE;
+		g->name = hd_slice_make("(the held peak's other time)", 28);
+		g->held = f->peak_bytes;
+		g->stated = at_stated;
+		g->reason = HD_GAP_OTHER_TIME;
+	}
 	for (i = 0; i < d->peak.len; i++) {
 		const struct hd_peak_entry *e = &HD_PEAK_ENTRY(d, i);
 
@@ -1653,7 +1653,7 @@ void hd_peak_explain(const struct hd_dump *d, const struct hd_figures *f,
 		g->value = (uint32_t)i;
 		g->held = held[i];
 		g->stated = stated[i];
-		g->reason = gap_reason(d, f, (uint32_t)i, held[i], stated[i], stated);
+		g->reason = gap_reason(d, (uint32_t)i, held[i], stated[i], stated);
 	}
 	free(held);
 	if (by_reason)

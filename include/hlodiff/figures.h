@@ -196,9 +196,11 @@ const char *hd_copy_class_name(enum hd_copy_class c);
 int64_t hd_figures_color_bytes(const struct hd_figures *f, int64_t color);
 
 /*
- * Why the stated peak and the held one differ: the values that account
- * for it (hd_peak_explain), each with its bytes held at peak_time and
- * its bytes in the stated lines (at stated_time), and the reason.
+ * Why the stated peak and the held one differ (hd_peak_explain): value
+ * by value at the stated time, its bytes held then against its bytes in
+ * the stated lines, and the reason; and, when the held peak is at
+ * another time, one entry (value HD_NONE, reason other-time) for the
+ * held peak against the bytes held at the stated time.
  */
 enum hd_peak_gap_reason {
 	HD_GAP_TUPLE_TABLE,  /* element of a tuple whose line counts its pointer table */
@@ -206,14 +208,16 @@ enum hd_peak_gap_reason {
 	HD_GAP_PADDING,      /* size= larger than the logical size the lines count */
 	HD_GAP_SHARED,       /* bytes shared with a value counted already */
 	HD_GAP_LEFT_OUT,     /* live at the stated time, not in its lines */
-	HD_GAP_OTHER_TIME,   /* live at only one of the two times */
+	HD_GAP_OTHER_TIME,   /* the held peak's time is another, or a value
+				the lines count is not live then */
 	HD_GAP_NOT_HELD,     /* in the lines, in no allocation */
 	HD_GAP_SIZE,         /* the lines count another size */
 	HD_GAP_REASON_COUNT
 };
 
 struct hd_peak_gap {
-	uint32_t value;          /* HD_NONE: a stated line naming no value */
+	uint32_t value;          /* HD_NONE: a stated line naming no value,
+				    or the other-time entry (name says) */
 	struct hd_slice name, index; /* of the stated line when value is HD_NONE */
 	int64_t held, stated;
 	int reason;              /* enum hd_peak_gap_reason */
