@@ -1008,11 +1008,14 @@ void hd_held_release(struct hd_held *h)
 struct held_piece {
 	uint32_t alloc, value;
 	int64_t offset, size;
+	struct hd_slice key;    /* the value's, for ties (not its index,
+				   which depends on how the model was made) */
 };
 
 static int cmp_piece(const void *pa, const void *pb)
 {
 	const struct held_piece *a = pa, *b = pb;
+	int c;
 
 	if (a->alloc != b->alloc)
 		return a->alloc < b->alloc ? -1 : 1;
@@ -1020,6 +1023,9 @@ static int cmp_piece(const void *pa, const void *pb)
 		return a->offset < b->offset ? -1 : 1;
 	if (a->size != b->size)
 		return a->size > b->size ? -1 : 1;
+	c = hd_slice_cmp(a->key, b->key);
+	if (c)
+		return c;
 	return (a->value > b->value) - (a->value < b->value);
 }
 
@@ -1044,6 +1050,7 @@ int64_t hd_held_values_at(const struct hd_dump *d, int64_t t, int64_t color,
 		p->value = HD_LIVE_RANGE(d, i).value;
 		p->offset = av->offset;
 		p->size = av->size;
+		p->key = hd_value_key_of(&HD_VALUE(d, p->value));
 	}
 	if (pieces.len > 1)
 		qsort(pieces.data, pieces.len, sizeof(struct held_piece), cmp_piece);
@@ -1596,12 +1603,12 @@ static int cmp_gap(const void *pa, const void *pb)
 {
 	const struct hd_peak_gap *a = pa, *b = pb;
 	uint64_t ma = gap_magnitude(a), mb = gap_magnitude(b);
+	int c;
 
 	if (ma != mb)
 		return ma < mb ? 1 : -1;
-	if (a->value != b->value)
-		return a->value < b->value ? -1 : 1;
-	return hd_slice_cmp(a->name, b->name);
+	c = hd_slice_cmp(a->name, b->name);
+	return c ? c : hd_slice_cmp(a->index, b->index);
 }
 
 void hd_peak_explain(const struct hd_dump *d, const struct hd_figures *f,
@@ -1651,6 +1658,8 @@ void hd_peak_explain(const struct hd_dump *d, const struct hd_figures *f,
 			continue;
 		g = hd_vec_push(out);
 		g->value = (uint32_t)i;
+		g->name = HD_VALUE(d, i).name;
+		g->index = hd_value_index(&HD_VALUE(d, i));
 		g->held = held[i];
 		g->stated = stated[i];
 		g->reason = gap_reason(d, (uint32_t)i, held[i], stated[i], stated);

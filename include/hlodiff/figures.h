@@ -184,7 +184,7 @@ void hd_held_release(struct hd_held *h);
  * values; NULL: not wanted), its bit set in bits (NULL: none), and their
  * sum returned: the bytes held at t.  Bytes several values share are
  * given to one of them (in an allocation, by offset, the larger value
- * first, then the lower index), so the sum is the union.  color >= 0:
+ * first, then by name and index), so the sum is the union.  color >= 0:
  * only allocations of that colour.
  */
 int64_t hd_held_values_at(const struct hd_dump *d, int64_t t, int64_t color,
@@ -218,7 +218,7 @@ enum hd_peak_gap_reason {
 struct hd_peak_gap {
 	uint32_t value;          /* HD_NONE: a stated line naming no value,
 				    or the other-time entry (name says) */
-	struct hd_slice name, index; /* of the stated line when value is HD_NONE */
+	struct hd_slice name, index; /* the value's, or the stated line's */
 	int64_t held, stated;
 	int reason;              /* enum hd_peak_gap_reason */
 };
@@ -227,7 +227,7 @@ struct hd_peak_gap {
 int hd_peak_stated_differs(const struct hd_figures *f);
 /*
  * The values whose held and stated bytes differ, into out (struct
- * hd_peak_gap, by |held - stated| descending, then value order);
+ * hd_peak_gap, by |held - stated| descending, then name and index);
  * totals per reason (stated - held) in by_reason when not NULL.
  */
 void hd_peak_explain(const struct hd_dump *d, const struct hd_figures *f,
