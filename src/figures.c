@@ -1008,6 +1008,7 @@ void hd_held_release(struct hd_held *h)
 struct held_piece {
 	uint32_t alloc, value;
 	int64_t offset, size;
+	int64_t start;          /* of its live range */
 	struct hd_slice key;    /* the value's, for ties (not its index,
 				   which depends on how the model was made) */
 };
@@ -1023,6 +1024,8 @@ static int cmp_piece(const void *pa, const void *pb)
 		return a->offset < b->offset ? -1 : 1;
 	if (a->size != b->size)
 		return a->size > b->size ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
 	c = hd_slice_cmp(a->key, b->key);
 	if (c)
 		return c;
@@ -1050,6 +1053,7 @@ int64_t hd_held_values_at(const struct hd_dump *d, int64_t t, int64_t color,
 		p->value = HD_LIVE_RANGE(d, i).value;
 		p->offset = av->offset;
 		p->size = av->size;
+		p->start = s;
 		p->key = hd_value_key_of(&HD_VALUE(d, p->value));
 	}
 	if (pieces.len > 1)

@@ -246,6 +246,26 @@ static void peak_side_html(FILE *out, const struct hd_peak_side *s)
 	}
 }
 
+/* A side's stated peak (XLA's lines) beside the held one, where they
+ * differ by more than 1%; why is in `hlodiff stat` (docs/peak.md). */
+static void stated_html(FILE *out, const char *which, const struct hd_figures *f)
+{
+	char h[HD_HUMAN_MAX], d[HD_HUMAN_MAX + 2], pc[32];
+
+	if (!f->has_peak && f->peak_why) {
+		fprintf(out, "<p>%s: no peak_bytes: ", which);
+		esc_cstr(out, f->peak_why);
+		fputs("</p>\n", out);
+		return;
+	}
+	if (!hd_peak_stated_differs(f))
+		return;
+	fprintf(out, "<p>%s: XLA's stated peak %s at t=%" PRId64 ", %s (%s) against the"
+		" bytes held</p>\n", which, human(h, f->stated_bytes), f->stated_time,
+		human_signed(d, hd_delta(f->peak_bytes, f->stated_bytes)),
+		hd_percent(pc, sizeof(pc), f->peak_bytes, f->stated_bytes));
+}
+
 static void section_summary(FILE *out, const struct hd_diff *df)
 {
 	const struct hd_peak_diff *p = &df->peak;
@@ -268,6 +288,8 @@ static void section_summary(FILE *out, const struct hd_diff *df)
 			hd_percent(pc, sizeof(pc), p->old_side.bytes, p->new_side.bytes));
 	}
 	fputs("</p>\n", out);
+	stated_html(out, "old", &df->fold);
+	stated_html(out, "new", &df->fnew);
 }
 
 /* ---- timeline ------------------------------------------------------------ */

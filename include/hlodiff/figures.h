@@ -184,7 +184,8 @@ void hd_held_release(struct hd_held *h);
  * values; NULL: not wanted), its bit set in bits (NULL: none), and their
  * sum returned: the bytes held at t.  Bytes several values share are
  * given to one of them (in an allocation, by offset, the larger value
- * first, then by name and index), so the sum is the union.  color >= 0:
+ * first, then the one live first (the buffer's first owner), then by
+ * name and index), so the sum is the union.  color >= 0:
  * only allocations of that colour.
  */
 int64_t hd_held_values_at(const struct hd_dump *d, int64_t t, int64_t color,
