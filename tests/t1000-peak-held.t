@@ -2,7 +2,8 @@
 # peak_bytes is the memory held (docs/peak.md): for every dump of
 # tests/data and of the corpus, `hlodiff stat --json` agrees with an
 # independent reading in Python (tests/py/peak_held.py: regular
-# expressions and a plain walk over the times); hand-made dumps pin the
+# expressions and a plain walk over the times), and so does the dump read
+# back from its golden file; hand-made dumps pin the
 # cases the stated peak gets wrong; the real pair of jit__fft_and_rslice
 # compiled twice passes the default gate (the memory held went down
 # while the stated peak rose).
@@ -29,8 +30,27 @@ key() {
 	"$HLODIFF" stat --json "$1" | python3 -c "import json,sys; print(json.dumps(json.load(sys.stdin).get('$2')))"
 }
 
+# held FILE: the held peak figures of stat --json, on one line
+held() {
+	"$HLODIFF" stat --json "$1" | python3 -c 'import json,sys; j=json.load(sys.stdin); print(json.dumps([j.get(k) for k in ("peak_bytes", "peak_time", "peak_bytes_by_color", "peak_time_by_color")]))'
+}
+
+# A golden file read back gives the dump's held peak (docs/golden.md,
+# Offsets).
+from_golden() {
+	name=$1
+	f=$2
+	rm -rf "$TMPDIR_T/g"
+	if ! "$HLODIFF" golden update "$TMPDIR_T/g" "$f" >/dev/null 2>&1; then
+		fail "$name: golden update"
+		return
+	fi
+	is "$(held "$TMPDIR_T"/g/*)" "$(held "$f")" "$name: its golden gives the same held peak"
+}
+
 for f in "$D"/*.txt "$P"/*.txt; do
 	agree "${f#"$D"/}" "$f"
+	from_golden "${f#"$D"/}" "$f"
 done
 
 # all-gather-start.1 (tuple): its {1}, 8192 bytes, live at 1-3; the plain
@@ -112,6 +132,7 @@ if [ -n "${HD_CORPUS:-}" ] && [ -d "$HD_CORPUS" ]; then
 	corpus_dumps >"$TMPDIR_T/list"
 	while IFS= read -r f; do
 		agree "${f#"$HD_CORPUS"/}" "$f"
+		from_golden "${f#"$HD_CORPUS"/}" "$f"
 	done <"$TMPDIR_T/list"
 else
 	skip "HD_CORPUS not set: corpus sweep skipped"
