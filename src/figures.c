@@ -602,27 +602,28 @@ static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
  * over the start and end events, bucketed by time (T is bounded by the
  * input's lines): at each t the starts of t are applied, the totals
  * read, then the ends of t removed, so ranges that touch at t are both
- * held there.  An allocation whose live values all have one interval
- * keeps a count; any other a segment tree over its distinct offsets
- * (cover count and covered length per node, the union of rectangles'
- * classic), so each event costs O(log k).
+ * held there.  Most values share no byte with a value of their
+ * allocation live at a same time (found per allocation by offset, see
+ * mark_shared): they add their size while live.  The others of an
+ * allocation go into a segment tree over their distinct offsets (cover
+ * count and covered length per node, the union of rectangles' classic),
+ * so each of their events costs O(log k).
  */
 
-/* One live range taking part: its allocation and where in it. */
+/* One live range taking part. */
 struct held_item {
-	uint32_t alloc;         /* index into held_alloc[] */
-	uint32_t lo, hi;        /* elementary segments [lo, hi) of the tree */
+	int64_t start, end;     /* clamped to [0, T] */
+	int64_t offset, stop;   /* [offset, stop) in its allocation */
+	uint32_t alloc;         /* index into dump->allocs */
+	uint32_t lo, hi;        /* shared: elementary segments [lo, hi) of
+				   its allocation's tree */
+	uint32_t color;         /* slot in the colours */
+	uint8_t shared;         /* in the tree */
 };
 
+/* The tree of an allocation with values that share bytes. */
 struct held_alloc {
-	uint32_t color;         /* slot in the colours */
-	uint32_t n_items;
-	uint32_t k;             /* distinct endpoints (0: counter mode) */
-	uint32_t first;         /* items of this allocation start here in
-				   the grouped order; then the tree's place */
-	int64_t size;           /* counter mode: the one interval's size */
-	int64_t held;           /* covered length now */
-	int64_t count;          /* counter mode: items live now */
+	uint32_t k;             /* distinct endpoints */
 	int64_t *xs;            /* k endpoints, ascending */
 	int32_t *cnt;           /* tree nodes (1-based, 2 * pow2 entries) */
 	int64_t *len;
@@ -726,18 +727,108 @@ static uint32_t color_slot(const int64_t *colors, uint32_t n, int64_t c)
 	return find_x(colors, n, c);
 }
 
+/* By allocation, offset, end offset, then start time. */
+static int cmp_item(const void *pa, const void *pb)
+{
+	const struct held_item *a = pa, *b = pb;
+
+	if (a->alloc != b->alloc)
+		return a->alloc < b->alloc ? -1 : 1;
+	if (a->offset != b->offset)
+		return a->offset < b->offset ? -1 : 1;
+	if (a->stop != b->stop)
+		return a->stop < b->stop ? -1 : 1;
+	return (a->start > b->start) - (a->start < b->start);
+}
+
+/* How many items of other intervals after one in offset order
+ * mark_shared compares it with before it puts the whole allocation in
+ * the tree. */
+#define SHARED_SCAN 64
+
+/*
+ * Marks the items of it[0, n) (one allocation, in cmp_item's order) that
+ * share a byte with another live at a same time.  Items of one interval
+ * (a slot the allocator reuses) follow each other by start: one overlaps
+ * another in time when the latest end before it reaches its start or
+ * the next start is within its range.  Against the items of other
+ * intervals that start inside it, each is compared, up to SHARED_SCAN of
+ * them; past that, the whole allocation goes into the tree.
+ */
+static void mark_shared(struct held_item *it, size_t n)
+{
+	size_t k, j, g, scanned;
+
+	for (g = 0; g < n; g = j) {
+		int64_t max_end = INT64_MIN;
+
+		for (j = g; j < n && it[j].offset == it[g].offset &&
+		     it[j].stop == it[g].stop; j++)
+			;
+		for (k = g; k < j; k++) {
+			if ((k > g && max_end >= it[k].start) ||
+			    (k + 1 < j && it[k + 1].start <= it[k].end))
+				it[k].shared = 1;
+			if (it[k].end > max_end)
+				max_end = it[k].end;
+		}
+		/* the intervals after this one that start inside it */
+		scanned = 0;
+		for (k = j; k < n && it[k].offset < it[g].stop; k++) {
+			size_t q;
+
+			for (q = g; q < j; q++) {
+				if (++scanned > SHARED_SCAN) {
+					for (q = 0; q < n; q++)
+						it[q].shared = 1;
+					return;
+				}
+				if (it[k].start <= it[q].end && it[q].start <= it[k].end)
+					it[k].shared = it[q].shared = 1;
+			}
+		}
+	}
+}
+
+/* Makes the tree of the shared items of it[0, n) (one allocation): its
+ * endpoints into xs (room for 2n), nodes from *cnt_at / *len_at. */
+static void make_tree(struct held_alloc *a, struct held_item *it, size_t n,
+		      int64_t *xs)
+{
+	size_t j, k = 0;
+
+	for (j = 0; j < n; j++)
+		if (it[j].shared) {
+			xs[k++] = it[j].offset;
+			xs[k++] = it[j].stop;
+		}
+	qsort(xs, k, sizeof(*xs), cmp_i64);
+	a->xs = xs;
+	a->k = 0;
+	for (j = 0; j < k; j++)
+		if (a->k == 0 || xs[j] != xs[a->k - 1])
+			xs[a->k++] = xs[j];
+	for (a->leaves = 1; a->leaves < a->k - 1; a->leaves *= 2)
+		;
+	for (j = 0; j < n; j++)
+		if (it[j].shared) {
+			it[j].lo = find_x(a->xs, a->k, it[j].offset);
+			it[j].hi = find_x(a->xs, a->k, it[j].stop);
+		}
+}
+
 const char *hd_held_sweep(const struct hd_dump *d, struct hd_held *h,
 			  hd_held_fn fn, void *ctx)
 {
-	size_t nr = d->live_ranges.len, na = d->allocs.len, i;
-	struct held_alloc *al = NULL;
-	struct held_item *items = NULL;
-	uint32_t *order = NULL, *at_start = NULL, *at_end = NULL;
-	uint32_t *by_start = NULL, *by_end = NULL, *dirty = NULL;
+	size_t nr = d->live_ranges.len, na = d->allocs.len, i, n = 0, T;
+	struct held_item *it = NULL;
+	struct held_alloc *trees = NULL;
+	uint32_t *tree_of = NULL, *at_start = NULL, *at_end = NULL;
+	uint32_t *by_start = NULL, *by_end = NULL, *dirty = NULL, n_trees = 0;
 	unsigned char *is_dirty = NULL;
 	int64_t *xs_pool = NULL, *len_pool = NULL, *run = NULL, total = 0;
 	int32_t *cnt_pool = NULL;
-	size_t n_items = 0, n_x = 0, n_nodes = 0, T;
+	size_t n_nodes = 0, n_x = 0;
 	const char *why = NULL;
 	int64_t t;
 
@@ -757,144 +848,125 @@ const char *hd_held_sweep(const struct hd_dump *d, struct hd_held *h,
 	h->color_bytes = hd_xcalloc(h->n_colors, sizeof(*h->color_bytes));
 	h->color_time = hd_xcalloc(h->n_colors, sizeof(*h->color_time));
 
-	/* items per allocation, then grouped by allocation */
-	al = hd_xcalloc(na, sizeof(*al));
-	for (i = 0; i < na; i++)
-		al[i].color = color_slot(h->colors, h->n_colors, HD_ALLOC(d, i).color);
+	/* the ranges that take part, read once */
+	it = hd_xmalloc(nr * sizeof(*it));
 	for (i = 0; i < nr; i++) {
 		int64_t s, e;
 		const struct hd_alloc_value *av = held_entry(d, i, &s, &e);
+		struct held_item *x;
 
 		if (!av) {
 			if (!held_placed(d, HD_LIVE_RANGE(d, i).value))
 				h->unplaced++;
 			continue;
 		}
-		al[av->alloc].n_items++;
-		n_items++;
+		x = &it[n++];
+		x->start = s;
+		x->end = e;
+		x->offset = av->offset;
+		x->stop = av->offset + av->size;
+		x->alloc = av->alloc;
+		x->lo = x->hi = 0;
+		x->shared = 0;
 	}
-	if (n_items == 0) {
+	if (n == 0) {
 		why = "no live range of a value in an allocation";
 		goto out;
 	}
+	/* by allocation (counting sort; most allocations have one item),
+	 * then by offset within each: who shares bytes, and the trees */
 	{
-		uint32_t acc = 0;
+		uint32_t *first = hd_xcalloc(na + 1, sizeof(*first));
+		struct held_item *g = hd_xmalloc(n * sizeof(*g));
 
-		for (i = 0; i < na; i++) {
-			al[i].first = acc;
-			acc += al[i].n_items;
-			al[i].n_items = 0;
+		for (i = 0; i < n; i++)
+			first[it[i].alloc + 1]++;
+		for (i = 0; i < na; i++)
+			first[i + 1] += first[i];
+		for (i = 0; i < n; i++)
+			g[first[it[i].alloc]++] = it[i];
+		free(it);
+		it = g;
+		for (i = 0; i < n;) {
+			size_t j = i;
+
+			while (j < n && it[j].alloc == it[i].alloc)
+				j++;
+			if (j - i > 1)
+				qsort(it + i, j - i, sizeof(*it), cmp_item);
+			i = j;
 		}
+		free(first);
 	}
-	order = hd_xmalloc(n_items * sizeof(*order));
-	for (i = 0; i < nr; i++) {
-		int64_t s, e;
-		const struct hd_alloc_value *av = held_entry(d, i, &s, &e);
-
-		if (av)
-			order[al[av->alloc].first + al[av->alloc].n_items++] = (uint32_t)i;
-	}
-	/* endpoints: counter mode where one interval serves all */
-	for (i = 0; i < na; i++) {
-		struct held_alloc *a = &al[i];
-		const struct hd_alloc_value *av0 = NULL;
-		uint32_t j;
-		int one = 1;
-
-		for (j = 0; j < a->n_items; j++) {
-			int64_t s, e;
-			const struct hd_alloc_value *av =
-				held_entry(d, order[a->first + j], &s, &e);
-
-			if (!av0)
-				av0 = av;
-			else if (av->offset != av0->offset || av->size != av0->size)
-				one = 0;
-		}
-		if (!av0)
-			continue;
-		if (one) {
-			a->size = av0->size;
-			continue;
-		}
-		a->k = 2 * a->n_items;  /* before dedupe; room */
-		n_x += a->k;
-	}
-	xs_pool = hd_xmalloc((n_x ? n_x : 1) * sizeof(*xs_pool));
-	items = hd_xmalloc(nr * sizeof(*items));
-	n_x = 0;
-	for (i = 0; i < na; i++) {
-		struct held_alloc *a = &al[i];
-		uint32_t j, k = 0;
-
-		for (j = 0; j < a->n_items; j++) {
-			int64_t s, e;
-			uint32_t r = order[a->first + j];
-			const struct hd_alloc_value *av = held_entry(d, r, &s, &e);
-
-			items[r].alloc = (uint32_t)i;
-			items[r].lo = items[r].hi = 0;
-			if (a->k) {
-				xs_pool[n_x + k++] = av->offset;
-				xs_pool[n_x + k++] = av->offset + av->size;
-			}
-		}
-		if (!a->k)
-			continue;
-		a->xs = xs_pool + n_x;
-		qsort(a->xs, k, sizeof(*a->xs), cmp_i64);
-		a->k = 0;
-		for (j = 0; j < k; j++)
-			if (a->k == 0 || a->xs[j] != a->xs[a->k - 1])
-				a->xs[a->k++] = a->xs[j];
-		n_x += k;
-		for (a->leaves = 1; a->leaves < a->k - 1; a->leaves *= 2)
-			;
-		n_nodes += 2 * (size_t)a->leaves;
-		for (j = 0; j < a->n_items; j++) {
-			int64_t s, e;
-			uint32_t r = order[a->first + j];
-			const struct hd_alloc_value *av = held_entry(d, r, &s, &e);
-
-			items[r].lo = find_x(a->xs, a->k, av->offset);
-			items[r].hi = find_x(a->xs, a->k, av->offset + av->size);
-		}
-	}
-	cnt_pool = hd_xcalloc(n_nodes ? n_nodes : 1, sizeof(*cnt_pool));
-	len_pool = hd_xcalloc(n_nodes ? n_nodes : 1, sizeof(*len_pool));
-	n_nodes = 0;
+	tree_of = hd_xmalloc(na * sizeof(*tree_of));
 	for (i = 0; i < na; i++)
-		if (al[i].k) {
-			al[i].cnt = cnt_pool + n_nodes;
-			al[i].len = len_pool + n_nodes;
-			n_nodes += 2 * (size_t)al[i].leaves;
+		tree_of[i] = HD_NONE;
+	for (i = 0; i < n;) {
+		size_t j = i, k, m = 0;
+		uint32_t color = color_slot(h->colors, h->n_colors,
+					    HD_ALLOC(d, it[i].alloc).color);
+
+		while (j < n && it[j].alloc == it[i].alloc)
+			j++;
+		mark_shared(it + i, j - i);
+		for (k = i; k < j; k++) {
+			it[k].color = color;
+			m += it[k].shared;
 		}
+		if (m) {
+			tree_of[it[i].alloc] = n_trees++;
+			n_x += 2 * m;
+		}
+		i = j;
+	}
+	if (n_trees) {
+		trees = hd_xcalloc(n_trees, sizeof(*trees));
+		xs_pool = hd_xmalloc(n_x * sizeof(*xs_pool));
+		n_x = 0;
+		for (i = 0; i < n;) {
+			size_t j = i, m = 0, k;
+			struct held_alloc *a;
+
+			while (j < n && it[j].alloc == it[i].alloc)
+				j++;
+			if (tree_of[it[i].alloc] != HD_NONE) {
+				a = &trees[tree_of[it[i].alloc]];
+				for (k = i; k < j; k++)
+					m += it[k].shared;
+				make_tree(a, it + i, j - i, xs_pool + n_x);
+				n_x += 2 * m;
+				n_nodes += 2 * (size_t)a->leaves;
+			}
+			i = j;
+		}
+		cnt_pool = hd_xcalloc(n_nodes, sizeof(*cnt_pool));
+		len_pool = hd_xcalloc(n_nodes, sizeof(*len_pool));
+		n_nodes = 0;
+		for (i = 0; i < n_trees; i++) {
+			trees[i].cnt = cnt_pool + n_nodes;
+			trees[i].len = len_pool + n_nodes;
+			n_nodes += 2 * (size_t)trees[i].leaves;
+		}
+	}
 
 	/* the events bucketed by time (counting sort) */
 	at_start = hd_xcalloc(T + 2, sizeof(*at_start));
 	at_end = hd_xcalloc(T + 2, sizeof(*at_end));
-	for (i = 0; i < n_items; i++) {
-		int64_t s, e;
-
-		held_entry(d, order[i], &s, &e);
-		at_start[s + 1]++;
-		at_end[e + 1]++;
+	for (i = 0; i < n; i++) {
+		at_start[it[i].start + 1]++;
+		at_end[it[i].end + 1]++;
 	}
 	for (i = 0; i <= T; i++) {
 		at_start[i + 1] += at_start[i];
 		at_end[i + 1] += at_end[i];
 	}
-	by_start = hd_xmalloc(n_items * sizeof(*by_start));
-	by_end = hd_xmalloc(n_items * sizeof(*by_end));
-	for (i = 0; i < n_items; i++) {
-		int64_t s, e;
-
-		held_entry(d, order[i], &s, &e);
-		by_start[at_start[s]++] = order[i];
-		by_end[at_end[e]++] = order[i];
+	by_start = hd_xmalloc(n * sizeof(*by_start));
+	by_end = hd_xmalloc(n * sizeof(*by_end));
+	for (i = 0; i < n; i++) {
+		by_start[at_start[it[i].start]++] = (uint32_t)i;
+		by_end[at_end[it[i].end]++] = (uint32_t)i;
 	}
-	/* at_start[t] is now the end of time t's bucket: t's bucket is
-	 * [at_start[t - 1], at_start[t]) */
+	/* at_start[t] is now the end of time t's bucket */
 
 	run = hd_xcalloc(h->n_colors, sizeof(*run));
 	dirty = hd_xmalloc(h->n_colors * sizeof(*dirty));
@@ -939,29 +1011,30 @@ const char *hd_held_sweep(const struct hd_dump *d, struct hd_held *h,
 					}
 				}
 				for (; *p < stop; (*p)++) {
-					const struct held_item *it = &items[list[*p]];
-					struct held_alloc *a = &al[it->alloc];
-					int64_t before = a->held;
+					const struct held_item *x = &it[list[*p]];
+					int64_t change;
 
-					if (!a->k) {
-						a->count += dlt;
-						a->held = a->count > 0 ? a->size : 0;
+					if (!x->shared) {
+						change = dlt > 0 ? x->stop - x->offset :
+							x->offset - x->stop;
 					} else {
-						seg_update(a, 1, 0, a->leaves, it->lo,
-							   it->hi, dlt);
-						a->held = a->len[1];
+						struct held_alloc *a = &trees[tree_of[x->alloc]];
+						int64_t before = a->len[1];
+
+						seg_update(a, 1, 0, a->leaves, x->lo, x->hi, dlt);
+						change = a->len[1] - before;
 					}
-					if (a->held == before)
+					if (change == 0)
 						continue;
-					if (__builtin_add_overflow(total, a->held - before, &total) ||
-					    __builtin_add_overflow(run[a->color], a->held - before,
-								   &run[a->color])) {
+					if (__builtin_add_overflow(total, change, &total) ||
+					    __builtin_add_overflow(run[x->color], change,
+								   &run[x->color])) {
 						why = "bytes held that add up beyond int64";
 						break;
 					}
-					if (!is_dirty[a->color]) {
-						is_dirty[a->color] = 1;
-						dirty[n_dirty++] = a->color;
+					if (!is_dirty[x->color]) {
+						is_dirty[x->color] = 1;
+						dirty[n_dirty++] = x->color;
 					}
 				}
 			}
@@ -970,9 +1043,9 @@ const char *hd_held_sweep(const struct hd_dump *d, struct hd_held *h,
 	}
 	/* a colour nothing was held in keeps 0 at time 0 */
 out:
-	free(al);
-	free(items);
-	free(order);
+	free(it);
+	free(trees);
+	free(tree_of);
 	free(at_start);
 	free(at_end);
 	free(by_start);
