@@ -537,7 +537,7 @@ static enum hd_by_peak side_source(const struct hd_peak_side *s)
 {
 	if (!s->has)
 		return HD_BY_PEAK_NONE;
-	return s->stated ? HD_BY_PEAK_STATED : HD_BY_PEAK_RECOMPUTED;
+	return HD_BY_PEAK_HELD;
 }
 
 /*
@@ -606,38 +606,19 @@ struct hd_breakdown *hd_breakdown_dump(const struct hd_dump *d,
 
 /*
  * Bytes of each value at d's peak into bytes_at (d->values.len entries),
- * as peak.c finds them: the stated peak lines, else logical sizes of the
- * values live at the recomputed time.  Returns the side's peak bytes.
+ * as peak.c finds them: the bytes each holds at the held peak.  Returns
+ * the side's peak bytes.
  */
 static int64_t dump_peak_bytes(const struct hd_dump *d, const struct hd_figures *f,
 			       int64_t *bytes_at, enum hd_by_peak *src)
 {
-	size_t i;
-
-	if (f->has_peak) {
-		*src = HD_BY_PEAK_STATED;
-		for (i = 0; i < d->peak.len; i++) {
-			const struct hd_peak_entry *e = &HD_PEAK_ENTRY(d, i);
-			if (e->value != HD_NONE)
-				bytes_at[e->value] = hd_sat_add(bytes_at[e->value], e->bytes);
-		}
-		return f->peak_bytes;
-	}
-	if (!f->has_recomputed) {
+	if (!f->has_peak) {
 		*src = HD_BY_PEAK_NONE;
 		return 0;
 	}
-	*src = HD_BY_PEAK_RECOMPUTED;
-	for (i = 0; i < d->live_ranges.len; i++) {
-		const struct hd_live_range *r = &HD_LIVE_RANGE(d, i);
-		int64_t sz;
-		if (r->value == HD_NONE || r->start > f->recomputed_time ||
-		    r->end < f->recomputed_time)
-			continue;
-		sz = hd_shape_logical_bytes(hd_value_shape(d, r->value));
-		bytes_at[r->value] = sz > 0 ? sz : 0;
-	}
-	return f->recomputed_bytes;
+	*src = HD_BY_PEAK_HELD;
+	hd_held_values_at(d, f->peak_time, -1, bytes_at, NULL);
+	return f->peak_bytes;
 }
 
 struct hd_breakdown *hd_breakdown_dump_peak(const struct hd_dump *d,
@@ -732,6 +713,7 @@ static const char *peak_words(enum hd_by_peak p)
 	case HD_BY_PEAK_NONE: return "no peak";
 	case HD_BY_PEAK_STATED: return "bytes as its peak lines state them";
 	case HD_BY_PEAK_RECOMPUTED: return "logical sizes at the recomputed peak";
+	case HD_BY_PEAK_HELD: return "bytes held in their allocations";
 	}
 	return "?";
 }
@@ -743,8 +725,8 @@ static void measure_text(char *buf, size_t n, const struct hd_breakdown *b)
 		snprintf(buf, n, "sum of value sizes; not total bytes: values share allocations");
 	else if (!b->is_diff)
 		snprintf(buf, n, "values live at the peak: %s", peak_words(b->peak[0]));
-	else if (b->peak[0] == HD_BY_PEAK_STATED && b->peak[1] == HD_BY_PEAK_STATED)
-		snprintf(buf, n, "values live at each peak: bytes as the peak lines state them");
+	else if (b->peak[0] == HD_BY_PEAK_HELD && b->peak[1] == HD_BY_PEAK_HELD)
+		snprintf(buf, n, "values live at each peak: bytes held in their allocations");
 	else
 		snprintf(buf, n, "values live at each peak: old %s; new %s",
 			 peak_words(b->peak[0]), peak_words(b->peak[1]));
@@ -901,6 +883,7 @@ static const char *peak_source_name(enum hd_by_peak p)
 	case HD_BY_PEAK_NONE: return "none";
 	case HD_BY_PEAK_STATED: return "stated";
 	case HD_BY_PEAK_RECOMPUTED: return "recomputed";
+	case HD_BY_PEAK_HELD: return "held";
 	}
 	return "?";
 }

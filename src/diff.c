@@ -60,6 +60,33 @@ static void color_rows(struct hd_vec *rows, struct hd_arena *arena,
 	}
 }
 
+/* The held peak per colour ("spaceN_peak_bytes", each side's own
+ * time), colours of either side, ascending; absent on a side without a
+ * held peak, 0 where that side has no allocation of the colour. */
+static void peak_color_rows(struct hd_vec *rows, struct hd_arena *arena,
+			    const struct hd_figures *of,
+			    const struct hd_figures *nf)
+{
+	size_t i = 0, k = 0;
+	size_t no = of->peak_by_color.len, nn = nf ? nf->peak_by_color.len : 0;
+
+	while (i < no || k < nn) {
+		const struct hd_peak_space *a = i < no ? &HD_VEC_AT(&of->peak_by_color, struct hd_peak_space, i) : NULL;
+		const struct hd_peak_space *b = k < nn ? &HD_VEC_AT(&nf->peak_by_color, struct hd_peak_space, k) : NULL;
+		int64_t c = a && (!b || a->color <= b->color) ? a->color : b->color;
+		int64_t ov = a && a->color == c ? a->bytes : 0;
+		int64_t nv = b && b->color == c ? b->bytes : 0;
+		const char *name = hd_arena_printf(arena, "space%lld_peak_bytes", (long long)c);
+
+		push_row(rows, name, 1, of->has_peak, ov,
+			 nf != NULL && nf->has_peak, nv);
+		if (a && a->color == c)
+			i++;
+		if (b && b->color == c)
+			k++;
+	}
+}
+
 void hd_figure_rows(struct hd_vec *rows, struct hd_arena *arena,
 		    const struct hd_figures *of, const struct hd_figures *nf)
 {
@@ -80,10 +107,15 @@ void hd_figure_rows(struct hd_vec *rows, struct hd_arena *arena,
 		 hn && nf->has_peak, hn ? nf->peak_bytes : 0);
 	push_row(rows, "peak_time", 0, of->has_peak, of->peak_time,
 		 hn && nf->has_peak, hn ? nf->peak_time : 0);
+	push_row(rows, "stated_peak_bytes", 1, of->has_stated, of->stated_bytes,
+		 hn && nf->has_stated, hn ? nf->stated_bytes : 0);
+	push_row(rows, "stated_peak_time", 0, of->has_stated, of->stated_time,
+		 hn && nf->has_stated, hn ? nf->stated_time : 0);
 	push_row(rows, "recomputed_peak_bytes", 1, of->has_recomputed,
 		 of->recomputed_bytes, hn && nf->has_recomputed,
 		 hn ? nf->recomputed_bytes : 0);
 	color_rows(rows, arena, of, nf);
+	peak_color_rows(rows, arena, of, nf);
 	for (k = 0; k < HD_KIND_COUNT; k++) {
 		if (k == HD_KIND_OTHER && !of->allocs_by_kind[k] &&
 		    !(hn && nf->allocs_by_kind[k]))

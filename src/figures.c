@@ -106,19 +106,19 @@ static void stated_peak(struct hd_figures *f, const struct hd_dump *d)
 {
 	size_t i;
 
-	f->peak_values = (uint32_t)d->peak.len;
+	f->stated_values = (uint32_t)d->peak.len;
 	if (d->peak_style == HD_PEAK_CUMULATIVE) {
-		f->has_peak = 1;
+		f->has_stated = 1;
 		if (d->peak.len)
-			f->peak_bytes = HD_PEAK_ENTRY(d, d->peak.len - 1).cumulative;
+			f->stated_bytes = HD_PEAK_ENTRY(d, d->peak.len - 1).cumulative;
 	} else if (d->peak_style == HD_PEAK_PLAIN) {
-		f->has_peak = 1;
+		f->has_stated = 1;
 		for (i = 0; i < d->peak.len; i++)
-			f->peak_bytes = add_sat(f->peak_bytes,
-						HD_PEAK_ENTRY(d, i).bytes);
+			f->stated_bytes = add_sat(f->stated_bytes,
+						  HD_PEAK_ENTRY(d, i).bytes);
 	}
-	if (f->has_peak)
-		f->peak_time = d->peak_time;
+	if (f->has_stated)
+		f->stated_time = d->peak_time;
 }
 
 /* Logical bytes of value v's own (sub)shape, -1 when unknown. */
@@ -568,13 +568,13 @@ static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
 		int64_t t[2], sum[2];
 
 		t[0] = f->recomputed_time;
-		t[1] = f->has_peak ? f->peak_time : -1;
+		t[1] = f->has_stated ? f->stated_time : -1;
 		if (live_bytes_from_diff(&ld, d->live_max, t, sum) < 0 &&
 		    live_bytes_at2(d, &wc, t, sum) < 0) {
 			f->recomputed_bytes = -1;
 		} else {
 			f->recomputed_bytes = sum[0];
-			at_stated = f->has_peak ? sum[1] : 0;
+			at_stated = f->has_stated ? sum[1] : 0;
 		}
 	}
 	hd_vec_release(&mem);
@@ -587,11 +587,594 @@ static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
 		return;
 	}
 	f->has_recomputed = 1;
-	if (f->has_peak) {
+	if (f->has_stated) {
 		f->recomputed_at_stated = at_stated;
-		f->peak_agrees = f->recomputed_at_stated == f->peak_bytes &&
-			f->recomputed_bytes == f->peak_bytes;
+		f->stated_agrees = f->recomputed_at_stated == f->stated_bytes &&
+			f->recomputed_bytes == f->stated_bytes;
 	}
+}
+
+/* ---- the memory held (FORMAT.md section 5.1) ---------------------------- */
+
+/*
+ * The bytes held at time t: per allocation, the size of the union of
+ * [offset, offset + size) over its values live at t, summed.  One sweep
+ * over the start and end events, bucketed by time (T is bounded by the
+ * input's lines): at each t the starts of t are applied, the totals
+ * read, then the ends of t removed, so ranges that touch at t are both
+ * held there.  Most values share no byte with a value of their
+ * allocation live at a same time (found per allocation by offset, see
+ * mark_shared): they add their size while live.  The others of an
+ * allocation go into a segment tree over their distinct offsets (cover
+ * count and covered length per node, the union of rectangles' classic),
+ * so each of their events costs O(log k).
+ */
+
+/* One live range taking part. */
+struct held_item {
+	int64_t start, end;     /* clamped to [0, T] */
+	int64_t offset, stop;   /* [offset, stop) in its allocation */
+	uint32_t alloc;         /* index into dump->allocs */
+	uint32_t lo, hi;        /* shared: elementary segments [lo, hi) of
+				   its allocation's tree */
+	uint32_t color;         /* slot in the colours */
+	uint8_t shared;         /* in the tree */
+};
+
+/* The tree of an allocation with values that share bytes. */
+struct held_alloc {
+	uint32_t k;             /* distinct endpoints */
+	int64_t *xs;            /* k endpoints, ascending */
+	int32_t *cnt;           /* tree nodes (1-based, 2 * pow2 entries) */
+	int64_t *len;
+	uint32_t leaves;        /* pow2 >= k - 1 */
+};
+
+static void seg_update(struct held_alloc *a, uint32_t node, uint32_t nl,
+		       uint32_t nr, uint32_t l, uint32_t r, int dlt)
+{
+	if (r <= nl || nr <= l)
+		return;
+	if (l <= nl && nr <= r) {
+		a->cnt[node] += dlt;
+	} else {
+		uint32_t mid = nl + (nr - nl) / 2;
+
+		seg_update(a, 2 * node, nl, mid, l, r, dlt);
+		seg_update(a, 2 * node + 1, mid, nr, l, r, dlt);
+	}
+	if (a->cnt[node] > 0) {
+		uint32_t hi = nr < a->k ? nr : a->k - 1;
+
+		a->len[node] = nl < hi ? a->xs[hi] - a->xs[nl] : 0;
+	} else if (nr - nl == 1) {
+		a->len[node] = 0;
+	} else {
+		a->len[node] = a->len[2 * node] + a->len[2 * node + 1];
+	}
+}
+
+static int cmp_i64(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* The place of x in the k ascending xs. */
+static uint32_t find_x(const int64_t *xs, uint32_t k, int64_t x)
+{
+	uint32_t lo = 0, hi = k;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (xs[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Does live range i take part, and where (its value line)?  Its range
+ * clamped to [0, T] in *start, *end. */
+static const struct hd_alloc_value *held_entry(const struct hd_dump *d,
+					       size_t i, int64_t *start,
+					       int64_t *end)
+{
+	const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
+	const struct hd_alloc_value *av;
+	int64_t stop;
+	uint32_t k;
+
+	if (lr->value == HD_NONE || !clamp_range(lr, d->live_max, start, end))
+		return NULL;
+	k = HD_VALUE(d, lr->value).alloc_value;
+	if (k == HD_NONE)
+		return NULL;
+	av = &HD_ALLOC_VALUE(d, k);
+	if (av->size <= 0 || av->offset < 0 ||
+	    __builtin_add_overflow(av->offset, av->size, &stop))
+		return NULL;
+	return av;
+}
+
+/* Is value v's live range counted (has a value line)? */
+static int held_placed(const struct hd_dump *d, uint32_t v)
+{
+	return v != HD_NONE && HD_VALUE(d, v).alloc_value != HD_NONE;
+}
+
+/* The colours of the allocations, ascending, distinct, in *out (n). */
+static int64_t *held_colors(const struct hd_dump *d, uint32_t *n)
+{
+	int64_t *c = hd_xmalloc((d->allocs.len ? d->allocs.len : 1) * sizeof(*c));
+	size_t i, m = 0;
+
+	for (i = 0; i < d->allocs.len; i++)
+		if (m == 0 || HD_ALLOC(d, i).color != c[m - 1])
+			c[m++] = HD_ALLOC(d, i).color;
+	qsort(c, m, sizeof(*c), cmp_i64);
+	for (i = 0, *n = 0; i < m; i++)
+		if (*n == 0 || c[i] != c[*n - 1])
+			c[(*n)++] = c[i];
+	return c;
+}
+
+static uint32_t color_slot(const int64_t *colors, uint32_t n, int64_t c)
+{
+	return find_x(colors, n, c);
+}
+
+/* By allocation, offset, end offset, then start time. */
+static int cmp_item(const void *pa, const void *pb)
+{
+	const struct held_item *a = pa, *b = pb;
+
+	if (a->alloc != b->alloc)
+		return a->alloc < b->alloc ? -1 : 1;
+	if (a->offset != b->offset)
+		return a->offset < b->offset ? -1 : 1;
+	if (a->stop != b->stop)
+		return a->stop < b->stop ? -1 : 1;
+	return (a->start > b->start) - (a->start < b->start);
+}
+
+/* How many items of other intervals after one in offset order
+ * mark_shared compares it with before it puts the whole allocation in
+ * the tree. */
+#define SHARED_SCAN 64
+
+/*
+ * Marks the items of it[0, n) (one allocation, in cmp_item's order) that
+ * share a byte with another live at a same time.  Items of one interval
+ * (a slot the allocator reuses) follow each other by start: one overlaps
+ * another in time when the latest end before it reaches its start or
+ * the next start is within its range.  Against the items of other
+ * intervals that start inside it, each is compared, up to SHARED_SCAN of
+ * them; past that, the whole allocation goes into the tree.
+ */
+static void mark_shared(struct held_item *it, size_t n)
+{
+	size_t k, j, g, scanned;
+
+	for (g = 0; g < n; g = j) {
+		int64_t max_end = INT64_MIN;
+
+		for (j = g; j < n && it[j].offset == it[g].offset &&
+		     it[j].stop == it[g].stop; j++)
+			;
+		for (k = g; k < j; k++) {
+			if ((k > g && max_end >= it[k].start) ||
+			    (k + 1 < j && it[k + 1].start <= it[k].end))
+				it[k].shared = 1;
+			if (it[k].end > max_end)
+				max_end = it[k].end;
+		}
+		/* the intervals after this one that start inside it */
+		scanned = 0;
+		for (k = j; k < n && it[k].offset < it[g].stop; k++) {
+			size_t q;
+
+			for (q = g; q < j; q++) {
+				if (++scanned > SHARED_SCAN) {
+					for (q = 0; q < n; q++)
+						it[q].shared = 1;
+					return;
+				}
+				if (it[k].start <= it[q].end && it[q].start <= it[k].end)
+					it[k].shared = it[q].shared = 1;
+			}
+		}
+	}
+}
+
+/* Makes the tree of the shared items of it[0, n) (one allocation): its
+ * endpoints into xs (room for 2n), nodes from *cnt_at / *len_at. */
+static void make_tree(struct held_alloc *a, struct held_item *it, size_t n,
+		      int64_t *xs)
+{
+	size_t j, k = 0;
+
+	for (j = 0; j < n; j++)
+		if (it[j].shared) {
+			xs[k++] = it[j].offset;
+			xs[k++] = it[j].stop;
+		}
+	qsort(xs, k, sizeof(*xs), cmp_i64);
+	a->xs = xs;
+	a->k = 0;
+	for (j = 0; j < k; j++)
+		if (a->k == 0 || xs[j] != xs[a->k - 1])
+			xs[a->k++] = xs[j];
+	for (a->leaves = 1; a->leaves < a->k - 1; a->leaves *= 2)
+		;
+	for (j = 0; j < n; j++)
+		if (it[j].shared) {
+			it[j].lo = find_x(a->xs, a->k, it[j].offset);
+			it[j].hi = find_x(a->xs, a->k, it[j].stop);
+		}
+}
+
+const char *hd_held_sweep(const struct hd_dump *d, struct hd_held *h,
+			  hd_held_fn fn, void *ctx)
+{
+	size_t nr = d->live_ranges.len, na = d->allocs.len, i, n = 0, T;
+	struct held_item *it = NULL;
+	struct held_alloc *trees = NULL;
+	uint32_t *tree_of = NULL, *at_start = NULL, *at_end = NULL;
+	uint32_t *by_start = NULL, *by_end = NULL, *dirty = NULL, n_trees = 0;
+	unsigned char *is_dirty = NULL;
+	int64_t *xs_pool = NULL, *len_pool = NULL, *run = NULL, total = 0;
+	int32_t *cnt_pool = NULL;
+	size_t n_nodes = 0, n_x = 0;
+	const char *why = NULL;
+	int64_t t;
+
+	memset(h, 0, sizeof(*h));
+	h->time = -1;
+	if (d->sections & HD_SEC_LIVE_RANGE_NA)
+		return "no live ranges ('HloLiveRange not available')";
+	if (d->live_max < 0 || nr == 0)
+		return "no live ranges (no BufferLiveRange section)";
+	if ((uint64_t)d->live_max > d->n_lines)
+		return "an 'HloLiveRange (max T)' beyond its line count";
+	if (na == 0)
+		return "no allocations";
+	T = (size_t)d->live_max;
+	h->t_max = d->live_max;
+	h->colors = held_colors(d, &h->n_colors);
+	h->color_bytes = hd_xcalloc(h->n_colors, sizeof(*h->color_bytes));
+	h->color_time = hd_xcalloc(h->n_colors, sizeof(*h->color_time));
+
+	/* the ranges that take part, read once */
+	it = hd_xmalloc(nr * sizeof(*it));
+	for (i = 0; i < nr; i++) {
+		int64_t s, e;
+		const struct hd_alloc_value *av = held_entry(d, i, &s, &e);
+		struct held_item *x;
+
+		if (!av) {
+			if (!held_placed(d, HD_LIVE_RANGE(d, i).value))
+				h->unplaced++;
+			continue;
+		}
+		x = &it[n++];
+		x->start = s;
+		x->end = e;
+		x->offset = av->offset;
+		x->stop = av->offset + av->size;
+		x->alloc = av->alloc;
+		x->lo = x->hi = 0;
+		x->shared = 0;
+	}
+	if (n == 0) {
+		why = "no live range of a value in an allocation";
+		goto out;
+	}
+	/* by allocation (counting sort; most allocations have one item),
+	 * then by offset within each: who shares bytes, and the trees */
+	{
+		uint32_t *first = hd_xcalloc(na + 1, sizeof(*first));
+		struct held_item *g = hd_xmalloc(n * sizeof(*g));
+
+		for (i = 0; i < n; i++)
+			first[it[i].alloc + 1]++;
+		for (i = 0; i < na; i++)
+			first[i + 1] += first[i];
+		for (i = 0; i < n; i++)
+			g[first[it[i].alloc]++] = it[i];
+		free(it);
+		it = g;
+		for (i = 0; i < n;) {
+			size_t j = i;
+
+			while (j < n && it[j].alloc == it[i].alloc)
+				j++;
+			if (j - i > 1)
+				qsort(it + i, j - i, sizeof(*it), cmp_item);
+			i = j;
+		}
+		free(first);
+	}
+	tree_of = hd_xmalloc(na * sizeof(*tree_of));
+	for (i = 0; i < na; i++)
+		tree_of[i] = HD_NONE;
+	for (i = 0; i < n;) {
+		size_t j = i, k, m = 0;
+		uint32_t color = color_slot(h->colors, h->n_colors,
+					    HD_ALLOC(d, it[i].alloc).color);
+
+		while (j < n && it[j].alloc == it[i].alloc)
+			j++;
+		mark_shared(it + i, j - i);
+		for (k = i; k < j; k++) {
+			it[k].color = color;
+			m += it[k].shared;
+		}
+		if (m) {
+			tree_of[it[i].alloc] = n_trees++;
+			n_x += 2 * m;
+		}
+		i = j;
+	}
+	if (n_trees) {
+		trees = hd_xcalloc(n_trees, sizeof(*trees));
+		xs_pool = hd_xmalloc(n_x * sizeof(*xs_pool));
+		n_x = 0;
+		for (i = 0; i < n;) {
+			size_t j = i, m = 0, k;
+			struct held_alloc *a;
+
+			while (j < n && it[j].alloc == it[i].alloc)
+				j++;
+			if (tree_of[it[i].alloc] != HD_NONE) {
+				a = &trees[tree_of[it[i].alloc]];
+				for (k = i; k < j; k++)
+					m += it[k].shared;
+				make_tree(a, it + i, j - i, xs_pool + n_x);
+				n_x += 2 * m;
+				n_nodes += 2 * (size_t)a->leaves;
+			}
+			i = j;
+		}
+		cnt_pool = hd_xcalloc(n_nodes, sizeof(*cnt_pool));
+		len_pool = hd_xcalloc(n_nodes, sizeof(*len_pool));
+		n_nodes = 0;
+		for (i = 0; i < n_trees; i++) {
+			trees[i].cnt = cnt_pool + n_nodes;
+			trees[i].len = len_pool + n_nodes;
+			n_nodes += 2 * (size_t)trees[i].leaves;
+		}
+	}
+
+	/* the events bucketed by time (counting sort) */
+	at_start = hd_xcalloc(T + 2, sizeof(*at_start));
+	at_end = hd_xcalloc(T + 2, sizeof(*at_end));
+	for (i = 0; i < n; i++) {
+		at_start[it[i].start + 1]++;
+		at_end[it[i].end + 1]++;
+	}
+	for (i = 0; i <= T; i++) {
+		at_start[i + 1] += at_start[i];
+		at_end[i + 1] += at_end[i];
+	}
+	by_start = hd_xmalloc(n * sizeof(*by_start));
+	by_end = hd_xmalloc(n * sizeof(*by_end));
+	for (i = 0; i < n; i++) {
+		by_start[at_start[it[i].start]++] = (uint32_t)i;
+		by_end[at_end[it[i].end]++] = (uint32_t)i;
+	}
+	/* at_start[t] is now the end of time t's bucket */
+
+	run = hd_xcalloc(h->n_colors, sizeof(*run));
+	dirty = hd_xmalloc(h->n_colors * sizeof(*dirty));
+	is_dirty = hd_xcalloc(h->n_colors, 1);
+	{
+		size_t ps = 0, pe = 0;
+		int64_t best = -1;
+		struct hd_held_state st;
+		uint32_t n_dirty = 0, c;
+
+		st.colors = h->colors;
+		st.n_colors = h->n_colors;
+		st.held = run;
+		for (t = 0; t <= (int64_t)T && !why; t++) {
+			int pass;
+
+			for (pass = 0; pass < 2 && !why; pass++) {
+				size_t stop = pass == 0 ? at_start[t] : at_end[t];
+				size_t *p = pass == 0 ? &ps : &pe;
+				const uint32_t *list = pass == 0 ? by_start : by_end;
+				int dlt = pass == 0 ? 1 : -1;
+
+				if (pass == 1) {
+					/* the totals at t, then the ends of t */
+					if (total > best) {
+						best = total;
+						h->time = t;
+					}
+					for (c = 0; c < n_dirty; c++) {
+						uint32_t k = dirty[c];
+
+						is_dirty[k] = 0;
+						if (run[k] > h->color_bytes[k]) {
+							h->color_bytes[k] = run[k];
+							h->color_time[k] = t;
+						}
+					}
+					n_dirty = 0;
+					if (fn) {
+						st.total = total;
+						fn(ctx, t, &st);
+					}
+				}
+				for (; *p < stop; (*p)++) {
+					const struct held_item *x = &it[list[*p]];
+					int64_t change;
+
+					if (!x->shared) {
+						change = dlt > 0 ? x->stop - x->offset :
+							x->offset - x->stop;
+					} else {
+						struct held_alloc *a = &trees[tree_of[x->alloc]];
+						int64_t before = a->len[1];
+
+						seg_update(a, 1, 0, a->leaves, x->lo, x->hi, dlt);
+						change = a->len[1] - before;
+					}
+					if (change == 0)
+						continue;
+					if (__builtin_add_overflow(total, change, &total) ||
+					    __builtin_add_overflow(run[x->color], change,
+								   &run[x->color])) {
+						why = "bytes held that add up beyond int64";
+						break;
+					}
+					if (!is_dirty[x->color]) {
+						is_dirty[x->color] = 1;
+						dirty[n_dirty++] = x->color;
+					}
+				}
+			}
+		}
+		h->bytes = best;
+	}
+	/* a colour nothing was held in keeps 0 at time 0 */
+out:
+	free(it);
+	free(trees);
+	free(tree_of);
+	free(at_start);
+	free(at_end);
+	free(by_start);
+	free(by_end);
+	free(dirty);
+	free(is_dirty);
+	free(xs_pool);
+	free(cnt_pool);
+	free(len_pool);
+	free(run);
+	if (why) {
+		hd_held_release(h);
+		h->time = -1;
+		return why;
+	}
+	h->has = 1;
+	return NULL;
+}
+
+void hd_held_release(struct hd_held *h)
+{
+	free(h->colors);
+	free(h->color_bytes);
+	free(h->color_time);
+	h->colors = NULL;
+	h->color_bytes = NULL;
+	h->color_time = NULL;
+	h->n_colors = 0;
+	h->has = 0;
+}
+
+/* One value line live at the time hd_held_values_at looks at. */
+struct held_piece {
+	uint32_t alloc, value;
+	int64_t offset, size;
+	int64_t start;          /* of its live range */
+	struct hd_slice key;    /* the value's, for ties (not its index,
+				   which depends on how the model was made) */
+};
+
+static int cmp_piece(const void *pa, const void *pb)
+{
+	const struct held_piece *a = pa, *b = pb;
+	int c;
+
+	if (a->alloc != b->alloc)
+		return a->alloc < b->alloc ? -1 : 1;
+	if (a->offset != b->offset)
+		return a->offset < b->offset ? -1 : 1;
+	if (a->size != b->size)
+		return a->size > b->size ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	c = hd_slice_cmp(a->key, b->key);
+	if (c)
+		return c;
+	return (a->value > b->value) - (a->value < b->value);
+}
+
+int64_t hd_held_values_at(const struct hd_dump *d, int64_t t, int64_t color,
+			  int64_t *bytes_at, uint64_t *bits)
+{
+	struct hd_vec pieces = HD_VEC_INIT(struct held_piece);
+	size_t i;
+	int64_t sum = 0, end = 0;
+	uint32_t alloc = HD_NONE;
+
+	for (i = 0; i < d->live_ranges.len; i++) {
+		int64_t s, e;
+		const struct hd_alloc_value *av = held_entry(d, i, &s, &e);
+		struct held_piece *p;
+
+		if (!av || t < s || t > e ||
+		    (color >= 0 && HD_ALLOC(d, av->alloc).color != color))
+			continue;
+		p = hd_vec_push(&pieces);
+		p->alloc = av->alloc;
+		p->value = HD_LIVE_RANGE(d, i).value;
+		p->offset = av->offset;
+		p->size = av->size;
+		p->start = s;
+		p->key = hd_value_key_of(&HD_VALUE(d, p->value));
+	}
+	if (pieces.len > 1)
+		qsort(pieces.data, pieces.len, sizeof(struct held_piece), cmp_piece);
+	for (i = 0; i < pieces.len; i++) {
+		const struct held_piece *p = &HD_VEC_AT(&pieces, struct held_piece, i);
+		int64_t stop = p->offset + p->size, from, got;
+
+		if (p->alloc != alloc) {
+			alloc = p->alloc;
+			end = p->offset;
+		}
+		from = p->offset > end ? p->offset : end;
+		got = stop > from ? stop - from : 0;
+		if (stop > end)
+			end = stop;
+		sum = add_sat(sum, got);
+		if (bytes_at)
+			bytes_at[p->value] = add_sat(bytes_at[p->value], got);
+		if (bits)
+			bits[p->value / 64] |= (uint64_t)1 << (p->value % 64);
+	}
+	hd_vec_release(&pieces);
+	return sum;
+}
+
+/* The held peak into f (figures.h). */
+static void held_peak(struct hd_figures *f, const struct hd_dump *d)
+{
+	struct hd_held h;
+	uint32_t i;
+
+	f->peak_why = hd_held_sweep(d, &h, NULL, NULL);
+	f->peak_unplaced = h.unplaced;
+	if (f->peak_why)
+		return;
+	f->has_peak = 1;
+	f->peak_bytes = h.bytes;
+	f->peak_time = h.time;
+	hd_vec_reserve(&f->peak_by_color, h.n_colors);
+	for (i = 0; i < h.n_colors; i++) {
+		struct hd_peak_space *sp = hd_vec_push(&f->peak_by_color);
+
+		sp->color = h.colors[i];
+		sp->bytes = h.color_bytes[i];
+		sp->time = h.color_time[i];
+	}
+	hd_held_release(&h);
 }
 
 static enum hd_copy_class classify(int cross, int64_t src, int64_t dst)
@@ -911,10 +1494,14 @@ static void leave_out_partial(struct hd_figures *f, const struct hd_dump *d)
 	if (cut & (HD_SEC_ALLOCATIONS | HD_SEC_LIVE_RANGE | HD_SEC_SEQUENCE |
 		   HD_SEC_BUFFER_LIVE | HD_SEC_PEAK)) {
 		f->has_recomputed = 0;
-		f->peak_agrees = 0;
+		f->stated_agrees = 0;
+		if (f->has_peak)
+			f->peak_why = "an incomplete dump (its allocations or live ranges broke off)";
+		f->has_peak = 0;
+		f->peak_by_color.len = 0;
 	}
 	if (cut & (HD_SEC_ALLOCATIONS | HD_SEC_PEAK))
-		f->has_peak = 0;
+		f->has_stated = 0;
 }
 
 /* aliased_bytes and aliased_params (hd_alloc_is_aliased). */
@@ -1015,7 +1602,9 @@ int hd_figures_compute_kept(struct hd_figures *f, const struct hd_dump *d,
 	memset(f, 0, sizeof(*f));
 	f->by_color.elem = sizeof(struct hd_color_bytes);
 	f->copies.elem = sizeof(struct hd_copy);
+	f->peak_by_color.elem = sizeof(struct hd_peak_space);
 	f->peak_time = -1;
+	f->stated_time = -1;
 	f->recomputed_time = -1;
 
 	f->has_total = (d->sections & HD_SEC_TOTAL) != 0;
@@ -1025,6 +1614,7 @@ int hd_figures_compute_kept(struct hd_figures *f, const struct hd_dump *d,
 	count_things(f, d);
 	stated_peak(f, d);
 	recomputed_peak(f, d, kept);
+	held_peak(f, d);
 	find_copies(f, d);
 	alias_figures(f, d);
 	leave_out_partial(f, d);
@@ -1035,6 +1625,18 @@ void hd_figures_release(struct hd_figures *f)
 {
 	hd_vec_release(&f->by_color);
 	hd_vec_release(&f->copies);
+	hd_vec_release(&f->peak_by_color);
+}
+
+const struct hd_peak_space *hd_figures_peak_space(const struct hd_figures *f,
+						  int64_t color)
+{
+	size_t i;
+
+	for (i = 0; i < f->peak_by_color.len; i++)
+		if (HD_VEC_AT(&f->peak_by_color, struct hd_peak_space, i).color == color)
+			return &HD_VEC_AT(&f->peak_by_color, struct hd_peak_space, i);
+	return NULL;
 }
 
 const char *hd_copy_class_name(enum hd_copy_class c)
@@ -1065,4 +1667,176 @@ int64_t hd_figures_color_bytes(const struct hd_figures *f, int64_t color)
 			hi = mid;
 	}
 	return 0;
+}
+
+/* ---- the stated peak against the held one ------------------------------ */
+
+int hd_peak_stated_differs(const struct hd_figures *f)
+{
+	int64_t d, base;
+
+	if (!f->has_peak || !f->has_stated)
+		return 0;
+	d = f->stated_bytes - f->peak_bytes;
+	if (d < 0)
+		d = -d;
+	base = f->peak_bytes;
+	/* d > base / 100, without the rounding of the division */
+	return base <= INT64_MAX / 100 ? d * 100 > base : d > base / 100;
+}
+
+const char *hd_peak_gap_name(int reason)
+{
+	static const char *const names[HD_GAP_REASON_COUNT] = {
+		"tuple-table", "workspace", "padding", "shared", "left-out",
+		"other-time", "not-held", "size",
+	};
+
+	return reason >= 0 && reason < HD_GAP_REASON_COUNT ? names[reason] : "?";
+}
+
+const char *hd_peak_gap_words(int reason)
+{
+	static const char *const words[HD_GAP_REASON_COUNT] = {
+		"tuple element; the lines count its tuple at the pointer table",
+		"custom-call workspace; the lines leave it out",
+		"padding; size= is larger than the logical size the lines count",
+		"shares its bytes with a value counted already; the lines count them again",
+		"live at the stated time; the lines leave it out",
+		"the held peak is at another time than the stated one",
+		"in the lines; held in no allocation",
+		"the lines count another size",
+	};
+
+	return reason >= 0 && reason < HD_GAP_REASON_COUNT ? words[reason] : "?";
+}
+
+/* Is v an element of a custom-call's tuple that looks like a workspace
+ * (u8 or s8 bytes)? */
+static int is_workspace(const struct hd_dump *d, uint32_t v)
+{
+	const struct hd_value *val = &HD_VALUE(d, v);
+	struct hd_slice shape;
+
+	if (!(val->flags & HD_VALUE_INDEXED) || val->index_n == 2 ||
+	    val->insn == HD_NONE ||
+	    !hd_slice_eq_cstr(HD_INSN(d, val->insn).opcode, "custom-call"))
+		return 0;
+	shape = hd_value_shape(d, v);
+	return hd_slice_starts(shape, "u8[") || hd_slice_starts(shape, "s8[");
+}
+
+/* Why value v holds held bytes at the stated time and the lines count
+ * stated bytes of it (stated_at: the lines' bytes per value). */
+static int gap_reason(const struct hd_dump *d, uint32_t v, int64_t held,
+		      int64_t stated, const int64_t *stated_at)
+{
+	const struct hd_value *val = &HD_VALUE(d, v);
+	int64_t size = hd_value_size(d, v), logical;
+
+	if (stated == 0) {
+		uint32_t table;
+
+		if (is_workspace(d, v))
+			return HD_GAP_WORKSPACE;
+		if ((val->flags & HD_VALUE_INDEXED) && val->index_n != 2 &&
+		    (table = hd_dump_value_by_key(d, val->name)) != HD_NONE &&
+		    stated_at[table] > 0)
+			return HD_GAP_TUPLE_TABLE;
+		return HD_GAP_LEFT_OUT;
+	}
+	if (held == 0 && size <= 0)
+		return HD_GAP_NOT_HELD;
+	if (held < stated && held < size)
+		return HD_GAP_SHARED;
+	if (held == 0)
+		return HD_GAP_OTHER_TIME;    /* not live then by its range */
+	logical = hd_value_logical_bytes(d, v);
+	if (held > stated && logical >= 0 && size > logical)
+		return HD_GAP_PADDING;
+	return HD_GAP_SIZE;
+}
+
+static uint64_t gap_magnitude(const struct hd_peak_gap *g)
+{
+	int64_t x = g->held - g->stated;
+
+	return x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+}
+
+static int cmp_gap(const void *pa, const void *pb)
+{
+	const struct hd_peak_gap *a = pa, *b = pb;
+	uint64_t ma = gap_magnitude(a), mb = gap_magnitude(b);
+	int c;
+
+	if (ma != mb)
+		return ma < mb ? 1 : -1;
+	c = hd_slice_cmp(a->name, b->name);
+	return c ? c : hd_slice_cmp(a->index, b->index);
+}
+
+void hd_peak_explain(const struct hd_dump *d, const struct hd_figures *f,
+		     struct hd_vec *out, int64_t by_reason[HD_GAP_REASON_COUNT])
+{
+	size_t n = d->values.len, i;
+	int64_t *held, *stated, at_stated;
+
+	out->elem = sizeof(struct hd_peak_gap);
+	if (by_reason)
+		memset(by_reason, 0, HD_GAP_REASON_COUNT * sizeof(*by_reason));
+	if (!f->has_peak || !f->has_stated)
+		return;
+	held = hd_xcalloc(2 * n + 1, sizeof(*held));
+	stated = held + n;
+	/* value by value at the stated time; what the held peak has beyond
+	 * the bytes held then is one entry of its own (other-time) */
+	at_stated = hd_held_values_at(d, f->stated_time, -1, held, NULL);
+	if (at_stated != f->peak_bytes) {
+		struct hd_peak_gap *g = hd_vec_push(out);
+
+		g->value = HD_NONE;
+		g->name = hd_slice_make("(the held peak's other time)", 28);
+		g->held = f->peak_bytes;
+		g->stated = at_stated;
+		g->reason = HD_GAP_OTHER_TIME;
+	}
+	for (i = 0; i < d->peak.len; i++) {
+		const struct hd_peak_entry *e = &HD_PEAK_ENTRY(d, i);
+
+		if (e->value != HD_NONE) {
+			stated[e->value] = add_sat(stated[e->value], e->bytes);
+		} else if (e->bytes != 0) {
+			struct hd_peak_gap *g = hd_vec_push(out);
+
+			g->value = HD_NONE;
+			g->name = e->name;
+			g->index = e->index;
+			g->stated = e->bytes;
+			g->reason = HD_GAP_NOT_HELD;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct hd_peak_gap *g;
+
+		if (held[i] == stated[i])
+			continue;
+		g = hd_vec_push(out);
+		g->value = (uint32_t)i;
+		g->name = HD_VALUE(d, i).name;
+		g->index = hd_value_index(&HD_VALUE(d, i));
+		g->held = held[i];
+		g->stated = stated[i];
+		g->reason = gap_reason(d, (uint32_t)i, held[i], stated[i], stated);
+	}
+	free(held);
+	if (by_reason)
+		for (i = 0; i < out->len; i++) {
+			const struct hd_peak_gap *g = &HD_VEC_AT(out, struct hd_peak_gap, i);
+
+			by_reason[g->reason] = add_sat(by_reason[g->reason],
+						       g->stated - g->held);
+		}
+	if (out->len > 1)
+		qsort(out->data, out->len, sizeof(struct hd_peak_gap), cmp_gap);
 }

@@ -106,6 +106,21 @@ static void hash_digits(char b[HASH_DIGITS + 1], uint64_t h)
 	b[HASH_DIGITS] = '\0';
 }
 
+/* A number >= 0 as base64url digits, most significant first, without
+ * leading zeros ("A" for 0): the offsets of value lines. */
+static void put_b64(FILE *out, uint64_t x)
+{
+	char b[HASH_DIGITS + 1];
+	int i = HASH_DIGITS;
+
+	b[i] = '\0';
+	do {
+		b[--i] = b64url[x & 63];
+		x >>= 6;
+	} while (x);
+	fputs(b + i, out);
+}
+
 int hd_golden_detect(const char *data, size_t len)
 {
 	size_t n = sizeof(HD_GOLDEN_MAGIC) - 1;
@@ -566,6 +581,8 @@ struct writer {
 	struct shape_ids ops;       /* op_names, by id as shapes are */
 	int64_t prev_start;         /* live start of the last "v" line, -1 */
 	int64_t prev_alloc;         /* allocation of the last "v" line, -1 */
+	/* per value: its offset is written (offset_needed) */
+	uint8_t *offset_needed;
 };
 
 static void write_header(struct writer *w, const struct hd_figures *f,
@@ -574,8 +591,8 @@ static void write_header(struct writer *w, const struct hd_figures *f,
 	FILE *out = w->out;
 	const struct hd_dump *d = w->d;
 	size_t i, o = 0;
-	int64_t times[2];
-	int n_times = 0, k;
+	int64_t times[3];
+	int n_times = 0, k, j;
 
 	fprintf(out, "%s\n", HD_GOLDEN_MAGIC);
 	if (module) {
@@ -612,13 +629,18 @@ static void write_header(struct writer *w, const struct hd_figures *f,
 			fputs("\t-", out);
 		fputs(derived_peak ? "\t=\n" : "\n", out);
 	}
-	/* The instructions scheduled at the stated and recomputed peaks. */
+	/* The instructions scheduled at the stated, recomputed and held
+	 * peaks. */
+	if (f->has_stated)
+		times[n_times++] = f->stated_time;
+	if (f->has_recomputed)
+		times[n_times++] = f->recomputed_time;
 	if (f->has_peak)
 		times[n_times++] = f->peak_time;
-	if (f->has_recomputed && (!n_times || f->recomputed_time != times[0]))
-		times[n_times++] = f->recomputed_time;
 	for (k = 0; k < n_times; k++) {
-		if (times[k] < 0 || (uint64_t)times[k] >= d->sequence.len)
+		for (j = 0; j < k && times[j] != times[k]; j++)
+			;
+		if (j < k || times[k] < 0 || (uint64_t)times[k] >= d->sequence.len)
 			continue;
 		fprintf(out, "at\t%" PRId64 "\t", times[k]);
 		put_field(out, HD_SEQ(d, times[k]));
@@ -1110,6 +1132,11 @@ static void write_value(struct writer *w, uint32_t v)
 		fputc('\t', out);      /* empty: the allocation of the line before */
 	else
 		fprintf(out, "\t%" PRId64, a->index);
+	/* "+OFFSET" where the bytes held depend on it (offsets_needed) */
+	if (a && w->offset_needed[v]) {
+		fputc('+', out);
+		put_b64(out, (uint64_t)av->offset);
+	}
 	w->prev_alloc = a ? a->index : -1;
 	if (!(val->flags & HD_VALUE_LIVE))
 		fputs("\t-", out);
@@ -1162,16 +1189,89 @@ static void write_value(struct writer *w, uint32_t v)
 	fputc('\n', out);
 }
 
+struct live_item {
+	int64_t offset, stop, start, end;
+	uint32_t value;
+};
+
+static int cmp_live_item(const void *a, const void *b)
+{
+	const struct live_item *x = a, *y = b;
+
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return (x->value > y->value) - (x->value < y->value);
+}
+
+/* How many values after one in offset order offsets_needed compares it
+ * with before it writes its offset anyway. */
+#define OVERLAP_SCAN 64
+
+/*
+ * The values whose offset the bytes held depend on: those that share a
+ * byte with another value of their allocation live at a same time.  The
+ * others the reader puts where they share no byte with anything (see
+ * place_alloc_values), which keeps every union.  Per allocation, by
+ * offset: each value against the ones after it that start inside it,
+ * up to OVERLAP_SCAN of them (past that its offset is written anyway).
+ */
+static uint8_t *offsets_needed(const struct hd_dump *d)
+{
+	uint8_t *need = hd_xcalloc(d->values.len + 1, 1);
+	struct live_item *it = hd_xmalloc((d->alloc_values.len + 1) * sizeof(*it));
+	size_t a, k, j;
+
+	for (a = 0; a < d->allocs.len; a++) {
+		const struct hd_alloc *al = &HD_ALLOC(d, a);
+		size_t n = 0;
+
+		for (k = 0; k < al->value_count; k++) {
+			const struct hd_alloc_value *av =
+				&HD_ALLOC_VALUE(d, al->value_first + k);
+			const struct hd_value *val = &HD_VALUE(d, av->value);
+
+			if (!(val->flags & HD_VALUE_LIVE) || av->size <= 0 ||
+			    av->offset < 0 || av->offset > INT64_MAX - av->size ||
+			    val->alloc_value != al->value_first + k)
+				continue;
+			it[n].offset = av->offset;
+			it[n].stop = av->offset + av->size;
+			it[n].start = val->live_start;
+			it[n].end = val->live_end;
+			it[n].value = av->value;
+			n++;
+		}
+		if (n > 1)
+			qsort(it, n, sizeof(*it), cmp_live_item);
+		for (k = 0; k < n; k++)
+			for (j = k + 1; j < n && it[j].offset < it[k].stop; j++) {
+				if (j - k > OVERLAP_SCAN)
+					goto all;
+				if (it[j].start <= it[k].end && it[k].start <= it[j].end)
+					need[it[k].value] = need[it[j].value] = 1;
+			}
+		continue;
+all:		/* too many to compare: every offset of the allocation */
+		for (k = 0; k < n; k++)
+			need[it[k].value] = 1;
+	}
+	free(it);
+	return need;
+}
+
 static void write_values(struct writer *w)
 {
 	uint32_t *order = value_order(w->d);
 	size_t i;
 
+	w->offset_needed = offsets_needed(w->d);
 	for (i = 0; i < w->d->values.len; i++)
 		write_value(w, order[i]);
 	while (w->next_insn < w->d->insns.len)
 		write_insn(w, w->next_insn++);
 	free(order);
+	free(w->offset_needed);
+	w->offset_needed = NULL;
 }
 
 struct peak_pair {
@@ -1375,7 +1475,7 @@ struct reader {
 struct pending_av {
 	uint32_t value;
 	uint32_t alloc;
-	int64_t size;
+	int64_t size, offset;
 	struct hd_slice shape;
 	uint32_t line;
 };
@@ -2087,8 +2187,16 @@ static int value_alloc(struct reader *r, struct hd_value *val, uint32_t v)
 	int has_number, has_color;
 	uint32_t a;
 	struct hd_slice sz = opt_field(r, 5), col = opt_field(r, 6);
-	struct hd_slice shape = opt_field(r, 8);
+	struct hd_slice shape = opt_field(r, 8), alloc = r->f[2], off = HD_SLICE_NULL;
+	int64_t offset = -1;
+	size_t plus;
 
+	for (plus = 0; plus < alloc.n && alloc.p[plus] != '+'; plus++)
+		;
+	if (plus < alloc.n) {       /* "NUMBER+OFFSET" or "+OFFSET" */
+		off = hd_slice_make(alloc.p + plus + 1, alloc.n - plus - 1);
+		r->f[2].n = plus;
+	}
 	if (r->f[2].n == 0) {       /* the allocation of the line before */
 		if (r->prev_alloc < 0)
 			return bad(r, "allocation left out but the value line before has none", "the allocation number");
@@ -2107,9 +2215,23 @@ static int value_alloc(struct reader *r, struct hd_value *val, uint32_t v)
 		}
 	}
 	if (!has_number) {
-		if (sz.n || shape.n)
-			return bad(r, "size or shape without allocation", "an allocation, or no size and shape");
+		if (sz.n || shape.n || off.p)
+			return bad(r, "size, shape or offset without allocation", "an allocation, or no size, shape and offset");
 		return 0;
+	}
+	if (off.p) {
+		size_t k;
+
+		offset = 0;
+		for (k = 0; k < off.n; k++) {
+			int x = b64val(off.p[k]);
+
+			if (x < 0 || offset > (INT64_MAX >> 6))
+				return bad(r, "bad offset", "ALLOCATION+OFFSET, the offset in base64url digits");
+			offset = offset << 6 | x;
+		}
+		if (off.n == 0)
+			return bad(r, "bad offset", "ALLOCATION+OFFSET, the offset in base64url digits");
 	}
 	a = hd_dump_slot_get(&r->d->alloc_slots, &r->d->alloc_by_index,
 			     r->d->id_limit, number);
@@ -2141,6 +2263,7 @@ static int value_alloc(struct reader *r, struct hd_value *val, uint32_t v)
 	if (size < 0)
 		return bad(r, "negative size", "a size >= 0");
 	p->size = size;
+	p->offset = offset;
 	return 0;
 }
 
@@ -2174,7 +2297,7 @@ static int read_value(struct reader *r)
 	struct hd_slice name, index, key, text, insn;
 	uint32_t v = (uint32_t)d->values.len, named, flags;
 
-	if (want_fields(r, 4, 9, "'v NAME{INDEX} ALLOCATION LIVE [FLAGS SIZE COLOUR INSN SHAPE]'"))
+	if (want_fields(r, 4, 9, "'v NAME{INDEX} ALLOCATION[+OFFSET] LIVE [FLAGS SIZE COLOUR INSN SHAPE]'"))
 		return -1;
 	if (value_key(r, &text) || split_key(r, text, &name, &index, &key))
 		return -1;
@@ -2329,6 +2452,7 @@ static void place_alloc_values(struct reader *r)
 	struct hd_dump *d = r->d;
 	size_t n = r->pending.len, i;
 	uint32_t *fill = hd_xcalloc(d->allocs.len + 1, sizeof(uint32_t));
+	int64_t *next;
 
 	for (i = 0; i < n; i++)
 		HD_ALLOC(d, HD_VEC_AT(&r->pending, struct pending_av, i).alloc).value_count++;
@@ -2338,6 +2462,20 @@ static void place_alloc_values(struct reader *r)
 	}
 	hd_vec_reserve(&d->alloc_values, n);
 	d->alloc_values.len = n;
+	/* a value without its offset goes where it shares no byte: after
+	 * the allocation and every written offset of it, one after the
+	 * other (next[], per allocation) */
+	next = hd_xmalloc((d->allocs.len + 1) * sizeof(*next));
+	for (i = 0; i < d->allocs.len; i++)
+		next[i] = HD_ALLOC(d, i).size > 0 ? HD_ALLOC(d, i).size : 0;
+	for (i = 0; i < n; i++) {
+		const struct pending_av *p = &HD_VEC_AT(&r->pending, struct pending_av, i);
+
+		int64_t stop = add_sat(p->offset, p->size);
+
+		if (p->offset >= 0 && stop > next[p->alloc])
+			next[p->alloc] = stop;
+	}
 	for (i = 0; i < n; i++) {
 		const struct pending_av *p = &HD_VEC_AT(&r->pending, struct pending_av, i);
 		uint32_t at = fill[p->alloc]++;
@@ -2348,12 +2486,18 @@ static void place_alloc_values(struct reader *r)
 		av->value = p->value;
 		av->alloc = p->alloc;
 		av->size = p->size;
+		av->offset = p->offset;
+		if (p->offset < 0) {
+			av->offset = next[p->alloc];
+			next[p->alloc] = add_sat(next[p->alloc], p->size);
+		}
 		av->shape = p->shape;
 		HD_VALUE_LINES(d, p->value).listed_line = p->line;
 		val->alloc_value = at;
 		val->flags |= HD_VALUE_IN_ALLOC;
 	}
 	free(fill);
+	free(next);
 }
 
 /* The peak lines the golden leaves to derive (peak_derivable). */

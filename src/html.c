@@ -249,8 +249,26 @@ static void peak_side_html(FILE *out, const struct hd_peak_side *s)
 		esc_text(out, s->at);
 		fputs("</span>)", out);
 	}
-	if (!s->stated)
-		fputs(" [recomputed]", out);
+}
+
+/* A side's stated peak (XLA's lines) beside the held one, where they
+ * differ by more than 1%; why is in `hlodiff stat` (docs/peak.md). */
+static void stated_html(FILE *out, const char *which, const struct hd_figures *f)
+{
+	char h[HD_HUMAN_MAX], d[HD_HUMAN_MAX + 2], pc[32];
+
+	if (!f->has_peak && f->peak_why) {
+		fprintf(out, "<p>%s: no peak_bytes: ", which);
+		esc_cstr(out, f->peak_why);
+		fputs("</p>\n", out);
+		return;
+	}
+	if (!hd_peak_stated_differs(f))
+		return;
+	fprintf(out, "<p>%s: XLA's stated peak %s at t=%" PRId64 ", %s (%s) against the"
+		" bytes held</p>\n", which, human(h, f->stated_bytes), f->stated_time,
+		human_signed(d, hd_delta(f->peak_bytes, f->stated_bytes)),
+		hd_percent(pc, sizeof(pc), f->peak_bytes, f->stated_bytes));
 }
 
 static void section_summary(FILE *out, const struct hd_diff *df, const char *title)
@@ -277,6 +295,8 @@ static void section_summary(FILE *out, const struct hd_diff *df, const char *tit
 			hd_percent(pc, sizeof(pc), p->old_side.bytes, p->new_side.bytes));
 	}
 	fputs("</p>\n", out);
+	stated_html(out, "old", &df->fold);
+	stated_html(out, "new", &df->fnew);
 }
 
 /* ---- timeline ------------------------------------------------------------ */
@@ -541,15 +561,15 @@ static void chart_peak(FILE *out, const struct chart *c, int side)
 	uint32_t p;
 
 	fprintf(out, "<g class=\"peak-marker\" data-side=\"%s\" data-time=\"%" PRId64
-		"\" data-stated=\"%d\">\n<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
+		"\" data-stated=\"0\">\n<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
 		"y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.2\"%s/>\n",
-		side_name[side], s->time, s->stated, x, x, label_y + 4,
+		side_name[side], s->time, x, x, label_y + 4,
 		axis_y(c), side_color[side],
 		side == OLD ? " stroke-dasharray=\"2 2\"" : "");
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" fill=\"%s\">%s peak "
-		"at t=%" PRId64 ": %s%s</text>\n", right ? x - 5 : x + 5, label_y,
+		"at t=%" PRId64 ": %s held</text>\n", right ? x - 5 : x + 5, label_y,
 		right ? "end" : "start", side_color[side], side_name[side], s->time,
-		human(h, s->bytes), s->stated ? "" : " (recomputed)");
+		human(h, s->bytes));
 	for (p = 0; p < c->n_spaces; p++) {
 		int i = hd_timeline_space_index(&c->tl[side], c->spaces[p]);
 		int64_t ymax = panel_max(c, c->spaces[p]);

@@ -9,7 +9,6 @@
 #include "hlodiff/arena.h"
 #include "hlodiff/format.h"
 #include "hlodiff/keysort.h"
-#include "hlodiff/shape.h"
 
 const char *hd_peak_role_name(enum hd_peak_role r)
 {
@@ -21,19 +20,17 @@ const char *hd_peak_role_name(enum hd_peak_role r)
 	return "?";
 }
 
-/* A bit per value: set for the values bytes_at has an entry of (see
- * peak_side). */
+/* A bit per value. */
 static void mark(uint64_t *bits, uint32_t v)
 {
 	bits[v / 64] |= (uint64_t)1 << (v % 64);
 }
 
 /*
- * Fills bytes_at[v] (size d->values.len, 0 = not live) with the bytes of
- * each value live at the peak, marks those values in bits (a bit per
- * value), and describes the side.  Peak lines whose value is unknown are
- * kept out of the per-value table but counted in the side's bytes, as
- * the dump stated them.
+ * Fills bytes_at[v] (size d->values.len, 0 = not held) with the bytes
+ * each value holds at the held peak (figures.h: bytes several values
+ * share go to one of them, so the entries add up to the peak), marks the
+ * values live then in bits (a bit per value), and describes the side.
  */
 static void peak_side(struct hd_peak_side *s, int64_t *bytes_at,
 		      uint64_t *bits, const struct hd_dump *d,
@@ -45,31 +42,11 @@ static void peak_side(struct hd_peak_side *s, int64_t *bytes_at,
 	s->max = d->live_max;
 	if (f->has_peak) {
 		s->has = 1;
-		s->stated = 1;
 		s->time = f->peak_time;
 		s->bytes = f->peak_bytes;
-		for (i = 0; i < d->peak.len; i++) {
-			const struct hd_peak_entry *e = &HD_PEAK_ENTRY(d, i);
-			if (e->value != HD_NONE) {
-				bytes_at[e->value] = hd_sat_add(bytes_at[e->value], e->bytes);
-				mark(bits, e->value);
-			}
-		}
-		s->count = (uint32_t)d->peak.len;
-	} else if (f->has_recomputed) {
-		s->has = 1;
-		s->time = f->recomputed_time;
-		s->bytes = f->recomputed_bytes;
-		for (i = 0; i < d->live_ranges.len; i++) {
-			const struct hd_live_range *r = &HD_LIVE_RANGE(d, i);
-			int64_t b;
-			if (r->value == HD_NONE || r->start > s->time || r->end < s->time)
-				continue;
-			b = hd_shape_logical_bytes(hd_value_shape(d, r->value));
-			bytes_at[r->value] = b > 0 ? b : 0;
-			mark(bits, r->value);
-			s->count++;
-		}
+		hd_held_values_at(d, s->time, -1, bytes_at, bits);
+		for (i = 0; i < (d->values.len + 63) / 64; i++)
+			s->count += (uint32_t)__builtin_popcountll(bits[i]);
 	}
 	if (s->has && s->time >= 0 && (size_t)s->time < d->sequence.len)
 		s->at = HD_SEQ(d, s->time);

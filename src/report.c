@@ -111,16 +111,84 @@ static void stat_text_totals(FILE *out, const struct hd_dump *d,
 	}
 }
 
+/* How many values hd_report shows for a stated peak that differs. */
+#define GAPS_SHOWN 5
+
+/* The stated peak against the held one, when they differ by more than
+ * 1%: by how much, the totals per reason and the values that account
+ * for it. */
+static void text_peak_gap(FILE *out, const char *indent,
+			  const struct hd_dump *d, const struct hd_figures *f)
+{
+	struct hd_vec gaps = HD_VEC_INIT(struct hd_peak_gap);
+	int64_t by_reason[HD_GAP_REASON_COUNT];
+	char dd[32], pc[32], lab[LABEL_MAX];
+	size_t i;
+	int r;
+
+	if (!hd_peak_stated_differs(f))
+		return;
+	hd_peak_explain(d, f, &gaps, by_reason);
+	fprintf(out, "%sstated - held: %s (%s of held)",
+		indent, hd_signed(dd, sizeof(dd), hd_delta(f->peak_bytes, f->stated_bytes)),
+		hd_percent(pc, sizeof(pc), f->peak_bytes, f->stated_bytes));
+	if (f->stated_time != f->peak_time)
+		fprintf(out, "; stated at time %" PRId64 ", held peak at %" PRId64,
+			f->stated_time, f->peak_time);
+	fputc('\n', out);
+	for (r = 0; r < HD_GAP_REASON_COUNT; r++)
+		if (by_reason[r])
+			fprintf(out, "%s  %15s  %s\n", indent,
+				hd_signed(dd, sizeof(dd), by_reason[r]),
+				hd_peak_gap_words(r));
+	for (i = 0; i < gaps.len && i < GAPS_SHOWN; i++) {
+		const struct hd_peak_gap *g = &HD_VEC_AT(&gaps, struct hd_peak_gap, i);
+
+		if (g->value != HD_NONE)
+			hd_value_label(lab, sizeof(lab), d, g->value);
+		else
+			snprintf(lab, sizeof(lab), "%.*s%.*s", (int)g->name.n, g->name.p,
+				 (int)g->index.n, g->index.p ? g->index.p : "");
+		hd_print_line(out, "%s  %15s  %s: held %" PRId64 ", stated %" PRId64 " (%s)",
+			      indent, hd_signed(dd, sizeof(dd), hd_delta(g->held, g->stated)),
+			      lab, g->held, g->stated, hd_peak_gap_name(g->reason));
+	}
+	if (gaps.len > GAPS_SHOWN)
+		fprintf(out, "%s  %15s  %zu other value%s\n", indent, "...",
+			gaps.len - GAPS_SHOWN, gaps.len - GAPS_SHOWN == 1 ? "" : "s");
+	hd_vec_release(&gaps);
+}
+
 static void stat_text_peak(FILE *out, const struct hd_dump *d,
 			   const struct hd_figures *f)
 {
 	char h[HD_HUMAN_MAX];
+	size_t i;
 
 	fprintf(out, "\npeak\n");
-	if (f->has_peak)
+	if (f->has_peak) {
+		fprintf(out, "  %-24s %15" PRId64 "  %-10s  at time %" PRId64 " of %" PRId64 "\n",
+			"held", f->peak_bytes, hd_human_bytes(h, sizeof(h), f->peak_bytes),
+			f->peak_time, d->live_max);
+		for (i = 0; i < f->peak_by_color.len; i++) {
+			const struct hd_peak_space *sp =
+				&HD_VEC_AT(&f->peak_by_color, struct hd_peak_space, i);
+			char label[48];
+
+			snprintf(label, sizeof(label), "  held in space %" PRId64, sp->color);
+			fprintf(out, "  %-24s %15" PRId64 "  %-10s  at time %" PRId64 "\n",
+				label, sp->bytes, hd_human_bytes(h, sizeof(h), sp->bytes), sp->time);
+		}
+		if (f->peak_unplaced)
+			fprintf(out, "  %-24s %15u  live range%s of values in no allocation\n",
+				"", f->peak_unplaced, f->peak_unplaced == 1 ? "" : "s");
+	} else {
+		fprintf(out, "  %-24s %15s  %s\n", "held", "-", f->peak_why ? f->peak_why : "");
+	}
+	if (f->has_stated)
 		fprintf(out, "  %-24s %15" PRId64 "  %-10s  at time %" PRId64 " of %" PRId64 ", %u value%s live\n",
-			"stated", f->peak_bytes, hd_human_bytes(h, sizeof(h), f->peak_bytes),
-			f->peak_time, d->live_max, f->peak_values, f->peak_values == 1 ? "" : "s");
+			"stated", f->stated_bytes, hd_human_bytes(h, sizeof(h), f->stated_bytes),
+			f->stated_time, d->live_max, f->stated_values, f->stated_values == 1 ? "" : "s");
 	else if (d->peak_style == HD_PEAK_UNDETERMINED)
 		fprintf(out, "  %-24s %15s\n", "stated", "(could not be determined: unbounded dynamic shape)");
 	else
@@ -129,15 +197,16 @@ static void stat_text_peak(FILE *out, const struct hd_dump *d,
 		fprintf(out, "  %-24s %15" PRId64 "  %-10s  at time %" PRId64,
 			"recomputed", f->recomputed_bytes,
 			hd_human_bytes(h, sizeof(h), f->recomputed_bytes), f->recomputed_time);
-		if (f->has_peak)
+		if (f->has_stated)
 			fprintf(out, "; %" PRId64 " at time %" PRId64 ": %s",
-				f->recomputed_at_stated, f->peak_time,
-				f->peak_agrees ? "agrees" : "differs");
+				f->recomputed_at_stated, f->stated_time,
+				f->stated_agrees ? "agrees" : "differs");
 		if (f->recomputed_unsized)
 			fprintf(out, "; %u live range%s of unknown size", f->recomputed_unsized,
 				f->recomputed_unsized == 1 ? "" : "s");
 		fputc('\n', out);
 	}
+	text_peak_gap(out, "  ", d, f);
 }
 
 static void stat_text_copies(FILE *out, const struct hd_dump *d,
@@ -353,6 +422,88 @@ static void json_aliases(struct hd_json *j, const struct hd_dump *d,
 	free(al);
 }
 
+/* The held peak, per colour, the stated one and, where they differ by
+ * more than 1%, why (docs/json.md). */
+static void json_peak_figures(struct hd_json *j, const struct hd_dump *d,
+			      const struct hd_figures *f)
+{
+	char key[32];
+	size_t i;
+	int r;
+
+	hd_json_key_opt_int(j, "peak_time", f->has_peak, f->peak_time);
+	hd_json_key_opt_int(j, "peak_bytes", f->has_peak, f->peak_bytes);
+	if (!f->has_peak)
+		hd_json_key_str(j, "peak_absent", f->peak_why ? f->peak_why : "");
+	hd_json_key(j, "peak_bytes_by_color");
+	if (!f->has_peak)
+		hd_json_null(j);
+	else
+		hd_json_begin_object(j);
+	for (i = 0; f->has_peak && i < f->peak_by_color.len; i++) {
+		const struct hd_peak_space *sp = &HD_VEC_AT(&f->peak_by_color, struct hd_peak_space, i);
+
+		snprintf(key, sizeof(key), "%" PRId64, sp->color);
+		hd_json_key_int(j, key, sp->bytes);
+	}
+	if (f->has_peak)
+		hd_json_end_object(j);
+	hd_json_key(j, "peak_time_by_color");
+	if (!f->has_peak)
+		hd_json_null(j);
+	else
+		hd_json_begin_object(j);
+	for (i = 0; f->has_peak && i < f->peak_by_color.len; i++) {
+		const struct hd_peak_space *sp = &HD_VEC_AT(&f->peak_by_color, struct hd_peak_space, i);
+
+		snprintf(key, sizeof(key), "%" PRId64, sp->color);
+		hd_json_key_int(j, key, sp->time);
+	}
+	if (f->has_peak)
+		hd_json_end_object(j);
+	hd_json_key_opt_int(j, "stated_peak_time", f->has_stated, f->stated_time);
+	hd_json_key_opt_int(j, "stated_peak_bytes", f->has_stated, f->stated_bytes);
+	hd_json_key(j, "stated_peak_gap");
+	if (!hd_peak_stated_differs(f)) {
+		hd_json_null(j);
+	} else {
+		struct hd_vec gaps = HD_VEC_INIT(struct hd_peak_gap);
+		int64_t by_reason[HD_GAP_REASON_COUNT];
+		char lab[LABEL_MAX];
+
+		hd_peak_explain(d, f, &gaps, by_reason);
+		hd_json_begin_object(j);
+		hd_json_key_int(j, "delta", hd_delta(f->peak_bytes, f->stated_bytes));
+		hd_json_key(j, "by_reason");
+		hd_json_begin_object(j);
+		for (r = 0; r < HD_GAP_REASON_COUNT; r++)
+			if (by_reason[r])
+				hd_json_key_int(j, hd_peak_gap_name(r), by_reason[r]);
+		hd_json_end_object(j);
+		hd_json_key(j, "values");
+		hd_json_begin_array(j);
+		for (i = 0; i < gaps.len && i < GAPS_SHOWN; i++) {
+			const struct hd_peak_gap *g = &HD_VEC_AT(&gaps, struct hd_peak_gap, i);
+
+			if (g->value != HD_NONE)
+				hd_value_label(lab, sizeof(lab), d, g->value);
+			else
+				snprintf(lab, sizeof(lab), "%.*s%.*s", (int)g->name.n, g->name.p,
+					 (int)g->index.n, g->index.p ? g->index.p : "");
+			hd_json_begin_object(j);
+			hd_json_key_str(j, "value", lab);
+			hd_json_key_int(j, "held", g->held);
+			hd_json_key_int(j, "stated", g->stated);
+			hd_json_key_str(j, "reason", hd_peak_gap_name(g->reason));
+			hd_json_end_object(j);
+		}
+		hd_json_end_array(j);
+		hd_json_key_int(j, "values_total", (int64_t)gaps.len);
+		hd_json_end_object(j);
+		hd_vec_release(&gaps);
+	}
+}
+
 static void json_figures(struct hd_json *j, const struct hd_dump *d,
 			 const struct hd_figures *f)
 {
@@ -393,17 +544,16 @@ static void json_figures(struct hd_json *j, const struct hd_dump *d,
 	}
 	if (whole)
 		hd_json_end_object(j);
-	hd_json_key_opt_int(j, "peak_time", f->has_peak, f->peak_time);
-	hd_json_key_opt_int(j, "peak_bytes", f->has_peak, f->peak_bytes);
+	json_peak_figures(j, d, f);
 	hd_json_key_opt_int(j, "live_max", d->live_max >= 0, d->live_max);
 	hd_json_key(j, "recomputed_peak");
 	if (f->has_recomputed) {
 		hd_json_begin_object(j);
 		hd_json_key_int(j, "time", f->recomputed_time);
 		hd_json_key_int(j, "bytes", f->recomputed_bytes);
-		hd_json_key_opt_int(j, "bytes_at_stated_time", f->has_peak, f->recomputed_at_stated);
+		hd_json_key_opt_int(j, "bytes_at_stated_time", f->has_stated, f->recomputed_at_stated);
 		hd_json_key(j, "agrees");
-		hd_json_bool(j, f->peak_agrees);
+		hd_json_bool(j, f->stated_agrees);
 		hd_json_end_object(j);
 	} else {
 		hd_json_null(j);
@@ -604,17 +754,29 @@ static void diff_text_values(FILE *out, const struct hd_diff *df,
 
 static void peak_side_text(char *buf, size_t n, const struct hd_peak_side *s)
 {
+	char h[HD_HUMAN_MAX];
+
 	if (!s->has) {
 		snprintf(buf, n, "none");
 		return;
 	}
-	char h[HD_HUMAN_MAX];
-
-	snprintf(buf, n, "%" PRId64 " bytes (%s) at %" PRId64 " of %" PRId64 "%s%.*s%s%s",
+	snprintf(buf, n, "%" PRId64 " bytes (%s) held at %" PRId64 " of %" PRId64 "%s%.*s%s",
 		 s->bytes, hd_human_bytes(h, sizeof(h), s->bytes), s->time, s->max,
 		 s->at.n ? " (" : "", (int)s->at.n,
-		 s->at.p ? s->at.p : "", s->at.n ? ")" : "",
-		 s->stated ? "" : " [recomputed]");
+		 s->at.p ? s->at.p : "", s->at.n ? ")" : "");
+}
+
+/* A side's stated peak, and why it differs from the held one. */
+static void diff_text_stated(FILE *out, const char *which,
+			     const struct hd_dump *d, const struct hd_figures *f)
+{
+	if (!f->has_peak && f->peak_why)
+		fprintf(out, "      %s: no peak_bytes: %s\n", which, f->peak_why);
+	if (!f->has_stated || !hd_peak_stated_differs(f))
+		return;
+	fprintf(out, "      %s stated %" PRId64 " bytes at %" PRId64 "\n", which,
+		f->stated_bytes, f->stated_time);
+	text_peak_gap(out, "        ", d, f);
 }
 
 static void diff_text_peak(FILE *out, const struct hd_diff *df,
@@ -629,6 +791,8 @@ static void diff_text_peak(FILE *out, const struct hd_diff *df,
 	peak_side_text(a, sizeof(a), &p->old_side);
 	peak_side_text(b, sizeof(b), &p->new_side);
 	fprintf(out, "\npeak: old %s\n      new %s\n", a, b);
+	diff_text_stated(out, "old", df->old, &df->fold);
+	diff_text_stated(out, "new", df->new_dump, &df->fnew);
 	if (!p->old_side.has || !p->new_side.has)
 		return;
 	fprintf(out, "      change %s (%s); %u value%s live at both, %u entered, %u left\n",
@@ -835,7 +999,7 @@ static void json_peak_side(struct hd_json *j, const char *key,
 	else
 		hd_json_null(j);
 	hd_json_key(j, "stated");
-	hd_json_bool(j, s->stated);
+	hd_json_bool(j, 0);     /* the held peak (docs/json.md) */
 	hd_json_end_object(j);
 }
 

@@ -232,7 +232,7 @@ static void peak_side(FILE *out, const char *which, const struct hd_peak_side *s
 	{
 		char h[HD_HUMAN_MAX];
 
-		fprintf(out, "**%" PRId64 "** bytes (%s) at %" PRId64 " of %" PRId64,
+		fprintf(out, "**%" PRId64 "** bytes (%s) held at %" PRId64 " of %" PRId64,
 			s->bytes, hd_human_bytes(h, sizeof(h), s->bytes), s->time, s->max);
 	}
 	if (s->at.n) {
@@ -240,8 +240,38 @@ static void peak_side(FILE *out, const char *which, const struct hd_peak_side *s
 		md_code(out, s->at.p, s->at.n, 0);
 		fputc(')', out);
 	}
-	if (!s->stated)
-		fputs(" (recomputed)", out);
+}
+
+/* A side's stated peak where it differs from the held one by more than
+ * 1%: by how much, and the reasons with their bytes (docs/peak.md). */
+static void stated_gap(FILE *out, const char *which, const struct hd_dump *d,
+		       const struct hd_figures *f)
+{
+	struct hd_vec gaps = HD_VEC_INIT(struct hd_peak_gap);
+	int64_t by_reason[HD_GAP_REASON_COUNT];
+	char dd[NUM_MAX], pc[NUM_MAX];
+	const char *sep = ": ";
+	int r;
+
+	if (!f->has_peak && f->peak_why) {
+		fprintf(out, "%s has no peak_bytes: %s.\n\n", which, f->peak_why);
+		return;
+	}
+	if (!hd_peak_stated_differs(f))
+		return;
+	hd_peak_explain(d, f, &gaps, by_reason);
+	fprintf(out, "%s stated peak (XLA's lines) %" PRId64 " at %" PRId64
+		", stated - held **%s** (%s)", which, f->stated_bytes, f->stated_time,
+		hd_signed(dd, sizeof(dd), hd_delta(f->peak_bytes, f->stated_bytes)),
+		hd_percent(pc, sizeof(pc), f->peak_bytes, f->stated_bytes));
+	for (r = 0; r < HD_GAP_REASON_COUNT; r++)
+		if (by_reason[r]) {
+			fprintf(out, "%s%s %s", sep, hd_peak_gap_name(r),
+				hd_signed(dd, sizeof(dd), by_reason[r]));
+			sep = ", ";
+		}
+	fputs(" (`hlodiff stat` names the values).\n\n", out);
+	hd_vec_release(&gaps);
 }
 
 static void peak_values(FILE *out, const struct hd_diff *df,
@@ -292,6 +322,8 @@ static void peak_section(FILE *out, const struct hd_diff *df,
 			hd_percent(pc, sizeof(pc), p->old_side.bytes, p->new_side.bytes),
 			p->n_both, p->n_both == 1 ? "" : "s", p->n_entered, p->n_left);
 	fputs(".\n\n", out);
+	stated_gap(out, "Old", df->old, &df->fold);
+	stated_gap(out, "New", df->new_dump, &df->fnew);
 	if (p->old_side.has && p->new_side.has)
 		peak_values(out, df, o);
 }

@@ -47,6 +47,7 @@ static const struct metric_row {
 } metric_rows[] = {
 	{ "total_bytes", HD_MSRC_ROW, 1, 0 },
 	{ "peak_bytes", HD_MSRC_ROW, 1, 0 },
+	{ "stated_peak_bytes", HD_MSRC_ROW, 1, 0 },
 	{ "recomputed_peak_bytes", HD_MSRC_ROW, 1, 0 },
 	{ "parameter_bytes", HD_MSRC_ALLOC, 1, HD_KIND_PARAMETER },
 	{ "output_bytes", HD_MSRC_ALLOC, 1, HD_KIND_OUTPUT },
@@ -555,6 +556,23 @@ static int space_metric(const char *w, size_t n, int64_t *space)
 	return 1;
 }
 
+/* "spaceN_peak_bytes" (n bytes at w): N in *space (peak_bytes(space=N)). */
+static int space_metric_peak(const char *w, size_t n, int64_t *space)
+{
+	size_t i = 5;
+	int64_t v = 0;
+
+	if (n < 17 || strncmp(w, "space", 5) != 0)
+		return 0;
+	for (; i < n - 11; i++) {
+		if (!isdigit((unsigned char)w[i]) || v > INT64_MAX / 10 - 9)
+			return 0;
+		v = v * 10 + (w[i] - '0');
+	}
+	*space = v;
+	return 1;
+}
+
 /* space=NUMBER or space=ALIAS */
 static int parse_space_value(struct parser *ps, struct hd_metric *m)
 {
@@ -707,6 +725,37 @@ static int parse_bytes_call(struct parser *ps, struct hd_metric *m)
 	return 0;
 }
 
+/* peak_bytes '(' space '=' SPACE ')' ; the word is already taken: the
+ * held peak of one memory space, row "spaceN_peak_bytes" (diff.c). */
+static int parse_peak_space(struct parser *ps, struct hd_metric *m)
+{
+	const struct token *t = take(ps);
+	char b[80];
+
+	if (!is_punct(ps, t, '('))
+		return perr_at(ps, t->off, t->len, "expected '(' after 'peak_bytes'");
+	t = take(ps);
+	if (t->kind != TOK_WORD || t->len != 5 ||
+	    strncmp(ps->line + t->off, "space", 5) != 0)
+		return perr_at(ps, t->off, t->len,
+			       "peak_bytes() takes one filter, space= (e.g. peak_bytes(space=hbm)), not '%s'",
+			       tok_text(ps, t, b, sizeof(b)));
+	if (!is_punct(ps, peek(ps), '='))
+		return perr_at(ps, peek(ps)->off, peek(ps)->len,
+			       "expected '=' after 'space'");
+	take(ps);
+	if (parse_space_value(ps, m))
+		return -1;
+	t = take(ps);
+	if (!is_punct(ps, t, ')'))
+		return perr_at(ps, t->off, t->len,
+			       "expected ')' after the memory space");
+	m->source = HD_MSRC_ROW;
+	m->row = hd_arena_printf(&ps->r->arena, "space%lld_peak_bytes",
+				 (long long)m->space);
+	return 0;
+}
+
 /* Error for an unknown metric word, with the best hint. */
 static int unknown_metric(struct parser *ps, const struct token *t)
 {
@@ -747,6 +796,16 @@ static int parse_metric(struct parser *ps, struct hd_metric *m)
 	if (row >= 0 && strcmp(metric_rows[row].name, "bytes") == 0) {
 		if (parse_bytes_call(ps, m))
 			return -1;
+	} else if (row >= 0 && strcmp(metric_rows[row].name, "peak_bytes") == 0 &&
+		   is_punct(ps, peek(ps), '(')) {
+		if (parse_peak_space(ps, m))
+			return -1;
+	} else if (t->kind == TOK_WORD && t->len > 16 &&
+		   strncmp(ps->line + t->off + t->len - 11, "_peak_bytes", 11) == 0 &&
+		   space_metric_peak(ps->line + t->off, t->len, &m->space)) {
+		m->source = HD_MSRC_ROW;
+		m->row = hd_arena_printf(&ps->r->arena, "space%lld_peak_bytes",
+					 (long long)m->space);
 	} else if (t->kind == TOK_WORD &&
 		   space_metric(ps->line + t->off, t->len, &m->space)) {
 		m->source = HD_MSRC_ALLOC;

@@ -1,16 +1,16 @@
 /*
- * timeline.c - live bytes over program order, per memory space.
+ * timeline.c - bytes held over program order, per memory space.
  *
- * One pass sizes every live range and gives it a space slot, one pass
- * writes +size at start and -size at end + 1 into the slot's difference
- * array, and one prefix sum per slot turns it into the curve: linear in
- * ranges + spaces * T.
+ * The curves are the sweep of the figures (figures.h, hd_held_sweep), so
+ * that the chart and the reports show one figure: at each time, per
+ * allocation colour, the bytes held by the values live then.
  */
 #include "hlodiff/timeline.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "hlodiff/figures.h"
 #include "hlodiff/format.h"
 #include "hlodiff/shape.h"
 
@@ -24,164 +24,72 @@ int64_t hd_timeline_value_space(const struct hd_dump *d, uint32_t v)
 	return s >= 0 ? s : 0;
 }
 
-/*
- * Slot of space in tl->spaces, adding it when new.  Once
- * HD_TIMELINE_MAX_SPACES - 1 named spaces exist, every further colour
- * goes to one HD_TIMELINE_OTHER slot.
- */
-static uint32_t slot_of(struct hd_timeline *tl, int64_t space)
+/* What the sweep's callback needs.  Colour c of the sweep (ascending)
+ * is slot c, up to the slot of HD_TIMELINE_OTHER (the rest). */
+struct fill {
+	struct hd_timeline *tl;
+	int other;              /* slot of HD_TIMELINE_OTHER, -1 if none */
+};
+
+/* The bytes held at t, per slot, into the rows (figures.c's sweep). */
+static void fill_at(void *ctx, int64_t t, const struct hd_held_state *st)
 {
-	uint32_t i;
+	struct fill *fl = ctx;
+	struct hd_timeline *tl = fl->tl;
+	uint32_t c, s, n = fl->other >= 0 ? (uint32_t)fl->other : tl->n_spaces;
+	int64_t named = 0;
 
-	for (i = 0; i < tl->n_spaces; i++)
-		if (tl->spaces[i].space == space)
-			return i;
-	if (tl->n_spaces >= HD_TIMELINE_MAX_SPACES - 1)
-		space = HD_TIMELINE_OTHER;
-	for (i = 0; i < tl->n_spaces; i++)
-		if (tl->spaces[i].space == space)
-			return i;
-	tl->spaces[tl->n_spaces].space = space;
-	return tl->n_spaces++;
-}
-
-/* Does space a come before b (ascending, HD_TIMELINE_OTHER last)? */
-static int space_before(int64_t a, int64_t b)
-{
-	if (a == HD_TIMELINE_OTHER)
-		return 0;
-	if (b == HD_TIMELINE_OTHER)
-		return 1;
-	return a < b;
-}
-
-/*
- * Sorts tl->spaces (at most HD_TIMELINE_MAX_SPACES, insertion sort) and
- * stores in remap[old slot] the new slot.
- */
-static void sort_spaces(struct hd_timeline *tl, uint8_t *remap)
-{
-	uint8_t order[HD_TIMELINE_MAX_SPACES];
-	struct hd_timeline_space sorted[HD_TIMELINE_MAX_SPACES];
-	uint32_t i, j;
-
-	for (i = 0; i < tl->n_spaces; i++) {
-		uint8_t k = (uint8_t)i;
-		for (j = i; j > 0 && space_before(tl->spaces[k].space,
-						 tl->spaces[order[j - 1]].space); j--)
-			order[j] = order[j - 1];
-		order[j] = k;
+	for (c = 0; c < st->n_colors && c < n; c++) {
+		tl->bytes[c * tl->stride + (size_t)t] = st->held[c];
+		named += st->held[c];
 	}
-	for (i = 0; i < tl->n_spaces; i++) {
-		sorted[i] = tl->spaces[order[i]];
-		remap[order[i]] = (uint8_t)i;
-	}
-	memcpy(tl->spaces, sorted, tl->n_spaces * sizeof(sorted[0]));
-}
-
-/*
- * Per live range: its logical size (-1 = skip) and its space slot.
- * Counts unsized ranges.  Slots are final (sorted) on return.
- */
-static void size_ranges(struct hd_timeline *tl, const struct hd_dump *d,
-			int64_t *size, uint8_t *slot)
-{
-	uint8_t remap[HD_TIMELINE_MAX_SPACES] = { 0 };
-	size_t i;
-
-	for (i = 0; i < d->live_ranges.len; i++) {
-		uint32_t v = HD_LIVE_RANGE(d, i).value;
-		int64_t b = -1;
-
-		if (v != HD_NONE)
-			b = hd_shape_logical_bytes(hd_value_shape(d, v));
-		size[i] = b;
-		slot[i] = 0;
-		if (b < 0) {
-			tl->unsized++;
-			continue;
-		}
-		slot[i] = (uint8_t)slot_of(tl, hd_timeline_value_space(d, v));
-		tl->spaces[slot[i]].ranges++;
-	}
-	sort_spaces(tl, remap);
-	for (i = 0; i < d->live_ranges.len; i++)
-		slot[i] = remap[slot[i]];
-}
-
-/* Adds each sized range to its slot's difference array (clamped to
- * [0, T]), then turns every row into its prefix sums and finds its
- * maximum. */
-static void fill_curves(struct hd_timeline *tl, const struct hd_dump *d,
-			const int64_t *size, const uint8_t *slot)
-{
-	int64_t max = tl->t_max, t;
-	size_t i;
-	uint32_t s;
-
-	for (i = 0; i < d->live_ranges.len; i++) {
-		const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
-		int64_t start = lr->start, end = lr->end, *row;
-
-		if (size[i] <= 0)
-			continue;
-		if (start < 0 || end > max) {
-			tl->clamped++;
-			start = start < 0 ? 0 : start;
-			end = end > max ? max : end;
-		}
-		if (start > end)
-			continue;
-		row = tl->bytes + slot[i] * tl->stride;
-		row[start] = hd_sat_add(row[start], size[i]);
-		row[end + 1] = hd_sat_add(row[end + 1], -size[i]);
-	}
+	if (fl->other >= 0)
+		tl->bytes[(size_t)fl->other * tl->stride + (size_t)t] = st->total - named;
 	for (s = 0; s < tl->n_spaces; s++) {
-		int64_t *row = tl->bytes + s * tl->stride, run = 0;
-		struct hd_timeline_space *sp = &tl->spaces[s];
+		int64_t b = tl->bytes[s * tl->stride + (size_t)t];
 
-		sp->max_bytes = -1;
-		for (t = 0; t <= max; t++) {
-			run = hd_sat_add(run, row[t]);
-			row[t] = run;
-			if (run > sp->max_bytes) {
-				sp->max_bytes = run;
-				sp->max_time = t;
-			}
+		if (b > tl->spaces[s].max_bytes) {
+			tl->spaces[s].max_bytes = b;
+			tl->spaces[s].max_time = t;
 		}
-		row[max + 1] = 0;
 	}
 }
 
 int hd_timeline_compute(struct hd_timeline *tl, const struct hd_dump *d)
 {
-	int64_t *size;
-	uint8_t *slot;
+	struct hd_held h;
+	struct fill fl;
+	uint32_t c, n;
+	const char *why;
 
 	memset(tl, 0, sizeof(*tl));
 	tl->t_max = -1;
-	if (d->live_max < 0 || d->live_ranges.len == 0) {
-		tl->why = "the dump has no BufferLiveRange section";
+	/* the colours first, for the rows' size: the sweep reports them
+	 * again, the same */
+	why = hd_held_sweep(d, &h, NULL, NULL);
+	if (why) {
+		tl->why = why;
 		return 0;
 	}
-	if ((uint64_t)d->live_max > d->n_lines) {
-		tl->why = "'HloLiveRange (max T)' exceeds the dump's line count";
-		return 0;
+	n = h.n_colors;
+	tl->unsized = h.unplaced;
+	tl->n_spaces = n < HD_TIMELINE_MAX_SPACES ? n : HD_TIMELINE_MAX_SPACES;
+	for (c = 0; c < tl->n_spaces; c++) {
+		tl->spaces[c].space = c + 1 < HD_TIMELINE_MAX_SPACES || n == HD_TIMELINE_MAX_SPACES ?
+			h.colors[c] : HD_TIMELINE_OTHER;
+		tl->spaces[c].max_bytes = -1;
 	}
-	size = hd_xmalloc(d->live_ranges.len * sizeof(*size));
-	slot = hd_xmalloc(d->live_ranges.len * sizeof(*slot));
-	size_ranges(tl, d, size, slot);
-	if (tl->n_spaces == 0) {
-		tl->why = "no live range has a known size";
-	} else {
-		tl->has = 1;
-		tl->t_max = d->live_max;
-		tl->stride = (size_t)d->live_max + 2;
-		tl->bytes = hd_xcalloc(tl->n_spaces * tl->stride, sizeof(*tl->bytes));
-		fill_curves(tl, d, size, slot);
-	}
-	free(size);
-	free(slot);
+	hd_held_release(&h);
+	tl->has = 1;
+	tl->t_max = d->live_max;
+	tl->stride = (size_t)d->live_max + 2;
+	tl->bytes = hd_xcalloc(tl->n_spaces * tl->stride, sizeof(*tl->bytes));
+	fl.tl = tl;
+	fl.other = n > HD_TIMELINE_MAX_SPACES ? HD_TIMELINE_MAX_SPACES - 1 : -1;
+	if (n == HD_TIMELINE_MAX_SPACES)
+		fl.other = -1;
+	hd_held_sweep(d, &h, fill_at, &fl);
+	hd_held_release(&h);
 	return 0;
 }
 

@@ -42,7 +42,10 @@ struct eval {
 	const struct hd_figures *f[2];
 	uint8_t *waived[2];        /* per value; NULL without waivers
 				    * (none waived): see is_waived */
-	int64_t *peak[2];          /* per value: bytes in the peak section */
+	int64_t *peak[2];          /* per value: bytes held at the peak */
+	int64_t *stated[2];        /* per value: bytes in the peak section */
+	int64_t *space_peak[2];    /* per value: held at one colour's peak */
+	int64_t space_peak_color[2]; /* ... of this colour */
 	int64_t *recomputed[2];    /* per value: live at the recomputed peak */
 	uint8_t *copy_matched;     /* per copy of NEW */
 	uint8_t *copy_waived[2];   /* per copy */
@@ -307,6 +310,38 @@ static int value_passes(struct eval *e, const struct hd_metric *m, int s,
 	return 1;
 }
 
+/* Bytes each value holds at the held peak of colour color (-1: the
+ * whole peak), so that they add up to the figure. */
+static int64_t *held_per_value(const struct hd_dump *d,
+			       const struct hd_figures *f, int64_t color)
+{
+	int64_t *a = hd_xcalloc(d->values.len + 1, sizeof(*a));
+	const struct hd_peak_space *sp;
+
+	if (!f->has_peak)
+		return a;
+	if (color < 0)
+		hd_held_values_at(d, f->peak_time, -1, a, NULL);
+	else if ((sp = hd_figures_peak_space(f, color)) != NULL)
+		hd_held_values_at(d, sp->time, color, a, NULL);
+	return a;
+}
+
+/* "spaceN_peak_bytes": N in *color. */
+static int space_peak_row(const char *row, int64_t *color)
+{
+	char *end;
+	long long c;
+
+	if (strncmp(row, "space", 5) != 0)
+		return 0;
+	c = strtoll(row + 5, &end, 10);
+	if (end == row + 5 || strcmp(end, "_peak_bytes") != 0)
+		return 0;
+	*color = c;
+	return 1;
+}
+
 static int64_t *peak_bytes_per_value(const struct hd_dump *d)
 {
 	int64_t *a = hd_xcalloc(d->values.len + 1, sizeof(*a));
@@ -352,6 +387,7 @@ static int64_t counted(struct eval *e, const struct hd_metric *m, int s,
 {
 	const struct hd_dump *d = e->d[s];
 	const struct hd_alloc *a;
+	int64_t color;
 
 	if (v == HD_NONE)
 		return 0;
@@ -361,8 +397,21 @@ static int64_t counted(struct eval *e, const struct hd_metric *m, int s,
 			return value_bytes(d, v);
 		if (strcmp(m->row, "peak_bytes") == 0) {
 			if (!e->peak[s])
-				e->peak[s] = peak_bytes_per_value(d);
+				e->peak[s] = held_per_value(d, e->f[s], -1);
 			return e->peak[s][v];
+		}
+		if (strcmp(m->row, "stated_peak_bytes") == 0) {
+			if (!e->stated[s])
+				e->stated[s] = peak_bytes_per_value(d);
+			return e->stated[s][v];
+		}
+		if (space_peak_row(m->row, &color)) {
+			if (!e->space_peak[s] || e->space_peak_color[s] != color) {
+				free(e->space_peak[s]);
+				e->space_peak[s] = held_per_value(d, e->f[s], color);
+				e->space_peak_color[s] = color;
+			}
+			return e->space_peak[s][v];
 		}
 		if (strcmp(m->row, "recomputed_peak_bytes") == 0) {
 			if (!e->recomputed[s])
@@ -746,12 +795,22 @@ static int64_t value_sum(struct eval *e, const struct hd_metric *m, int s,
 
 static const char *row_missing(const struct eval *e, const char *row)
 {
+	int64_t color;
+
 	if (e->d[OLD]->incomplete || e->d[NEW]->incomplete)
 		return "incomplete dump";
 	if (strcmp(row, "total_bytes") == 0)
 		return "no 'Total bytes used' line";
-	if (strcmp(row, "peak_bytes") == 0)
+	if (strcmp(row, "stated_peak_bytes") == 0)
 		return "no peak section";
+	if (strcmp(row, "peak_bytes") == 0 || space_peak_row(row, &color)) {
+		int s;
+
+		for (s = OLD; s <= NEW; s++)
+			if (!e->f[s]->has_peak && e->f[s]->peak_why)
+				return e->f[s]->peak_why;
+		return "no bytes held to compute the peak from";
+	}
 	if (strcmp(row, "recomputed_peak_bytes") == 0)
 		return "no live ranges to recompute the peak from";
 	return "no such figure";
@@ -994,6 +1053,8 @@ static void eval_release(struct eval *e)
 	for (s = OLD; s <= NEW; s++) {
 		free(e->waived[s]);
 		free(e->peak[s]);
+		free(e->stated[s]);
+		free(e->space_peak[s]);
 		free(e->recomputed[s]);
 		free(e->copy_waived[s]);
 		hd_sources_release(&e->sources[s]);

@@ -21,8 +21,8 @@ seed() {
 	is "$3" "$(json_get "$j" "j['allocations']")" "seed $1: allocations"
 	is "$4" "$(json_get "$j" "j['values']")" "seed $1: values in allocations"
 	is "$5" "$(json_get "$j" "j['bytes_by_color']")" "seed $1: bytes by colour"
-	is "$6" "$(json_get "$j" "j['peak_time']")" "seed $1: peak time"
-	is "$7" "$(json_get "$j" "j['peak_bytes']")" "seed $1: peak bytes"
+	is "$6" "$(json_get "$j" "j['stated_peak_time']")" "seed $1: stated peak time"
+	is "$7" "$(json_get "$j" "j['stated_peak_bytes']")" "seed $1: stated peak bytes"
 	is "$8" "$(json_get "$j" "j['prefetches']")" "seed $1: prefetches"
 	is "true" "$(json_get "$j" "j['recomputed_peak']['agrees']")" "seed $1: recomputed peak agrees"
 }

@@ -53,7 +53,7 @@ bad "Used values cut after a record" "$T/records.txt" "hlodiff: $T/records.txt:3
 head -n 530 "$S" >"$T/seq.txt"
 bad "instruction sequence cut" "$T/seq.txt" "hlodiff: $T/seq.txt:530: instruction sequence has 24 of 52 entries"
 head -n 580 "$S" >"$T/blr.txt"
-ok_cmd "buffer live ranges cut at a line end: the dump reads as one with no peak section" sh -c "'$HLODIFF' stat --json '$T/blr.txt' | grep -q '\"peak_bytes\": null'"
+ok_cmd "buffer live ranges cut at a line end: the dump reads as one with no peak section" sh -c "'$HLODIFF' stat --json '$T/blr.txt' | grep -q '\"stated_peak_bytes\": null'"
 head -n 650 "$S" >"$T/tree.txt"
 bad "stack-trace tree cut" "$T/tree.txt" "hlodiff: $T/tree.txt:650: stack-trace breakdown ends with 96 bytes still to account for"
 

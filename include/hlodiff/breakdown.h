@@ -69,6 +69,7 @@ enum hd_by_peak {
 	HD_BY_PEAK_NONE,        /* the dump has no peak: the side is 0 */
 	HD_BY_PEAK_STATED,      /* "Live ranges at t (peak)" lines */
 	HD_BY_PEAK_RECOMPUTED,  /* logical sizes at the recomputed peak */
+	HD_BY_PEAK_HELD,        /* bytes held at the held peak (figures.h) */
 };
 
 /* One node of a finished tree (read-only for callers). */

@@ -2,9 +2,10 @@
  * peak.h - the peak explained: the values live at the old and the new
  * peak, matched across the two dumps.
  *
- * The peak of a dump is its stated one ("Live ranges at t (peak)", bytes
- * as XLA printed them); when the dump states none but has live ranges,
- * the recomputed one (values live at that time, logical sizes).
+ * The peak of a dump is the memory held (figures.h, docs/peak.md): the
+ * values live at its time, each with the bytes it holds in its
+ * allocation (bytes shared by several given to one), so that they add up
+ * to peak_bytes.
  */
 #ifndef HLODIFF_PEAK_H
 #define HLODIFF_PEAK_H
@@ -31,11 +32,10 @@ struct hd_peak_value {
 };
 
 struct hd_peak_side {
-	int has;                   /* a peak is known */
-	int stated;                /* 1 stated by the dump, 0 recomputed */
+	int has;                   /* a held peak is known */
 	int64_t time, bytes, max;  /* max = T of HloLiveRange */
 	struct hd_slice at;        /* instruction scheduled at time, if known */
-	uint32_t count;            /* values live at the peak */
+	uint32_t count;            /* values with bytes live at the peak */
 };
 
 struct hd_peak_diff {

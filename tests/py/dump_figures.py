@@ -68,8 +68,8 @@ def copy_start_spaces(rest):
 
 def figures(path):
     f = {'allocations': 0, 'values': 0, 'bytes_by_color': {},
-         'alloc_bytes': 0, 'total_bytes': None, 'peak_time': None,
-         'peak_bytes': None, 'prefetches': []}
+         'alloc_bytes': 0, 'total_bytes': None, 'stated_peak_time': None,
+         'stated_peak_bytes': None, 'prefetches': []}
     seen_insn = set()
     peak = None
     with open(path, encoding='utf-8', errors='replace') as fh:
@@ -93,18 +93,18 @@ def figures(path):
                 continue
             m = PEAK_HDR.match(line)
             if m:
-                f['peak_time'] = int(m.group(1))
+                f['stated_peak_time'] = int(m.group(1))
                 peak = 'open'
-                f['peak_bytes'] = 0
+                f['stated_peak_bytes'] = 0
                 continue
             if peak == 'open':
                 m = PEAK_CUM.match(line)
                 if m:
-                    f['peak_bytes'] = int(m.group(2))
+                    f['stated_peak_bytes'] = int(m.group(2))
                     continue
                 m = PEAK_PLAIN.match(line)
                 if m:
-                    f['peak_bytes'] += int(m.group(1))
+                    f['stated_peak_bytes'] += int(m.group(1))
                     continue
                 peak = 'closed'
             m = INSN.match(line)

@@ -117,16 +117,16 @@ static void test_seed0(void)
 	is_int(15, (long long)f.n_live_ranges, "seed 000: live ranges");
 	is_int(21604, f.value_bytes, "seed 000: sum of size=");
 
-	ok(f.has_peak, "seed 000: has a stated peak");
-	is_int(15, f.peak_time, "seed 000: peak time");
-	is_int(8980, f.peak_bytes, "seed 000: peak bytes");
-	is_int(8, f.peak_values, "seed 000: peak lines");
+	ok(f.has_stated, "seed 000: has a stated peak");
+	is_int(15, f.stated_time, "seed 000: peak time");
+	is_int(8980, f.stated_bytes, "seed 000: peak bytes");
+	is_int(8, f.stated_values, "seed 000: peak lines");
 	ok(f.has_recomputed, "seed 000: peak recomputed");
 	is_int(15, f.recomputed_time, "seed 000: recomputed time");
 	is_int(8980, f.recomputed_bytes, "seed 000: recomputed bytes");
 	is_int(8980, f.recomputed_at_stated, "seed 000: recomputed at 15");
 	is_int(0, f.recomputed_unsized, "seed 000: every range sized");
-	ok(f.peak_agrees, "seed 000: peak agrees");
+	ok(f.stated_agrees, "seed 000: peak agrees");
 
 	is_int(1, (long long)f.copies.len, "seed 000: one copy-start");
 	if (f.copies.len == 1) {
@@ -171,12 +171,12 @@ static void test_seed1(void)
 	is_int(7044, f.by_kind[HD_KIND_TEMP], "seed 001: temp bytes");
 	is_int(44, f.by_kind[HD_KIND_CONSTANT],
 	       "seed 001: constants 4+16+16+4+4");
-	is_int(45, f.peak_time, "seed 001: peak time");
-	is_int(8288, f.peak_bytes, "seed 001: peak bytes");
-	is_int(18, f.peak_values, "seed 001: peak lines");
+	is_int(45, f.stated_time, "seed 001: peak time");
+	is_int(8288, f.stated_bytes, "seed 001: peak bytes");
+	is_int(18, f.stated_values, "seed 001: peak lines");
 	is_int(45, f.recomputed_time, "seed 001: recomputed time");
 	is_int(8288, f.recomputed_bytes, "seed 001: recomputed bytes");
-	ok(f.peak_agrees, "seed 001: peak agrees");
+	ok(f.stated_agrees, "seed 001: peak agrees");
 	is_int(0, (long long)f.copies.len, "seed 001: no copy-start");
 	done(&d, &f);
 }
@@ -202,10 +202,10 @@ static void test_seed2(void)
 	       "seed 002: 9 thread-local allocations");
 	is_int(57344, f.by_kind[HD_KIND_PARAMETER], "seed 002: parameters");
 	is_int(3, f.allocs_by_kind[HD_KIND_PARAMETER], "seed 002: 3 parameters");
-	is_int(13, f.peak_time, "seed 002: peak time");
-	is_int(43200, f.peak_bytes, "seed 002: peak bytes");
+	is_int(13, f.stated_time, "seed 002: peak time");
+	is_int(43200, f.stated_bytes, "seed 002: peak bytes");
 	is_int(13, f.recomputed_time, "seed 002: recomputed time");
-	ok(f.peak_agrees, "seed 002: peak agrees");
+	ok(f.stated_agrees, "seed 002: peak agrees");
 
 	is_int(2, (long long)f.copies.len, "seed 002: two copy-starts");
 	if (f.copies.len == 2) {
@@ -259,11 +259,11 @@ static void test_seed3(void)
 	is_int(2080, f.by_kind[HD_KIND_OUTPUT], "seed 003: 4 x 512 + 32 output");
 	is_int(5, f.allocs_by_kind[HD_KIND_OUTPUT], "seed 003: 5 output allocations");
 	is_int(32, f.by_kind[HD_KIND_TEMP], "seed 003: temp 32 + 0");
-	is_int(6, f.peak_time, "seed 003: peak time");
-	is_int(96, f.peak_bytes, "seed 003: peak bytes");
+	is_int(6, f.stated_time, "seed 003: peak time");
+	is_int(96, f.stated_bytes, "seed 003: peak bytes");
 	is_int(6, f.recomputed_time, "seed 003: recomputed time follows XLA");
 	is_int(96, f.recomputed_bytes, "seed 003: recomputed bytes");
-	ok(f.peak_agrees, "seed 003: peak agrees");
+	ok(f.stated_agrees, "seed 003: peak agrees");
 	is_int(0, (long long)f.copies.len, "seed 003: no copy-start");
 	done(&d, &f);
 }
@@ -284,12 +284,12 @@ static void test_seed4(void)
 	is_int(8192, hd_figures_color_bytes(&f, 1), "seed 004: colour 1 bytes");
 	is_int(1024, hd_figures_color_bytes(&f, 6), "seed 004: colour 6 bytes");
 	is_int(18980, f.value_bytes, "seed 004: sum of size=");
-	is_int(7, f.peak_time, "seed 004: peak time");
-	is_int(4132, f.peak_bytes, "seed 004: peak bytes");
-	is_int(7, f.peak_values, "seed 004: peak lines");
+	is_int(7, f.stated_time, "seed 004: peak time");
+	is_int(4132, f.stated_bytes, "seed 004: peak bytes");
+	is_int(7, f.stated_values, "seed 004: peak lines");
 	is_int(7, f.recomputed_time, "seed 004: recomputed time follows XLA");
 	is_int(4132, f.recomputed_bytes, "seed 004: recomputed bytes");
-	ok(f.peak_agrees, "seed 004: peak agrees");
+	ok(f.stated_agrees, "seed 004: peak agrees");
 	is_int(1, (long long)f.copies.len, "seed 004: one copy-start");
 	if (f.copies.len == 1) {
 		is_string("cross-program-prefetch",
@@ -329,7 +329,7 @@ static void test_allocations_only(void)
 	load_text("seed-000-allocations", buf, &d, &f);
 	is_int(0, f.has_total, "allocations only: no total");
 	is_int(92676, f.alloc_bytes, "allocations only: sum of allocations");
-	is_int(0, f.has_peak, "allocations only: no stated peak");
+	is_int(0, f.has_stated, "allocations only: no stated peak");
 	is_int(0, f.has_recomputed, "allocations only: no recomputed peak");
 	is_int(1, (long long)f.copies.len, "allocations only: one copy");
 	if (f.copies.len == 1) {
@@ -504,15 +504,15 @@ static void test_plain_peak(void)
 	struct hd_figures f;
 
 	load_text("plain", plain_text, &d, &f);
-	ok(f.has_peak, "plain: has a stated peak");
-	is_int(2, f.peak_time, "plain: peak time");
-	is_int(40, f.peak_bytes, "plain: peak bytes are the sum of the lines");
-	is_int(3, f.peak_values, "plain: three lines");
+	ok(f.has_stated, "plain: has a stated peak");
+	is_int(2, f.stated_time, "plain: peak time");
+	is_int(40, f.stated_bytes, "plain: peak bytes are the sum of the lines");
+	is_int(3, f.stated_values, "plain: three lines");
 	ok(f.has_recomputed, "plain: recomputed");
 	is_int(2, f.recomputed_time, "plain: recomputed time is XLA's");
 	is_int(40, f.recomputed_bytes, "plain: recomputed with instruction shapes");
 	is_int(40, f.recomputed_at_stated, "plain: bytes at the stated time");
-	ok(f.peak_agrees, "plain: agrees");
+	ok(f.stated_agrees, "plain: agrees");
 	done(&d, &f);
 }
 
@@ -541,13 +541,13 @@ static void test_undetermined(void)
 	struct hd_figures f;
 
 	load_text("undetermined", undetermined_text, &d, &f);
-	is_int(0, f.has_peak, "undetermined: no stated peak");
-	is_int(-1, f.peak_time, "undetermined: no peak time");
+	is_int(0, f.has_stated, "undetermined: no stated peak");
+	is_int(-1, f.stated_time, "undetermined: no peak time");
 	ok(f.has_recomputed, "undetermined: recomputed");
 	is_int(0, f.recomputed_time, "undetermined: first maximum at 0");
 	is_int(64, f.recomputed_bytes, "undetermined: f32[<=16] is 64");
 	is_int(1, f.recomputed_unsized, "undetermined: b has no size");
-	is_int(0, f.peak_agrees, "undetermined: nothing to agree with");
+	is_int(0, f.stated_agrees, "undetermined: nothing to agree with");
 	done(&d, &f);
 }
 
@@ -700,7 +700,7 @@ static int same_peak(const struct hd_figures *a, const struct hd_figures *b)
 		a->recomputed_bytes == b->recomputed_bytes &&
 		a->recomputed_at_stated == b->recomputed_at_stated &&
 		a->recomputed_unsized == b->recomputed_unsized &&
-		a->peak_agrees == b->peak_agrees;
+		a->stated_agrees == b->stated_agrees;
 }
 
 /* Clears the sizes the parser kept in the value records (dump.h), as a
