@@ -16,7 +16,7 @@ for f in "$D"/*.txt; do
 	rm -rf g
 	run_hlodiff 0 "$b: golden update" golden update g "$f"
 	ok_cmd "$b: golden written as g/$b.golden" test -s "g/$b.golden"
-	ok_cmd "$b: starts with the magic line" sh -c "head -n 1 'g/$b.golden' | grep -qx 'hlodiff-golden 3'"
+	ok_cmd "$b: starts with the magic line" sh -c "head -n 1 'g/$b.golden' | grep -qx 'hlodiff-golden 4'"
 	run_hlodiff 0 "$b: golden against its dump: exit 0" --no-rules --all "g/$b.golden" "$f"
 	ok_cmd "$b: golden against its dump: no change" grep -q "^values: [0-9]* matched (0 changed), 0 added, 0 removed$" "$T/out"
 	for args in "" "--json --all" "--by op_name,kind" "--format markdown" "--format junit"; do
@@ -64,7 +64,7 @@ sed "s|<stdin>|X|" "$T/out" >"$T/din.out"
 is_file "$T/p.out" "$T/din.out" "a dump on standard input gives the same report as the plain file"
 rm -rf gz
 run_hlodiff 0 "golden update --gz" golden update --gz gz "$S"
-ok_cmd "--gz: gzip data named .golden.gz" sh -c "gzip -dc gz/tpu-splash_attention-0035.golden.gz | head -n 1 | grep -qx 'hlodiff-golden 3'"
+ok_cmd "--gz: gzip data named .golden.gz" sh -c "gzip -dc gz/tpu-splash_attention-0035.golden.gz | head -n 1 | grep -qx 'hlodiff-golden 4'"
 run_hlodiff 0 "golden check reads .golden.gz" golden check gz "$S"
 
 # ---- golden check ------------------------------------------------------------------------
@@ -127,7 +127,7 @@ ok_cmd "golden update of a golden: says so" grep -qF "hlodiff: goldens/jit_splas
 # ---- malformed goldens: FILE:LINE: what is wrong (expected ...), exit 2 ------------
 # Each message of src/golden.c, with its line (the last test below checks
 # that every message of golden.c is in some test).
-G3='hlodiff-golden 3\n'
+G3='hlodiff-golden 4\n'
 I='i\tx\t=\tAAAAAAAAAAB\tAAAAAAAAAAC\tf32[8]{0}\n'    # an instruction line
 gerr() { # DESC EXPECTED-START PRINTF-FORMAT [ARGS...]
 	d=$1
@@ -204,7 +204,7 @@ gerr "peak line: negative bytes" "2: negative bytes (expected a number >= 0)" "$
 gerr "peak line: last field" "2: bad last field (expected '-' (the line names no value) or nothing)" "${G3}p\tx{}\t4\t\tx\n"
 gerr "peak line after derived ones" "3: peak line after 'peak ... =' (expected no peak lines, or no '=' in the peak header)" "${G3}peak\tplain\t3\t=\np\tx{}\t4\n"
 gerr "cut in its last line" "2: last line has no newline (expected a complete file)" "${G3}a\t4\tt"
-gerr "another version" "1: golden file of another version (expected 'hlodiff-golden 3'; write it anew with 'hlodiff golden update')" 'hlodiff-golden 2\n'
+gerr "another version" "1: golden file of another version (expected 'hlodiff-golden 4'; write it anew with 'hlodiff golden update')" 'hlodiff-golden 3\n'
 gerr "a far future version" "1: golden file of another version" 'hlodiff-golden 10\n'
 # a real golden, edited: the first value line's allocation
 lv=$(grep -n '^v	' goldens/jit_splash.golden | head -n 1 | cut -d: -f1)
@@ -218,7 +218,7 @@ ok_cmd "bad golden: edited allocation: message" grep -qF "hlodiff: bad.golden:$l
 # line before's), '-END' (the line before's start), '=' size (the
 # allocation's) and a left-out size (the shape's bytes).
 {
-	printf 'hlodiff-golden 3\na\t64\tt\n'
+	printf 'hlodiff-golden 4\na\t64\tt\n'
 	printf 'i\tmul_fusion.1\tF\tAAAAAAAAAAB\tAAAAAAAAAAC\tf32[8]{0}\tjit(f)/mul\n'
 	printf 'v\t{}\t0\t0-1\t\t=\n'
 	printf 'i\tadd.2\t=\tAAAAAAAAAAD\tAAAAAAAAAAE\t=\t^7add\n'
@@ -239,7 +239,7 @@ ok_cmd "golden encodings: negate" grep -q '^  negate  *32  *32 ' "$T/out"
 run_hlodiff 0 "golden encodings: stat --json" stat --json enc.golden
 ok_cmd "golden encodings: total derived from the allocations" grep -q '"total_bytes": 64' "$T/out"
 ok_cmd "golden encodings: live-max derived from the live ranges ('-4' after '2-3' is 2-4)" grep -q '"live_max": 4' "$T/out"
-printf 'hlodiff-golden 3\n' >empty.golden
+printf 'hlodiff-golden 4\n' >empty.golden
 run_hlodiff 0 "the magic line alone is an empty golden" stat empty.golden
 
 # Every message of golden.c appearing in some test is checked in
