@@ -53,6 +53,18 @@ for f in "$D"/*.txt "$P"/*.txt; do
 	from_golden "${f#"$D"/}" "$f"
 done
 
+# A generated dump: a temp allocation whose slots are reused over time
+# (the sweep's shared-bytes and tree paths on thousands of values).
+for v in 0 1; do
+	if [ -x "$HD_BUILD/gen-dump" ] &&
+		"$HD_BUILD/gen-dump" --size 2M --seed 3 --variant "$v" -o "$TMPDIR_T/gen$v.txt" 2>/dev/null; then
+		agree "gen-dump 2M variant $v" "$TMPDIR_T/gen$v.txt"
+		from_golden "gen-dump 2M variant $v" "$TMPDIR_T/gen$v.txt"
+	else
+		skip "$HD_BUILD/gen-dump not built (make tests)"
+	fi
+done
+
 # all-gather-start.1 (tuple): its {1}, 8192 bytes, live at 1-3; the plain
 # peak line counts the instruction at its pointer table (16).  Held at 2:
 # p.0 1024 + the table 16 + {1} 8192 + neg.2 4096 = 13328.  At 3 the
