@@ -122,6 +122,12 @@ printf 'error peak_bytes(space=1) above 64 B\nerror space0_peak_bytes above 768 
 run_hlodiff 0 "peak_bytes(space=1) above 64 B and space0_peak_bytes above 768 B pass" \
 	--rules "$TMPDIR_T/s.rules" "$P/touching.txt" "$P/touching.txt"
 
+printf 'error peak_bytes(space=7) above 1 B\n' >"$TMPDIR_T/s7.rules"
+run_hlodiff 0 "peak_bytes of a memory space neither dump has" \
+	--rules "$TMPDIR_T/s7.rules" "$P/touching.txt" "$P/touching.txt"
+ok_cmd "  ... is n/a, with the reason" \
+	grep -q 'n/a .*(NEW has no allocation of that memory space)' "$TMPDIR_T/out"
+
 # The real pair: jit__fft_and_rslice at two compiles.  The stated peak
 # rises 33% (573309040 -> 764411944: the new lines count
 # loop_multiply_fusion, in place in fft.2.0's bytes, a second time) while
