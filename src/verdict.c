@@ -809,6 +809,8 @@ static const char *row_missing(const struct eval *e, const char *row)
 		for (s = OLD; s <= NEW; s++)
 			if (!e->f[s]->has_peak && e->f[s]->peak_why)
 				return e->f[s]->peak_why;
+		if (strcmp(row, "peak_bytes") != 0)
+			return "no allocation of that memory space";
 		return "no bytes held to compute the peak from";
 	}
 	if (strcmp(row, "recomputed_peak_bytes") == 0)

@@ -53,6 +53,18 @@ for f in "$D"/*.txt "$P"/*.txt; do
 	from_golden "${f#"$D"/}" "$f"
 done
 
+# A generated dump: a temp allocation whose slots are reused over time
+# (the sweep's shared-bytes and tree paths on thousands of values).
+for v in 0 1; do
+	if [ -x "$HD_BUILD/gen-dump" ] &&
+		"$HD_BUILD/gen-dump" --size 2M --seed 3 --variant "$v" -o "$TMPDIR_T/gen$v.txt" 2>/dev/null; then
+		agree "gen-dump 2M variant $v" "$TMPDIR_T/gen$v.txt"
+		from_golden "gen-dump 2M variant $v" "$TMPDIR_T/gen$v.txt"
+	else
+		skip "$HD_BUILD/gen-dump not built (make tests)"
+	fi
+done
+
 # all-gather-start.1 (tuple): its {1}, 8192 bytes, live at 1-3; the plain
 # peak line counts the instruction at its pointer table (16).  Held at 2:
 # p.0 1024 + the table 16 + {1} 8192 + neg.2 4096 = 13328.  At 3 the
@@ -109,6 +121,12 @@ run_hlodiff 1 "peak_bytes(space=1) above 63 B is violated (64)" \
 printf 'error peak_bytes(space=1) above 64 B\nerror space0_peak_bytes above 768 B\n' >"$TMPDIR_T/s.rules"
 run_hlodiff 0 "peak_bytes(space=1) above 64 B and space0_peak_bytes above 768 B pass" \
 	--rules "$TMPDIR_T/s.rules" "$P/touching.txt" "$P/touching.txt"
+
+printf 'error peak_bytes(space=7) above 1 B\n' >"$TMPDIR_T/s7.rules"
+run_hlodiff 0 "peak_bytes of a memory space neither dump has" \
+	--rules "$TMPDIR_T/s7.rules" "$P/touching.txt" "$P/touching.txt"
+ok_cmd "  ... is n/a, with the reason" \
+	grep -q 'n/a .*(NEW has no allocation of that memory space)' "$TMPDIR_T/out"
 
 # The real pair: jit__fft_and_rslice at two compiles.  The stated peak
 # rises 33% (573309040 -> 764411944: the new lines count
