@@ -47,6 +47,8 @@ enum hd_match_how {
 	HD_MATCH_LOOSE,           /* unique looser key (opcode + shape + ...) */
 	HD_MATCH_SCHEDULE,        /* tied candidates aligned by schedule order */
 	HD_MATCH_NAME,            /* same name{index}, different content */
+	HD_MATCH_GRAPH,           /* by the graph and metadata, shape aside
+				   * (runs after canonical, numbered last) */
 	HD_MATCH_HOW_COUNT
 };
 
