@@ -60,4 +60,25 @@ const char *hd_rc_value_verb(const struct hd_value_diff *x);
 void hd_rc_pair_label(char *buf, size_t n, const struct hd_diff *df,
 		      uint32_t old_v, uint32_t new_v);
 
+/* ---- changes of shape, other programs (diff.h, docs/matching.md) ---- */
+
+/* "x2.00" for a ratio x 100 (hd_scale_group). */
+void hd_rc_ratio(char *buf, size_t n, uint32_t ratio100);
+/* "+1.20GiB", "-512B", "0" for a byte delta. */
+void hd_rc_signed_bytes(char *buf, size_t n, int64_t delta);
+/* "NEW (was OLD) x0.50 -12.0MiB": one of the scaling summary's others. */
+void hd_rc_scaling_other(char *buf, size_t n, const struct hd_diff *df,
+			 const struct hd_value_diff *vd);
+/* The note when the two dumps look like different programs
+ * (hd_diff_programs): returns 1 and fills buf, else 0. */
+int hd_rc_programs_note(char *buf, size_t n, const struct hd_diff *df);
+/* The note when the two dumps are of differently named modules (the
+ * names their paths give, as directory mode reads them): returns 1 and
+ * fills buf, else 0. */
+int hd_rc_module_note(char *buf, size_t n, const struct hd_diff *df);
+/* The module name a dump's path gives ("" when none):
+ * hd_module_name_from_path of a file named as XLA names
+ * buffer-assignment dumps. */
+void hd_rc_module_of(char *buf, size_t n, const char *path);
+
 #endif
