@@ -1816,8 +1816,12 @@ static int read_header(struct reader *r)
 	int64_t v;
 	int has;
 
-	if (hd_slice_eq_cstr(k, "module"))
-		return want_fields(r, 2, 2, "'module NAME'");
+	if (hd_slice_eq_cstr(k, "module")) {
+		if (want_fields(r, 2, 2, "'module NAME'") ||
+		    text_field(r, 1, &r->d->module))
+			return -1;
+		return 0;
+	}
 	if (hd_slice_eq_cstr(k, "sections"))
 		return want_fields(r, 2, 2, "'sections WORDS'") || read_sections(r) ? -1 : 0;
 	if (hd_slice_eq_cstr(k, "total")) {

@@ -714,9 +714,12 @@ static void json_programs(struct hd_json *j, const struct hd_diff *df)
 	char a[256], b[256];
 
 	hd_diff_programs(df, &p);
-	hd_rc_module_of(a, sizeof(a), df->old->name);
-	hd_rc_module_of(b, sizeof(b), df->new_dump->name);
-	if (!p.different && (!a[0] || !b[0] || strcmp(a, b) == 0))
+	hd_rc_module_of(a, sizeof(a), df->old);
+	hd_rc_module_of(b, sizeof(b), df->new_dump);
+	/* the names only when both are known and differ (as the note) */
+	if (!a[0] || !b[0] || strcmp(a, b) == 0)
+		a[0] = b[0] = '\0';
+	if (!p.different && !a[0])
 		return;
 	hd_json_key(j, "programs");
 	hd_json_begin_object(j);

@@ -290,28 +290,46 @@ int hd_rc_programs_note(char *buf, size_t n, const struct hd_diff *df)
 	return 1;
 }
 
-void hd_rc_module_of(char *buf, size_t n, const char *path)
+/* Is s a JAX module's name ("jit_f", "pmap_f")? */
+static int jax_module(const char *s, size_t n)
 {
-	const char *base;
+	return (n > 4 && memcmp(s, "jit_", 4) == 0) ||
+	       (n > 5 && memcmp(s, "pmap_", 5) == 0);
+}
 
-	if (n)
-		buf[0] = '\0';
-	if (!path || n == 0)
+void hd_rc_module_of(char *buf, size_t n, const struct hd_dump *d)
+{
+	const char *base, *path = d->name;
+
+	if (n == 0)
+		return;
+	buf[0] = '\0';
+	/* a golden records the name its dump's file gave, or that file's
+	 * name when it was not XLA's; a file name says which module only
+	 * as XLA writes it: so only a JAX module's name is taken, from
+	 * either, for a module's */
+	if (d->module.n) {
+		if (jax_module(d->module.p, d->module.n))
+			snprintf(buf, n, "%.*s", (int)d->module.n, d->module.p);
+		return;
+	}
+	if (!path)
 		return;
 	base = strrchr(path, '/');
 	base = base ? base + 1 : path;
-	/* only a name as XLA writes it says which module (a golden's file
-	 * name is whatever it was given) */
-	if (strstr(base, "buffer-assignment"))
-		hd_module_name_from_path(path, buf, n);
+	if (strstr(base, "buffer-assignment") &&
+	    hd_module_name_from_path(path, buf, n) == 0 &&
+	    jax_module(buf, strlen(buf)))
+		return;
+	buf[0] = '\0';
 }
 
 int hd_rc_module_note(char *buf, size_t n, const struct hd_diff *df)
 {
 	char a[256], b[256];
 
-	hd_rc_module_of(a, sizeof(a), df->old->name);
-	hd_rc_module_of(b, sizeof(b), df->new_dump->name);
+	hd_rc_module_of(a, sizeof(a), df->old);
+	hd_rc_module_of(b, sizeof(b), df->new_dump);
 	if (!a[0] || !b[0] || strcmp(a, b) == 0)
 		return 0;
 	snprintf(buf, n, "different modules: %s (old), %s (new)", a, b);

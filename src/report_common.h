@@ -76,9 +76,10 @@ int hd_rc_programs_note(char *buf, size_t n, const struct hd_diff *df);
  * names their paths give, as directory mode reads them): returns 1 and
  * fills buf, else 0. */
 int hd_rc_module_note(char *buf, size_t n, const struct hd_diff *df);
-/* The module name a dump's path gives ("" when none):
- * hd_module_name_from_path of a file named as XLA names
- * buffer-assignment dumps. */
-void hd_rc_module_of(char *buf, size_t n, const char *path);
+/* The module name of a dump ("" when unknown): the one a golden file
+ * records, else hd_module_name_from_path of a file named as XLA names
+ * buffer-assignment dumps; only a JAX module's name ("jit_...",
+ * "pmap_...") counts. */
+void hd_rc_module_of(char *buf, size_t n, const struct hd_dump *d);
 
 #endif
