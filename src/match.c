@@ -1239,7 +1239,7 @@ struct gside {
 				 * one of its values is paired, else HD_NONE */
 	uint32_t *use_at;       /* instruction -> first of its users in uses
 				 * (n_insns + 1 offsets) */
-	uint32_t *uses;         /* users: gv entry << 8 | operand position */
+	uint64_t *uses;         /* users: gv entry << 8 | operand position */
 	uint64_t *key;          /* the running key, by value */
 	uint64_t salt;          /* keys that must match nothing */
 };
@@ -1394,11 +1394,13 @@ static void gside_init(struct gside *g, struct side *s, uint64_t salt)
 			continue;
 		e = &g->gv[f];
 		g->slot[v] = f++;
+		if (i >= g->n_insns)
+			i = HD_NONE;
 		e->insn = i;
 		e->v = v;
 		e->idx = ghash(hd_value_index(&HD_VALUE(d, v)));
 		e->ops_at = (uint32_t)g->n_ops;
-		if (i == HD_NONE || i >= g->n_insns)
+		if (i == HD_NONE)
 			continue;
 		{
 			const struct hd_insn *in = &HD_INSN(d, i);
@@ -1439,7 +1441,7 @@ static void gside_init(struct gside *g, struct side *s, uint64_t salt)
 				uint32_t j = g->ops[g->gv[f].ops_at + k];
 
 				if (j != HD_NONE)
-					g->uses[fill[j]++] = f << 8 | k;
+					g->uses[fill[j]++] = (uint64_t)f << 8 | k;
 			}
 		free(fill);
 	}
