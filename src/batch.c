@@ -28,6 +28,7 @@
 #include "hlodiff/parse.h"
 #include "hlodiff/rules.h"
 #include "hlodiff/verdict.h"
+#include "report_common.h"
 
 #define MODULE_MAX 512
 #define UNNAMED "unnamed"
@@ -1089,6 +1090,17 @@ static struct hd_verdicts *diff_and_rules(const struct hd_batch_opts *o,
 	return v;
 }
 
+/* What the report's notes say of the pair (enum hd_other_program). */
+static int other_program(const struct hd_diff *df)
+{
+	struct hd_programs p;
+	char buf[640];
+
+	hd_diff_programs(df, &p);
+	return (p.different ? HD_OTHER_PROGRAM : 0) |
+	       (hd_rc_module_note(buf, sizeof(buf), df) ? HD_OTHER_MODULE : 0);
+}
+
 static void compare_pair(const struct hd_batch_opts *o, const struct hd_job *j,
 			 struct hd_module_report *m)
 {
@@ -1123,6 +1135,7 @@ static void compare_pair(const struct hd_batch_opts *o, const struct hd_job *j,
 	m->status = v ? hd_verdicts_status(v, o->werror) : 0;
 	side_numbers(m, 0, &df.fold);
 	side_numbers(m, 1, &df.fnew);
+	m->other_program = other_program(&df);
 	if (v) {
 		m->has_rules = 1;
 		m->n_error = v->n_error;

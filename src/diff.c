@@ -984,3 +984,152 @@ const struct hd_figure_row *hd_diff_row(const struct hd_diff *df, const char *na
 	}
 	return NULL;
 }
+
+/* ---- changes of shape (diff.h) ------------------------------------------ */
+
+int hd_value_diff_shapes(const struct hd_diff *df,
+			 const struct hd_value_diff *vd,
+			 struct hd_slice *old_shape, struct hd_slice *new_shape)
+{
+	*old_shape = vd->old_v == HD_NONE ? HD_SLICE_NULL :
+					    hd_value_shape(df->old, vd->old_v);
+	*new_shape = vd->new_v == HD_NONE ? HD_SLICE_NULL :
+					    hd_value_shape(df->new_dump, vd->new_v);
+	return old_shape->n && new_shape->n && !hd_slice_eq(*old_shape, *new_shape);
+}
+
+double hd_value_diff_ratio(const struct hd_value_diff *vd)
+{
+	if (vd->status != HD_STATUS_MATCHED || vd->old_bytes <= 0 ||
+	    vd->new_bytes < 0)
+		return 0;
+	return (double)vd->new_bytes / (double)vd->old_bytes;
+}
+
+/* The ratio x 100, rounded, of a resized entry; UINT32_MAX when it has
+ * none (an old size of 0) or it is too large to group. */
+static uint32_t ratio100(const struct hd_value_diff *vd)
+{
+	double r = hd_value_diff_ratio(vd);
+
+	if (r <= 0 || r * 100 > 1e9)
+		return UINT32_MAX;
+	return (uint32_t)(r * 100 + 0.5);
+}
+
+static int cmp_by_ratio(const void *pa, const void *pb)
+{
+	const struct hd_value_diff *a = *(const struct hd_value_diff *const *)pa;
+	const struct hd_value_diff *b = *(const struct hd_value_diff *const *)pb;
+	uint32_t x = ratio100(a), y = ratio100(b);
+
+	if (x != y)
+		return x < y ? -1 : 1;
+	return a->old_v < b->old_v ? -1 : a->old_v > b->old_v;
+}
+
+static int cmp_groups(const void *pa, const void *pb)
+{
+	const struct hd_scale_group *a = pa, *b = pb;
+
+	if (a->n != b->n)
+		return a->n > b->n ? -1 : 1;
+	return a->ratio100 < b->ratio100 ? -1 : a->ratio100 > b->ratio100;
+}
+
+static int64_t abs64(int64_t x)
+{
+	return x < 0 ? (x == INT64_MIN ? INT64_MAX : -x) : x;
+}
+
+static int cmp_others(const void *pa, const void *pb)
+{
+	const struct hd_value_diff *a = *(const struct hd_value_diff *const *)pa;
+	const struct hd_value_diff *b = *(const struct hd_value_diff *const *)pb;
+	int64_t x = abs64(a->delta), y = abs64(b->delta);
+
+	if (x != y)
+		return x > y ? -1 : 1;
+	return a->old_v < b->old_v ? -1 : a->old_v > b->old_v;
+}
+
+void hd_diff_scaling(const struct hd_diff *df, struct hd_scaling *sc)
+{
+	const struct hd_value_diff **rs;
+	uint32_t i, k, n = 0, min, n_one = 0;
+	size_t cap = df->n_listed + 2;
+
+	memset(sc, 0, sizeof(*sc));
+	sc->n_matched = df->n_matched;
+	rs = hd_xmalloc(cap * sizeof(*rs));
+	for (i = 0; i < df->n_listed; i++) {
+		const struct hd_value_diff *vd =
+			&HD_VEC_AT(&df->values, struct hd_value_diff, i);
+
+		if (vd->status == HD_STATUS_MATCHED && vd->old_bytes >= 0 &&
+		    vd->new_bytes >= 0 && vd->old_bytes != vd->new_bytes)
+			rs[n++] = vd;
+	}
+	sc->n_resized = n;
+	sc->shown = n >= HD_SCALING_MIN_VALUES &&
+		    (uint64_t)n * 100 >= (uint64_t)df->n_matched * HD_SCALING_MIN_PERCENT;
+	qsort(rs, n, sizeof(*rs), cmp_by_ratio);
+	min = n / 100 > HD_SCALING_GROUP_MIN ? n / 100 : HD_SCALING_GROUP_MIN;
+	sc->groups = hd_xcalloc((size_t)n + 2, sizeof(*sc->groups));
+	sc->others = hd_xmalloc(((size_t)n + 1) * sizeof(*sc->others));
+	/* the unchanged sizes are x1.00 */
+	n_one = df->n_matched - n;
+	for (i = 0; i < n; i = k) {
+		uint32_t r = ratio100(rs[i]), c = 0;
+		struct hd_scale_group g = { r, 0, 0, 0 };
+
+		for (k = i; k < n && ratio100(rs[k]) == r; k++)
+			c++;
+		if (r == 100)
+			c += n_one;
+		if (r != UINT32_MAX && c >= min) {
+			g.n = c;
+			for (c = i; c < k; c++) {
+				g.old_bytes = hd_sat_add(g.old_bytes, rs[c]->old_bytes);
+				g.new_bytes = hd_sat_add(g.new_bytes, rs[c]->new_bytes);
+			}
+			sc->groups[sc->n_groups++] = g;
+		} else {
+			for (c = i; c < k; c++)
+				sc->others[sc->n_others++] = rs[c];
+		}
+		if (r == 100)
+			n_one = 0;
+	}
+	if (n_one) {
+		struct hd_scale_group g = { 100, n_one, 0, 0 };
+
+		sc->groups[sc->n_groups++] = g;
+	}
+	qsort(sc->groups, sc->n_groups, sizeof(*sc->groups), cmp_groups);
+	qsort(sc->others, sc->n_others, sizeof(*sc->others), cmp_others);
+	free(rs);
+}
+
+void hd_scaling_release(struct hd_scaling *sc)
+{
+	free(sc->groups);
+	free(sc->others);
+	memset(sc, 0, sizeof(*sc));
+}
+
+void hd_diff_programs(const struct hd_diff *df, struct hd_programs *p)
+{
+	const uint32_t *c = df->match.count;
+	uint32_t small;
+
+	memset(p, 0, sizeof(*p));
+	p->n_old = df->match.n_old;
+	p->n_new = df->match.n_new;
+	p->by_structure = c[HD_MATCH_EXACT] + c[HD_MATCH_STRUCTURAL] +
+			  c[HD_MATCH_CANONICAL] + c[HD_MATCH_GRAPH];
+	small = p->n_old < p->n_new ? p->n_old : p->n_new;
+	p->different = small >= HD_SAME_PROGRAM_MIN &&
+		       (uint64_t)p->by_structure * 100 <
+			       (uint64_t)small * HD_SAME_PROGRAM_PERCENT;
+}

@@ -23,8 +23,10 @@
  */
 #include "hlodiff/golden.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -761,6 +763,76 @@ static void write_copy_extras(struct opt *o, const struct hd_insn *in)
 }
 
 /*
+ * What the matcher's graph passes read of the operands (match.h): a
+ * parameter's number as it is (nothing for 0); else, for each %name, how
+ * many instructions before this one its instruction is (the 'i' lines
+ * are in instruction order): one byte of delta_digits for 1 to 61, else
+ * the number in parentheses (negative for one after), '?' for a name
+ * that is no instruction; nothing when none is an instruction.  Numbers
+ * are much
+ * shorter than the names.
+ */
+/* The one-byte spellings of the distances 1 to 61 (write_graph_operands). */
+static const char delta_digits[] =
+	"123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+static size_t next_operand(struct hd_slice t, size_t i, struct hd_slice *name)
+{
+	size_t j;
+
+	while (i < t.n) {
+		if (t.p[i] == '"') {
+			for (i++; i < t.n && t.p[i] != '"'; i++)
+				if (t.p[i] == '\\')
+					i++;
+			i++;
+			continue;
+		}
+		if (t.p[i++] != '%')
+			continue;
+		for (j = i; j < t.n && (isalnum((unsigned char)t.p[j]) ||
+				       t.p[j] == '_' || t.p[j] == '.' ||
+				       t.p[j] == '-'); j++)
+			;
+		*name = hd_slice_make(t.p + i, j - i);
+		return j;
+	}
+	return SIZE_MAX;
+}
+
+static void write_graph_operands(struct opt *o, const struct hd_dump *d,
+				 uint32_t at, const struct hd_insn *in)
+{
+	struct hd_slice t = in->operands, name;
+	size_t i = 0;
+	int n = 0, known = 0;
+
+	/* parameter 0, the most common, is the default (match.c) */
+	if (hd_slice_eq_cstr(in->opcode, "parameter")) {
+		if (t.n && !hd_slice_eq_cstr(t, "0"))
+			put_escaped(opt_next(o), t);
+		return;
+	}
+	/* a list of no instruction gives the graph passes nothing */
+	while (!known && (i = next_operand(t, i, &name)) != SIZE_MAX)
+		known = hd_dump_insn_by_name(d, name) != HD_NONE;
+	if (!known)
+		return;
+	opt_next(o);
+	for (i = 0; (i = next_operand(t, i, &name)) != SIZE_MAX; n++) {
+		uint32_t k = hd_dump_insn_by_name(d, name);
+		int64_t delta = (int64_t)at - (int64_t)k;
+
+		if (k == HD_NONE)
+			fputc('?', o->out);
+		else if (delta >= 1 && delta <= 61)
+			fputc(delta_digits[delta - 1], o->out);
+		else
+			fprintf(o->out, "(%" PRId64 ")", delta);
+	}
+}
+
+/*
  * The source files of the instructions, numbered from 1 in order of
  * first use: the "f" lines, and each instruction's number in files[].
  */
@@ -1022,6 +1094,8 @@ static void write_insn(struct writer *w, uint32_t i)
 		opt_skip(&o);
 	if (hd_slice_eq_cstr(in->opcode, "copy-start"))
 		write_copy_extras(&o, in);
+	else
+		write_graph_operands(&o, w->d, i, in);
 	fputc('\n', out);
 }
 
@@ -1854,8 +1928,12 @@ static int read_header(struct reader *r)
 	int64_t v;
 	int has;
 
-	if (hd_slice_eq_cstr(k, "module"))
-		return want_fields(r, 2, 2, "'module NAME'");
+	if (hd_slice_eq_cstr(k, "module")) {
+		if (want_fields(r, 2, 2, "'module NAME'") ||
+		    text_field(r, 1, &r->d->module))
+			return -1;
+		return 0;
+	}
 	if (hd_slice_eq_cstr(k, "sections"))
 		return want_fields(r, 2, 2, "'sections WORDS'") || read_sections(r) ? -1 : 0;
 	if (hd_slice_eq_cstr(k, "total")) {

@@ -1247,6 +1247,61 @@ static void section_breakdown(FILE *out, const struct hd_breakdown *b)
 	fputs("</ul>\n</section>\n", out);
 }
 
+/* ---- notes and scaling (diff.h) --------------------------------------------- */
+
+static void section_notes(FILE *out, const struct hd_diff *df)
+{
+	char buf[640];
+
+	if (hd_rc_module_note(buf, sizeof(buf), df)) {
+		fputs("<p class=\"note\">Note: ", out);
+		esc_cstr(out, buf);
+		fputs("</p>\n", out);
+	}
+	if (hd_rc_programs_note(buf, sizeof(buf), df)) {
+		fputs("<p class=\"note\">Note: ", out);
+		esc_cstr(out, buf);
+		fputs("</p>\n", out);
+	}
+}
+
+static void section_scaling(FILE *out, const struct hd_diff *df)
+{
+	struct hd_scaling sc;
+	char r[32], d[40], buf[640];
+	uint32_t i;
+
+	hd_diff_scaling(df, &sc);
+	if (sc.shown) {
+		fprintf(out, "<section id=\"scaling\">\n<h2>Scaling</h2>\n"
+			"<p>%" PRIu32 " of %" PRIu32 " matched values changed size."
+			"</p>\n<table>\n<tr><th>size ratio</th><th>values</th>"
+			"<th>delta</th></tr>\n", sc.n_resized, sc.n_matched);
+		for (i = 0; i < sc.n_groups; i++) {
+			const struct hd_scale_group *g = &sc.groups[i];
+
+			hd_rc_ratio(r, sizeof(r), g->ratio100);
+			hd_rc_signed_bytes(d, sizeof(d),
+					   hd_delta(g->old_bytes, g->new_bytes));
+			fprintf(out, "<tr><td>%s</td><td class=\"num\">%" PRIu32
+				"</td><td class=\"num\">%s</td></tr>\n", r, g->n, d);
+		}
+		fputs("</table>\n", out);
+		if (sc.n_others)
+			fputs("<p>Others:</p>\n<ul>\n", out);
+		for (i = 0; i < sc.n_others; i++) {
+			hd_rc_scaling_other(buf, sizeof(buf), df, sc.others[i]);
+			fputs("<li>", out);
+			esc_cstr(out, buf);
+			fputs("</li>\n", out);
+		}
+		if (sc.n_others)
+			fputs("</ul>\n", out);
+		fputs("</section>\n", out);
+	}
+	hd_scaling_release(&sc);
+}
+
 void hd_report_html(FILE *out, const struct hd_diff *df,
 		    const char *rules_html, int top_n)
 {
@@ -1258,6 +1313,8 @@ static void page_body(FILE *out, const struct hd_diff *df, const char *rules_htm
 		      const char *title)
 {
 	section_summary(out, df, title);
+	section_notes(out, df);
+	section_scaling(out, df);
 	section_timeline(out, df);
 	section_peak(out, df);
 	section_rules(out, rules_html);

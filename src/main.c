@@ -41,6 +41,7 @@ struct options {
 	const char *file_out[HD_FORMAT_COUNT];  /* --json=FILE, --markdown FILE ... */
 	int color;               /* enum color_mode */
 	int strict;
+	int strict_module;       /* --strict-module */
 	int allow_incomplete;
 	int by_name;
 	enum hd_by_key by_keys[HD_BY_MAX_KEYS];
@@ -96,6 +97,8 @@ static void usage(FILE *out)
 	      "                OLD as NEW (repeatable): repository paths for annotations\n"
 	      "  --by-name     match values by exact name{index} only\n"
 	      "  --strict      treat lines the parser does not know as errors\n"
+	      "  --strict-module  one pair: differently named modules, or dumps that\n"
+	      "                look like two different programs, are an error (exit 2)\n"
 	      "  --allow-incomplete  read a truncated dump as far as it goes (its\n"
 	      "                partial figures are left out) instead of exit 2\n"
 	      "  -j N          compare N modules at once (default: the number of processors)\n"
@@ -276,6 +279,7 @@ static int flag_option(struct options *o, const char *a)
 	static const struct { const char *name; size_t off; } flags[] = {
 		{ "--all", offsetof(struct options, report.all) },
 		{ "--strict", offsetof(struct options, strict) },
+		{ "--strict-module", offsetof(struct options, strict_module) },
 		{ "--allow-incomplete", offsetof(struct options, allow_incomplete) },
 		{ "--no-rules", offsetof(struct options, no_rules) },
 		{ "--werror", offsetof(struct options, werror) },
@@ -581,6 +585,14 @@ static int cmd_pair(const struct options *o, const struct hd_rules *rules)
 		r.pr = 1;
 		if (o->markdown_pr && emit_pr(o, render_pair, &r))
 			status = HD_EXIT_TROUBLE;
+		if (o->strict_module && m.other_program) {
+			fprintf(stderr, "hlodiff: %s: %s (--strict-module)\n",
+				o->args[1],
+				m.other_program & HD_OTHER_MODULE ?
+					"not the module of OLD (expected a compile of the same module)" :
+					"looks like another program than OLD (few values matched by structure)");
+			status = HD_EXIT_TROUBLE;
+		}
 	}
 	hd_module_report_release(&m);
 	return status;

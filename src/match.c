@@ -30,6 +30,9 @@
 #include "hlodiff/parallel.h"
 #include "hlodiff/diag.h"
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 /* One side (old or new) of the match. */
 struct side {
 	const struct hd_dump *d;
@@ -157,7 +160,7 @@ const char *hd_match_how_name(enum hd_match_how how)
 {
 	static const char *const names[HD_MATCH_HOW_COUNT] = {
 		"none", "exact", "structural", "canonical", "loose",
-		"schedule", "name",
+		"schedule", "name", "graph",
 	};
 
 	return (unsigned)how < HD_MATCH_HOW_COUNT ? names[how] : "?";
@@ -1200,6 +1203,526 @@ static void side_release(struct side *s)
 	hd_vec_release(&s->mem);
 }
 
+/* ------------------------------------------------------------------ */
+/* Shape as evidence: the graph passes                                  */
+
+/*
+ * What the graph passes know of a value left by the strict passes, none
+ * of it its shape: its instruction's opcode, op_name, stripped name,
+ * source and parameter number, its index, and its instruction's
+ * operands (by instruction, HD_NONE when the name defines no record) and
+ * users among the other free values' instructions.
+ */
+struct gval {
+	uint64_t op, opn;       /* opcode hash; opcode mixed with op_name */
+	uint64_t name, idx;     /* stripped name; index */
+	uint64_t param;         /* parameter number text (0 for others) */
+	uint64_t src, file;     /* source file and line; file alone */
+	uint32_t insn;          /* its instruction, HD_NONE if unknown */
+	uint32_t v;             /* the value */
+	uint32_t ops_at, ops_n; /* its operands in gside.ops */
+};
+
+/* One side's graph state (only the free values have entries). */
+struct gside {
+	struct side *s;
+	uint32_t n_insns, nf;
+	struct gval *gv;        /* nf entries */
+	uint32_t *slot;         /* value -> its gv entry, HD_NONE */
+	uint32_t *todo;         /* entries not anchored yet (graph_anchors_more) */
+	uint32_t *nometa;       /* entries without their metadata (gside_meta) */
+	uint32_t n_todo, n_nometa;
+	uint32_t *ops;          /* operand instructions */
+	size_t n_ops, cap_ops;
+	uint32_t *anchor;       /* instruction -> its partner's instruction
+				 * (old side) or itself (new side) when
+				 * one of its values is paired, else HD_NONE */
+	uint32_t *use_at;       /* instruction -> first of its users in uses
+				 * (n_insns + 1 offsets) */
+	uint64_t *uses;         /* users: gv entry << 8 | operand position */
+	uint64_t *key;          /* the running key, by value */
+	uint64_t salt;          /* keys that must match nothing */
+};
+
+/* Folds x into h (the graph keys are made per value and pass: inline,
+ * where canon's mix is a call). */
+static inline uint64_t gmix(uint64_t h, uint64_t x)
+{
+	h ^= x + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
+	h *= 0xff51afd7ed558ccdu;
+	return h ^ (h >> 32);
+}
+
+static uint64_t ghash(struct hd_slice s)
+{
+	return XXH3_64bits(s.p, s.n);
+}
+
+/* The bytes of an instruction name, as a table: operand lists are
+ * scanned a byte at a time. */
+static const uint8_t gname_chars[256] = {
+	['-'] = 1, ['.'] = 1, ['_'] = 1,
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
+	['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
+	['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1,
+	['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1,
+	['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+	['Y'] = 1, ['Z'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
+	['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1,
+	['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1,
+	['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+	['y'] = 1, ['z'] = 1,
+};
+
+/* A golden's operands (golden.c): for each operand how many
+ * instructions before instruction `at` its own is: a digit or letter
+ * for 1 to 61 (1-9, a-z, A-Z), else the number in parentheses; '?'
+ * for none. */
+static void gside_golden_operands(struct gside *g, struct hd_slice t,
+				  uint32_t at)
+{
+	size_t i = 0;
+
+	while (i < t.n) {
+		char c = t.p[i++];
+		int64_t k = -1;
+		uint32_t j = HD_NONE;
+
+		if (c >= '1' && c <= '9')
+			k = c - '0';
+		else if (c >= 'a' && c <= 'z')
+			k = 10 + (c - 'a');
+		else if (c >= 'A' && c <= 'Z')
+			k = 36 + (c - 'A');
+		else if (c == '(') {
+			int neg = i < t.n && t.p[i] == '-';
+
+			i += (size_t)neg;
+			for (k = 0; i < t.n && t.p[i] >= '0' && t.p[i] <= '9' &&
+				    k < ((int64_t)1 << 40); i++)
+				k = 10 * k + (t.p[i] - '0');
+			while (i < t.n && t.p[i++] != ')')
+				;
+			k = neg ? -k : k;
+			if (k == -1)    /* a one after: not "none" */
+				j = at + 1 < g->n_insns ? at + 1 : HD_NONE;
+		}
+		if (k != -1 && (int64_t)at - k >= 0 &&
+		    (int64_t)at - k < (int64_t)g->n_insns)
+			j = (uint32_t)((int64_t)at - k);
+		if (g->n_ops == g->cap_ops) {
+			g->cap_ops = g->cap_ops ? 2 * g->cap_ops : 256;
+			g->ops = hd_xrealloc(g->ops, g->cap_ops * sizeof(*g->ops));
+		}
+		g->ops[g->n_ops++] = j;
+	}
+}
+
+/* The instructions named by %NAME in the operand list of instruction
+ * at (string literals skipped), appended to g->ops. */
+static void gside_operands(struct gside *g, struct hd_slice t, uint32_t at)
+{
+	const struct hd_dump *d = g->s->d;
+	const char *p = t.p, *end = t.p + t.n, *q;
+
+	struct hd_slice text = HD_INSN(d, at).text;
+
+	/* (a golden's copy-start keeps its operand's %name) */
+	if (t.n && t.p[0] != '%' && text.n >= sizeof(HD_CANON_STORED) - 1 &&
+	    memcmp(text.p, HD_CANON_STORED, sizeof(HD_CANON_STORED) - 1) == 0) {
+		gside_golden_operands(g, t, at);
+		return;
+	}
+	/* string literals (rare in operand lists) may hold a '%' */
+	q = t.n ? memchr(p, '"', t.n) : NULL;
+	while (p < end) {
+		const char *pc = memchr(p, '%', (size_t)(end - p)), *e;
+
+		if (!pc)
+			break;
+		if (q && q < pc) {
+			for (p = q + 1; p < end && *p != '"'; p++)
+				if (*p == '\\')
+					p++;
+			p = p < end ? p + 1 : end;
+			q = p < end ? memchr(p, '"', (size_t)(end - p)) : NULL;
+			continue;
+		}
+		for (e = ++pc; e < end && gname_chars[(unsigned char)*e]; e++)
+			;
+		if (g->n_ops == g->cap_ops) {
+			g->cap_ops = g->cap_ops ? 2 * g->cap_ops : 256;
+			g->ops = hd_xrealloc(g->ops, g->cap_ops * sizeof(*g->ops));
+		}
+		g->ops[g->n_ops++] = hd_dump_insn_by_name(
+			d, hd_slice_make(pc, (size_t)(e - pc)));
+		p = e;
+	}
+}
+
+/* The features of the free values of one side (see struct gval). */
+static void gside_init(struct gside *g, struct side *s, uint64_t salt)
+{
+	const struct hd_dump *d = s->d;
+	uint32_t r, f, k, *cnt;
+
+	memset(g, 0, sizeof(*g));
+	g->s = s;
+	g->salt = salt;
+	g->n_insns = (uint32_t)d->insns.len;
+	g->slot = hd_xmalloc(((size_t)s->n + 1) * sizeof(*g->slot));
+	memset(g->slot, 0xff, ((size_t)s->n + 1) * sizeof(*g->slot));
+	g->key = hd_xmalloc(((size_t)s->n + 1) * sizeof(*g->key));
+	g->anchor = hd_xmalloc(((size_t)g->n_insns + 1) * sizeof(*g->anchor));
+	for (r = 0; r < s->n_free; r++)
+		if (s->partner[s->free_list[r]] == HD_NONE)
+			g->nf++;
+	g->gv = hd_xcalloc((size_t)g->nf + 1, sizeof(*g->gv));
+	g->todo = hd_xmalloc(2 * ((size_t)g->nf + 1) * sizeof(*g->todo));
+	g->nometa = g->todo + g->nf + 1;
+	for (f = 0; f < g->nf; f++)
+		g->todo[f] = g->nometa[f] = f;
+	g->n_todo = g->n_nometa = g->nf;
+	f = 0;
+	for (r = 0; r < s->n_free; r++) {
+		uint32_t v = s->free_list[r], i = s->c.value_insn[v];
+		struct gval *e;
+
+		if (s->partner[v] != HD_NONE)
+			continue;
+		e = &g->gv[f];
+		g->slot[v] = f++;
+		if (i >= g->n_insns)
+			i = HD_NONE;
+		e->insn = i;
+		e->v = v;
+		e->idx = ghash(hd_value_index(&HD_VALUE(d, v)));
+		e->ops_at = (uint32_t)g->n_ops;
+		if (i == HD_NONE)
+			continue;
+		{
+			const struct hd_insn *in = &HD_INSN(d, i);
+
+			e->op = s->c.insn_loose[2 * (size_t)i];
+			e->opn = s->c.insn_loose[2 * (size_t)i + 1];
+			/* a golden leaves out the number 0 (golden.c) */
+			if (hd_slice_eq(in->opcode, hd_slice_make("parameter", 9)))
+				e->param = ghash(in->operands.n ? in->operands :
+						 hd_slice_make("0", 1)) | 1;
+			else
+				gside_operands(g, in->operands, i);
+		}
+		e->ops_n = (uint32_t)g->n_ops - e->ops_at;
+	}
+	/* users: the free values whose instruction has instruction j as
+	 * operand k, by j (a counting sort) */
+	g->use_at = hd_xcalloc((size_t)g->n_insns + 2, sizeof(*g->use_at));
+	cnt = g->use_at + 1;
+	for (f = 0; f < g->nf; f++)
+		for (k = 0; k < g->gv[f].ops_n && k < 256; k++) {
+			uint32_t j = g->ops[g->gv[f].ops_at + k];
+
+			if (j != HD_NONE)
+				cnt[j]++;
+		}
+	for (k = 0; k < g->n_insns; k++)
+		g->use_at[k + 1] += g->use_at[k];
+	g->uses = hd_xmalloc(((size_t)g->use_at[g->n_insns] + 1) *
+			     sizeof(*g->uses));
+	{
+		uint32_t *fill = hd_xmalloc(((size_t)g->n_insns + 1) *
+					    sizeof(*fill));
+
+		memcpy(fill, g->use_at, (size_t)g->n_insns * sizeof(*fill));
+		for (f = 0; f < g->nf; f++)
+			for (k = 0; k < g->gv[f].ops_n && k < 256; k++) {
+				uint32_t j = g->ops[g->gv[f].ops_at + k];
+
+				if (j != HD_NONE)
+					g->uses[fill[j]++] = (uint64_t)f << 8 | k;
+			}
+		free(fill);
+	}
+}
+
+/*
+ * The stripped names and sources of the values still free, read when a
+ * key first needs them: the first pass (operands and op_name) pairs
+ * most values, and reading a source parses the instruction's metadata.
+ */
+static void gside_meta(struct gside *g)
+{
+	const struct hd_dump *d = g->s->d;
+	char buf[256];
+	uint32_t t;
+
+	/* an entry paired before it needed them never will */
+	for (t = 0; t < g->n_nometa; t++) {
+		struct gval *e = &g->gv[g->nometa[t]];
+		const struct hd_insn *in;
+		struct hd_insn_source is;
+		size_t n;
+
+		if (e->insn == HD_NONE || e->insn >= g->n_insns ||
+		    g->s->partner[e->v] != HD_NONE)
+			continue;
+		in = &HD_INSN(d, e->insn);
+		n = in->name.n <= sizeof(buf) ? hd_canon_name(buf, in->name) : 0;
+		e->name = n ? XXH3_64bits(buf, n) : ghash(in->name);
+		is = hd_insn_source_of(d, e->insn);
+		if (is.source_file.n) {
+			e->file = ghash(is.source_file);
+			e->src = gmix(e->file, (uint64_t)is.source_line);
+		}
+	}
+	g->n_nometa = 0;
+}
+
+static void gside_release(struct gside *g)
+{
+	free(g->gv);
+	free(g->todo);
+	free(g->slot);
+	free(g->ops);
+	free(g->anchor);
+	free(g->use_at);
+	free(g->uses);
+	free(g->key);
+}
+
+/* Sets the anchors of old value v's instruction and its partner's. */
+static void anchor_pair(struct gside *go, struct gside *gn, uint32_t v)
+{
+	uint32_t w = go->s->partner[v], i, j;
+
+	if (w == HD_NONE)
+		return;
+	i = go->s->c.value_insn[v];
+	j = gn->s->c.value_insn[w];
+	if (i >= go->n_insns || j >= gn->n_insns)
+		return;
+	/* the lowest partner, whatever the order of the values */
+	if (j < go->anchor[i])
+		go->anchor[i] = j;
+	gn->anchor[j] = j;
+}
+
+/* The anchors of the pairs made since the last call, from the free
+ * values of the old side (a pair has a member on each side). */
+static void graph_anchors_more(struct gside *go, struct gside *gn)
+{
+	uint32_t t, k = 0;
+
+	for (t = 0; t < go->n_todo; t++) {
+		uint32_t f = go->todo[t];
+
+		if (go->s->partner[go->gv[f].v] != HD_NONE)
+			anchor_pair(go, gn, go->gv[f].v);
+		else
+			go->todo[k++] = f;
+	}
+	go->n_todo = k;
+}
+
+/* The anchors (struct gside) of both sides from the pairs made so far. */
+static void graph_anchors(struct gside *go, struct gside *gn)
+{
+	const struct side *o = go->s, *n = gn->s;
+	uint32_t v;
+
+	memset(go->anchor, 0xff, ((size_t)go->n_insns + 1) * sizeof(uint32_t));
+	memset(gn->anchor, 0xff, ((size_t)gn->n_insns + 1) * sizeof(uint32_t));
+	(void)n;
+	for (v = 0; v < o->n; v++)
+		anchor_pair(go, gn, v);
+}
+
+/* The keys of the graph passes (graph_key). */
+enum gkey_kind {
+	GK_BOTTOM,        /* operands + opcode/op_name */
+	GK_BOTTOM_NAMED,  /* operands + opcode/op_name + stripped name */
+	GK_META,          /* opcode/op_name + stripped name + source + param */
+	GK_TOP,           /* a paired user's partner and operand position */
+	GK_META_LOOSE,    /* opcode/op_name + source file + param */
+	GK_BOTTOM_OPCODE, /* operands + opcode */
+	GK_COUNT
+};
+
+/* Mixes the anchored operands of e into h; 0 when none is anchored (the
+ * key then says nothing of the graph). */
+static uint64_t graph_operands(const struct gside *g, const struct gval *e,
+			       uint64_t h)
+{
+	uint32_t k, anchored = 0;
+
+	h = gmix(h, e->ops_n);
+	for (k = 0; k < e->ops_n; k++) {
+		uint32_t j = g->ops[e->ops_at + k];
+		uint32_t a = j == HD_NONE ? HD_NONE : g->anchor[j];
+
+		h = gmix(h, a == HD_NONE ? 0x5bd1e995u : (uint64_t)a + 1);
+		anchored += a != HD_NONE;
+	}
+	return anchored ? h : 0;
+}
+
+/* The key of free value entry e, or 0 when it has none. */
+static uint64_t graph_key(const struct gside *g, const struct gval *e,
+			  enum gkey_kind kind)
+{
+	uint64_t h = gmix((uint64_t)kind + 0x9e37, e->idx);
+
+	if (e->insn == HD_NONE)
+		return 0;
+	switch (kind) {
+	case GK_BOTTOM_NAMED:
+		return graph_operands(g, e, gmix(gmix(h, e->opn),
+							 e->name));
+	case GK_META:
+		h = gmix(gmix(h, e->opn), e->name);
+		return gmix(gmix(h, e->src), e->param);
+	case GK_BOTTOM:
+		return graph_operands(g, e, gmix(h, e->opn));
+	case GK_META_LOOSE:
+		if (!e->file && !e->param)
+			return 0;
+		h = gmix(gmix(h, e->opn), e->file);
+		return gmix(h, e->param);
+	case GK_BOTTOM_OPCODE:
+		return graph_operands(g, e, gmix(h, e->op));
+	case GK_TOP: {
+		uint64_t best = UINT64_MAX;
+		uint32_t u;
+
+		/* the user with the lowest anchor (the same user on both
+		 * sides when the pairs agree), by operand position */
+		for (u = g->use_at[e->insn]; u < g->use_at[e->insn + 1]; u++) {
+			const struct gval *ue = &g->gv[g->uses[u] >> 8];
+			uint32_t a = ue->insn == HD_NONE ? HD_NONE :
+							    g->anchor[ue->insn];
+			uint64_t c = ((uint64_t)a << 8) | (g->uses[u] & 0xff);
+
+			if (a != HD_NONE && c < best)
+				best = c;
+		}
+		if (best == UINT64_MAX)
+			return 0;
+		return gmix(gmix(h, e->op), best);
+	}
+	default:
+		return 0;
+	}
+}
+
+/* Fills g->key for the side's free values; a value without a key gets
+ * one of its own (salted by side) that groups with nothing. */
+static void graph_keys(struct gside *g, enum gkey_kind kind)
+{
+	const struct side *s = g->s;
+	uint32_t r;
+
+	for (r = 0; r < s->n_free; r++) {
+		uint32_t v = s->free_list[r], f = g->slot[v];
+		uint64_t k = 0;
+
+		if (f != HD_NONE && s->partner[v] == HD_NONE)
+			k = graph_key(g, &g->gv[f], kind);
+		g->key[v] = k ? k : gmix(g->salt, v);
+	}
+}
+
+/* align_body for groups of as many members on each side only: with
+ * unequal counts, which members are the extra ones is a guess. */
+static void align_equal_body(struct part *p, const struct pass *ps)
+{
+	uint32_t g;
+
+	for (g = 0; g < p->n_groups; g++) {
+		const struct group *q = &p->groups[g];
+
+		if (q->n_old > 0 && q->n_old == q->n_new)
+			align_group(p, q, ps->how);
+	}
+}
+
+static uint32_t pairs_made(const struct mctx *x)
+{
+	uint32_t i, n = 0;
+
+	for (i = 1; i < HD_MATCH_HOW_COUNT; i++)
+		n += x->part[0].count[i] + x->part[1].count[i];
+	return n;
+}
+
+/* Most rounds of the graph passes: each round's pairs anchor the next's. */
+#define GRAPH_ROUNDS 16
+
+/*
+ * The graph passes (match.h): rounds of unique keys made from what is
+ * paired already (operands, users) and from the metadata, until a round
+ * pairs nothing; then the keys still tied are aligned by schedule order
+ * and the rounds run again.
+ */
+static void pass_graph(struct mctx *x)
+{
+	struct gside go, gn;
+	struct pass ps;
+	uint32_t before, round, k, align;
+
+	if (x->o.n_free == 0 || x->n.n_free == 0)
+		return;
+	gside_init(&go, &x->o, 0x6f6c64u);
+	gside_init(&gn, &x->n, 0x6e6577u);
+	if (go.nf == 0 || gn.nf == 0)
+		goto out;
+	graph_anchors(&go, &gn);
+	for (align = 0; align < 2; align++) {
+		for (round = 0; round < GRAPH_ROUNDS; round++) {
+			before = pairs_made(x);
+			for (k = 0; k < GK_COUNT; k++) {
+				graph_anchors_more(&go, &gn);
+				if (k != GK_BOTTOM) {
+					gside_meta(&go);
+					gside_meta(&gn);
+				}
+				graph_keys(&go, (enum gkey_kind)k);
+				graph_keys(&gn, (enum gkey_kind)k);
+				ps.okey = by_value(go.key);
+				ps.nkey = by_value(gn.key);
+				ps.lists = 0;
+				ps.how = HD_MATCH_GRAPH;
+				ps.body = unique_body;
+				run_pass(x, &ps);
+			}
+			if (pairs_made(x) == before)
+				break;
+		}
+		if (align)
+			break;
+		/* the ties of the strongest keys, by schedule order */
+		for (k = 0; k < GK_COUNT; k++) {
+			if (k == GK_TOP || k == GK_BOTTOM_OPCODE)
+				continue;
+			graph_anchors_more(&go, &gn);
+			gside_meta(&go);
+			gside_meta(&gn);
+			graph_keys(&go, (enum gkey_kind)k);
+			graph_keys(&gn, (enum gkey_kind)k);
+			ps.okey = by_value(go.key);
+			ps.nkey = by_value(gn.key);
+			ps.lists = 1;
+			ps.how = HD_MATCH_SCHEDULE;
+			ps.body = align_equal_body;
+			run_pass(x, &ps);
+		}
+	}
+out:
+	gside_release(&go);
+	gside_release(&gn);
+}
+
 /* The cascade of match.h, strict to loose. */
 static void cascade(struct mctx *x)
 {
@@ -1209,6 +1732,7 @@ static void cascade(struct mctx *x)
 	pass_exact_structural(x);
 	pass_unique(x, by_value(oc->value_canon), by_value(nc->value_canon),
 		    HD_MATCH_CANONICAL);
+	pass_graph(x);
 	sides_loose(x);
 	for (k = 0; k < HD_LOOSE_COUNT; k++)
 		pass_unique(x, loose_key(&x->o, k), loose_key(&x->n, k),

@@ -825,14 +825,60 @@ static void diff_text_peak(FILE *out, const struct hd_diff *df,
 			rest_n == 1 ? "" : "s");
 }
 
+/* The notes at the top: other modules, other programs (diff.h). */
+static void diff_text_notes(FILE *out, const struct hd_diff *df)
+{
+	char buf[640];
+
+	if (hd_rc_module_note(buf, sizeof(buf), df))
+		fprintf(out, "note: %s\n", buf);
+	if (hd_rc_programs_note(buf, sizeof(buf), df))
+		fprintf(out, "note: %s\n", buf);
+}
+
+/* The scaling summary (diff.h), when many values changed size. */
+static void diff_text_scaling(FILE *out, const struct hd_diff *df)
+{
+	struct hd_scaling sc;
+	char r[32], d[40], buf[640];
+	uint32_t i;
+
+	hd_diff_scaling(df, &sc);
+	if (sc.shown) {
+		fprintf(out, "\nscaling: %" PRIu32 " of %" PRIu32
+			" matched values changed size\n", sc.n_resized,
+			sc.n_matched);
+		for (i = 0; i < sc.n_groups; i++) {
+			const struct hd_scale_group *g = &sc.groups[i];
+			int64_t delta = hd_delta(g->old_bytes, g->new_bytes);
+
+			hd_rc_ratio(r, sizeof(r), g->ratio100);
+			hd_rc_signed_bytes(d, sizeof(d), delta);
+			fprintf(out, "  %s: %" PRIu32 " value%s%s%s\n", r, g->n,
+				g->n == 1 ? "" : "s", delta ? "  " : "",
+				delta ? d : "");
+		}
+		for (i = 0; i < sc.n_others && i < HD_SCALING_OTHERS_SHOWN; i++) {
+			hd_rc_scaling_other(buf, sizeof(buf), df, sc.others[i]);
+			fprintf(out, "  other: %s\n", buf);
+		}
+		if (sc.n_others > HD_SCALING_OTHERS_SHOWN)
+			fprintf(out, "  ... %" PRIu32 " others\n",
+				sc.n_others - HD_SCALING_OTHERS_SHOWN);
+	}
+	hd_scaling_release(&sc);
+}
+
 void hd_report_diff_text(FILE *out, const struct hd_diff *df,
 			 const struct hd_report_opts *opts)
 {
 	fprintf(out, "--- %s\n+++ %s\n", df->old->name, df->new_dump->name);
 	text_incomplete(out, "--- ", df->old);
 	text_incomplete(out, "+++ ", df->new_dump);
+	diff_text_notes(out, df);
 	diff_text_rows(out, df);
 	diff_text_values(out, df, opts);
+	diff_text_scaling(out, df);
 	diff_text_peak(out, df, opts);
 	if (opts->verdicts) {
 		fputc('\n', out);
@@ -1041,6 +1087,98 @@ static void json_peak(struct hd_json *j, const struct hd_diff *df)
 	hd_json_end_object(j);
 }
 
+/* "programs", when the dumps look like other programs or modules
+ * (docs/json.md). */
+static void json_programs(struct hd_json *j, const struct hd_diff *df)
+{
+	struct hd_programs p;
+	char a[256], b[256];
+
+	hd_diff_programs(df, &p);
+	hd_rc_module_of(a, sizeof(a), df->old);
+	hd_rc_module_of(b, sizeof(b), df->new_dump);
+	/* the names only when both are known and differ (as the note) */
+	if (!a[0] || !b[0] || strcmp(a, b) == 0)
+		a[0] = b[0] = '\0';
+	if (!p.different && !a[0])
+		return;
+	hd_json_key(j, "programs");
+	hd_json_begin_object(j);
+	hd_json_key(j, "different");
+	hd_json_bool(j, p.different);
+	hd_json_key_int(j, "matched_by_structure", p.by_structure);
+	hd_json_key_int(j, "old_values", p.n_old);
+	hd_json_key_int(j, "new_values", p.n_new);
+	hd_json_key(j, "old_module");
+	if (a[0])
+		hd_json_str(j, a);
+	else
+		hd_json_null(j);
+	hd_json_key(j, "new_module");
+	if (b[0])
+		hd_json_str(j, b);
+	else
+		hd_json_null(j);
+	hd_json_end_object(j);
+}
+
+/* "scaling", when many values changed size (docs/json.md). */
+static void json_scaling(struct hd_json *j, const struct hd_diff *df)
+{
+	struct hd_scaling sc;
+	char r[32];
+	uint32_t i;
+
+	hd_diff_scaling(df, &sc);
+	if (!sc.shown) {
+		hd_scaling_release(&sc);
+		return;
+	}
+	hd_json_key(j, "scaling");
+	hd_json_begin_object(j);
+	hd_json_key_int(j, "matched", sc.n_matched);
+	hd_json_key_int(j, "resized", sc.n_resized);
+	hd_json_key(j, "groups");
+	hd_json_begin_array(j);
+	for (i = 0; i < sc.n_groups; i++) {
+		const struct hd_scale_group *g = &sc.groups[i];
+
+		hd_json_begin_object(j);
+		snprintf(r, sizeof(r), "%" PRIu32 ".%02" PRIu32,
+			 g->ratio100 / 100, g->ratio100 % 100);
+		hd_json_key(j, "ratio");
+		hd_json_raw(j, r);
+		hd_json_key_int(j, "values", g->n);
+		hd_json_key_int(j, "delta", hd_delta(g->old_bytes, g->new_bytes));
+		hd_json_end_object(j);
+	}
+	hd_json_end_array(j);
+	hd_json_key(j, "others");
+	hd_json_begin_array(j);
+	for (i = 0; i < sc.n_others; i++) {
+		const struct hd_value_diff *vd = sc.others[i];
+		double ratio = hd_value_diff_ratio(vd);
+
+		hd_json_begin_object(j);
+		hd_json_key(j, "old");
+		json_value_label(j, df->old, vd->old_v);
+		hd_json_key(j, "new");
+		json_value_label(j, df->new_dump, vd->new_v);
+		hd_json_key(j, "ratio");
+		if (ratio > 0) {
+			snprintf(r, sizeof(r), "%.4f", ratio);
+			hd_json_raw(j, r);
+		} else {
+			hd_json_null(j);
+		}
+		hd_json_key_int(j, "delta", vd->delta);
+		hd_json_end_object(j);
+	}
+	hd_json_end_array(j);
+	hd_json_end_object(j);
+	hd_scaling_release(&sc);
+}
+
 void hd_report_diff_json(FILE *out, const struct hd_diff *df,
 			 const struct hd_report_opts *opts)
 {
@@ -1080,6 +1218,7 @@ void hd_report_diff_json(FILE *out, const struct hd_diff *df,
 	hd_json_key_int(&j, "added", df->n_added);
 	hd_json_key_int(&j, "removed", df->n_removed);
 	hd_json_end_object(&j);
+	json_programs(&j, df);
 	hd_json_key(&j, "values");
 	hd_json_begin_array(&j);
 	j.compact_depth = 3;
@@ -1092,6 +1231,7 @@ void hd_report_diff_json(FILE *out, const struct hd_diff *df,
 	}
 	j.compact_depth = 0;
 	hd_json_end_array(&j);
+	json_scaling(&j, df);
 	json_peak(&j, df);
 	if (opts->verdicts) {
 		hd_json_key(&j, "rules");

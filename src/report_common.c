@@ -578,3 +578,100 @@ int hd_rc_row_is_time(const struct hd_figure_row *r)
 
 	return k >= 5 && strcmp(r->name + k - 5, "_time") == 0;
 }
+
+/* ---- changes of shape, other programs ---------------------------------- */
+
+void hd_rc_ratio(char *buf, size_t n, uint32_t ratio100)
+{
+	snprintf(buf, n, "x%" PRIu32 ".%02" PRIu32, ratio100 / 100,
+		 ratio100 % 100);
+}
+
+void hd_rc_signed_bytes(char *buf, size_t n, int64_t delta)
+{
+	char h[32];
+
+	if (delta == 0) {
+		snprintf(buf, n, "0");
+		return;
+	}
+	hd_human_bytes(h, sizeof(h), delta == INT64_MIN ? INT64_MAX :
+				     delta < 0 ? -delta : delta);
+	snprintf(buf, n, "%c%s", delta < 0 ? '-' : '+', h);
+}
+
+void hd_rc_scaling_other(char *buf, size_t n, const struct hd_diff *df,
+			 const struct hd_value_diff *vd)
+{
+	char label[512], d[40];
+	double r = hd_value_diff_ratio(vd);
+
+	hd_rc_pair_label(label, sizeof(label), df, vd->old_v, vd->new_v);
+	hd_rc_signed_bytes(d, sizeof(d), vd->delta);
+	if (r > 0)
+		snprintf(buf, n, "%s x%.2f %s", label, r, d);
+	else
+		snprintf(buf, n, "%s %s", label, d);
+}
+
+int hd_rc_programs_note(char *buf, size_t n, const struct hd_diff *df)
+{
+	struct hd_programs p;
+
+	hd_diff_programs(df, &p);
+	if (!p.different)
+		return 0;
+	snprintf(buf, n, "these look like two different programs: only %"
+		 PRIu32 " of %" PRIu32 " old values and of %" PRIu32
+		 " new values matched by structure (%" PRIu64 "%%, %" PRIu64
+		 "%%)", p.by_structure, p.n_old, p.n_new,
+		 p.n_old ? (uint64_t)p.by_structure * 100 / p.n_old : 0,
+		 p.n_new ? (uint64_t)p.by_structure * 100 / p.n_new : 0);
+	return 1;
+}
+
+/* Is s a JAX module's name ("jit_f", "pmap_f")? */
+static int jax_module(const char *s, size_t n)
+{
+	return (n > 4 && memcmp(s, "jit_", 4) == 0) ||
+	       (n > 5 && memcmp(s, "pmap_", 5) == 0);
+}
+
+void hd_rc_module_of(char *buf, size_t n, const struct hd_dump *d)
+{
+	const char *base, *path = d->name;
+
+	if (n == 0)
+		return;
+	buf[0] = '\0';
+	/* a golden records the name its dump's file gave, or that file's
+	 * name when it was not XLA's; a file name says which module only
+	 * as XLA writes it: so only a JAX module's name is taken, from
+	 * either, for a module's */
+	if (d->module.n) {
+		if (jax_module(d->module.p, d->module.n))
+			snprintf(buf, n, "%.*s", (int)d->module.n, d->module.p);
+		return;
+	}
+	if (!path)
+		return;
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (strstr(base, "buffer-assignment") &&
+	    hd_module_name_from_path(path, buf, n) == 0 &&
+	    jax_module(buf, strlen(buf)))
+		return;
+	buf[0] = '\0';
+}
+
+int hd_rc_module_note(char *buf, size_t n, const struct hd_diff *df)
+{
+	char a[256], b[256];
+
+	hd_rc_module_of(a, sizeof(a), df->old);
+	hd_rc_module_of(b, sizeof(b), df->new_dump);
+	if (!a[0] || !b[0] || strcmp(a, b) == 0)
+		return 0;
+	snprintf(buf, n, "different modules: %s (old), %s (new)", a, b);
+	return 1;
+}

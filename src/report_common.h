@@ -135,4 +135,26 @@ int hd_rc_row_is_time(const struct hd_figure_row *r);
 /* "1 (VMEM)", or "1" when the space has no name ("?" when s < 0). */
 void hd_rc_space_text(char *buf, size_t n, enum hd_platform p, int64_t s);
 
+/* ---- changes of shape, other programs (diff.h, docs/matching.md) ---- */
+
+/* "x2.00" for a ratio x 100 (hd_scale_group). */
+void hd_rc_ratio(char *buf, size_t n, uint32_t ratio100);
+/* "+1.20GiB", "-512B", "0" for a byte delta. */
+void hd_rc_signed_bytes(char *buf, size_t n, int64_t delta);
+/* "NEW (was OLD) x0.50 -12.0MiB": one of the scaling summary's others. */
+void hd_rc_scaling_other(char *buf, size_t n, const struct hd_diff *df,
+			 const struct hd_value_diff *vd);
+/* The note when the two dumps look like different programs
+ * (hd_diff_programs): returns 1 and fills buf, else 0. */
+int hd_rc_programs_note(char *buf, size_t n, const struct hd_diff *df);
+/* The note when the two dumps are of differently named modules (the
+ * names their paths give, as directory mode reads them): returns 1 and
+ * fills buf, else 0. */
+int hd_rc_module_note(char *buf, size_t n, const struct hd_diff *df);
+/* The module name of a dump ("" when unknown): the one a golden file
+ * records, else hd_module_name_from_path of a file named as XLA names
+ * buffer-assignment dumps; only a JAX module's name ("jit_...",
+ * "pmap_...") counts. */
+void hd_rc_module_of(char *buf, size_t n, const struct hd_dump *d);
+
 #endif

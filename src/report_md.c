@@ -404,6 +404,54 @@ static void movers_section(FILE *out, const struct hd_diff *df,
 	fputs("\n</details>\n\n", out);
 }
 
+/* The notes at the top: other modules, other programs (diff.h). */
+static void notes_section(FILE *out, const struct hd_diff *df)
+{
+	char buf[640];
+
+	if (hd_rc_module_note(buf, sizeof(buf), df))
+		fprintf(out, "> **Note:** %s\n\n", buf);
+	if (hd_rc_programs_note(buf, sizeof(buf), df))
+		fprintf(out, "> **Note:** %s\n\n", buf);
+}
+
+/* The scaling summary (diff.h), when many values changed size. */
+static void scaling_section(FILE *out, const struct hd_diff *df)
+{
+	struct hd_scaling sc;
+	char r[32], d[40], buf[640];
+	uint32_t i;
+
+	hd_diff_scaling(df, &sc);
+	if (sc.shown) {
+		fprintf(out, "<details>\n<summary>Scaling: %" PRIu32 " of %" PRIu32
+			" matched values changed size</summary>\n\n"
+			"| size ratio | values | delta |\n|:---|---:|---:|\n",
+			sc.n_resized, sc.n_matched);
+		for (i = 0; i < sc.n_groups; i++) {
+			const struct hd_scale_group *g = &sc.groups[i];
+
+			hd_rc_ratio(r, sizeof(r), g->ratio100);
+			hd_rc_signed_bytes(d, sizeof(d),
+					   hd_delta(g->old_bytes, g->new_bytes));
+			fprintf(out, "| %s | %" PRIu32 " | %s |\n", r, g->n, d);
+		}
+		if (sc.n_others)
+			fputs("\nOthers:\n\n", out);
+		for (i = 0; i < sc.n_others && i < HD_SCALING_OTHERS_SHOWN; i++) {
+			hd_rc_scaling_other(buf, sizeof(buf), df, sc.others[i]);
+			fputs("- ", out);
+			md_code_str(out, buf, 0);
+			fputc('\n', out);
+		}
+		if (sc.n_others > HD_SCALING_OTHERS_SHOWN)
+			fprintf(out, "- … %" PRIu32 " others\n",
+				sc.n_others - HD_SCALING_OTHERS_SHOWN);
+		fputs("\n</details>\n\n", out);
+	}
+	hd_scaling_release(&sc);
+}
+
 void hd_report_diff_markdown(FILE *out, const struct hd_diff *df,
 			     const struct hd_report_opts *opts)
 {
@@ -412,11 +460,13 @@ void hd_report_diff_markdown(FILE *out, const struct hd_diff *df,
 		fputs("hlodiff: ", out);
 	md_code_str(out, hd_rc_label(df, opts), 0);
 	fputs("\n\n", out);
+	notes_section(out, df);
 	verdict_line(out, df, opts);
 	figures_table(out, df);
 	rules_section(out, opts);
 	peak_section(out, df, opts);
 	movers_section(out, df, opts);
+	scaling_section(out, df);
 	if (opts->breakdown) {
 		hd_breakdown_report_markdown(out, opts->breakdown);
 		fputc('\n', out);

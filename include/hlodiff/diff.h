@@ -143,4 +143,67 @@ const char *hd_status_name(enum hd_value_status s);
 void hd_figure_rows(struct hd_vec *rows, struct hd_arena *arena,
 		    const struct hd_figures *of, const struct hd_figures *nf);
 
+/* ---- changes of shape (docs/matching.md) -------------------------------- */
+
+/*
+ * The old and new shape of a value entry (empty on a missing side or
+ * when unknown); returns nonzero when both are known and differ.
+ */
+int hd_value_diff_shapes(const struct hd_diff *df,
+			 const struct hd_value_diff *vd,
+			 struct hd_slice *old_shape, struct hd_slice *new_shape);
+/* new_bytes / old_bytes of a matched entry; 0 when either is unknown or
+ * old_bytes is 0. */
+double hd_value_diff_ratio(const struct hd_value_diff *vd);
+
+/*
+ * The scaling summary: the matched values grouped by their size ratio
+ * (to two decimals).  A group of at least HD_SCALING_GROUP_MIN values
+ * (or a hundredth of the resized ones, if more) is listed; the values of
+ * smaller groups are the "others", listed by name.  It is shown when
+ * many values changed size: at least HD_SCALING_MIN_VALUES, and at least
+ * HD_SCALING_MIN_PERCENT percent of the matched values.
+ */
+#define HD_SCALING_MIN_VALUES 10
+#define HD_SCALING_MIN_PERCENT 20
+#define HD_SCALING_GROUP_MIN 3
+#define HD_SCALING_OTHERS_SHOWN 10  /* others named in text and Markdown */
+
+struct hd_scale_group {
+	uint32_t ratio100;           /* new / old bytes x 100, rounded */
+	uint32_t n;                  /* values (the unchanged ones in x1.00) */
+	int64_t old_bytes, new_bytes; /* of the resized values among them */
+};
+
+struct hd_scaling {
+	uint32_t n_matched;          /* matched values */
+	uint32_t n_resized;          /* of them, those whose size= changed */
+	int shown;                   /* many changed size (see above) */
+	struct hd_scale_group *groups; /* most values first, then ratio */
+	uint32_t n_groups;
+	const struct hd_value_diff **others; /* largest |delta| first */
+	uint32_t n_others;
+};
+/* Fills sc from the differing entries of df (a partial diff has them
+ * all); hd_scaling_release frees it. */
+void hd_diff_scaling(const struct hd_diff *df, struct hd_scaling *sc);
+void hd_scaling_release(struct hd_scaling *sc);
+
+/*
+ * How much of each side the content and the graph paired (passes exact,
+ * structural, canonical, graph: not the guesses by shape, schedule or
+ * name).  Two dumps are told different programs when those pairs are
+ * fewer than HD_SAME_PROGRAM_PERCENT percent of the smaller side's
+ * values (and that side has at least HD_SAME_PROGRAM_MIN values).
+ */
+#define HD_SAME_PROGRAM_PERCENT 50
+#define HD_SAME_PROGRAM_MIN 4
+
+struct hd_programs {
+	uint32_t n_old, n_new;       /* values of each side */
+	uint32_t by_structure;       /* pairs by content and graph */
+	int different;               /* see above */
+};
+void hd_diff_programs(const struct hd_diff *df, struct hd_programs *p);
+
 #endif

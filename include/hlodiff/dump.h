@@ -280,6 +280,9 @@ struct hd_canon_pre;        /* canon.h */
 
 struct hd_dump {
 	const char *name;           /* display name of the main file */
+	/* the module name a golden file records (golden.h); empty in a
+	 * parsed dump, whose file name says it */
+	struct hd_slice module;
 	struct hd_arena arena;
 	struct hd_input inputs[3];  /* main file, -values.txt, -live-range.txt */
 	int n_inputs;

@@ -14,6 +14,14 @@
  *   structural  structural hash unique on both sides (or one member
  *               left on each side once the exact pairs are made).
  *   canonical   canonical hash unique on both sides.
+ *   graph       shape left out (docs/matching.md): in rounds, keys unique
+ *               on both sides made of the operands already paired (by
+ *               position) with opcode, op_name and stripped name; of the
+ *               metadata (op_name, stripped name, source file and line,
+ *               parameter number); of a paired user and the operand
+ *               position; every key with the value's index.  Then ties
+ *               of as many members a side aligned by schedule order
+ *               ("schedule"), and the rounds again.
  *   loose       unique on both sides, by opcode + shape + op_name, then
  *               stripped name + opcode + shape without layout, then
  *               opcode + shape without layout.
@@ -47,6 +55,8 @@ enum hd_match_how {
 	HD_MATCH_LOOSE,           /* unique looser key (opcode + shape + ...) */
 	HD_MATCH_SCHEDULE,        /* tied candidates aligned by schedule order */
 	HD_MATCH_NAME,            /* same name{index}, different content */
+	HD_MATCH_GRAPH,           /* by the graph and metadata, shape aside
+				   * (runs after canonical, numbered last) */
 	HD_MATCH_HOW_COUNT
 };
 

@@ -135,6 +135,12 @@ enum hd_module_state {
 /* "compared", "only_old", "only_new", "failed". */
 const char *hd_module_state_name(enum hd_module_state s);
 
+/* Why two dumps may not be two compiles of one program. */
+enum hd_other_program {
+	HD_OTHER_PROGRAM = 1u << 0,   /* few values matched by structure */
+	HD_OTHER_MODULE = 1u << 1,    /* differently named modules */
+};
+
 /* One module of a batch: the summary numbers and its rendered parts. */
 struct hd_module_report {
 	size_t index;            /* place in the list of modules */
@@ -145,6 +151,8 @@ struct hd_module_report {
 	int state;               /* enum hd_module_state */
 	int status;              /* 0, 1 or 2, as the exit status */
 	const char *note;        /* e.g. pairing by order, "no golden"; NULL */
+	int other_program;       /* enum hd_other_program: what the report's
+				    notes say of the pair (--strict-module) */
 	int has_total[2], has_peak[2];   /* [0] old, [1] new */
 	int64_t total[2], peak[2];
 	int has_rules;
