@@ -90,7 +90,7 @@ drive 0 "default rules on a pair with no change: status 0" \
 	--eval --default $SYN_OLD $SYN_OLD
 drive 1 "default rules, a new prefetch: status 1" \
 	--eval --default $R/seed-000-noprefetch.txt tests/data/seed-000.txt
-has "$TMPDIR_T/out" "error <default.rules>:19: error new prefetches" "default rules: the new prefetch is an error"
+has "$TMPDIR_T/out" "error <default.rules>:21: error new prefetches" "default rules: the new prefetch is an error"
 drive 1 "default rules, a new prefetch, --werror: status 1" \
 	--eval --werror --default $R/seed-000-noprefetch.txt tests/data/seed-000.txt
 drive 0 "default rules on examples/jit_normal 0021 -> 0041 (+9.7%, +8 KiB: under the 64 KiB floor): status 0" \
@@ -154,7 +154,7 @@ if "$HLODIFF" --help 2>/dev/null | grep -q -e '--rules'; then
 		--rules $R/report.rules $SYN_NEW $SYN_OLD
 	run_hlodiff 1 "hlodiff: default rules, a new prefetch fails: status 1" \
 		$R/seed-000-noprefetch.txt tests/data/seed-000.txt
-	has "$TMPDIR_T/out" "error <default.rules>:19: error new prefetches" "hlodiff: default rules in the report"
+	has "$TMPDIR_T/out" "error <default.rules>:21: error new prefetches" "hlodiff: default rules in the report"
 	run_hlodiff 1 "hlodiff --werror: still status 1" \
 		--werror $R/seed-000-noprefetch.txt tests/data/seed-000.txt
 	run_hlodiff 0 "hlodiff: default rules, +9.7% total but +8 KiB: status 0" \

@@ -32,9 +32,9 @@ is "u32[2]{0:T(128)S(1)} u32[2]{0:T(128)} 512 Arg_0.1 key" "$DEST $SRC $BYTES $O
 
 # ---- the issue's case: a new prefetch fails the default gate
 run_hlodiff 1 "default gate: seed 000 without -> with its prefetch: exit 1" "$OLD" "$S"
-ok_cmd "the error names the rule" grep -qF "error <default.rules>:19: error new prefetches" "$T/out"
+ok_cmd "the error names the rule" grep -qF "error <default.rules>:21: error new prefetches" "$T/out"
 ok_cmd "the new prefetch is named (shape, bytes, spaces, operand, op_name)" \
-	grep -qF "new prefetch copy-start: $DEST, $BYTES bytes, space 0 -> 1, from $OPND (op_name \"$OPND_OP\")" "$T/out"
+	grep -qF "new prefetch copy-start: $DEST, $BYTES bytes, space 0 (HBM) -> 1 (VMEM), from $OPND (op_name \"$OPND_OP\")" "$T/out"
 run_hlodiff 0 "default gate: the prefetch removed passes: exit 0" "$S" "$OLD"
 run_hlodiff 0 "--no-rules: the new prefetch checks nothing: exit 0" --no-rules "$OLD" "$S"
 not_ok_cmd "--no-rules: no rules section" grep -q "^rules:" "$T/out"
@@ -54,9 +54,9 @@ sed 's/^\( from instruction: %copy-start = (\)u32\[2\]{0:T(128)S(1)}, u32\[2\]{0
 is 3 "$(grep -c 'copy-start = (u32\[2\]{0:T(128)}, u32\[2\]{0:T(128)S(1)}, ' "$T/seed-000-eviction.txt")" \
 	"eviction: the three copy-start records edited"
 run_hlodiff 1 "default gate: a new eviction: exit 1" "$OLD" "$T/seed-000-eviction.txt"
-ok_cmd "eviction: the error names the rule" grep -qF "error <default.rules>:20: error new evictions" "$T/out"
+ok_cmd "eviction: the error names the rule" grep -qF "error <default.rules>:22: error new evictions" "$T/out"
 ok_cmd "eviction: the copy named, space 1 -> 0" \
-	grep -qF "new eviction copy-start: u32[2]{0:T(128)}, $BYTES bytes, space 1 -> 0, from $OPND (op_name \"$OPND_OP\")" "$T/out"
+	grep -qF "new eviction copy-start: u32[2]{0:T(128)}, $BYTES bytes, space 1 (VMEM) -> 0 (HBM), from $OPND (op_name \"$OPND_OP\")" "$T/out"
 
 # ---- a new cross-program prefetch: the attribute XLA puts on them
 sed 's/^\( from instruction: %copy-start = .*copy-start(%Arg_0\.1)\)$/\1, cross_program_prefetch_index=0/' \
@@ -65,18 +65,18 @@ is 3 "$(grep -c 'cross_program_prefetch_index=0$' "$T/seed-000-cpp.txt")" \
 	"cross-program prefetch: the three copy-start records edited"
 run_hlodiff 1 "default gate: a new cross-program prefetch: exit 1" "$OLD" "$T/seed-000-cpp.txt"
 ok_cmd "cross-program prefetch: the error names the rule" \
-	grep -qF "error <default.rules>:21: error new cross_program_prefetches" "$T/out"
+	grep -qF "error <default.rules>:23: error new cross_program_prefetches" "$T/out"
 ok_cmd "cross-program prefetch: the copy named" \
-	grep -qF "new cross-program-prefetch copy-start: $DEST, $BYTES bytes, space 0 -> 1, from $OPND" "$T/out"
+	grep -qF "new cross-program-prefetch copy-start: $DEST, $BYTES bytes, space 0 (HBM) -> 1 (VMEM), from $OPND" "$T/out"
 
 # ---- a new host offload only warns
 sed 's/^\( from instruction: %copy-start = (\)u32\[2\]{0:T(128)S(1)}, /\1u32[2]{0:T(128)S(5)}, /' \
 	"$S" >"$T/seed-000-offload.txt"
 run_hlodiff 0 "default gate: a new host offload warns: exit 0" "$OLD" "$T/seed-000-offload.txt"
 ok_cmd "host offload: a warning, not an error" \
-	grep -qF "warning <default.rules>:25: warn new host_offloads" "$T/out"
+	grep -qF "warning <default.rules>:27: warn new host_offloads" "$T/out"
 ok_cmd "host offload: the copy named, space 0 -> 5" \
-	grep -qF "new host-offload copy-start: u32[2]{0:T(128)S(5)}, $BYTES bytes, space 0 -> 5" "$T/out"
+	grep -qF "new host-offload copy-start: u32[2]{0:T(128)S(5)}, $BYTES bytes, space 0 (HBM) -> 5 (host)" "$T/out"
 ok_cmd "host offload: 0 errors" grep -q "^rules: <default.rules>.*(0 error, 1 warning)" "$T/out"
 run_hlodiff 1 "default gate --werror: the host offload fails" --werror "$OLD" "$T/seed-000-offload.txt"
 

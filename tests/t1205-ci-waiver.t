@@ -39,7 +39,7 @@ run_hlodiff 1 "example: the default rules fail on the lost donation" \
 	tests/data/gpu-solve_batch_and_update-donated.txt solve-off.txt
 run_hlodiff 0 "example: the waiver by op_name passes" \
 	--rules ci/memory.rules tests/data/gpu-solve_batch_and_update-donated.txt solve-off.txt
-for l in "  ok ci/memory.rules:30: error lost aliases (1 -> 0" "  waived ci/memory.rules:34: waive op_name=" "    and 1 lost alias of OLD"; do
+for l in "  ok ci/memory.rules:32: error lost aliases (1 -> 0" "  waived ci/memory.rules:36: waive op_name=" "    and 1 lost alias of OLD"; do
 	grep -F "$l" "$HD_SRCDIR/$DOC" | head -n 1 >"$T/want"
 	ok_cmd "example: '$l...' as in the document" grep -qxF -f "$T/want" "$T/out"
 done

@@ -73,7 +73,7 @@ is_file "$T/want" "$T/got" "stat --json donate: aliased_bytes, aliased_parameter
 
 # ---- donation on -> off
 run_hlodiff 1 "default gate, donation on -> off: exit 1" "$ON" "$OFF"
-ok_cmd "text: the rule" grep -qF "error <default.rules>:30: error lost aliases" "$T/out"
+ok_cmd "text: the rule" grep -qF "error <default.rules>:32: error lost aliases" "$T/out"
 ok_cmd "text: 8 lost" grep -qF "aliased_parameters: 8 -> 0 (-8, -100.0%); 8 lost" "$T/out"
 n=0
 while read -r num idx shape bytes name op; do
@@ -106,7 +106,7 @@ is_file "$T/want" "$T/got" "JSON: the verdict and the 8 lost aliases"
 
 # ---- donation off -> on, and each side against itself
 run_hlodiff 0 "default gate, donation off -> on: exit 0" "$OFF" "$ON"
-ok_cmd "off -> on: lost aliases passes" grep -qF "ok <default.rules>:30: error lost aliases (0 -> 8 aliased, 0 lost)" "$T/out"
+ok_cmd "off -> on: lost aliases passes" grep -qF "ok <default.rules>:32: error lost aliases (0 -> 8 aliased, 0 lost)" "$T/out"
 run_hlodiff 0 "donate -> donate: exit 0" "$ON" "$ON"
 run_hlodiff 0 "--no-rules, on -> off: exit 0" --no-rules "$ON" "$OFF"
 
@@ -128,9 +128,9 @@ if [ -d "$S/base" ] && [ -d "$S/remat" ] && [ -d "$S/same" ]; then
 	NEWPF=$(diff "$T/pf.base" "$T/pf.remat" | sed -n 's/^> *[0-9]* //p' | head -n 1)
 	ok_cmd "tpu scan_layers: remat has a prefetch destination shape base has not ($NEWPF)" test -n "$NEWPF"
 	run_hlodiff 1 "tpu scan_layers base -> remat (a new prefetch): exit 1" "$B" "$R"
-	ok_cmd "tpu scan_layers: the new prefetch is the error" grep -qF "error <default.rules>:19: error new prefetches" "$T/out"
+	ok_cmd "tpu scan_layers: the new prefetch is the error" grep -qF "error <default.rules>:21: error new prefetches" "$T/out"
 	ok_cmd "tpu scan_layers: the new prefetch named with its shape" grep -qF ": $NEWPF, " "$T/out"
-	ok_cmd "tpu scan_layers: space 0 -> 1" grep -q "^    new prefetch copy-start[.0-9]*: .*, space 0 -> 1" "$T/out"
+	ok_cmd "tpu scan_layers: space 0 -> 1" grep -q "^    new prefetch copy-start[.0-9]*: .*, space 0 (HBM) -> 1 (VMEM)" "$T/out"
 	run_hlodiff 0 "tpu scan_layers base -> same (recompiled): exit 0" "$B" "$Q"
 else
 	for i in 1 2 3 4 5 6; do skip "no generated corpus at $X (tests/xla or HD_XLA)"; done
