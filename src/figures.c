@@ -848,45 +848,48 @@ const char *hd_held_sweep(const struct hd_dump *d, struct hd_held *h,
 	h->color_bytes = hd_xcalloc(h->n_colors, sizeof(*h->color_bytes));
 	h->color_time = hd_xcalloc(h->n_colors, sizeof(*h->color_time));
 
-	/* the ranges that take part, read once */
-	it = hd_xmalloc(nr * sizeof(*it));
-	for (i = 0; i < nr; i++) {
-		int64_t s, e;
-		const struct hd_alloc_value *av = held_entry(d, i, &s, &e);
-		struct held_item *x;
-
-		if (!av) {
-			if (!held_placed(d, HD_LIVE_RANGE(d, i).value))
-				h->unplaced++;
-			continue;
-		}
-		x = &it[n++];
-		x->start = s;
-		x->end = e;
-		x->offset = av->offset;
-		x->stop = av->offset + av->size;
-		x->alloc = av->alloc;
-		x->lo = x->hi = 0;
-		x->shared = 0;
-	}
-	if (n == 0) {
-		why = "no live range of a value in an allocation";
-		goto out;
-	}
-	/* by allocation (counting sort; most allocations have one item),
-	 * then by offset within each: who shares bytes, and the trees */
+	/* the ranges that take part, grouped by allocation (a counting
+	 * sort: a pass to count, one to place), then by offset within each
+	 * allocation of two or more: who shares bytes, and the trees */
 	{
 		uint32_t *first = hd_xcalloc(na + 1, sizeof(*first));
-		struct held_item *g = hd_xmalloc(n * sizeof(*g));
 
-		for (i = 0; i < n; i++)
-			first[it[i].alloc + 1]++;
+		for (i = 0; i < nr; i++) {
+			int64_t s, e;
+			const struct hd_alloc_value *av = held_entry(d, i, &s, &e);
+
+			if (av) {
+				first[av->alloc + 1]++;
+				n++;
+			} else if (!held_placed(d, HD_LIVE_RANGE(d, i).value)) {
+				h->unplaced++;
+			}
+		}
+		if (n == 0) {
+			free(first);
+			why = "no live range of a value in an allocation";
+			goto out;
+		}
 		for (i = 0; i < na; i++)
 			first[i + 1] += first[i];
-		for (i = 0; i < n; i++)
-			g[first[it[i].alloc]++] = it[i];
-		free(it);
-		it = g;
+		it = hd_xmalloc(n * sizeof(*it));
+		for (i = 0; i < nr; i++) {
+			int64_t s, e;
+			const struct hd_alloc_value *av = held_entry(d, i, &s, &e);
+			struct held_item *x;
+
+			if (!av)
+				continue;
+			x = &it[first[av->alloc]++];
+			x->start = s;
+			x->end = e;
+			x->offset = av->offset;
+			x->stop = av->offset + av->size;
+			x->alloc = av->alloc;
+			x->lo = x->hi = 0;
+			x->shared = 0;
+		}
+		free(first);
 		for (i = 0; i < n;) {
 			size_t j = i;
 
@@ -896,7 +899,6 @@ const char *hd_held_sweep(const struct hd_dump *d, struct hd_held *h,
 				qsort(it + i, j - i, sizeof(*it), cmp_item);
 			i = j;
 		}
-		free(first);
 	}
 	tree_of = hd_xmalloc(na * sizeof(*tree_of));
 	for (i = 0; i < na; i++)
