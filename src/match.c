@@ -1242,6 +1242,8 @@ struct gside {
 	uint64_t *uses;         /* users: gv entry << 8 | operand position */
 	uint64_t *key;          /* the running key, by value */
 	uint64_t salt;          /* keys that must match nothing */
+	int sources_only;       /* keys only for values whose operands are
+				 * all paired (or none is an instruction) */
 };
 
 /* Folds x into h (the graph keys are made per value and pass: inline,
@@ -1616,6 +1618,20 @@ static uint64_t graph_key(const struct gside *g, const struct gval *e,
 	}
 }
 
+/* Are all operands of e that are instructions paired? */
+static int operands_paired(const struct gside *g, const struct gval *e)
+{
+	uint32_t k;
+
+	for (k = 0; k < e->ops_n; k++) {
+		uint32_t j = g->ops[e->ops_at + k];
+
+		if (j != HD_NONE && g->anchor[j] == HD_NONE)
+			return 0;
+	}
+	return 1;
+}
+
 /* Fills g->key for the side's free values; a value without a key gets
  * one of its own (salted by side) that groups with nothing. */
 static void graph_keys(struct gside *g, enum gkey_kind kind)
@@ -1627,7 +1643,8 @@ static void graph_keys(struct gside *g, enum gkey_kind kind)
 		uint32_t v = s->free_list[r], f = g->slot[v];
 		uint64_t k = 0;
 
-		if (f != HD_NONE && s->partner[v] == HD_NONE)
+		if (f != HD_NONE && s->partner[v] == HD_NONE &&
+		    (!g->sources_only || operands_paired(g, &g->gv[f])))
 			k = graph_key(g, &g->gv[f], kind);
 		g->key[v] = k ? k : gmix(g->salt, v);
 	}
@@ -1678,7 +1695,11 @@ static void pass_graph(struct mctx *x)
 	if (go.nf == 0 || gn.nf == 0)
 		goto out;
 	graph_anchors(&go, &gn);
-	for (align = 0; align < 2; align++) {
+	/* rounds; the ties of values whose operands are all paired (the
+	 * sources of what is left), so that their users then follow them
+	 * in the rounds rather than be aligned apart; rounds; all ties;
+	 * rounds */
+	for (align = 0; align < 3; align++) {
 		for (round = 0; round < GRAPH_ROUNDS; round++) {
 			before = pairs_made(x);
 			for (k = 0; k < GK_COUNT; k++) {
@@ -1699,9 +1720,11 @@ static void pass_graph(struct mctx *x)
 			if (pairs_made(x) == before)
 				break;
 		}
-		if (align)
+		if (align == 2)
 			break;
 		/* the ties of the strongest keys, by schedule order */
+		go.sources_only = gn.sources_only = align == 0;
+		before = pairs_made(x);
 		for (k = 0; k < GK_COUNT; k++) {
 			if (k == GK_TOP || k == GK_BOTTOM_OPCODE)
 				continue;
@@ -1717,6 +1740,9 @@ static void pass_graph(struct mctx *x)
 			ps.body = align_equal_body;
 			run_pass(x, &ps);
 		}
+		go.sources_only = gn.sources_only = 0;
+		if (pairs_made(x) == before && align == 1)
+			break;
 	}
 out:
 	gside_release(&go);

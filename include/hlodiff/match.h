@@ -21,7 +21,8 @@
  *               parameter number); of a paired user and the operand
  *               position; every key with the value's index.  Then ties
  *               of as many members a side aligned by schedule order
- *               ("schedule"), and the rounds again.
+ *               ("schedule"), those whose operands are all paired
+ *               first, each followed by the rounds again.
  *   loose       unique on both sides, by opcode + shape + op_name, then
  *               stripped name + opcode + shape without layout, then
  *               opcode + shape without layout.
