@@ -5,7 +5,7 @@
 
 _hlodiff_options='--format --json --json= --text --markdown --junit --github
 --color --color= --all -n --by --at-peak --rules --no-rules --werror --html
---by-name --strict --allow-incomplete -j --summary --pr --markdown-pr
+--by-name --strict --strict-module --source-prefix --allow-incomplete -j --summary --pr --markdown-pr
 --full-report --allow-new --gz --help --version'
 
 _hlodiff() {
