@@ -26,7 +26,7 @@
 #include "hlodiff/rules.h"
 
 #ifndef HLODIFF_VERSION
-#define HLODIFF_VERSION "0.1.0"
+#define HLODIFF_VERSION "0.2.0"
 #endif
 
 #define DEFAULT_TOP_N 20
