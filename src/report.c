@@ -801,7 +801,8 @@ static void diff_text_peak(FILE *out, const struct hd_diff *df,
 		p->n_both, p->n_both == 1 ? "" : "s", p->n_entered, p->n_left);
 	for (i = 0; i < p->values.len; i++) {
 		const struct hd_peak_value *e = &HD_VEC_AT(&p->values, struct hd_peak_value, i);
-		char lab[2 * LABEL_MAX + 16], o[32], nw[32];
+		char lab[2 * LABEL_MAX + 16], o[32], nw[32], h[80];
+
 		if (e->delta == 0 && !opts->all)
 			continue;
 		if (shown == limit && !opts->all) {
@@ -811,18 +812,25 @@ static void diff_text_peak(FILE *out, const struct hd_diff *df,
 		}
 		if (shown++ == 0) {
 			fprintf(out, "  sizes: bytes each value holds at the peak\n");
-			fprintf(out, "  %-8s %12s %12s %12s  %s\n", "role", "old", "new", "delta", "value");
+			fprintf(out, "  %-8s %12s %12s %12s  %-22s  %s\n", "role", "old", "new",
+				"delta", "old -> new", "value");
 		}
 		hd_rc_pair_label(lab, sizeof(lab), df, e->old_v, e->new_v);
 		snprintf(o, sizeof(o), "%" PRId64, e->old_bytes);
 		snprintf(nw, sizeof(nw), "%" PRId64, e->new_bytes);
-		fprintf(out, "  %-8s %12s %12s %12s  %s\n", hd_peak_role_name((enum hd_peak_role)e->role),
-			o, nw, hd_signed(d, sizeof(d), e->delta), lab);
+		human_pair(h, sizeof(h), e->old_bytes, e->new_bytes);
+		fprintf(out, "  %-8s %12s %12s %12s  %-22s  %s\n",
+			hd_peak_role_name((enum hd_peak_role)e->role), o, nw,
+			hd_signed(d, sizeof(d), e->delta), h, lab);
 	}
-	if (rest_n)
-		fprintf(out, "  %-8s %12s %12s %12s  in %u other value%s (sum of value sizes)\n",
-			"...", "", "", hd_signed(d, sizeof(d), rest), rest_n,
+	if (rest_n) {
+		char hr[HD_HUMAN_MAX];
+
+		hd_human_bytes(hr, sizeof(hr), rest);
+		fprintf(out, "  %-8s %12s %12s %12s  %-22s  in %u other value%s (sum of value sizes)\n",
+			"...", "", "", hd_signed(d, sizeof(d), rest), hr, rest_n,
 			rest_n == 1 ? "" : "s");
+	}
 }
 
 /* The notes at the top: other modules, other programs (diff.h). */

@@ -291,16 +291,19 @@ static void peak_values(FILE *out, const struct hd_diff *df,
 	shown = 0;
 	for (i = 0; i < p->values.len && shown < limit; i++) {
 		const struct hd_peak_value *e = &HD_VEC_AT(&p->values, struct hd_peak_value, i);
-		char lab[LABEL_MAX], d[NUM_MAX];
+		char lab[LABEL_MAX], ob[NUM_MAX + HD_HUMAN_MAX], nb[NUM_MAX + HD_HUMAN_MAX],
+		     d[NUM_MAX + HD_HUMAN_MAX];
 
 		if (e->delta == 0 && !o->all)
 			continue;
 		shown++;
 		hd_rc_pair_label(lab, sizeof(lab), df, e->old_v, e->new_v);
+		hd_rc_bytes_h(ob, sizeof(ob), e->old_bytes, 0);
+		hd_rc_bytes_h(nb, sizeof(nb), e->new_bytes, 0);
+		hd_rc_delta_h(d, sizeof(d), e->delta);
 		fprintf(out, "| %s | ", hd_peak_role_name((enum hd_peak_role)e->role));
 		md_code_str(out, lab, 1);
-		fprintf(out, " | %" PRId64 " | %" PRId64 " | %s |\n", e->old_bytes,
-			e->new_bytes, hd_signed(d, sizeof(d), e->delta));
+		fprintf(out, " | %s | %s | %s |\n", ob, nb, d);
 	}
 	fputs("\n</details>\n\n", out);
 }

@@ -1301,7 +1301,7 @@ static void text_contribs(FILE *out, const struct hd_verdicts *v,
 		fprintf(out, "    values added (%" PRIu32 " added, %" PRIu32
 			" removed), largest first:\n", vd->n_grown, vd->n_shrunk);
 	else
-		fprintf(out, "    top values by growth (%s, %s):\n",
+		fprintf(out, "    top values by growth (sums of value sizes: %s, %s):\n",
 			moved(g, sizeof(g), vd->n_grown, vd->grown, "grew"),
 			moved(s, sizeof(s), vd->n_shrunk, vd->shrunk, "shrank"));
 	for (i = 0; i < vd->n_contrib; i++) {
