@@ -125,13 +125,14 @@ ok_cmd "the companion is not called missing" sh -c "! grep -q missing '$T/out'"
 ok_cmd "no peak: (not in dump)" grep -q '^  stated  *(not in dump)$' "$T/out"
 
 # ---- a companion named in place of the main file --------------------------------
-run_hlodiff 0 "the live-range file named alone: read" stat "$src/$m-live-range.txt"
-ok_cmd "a warning names the main file to read instead" grep -qF \
-	"warning: a companion of $src/$m-$ba, read alone here (name that file to read the three as one)" "$T/err"
-run_hlodiff 0 "the values file named alone: read" stat "$src/$m-buffer-assignment-values.txt"
-ok_cmd "the same warning" grep -qF "warning: a companion of $src/$m-$ba, read alone here" "$T/err"
+run_hlodiff 2 "the live-range file named alone: exit 2" stat "$src/$m-live-range.txt"
+ok_cmd "the message names the main file to pass instead" grep -qF \
+	"this is the -live-range.txt companion of a split dump; pass the matching $src/$m-$ba" "$T/err"
+run_hlodiff 2 "the values file named alone: exit 2" stat "$src/$m-buffer-assignment-values.txt"
+ok_cmd "the same message" grep -qF \
+	"this is the -buffer-assignment-values.txt companion of a split dump; pass the matching $src/$m-$ba" "$T/err"
 rm "wrong/$m-$ba"
-run_hlodiff 0 "without its main file beside it: read" stat "wrong/$m-live-range.txt"
-ok_cmd "... and no warning" test ! -s "$T/err"
+run_hlodiff 2 "without its main file beside it: still exit 2" stat "wrong/$m-live-range.txt"
+ok_cmd "... naming the file it needs" grep -qF "pass the matching wrong/$m-$ba" "$T/err"
 
 done_testing

@@ -1052,7 +1052,7 @@ static void test_status(void)
 	   "report: summary line");
 	ok(contains(rep, "  error t.rules:1: error total_bytes grows by more than 1% because \"HBM budget\"\n"
 		    "    total_bytes: 13700 -> 17384 (+3684, +26.9%); 1% of 13700 allows +137\n"
-		    "    top values by growth (12 grew by +5728, none shrank):\n"
+		    "    top values by growth (sums of value sizes: 12 grew by +5728, none shrank):\n"
 		    "           +2048  attn.1{}  4096 -> 6144\n"),
 	   "report: rule with FILE:LINE, old, new, delta, percent, contributors");
 	ok(contains(rep, "  warning t.rules:2: warn bytes(space=vmem) above 1 KiB\n"
