@@ -262,8 +262,10 @@ void hd_rc_pair_label(char *buf, size_t n, const struct hd_diff *df,
 		return;
 	hd_value_label(ol, sizeof(ol), df->old, old_v);
 	len = strlen(buf);
-	if (strcmp(ol, buf) != 0 && len < n)
-		snprintf(buf + len, n - len, " (was %s)", ol);
+	/* a label longer than buf is cut, as hd_value_label cuts it */
+	if (strcmp(ol, buf) != 0 && len < n &&
+	    snprintf(buf + len, n - len, " (was %s)", ol) < 0)
+		buf[len] = '\0';
 }
 
 /* ---- what a value is and where it came from ---------------------------- */
