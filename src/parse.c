@@ -4085,32 +4085,6 @@ static int parse_input_into(struct hd_dump *d, const char *path, unsigned flags)
 	return parse_one(d, in, in->name, in->data, in->len, flags);
 }
 
-/* A companion named in place of its main file, which is beside it: read
- * alone it has no allocations, so say which file reads the three. */
-static void companion_named(struct hd_arena *a, const char *path)
-{
-	static const char *const kinds[] = {
-		"-buffer-assignment-values.txt", "-live-range.txt",
-	};
-	size_t n = strlen(path), i, k;
-
-	if (n >= 3 && strcmp(path + n - 3, ".gz") == 0)
-		n -= 3;
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		k = strlen(kinds[i]);
-		if (n < k || memcmp(path + n - k, kinds[i], k) != 0)
-			continue;
-		char *main_file = hd_arena_printf(a, "%.*s-buffer-assignment.txt",
-						  (int)(n - k), path);
-		char *main_gz = hd_arena_printf(a, "%s.gz", main_file);
-		if (hd_input_exists(main_file) || hd_input_exists(main_gz))
-			hd_warning(path, 0, "a companion of %s, read alone here "
-				   "(name that file to read the three as one)",
-				   hd_input_exists(main_file) ? main_file : main_gz);
-		return;
-	}
-}
-
 int hd_parse_file(struct hd_dump *d, const char *path, unsigned flags)
 {
 	static const char *const suffixes[] = {
@@ -4121,8 +4095,6 @@ int hd_parse_file(struct hd_dump *d, const char *path, unsigned flags)
 
 	hd_dump_init(d);
 	d->name = hd_display_name(path);
-	if (!(flags & HD_PARSE_NO_SIBLINGS))
-		companion_named(&d->arena, path);
 	if (parse_input_into(d, path, flags))
 		return -1;
 	if ((flags & HD_PARSE_NO_SIBLINGS) || strcmp(path, "-") == 0)
