@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "hlodiff/arena.h"
+#include "hlodiff/bytes.h"
 #include "hlodiff/canon.h"
 #include "hlodiff/figures.h"
 #include "hlodiff/parallel.h"
@@ -1260,23 +1261,6 @@ static uint64_t ghash(struct hd_slice s)
 	return XXH3_64bits(s.p, s.n);
 }
 
-/* The bytes of an instruction name, as a table: operand lists are
- * scanned a byte at a time. */
-static const uint8_t gname_chars[256] = {
-	['-'] = 1, ['.'] = 1, ['_'] = 1,
-	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
-	['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
-	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
-	['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1,
-	['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1,
-	['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
-	['Y'] = 1, ['Z'] = 1,
-	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
-	['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1,
-	['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1,
-	['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
-	['y'] = 1, ['z'] = 1,
-};
 
 /* A golden's operands (golden.c): for each operand how many
  * instructions before instruction `at` its own is: a digit or letter
@@ -1352,7 +1336,7 @@ static void gside_operands(struct gside *g, struct hd_slice t, uint32_t at)
 			q = p < end ? memchr(p, '"', (size_t)(end - p)) : NULL;
 			continue;
 		}
-		for (e = ++pc; e < end && gname_chars[(unsigned char)*e]; e++)
+		for (e = ++pc; e < end && hd_name_char[(unsigned char)*e]; e++)
 			;
 		if (g->n_ops == g->cap_ops) {
 			g->cap_ops = g->cap_ops ? 2 * g->cap_ops : 256;

@@ -422,12 +422,34 @@ static void json_aliases(struct hd_json *j, const struct hd_dump *d,
 	free(al);
 }
 
+/* KEY: each colour's held peak, its bytes or (time) its first time;
+ * null without a held peak. */
+static void json_peak_by_color(struct hd_json *j, const struct hd_figures *f,
+			       const char *key, int time)
+{
+	char c[32];
+	size_t i;
+
+	hd_json_key(j, key);
+	if (!f->has_peak) {
+		hd_json_null(j);
+		return;
+	}
+	hd_json_begin_object(j);
+	for (i = 0; i < f->peak_by_color.len; i++) {
+		const struct hd_peak_space *sp = &HD_VEC_AT(&f->peak_by_color, struct hd_peak_space, i);
+
+		snprintf(c, sizeof(c), "%" PRId64, sp->color);
+		hd_json_key_int(j, c, time ? sp->time : sp->bytes);
+	}
+	hd_json_end_object(j);
+}
+
 /* The held peak, per colour, the stated one and, where they differ by
  * more than 1%, why (docs/json.md). */
 static void json_peak_figures(struct hd_json *j, const struct hd_dump *d,
 			      const struct hd_figures *f)
 {
-	char key[32];
 	size_t i;
 	int r;
 
@@ -435,32 +457,8 @@ static void json_peak_figures(struct hd_json *j, const struct hd_dump *d,
 	hd_json_key_opt_int(j, "peak_bytes", f->has_peak, f->peak_bytes);
 	if (!f->has_peak)
 		hd_json_key_str(j, "peak_absent", f->peak_why ? f->peak_why : "");
-	hd_json_key(j, "peak_bytes_by_color");
-	if (!f->has_peak)
-		hd_json_null(j);
-	else
-		hd_json_begin_object(j);
-	for (i = 0; f->has_peak && i < f->peak_by_color.len; i++) {
-		const struct hd_peak_space *sp = &HD_VEC_AT(&f->peak_by_color, struct hd_peak_space, i);
-
-		snprintf(key, sizeof(key), "%" PRId64, sp->color);
-		hd_json_key_int(j, key, sp->bytes);
-	}
-	if (f->has_peak)
-		hd_json_end_object(j);
-	hd_json_key(j, "peak_time_by_color");
-	if (!f->has_peak)
-		hd_json_null(j);
-	else
-		hd_json_begin_object(j);
-	for (i = 0; f->has_peak && i < f->peak_by_color.len; i++) {
-		const struct hd_peak_space *sp = &HD_VEC_AT(&f->peak_by_color, struct hd_peak_space, i);
-
-		snprintf(key, sizeof(key), "%" PRId64, sp->color);
-		hd_json_key_int(j, key, sp->time);
-	}
-	if (f->has_peak)
-		hd_json_end_object(j);
+	json_peak_by_color(j, f, "peak_bytes_by_color", 0);
+	json_peak_by_color(j, f, "peak_time_by_color", 1);
 	hd_json_key_opt_int(j, "stated_peak_time", f->has_stated, f->stated_time);
 	hd_json_key_opt_int(j, "stated_peak_bytes", f->has_stated, f->stated_bytes);
 	hd_json_key(j, "stated_peak_gap");
