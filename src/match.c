@@ -1661,6 +1661,31 @@ static uint32_t pairs_made(const struct mctx *x)
 #define GRAPH_ROUNDS 16
 
 /*
+ * One key kind of the graph passes: anchors and (meta) metadata brought
+ * up to date, the kind's keys made on both sides, then unique keys
+ * paired (graph) or, with align, the ties aligned by schedule order.
+ */
+static void graph_step(struct mctx *x, struct gside *go, struct gside *gn,
+		       enum gkey_kind k, int meta, int align)
+{
+	struct pass ps;
+
+	graph_anchors_more(go, gn);
+	if (meta) {
+		gside_meta(go);
+		gside_meta(gn);
+	}
+	graph_keys(go, k);
+	graph_keys(gn, k);
+	ps.okey = by_value(go->key);
+	ps.nkey = by_value(gn->key);
+	ps.lists = align;
+	ps.how = align ? HD_MATCH_SCHEDULE : HD_MATCH_GRAPH;
+	ps.body = align ? align_equal_body : unique_body;
+	run_pass(x, &ps);
+}
+
+/*
  * The graph passes (match.h): rounds of unique keys made from what is
  * paired already (operands, users) and from the metadata, until a round
  * pairs nothing; then the keys still tied are aligned by schedule order
@@ -1669,7 +1694,6 @@ static uint32_t pairs_made(const struct mctx *x)
 static void pass_graph(struct mctx *x)
 {
 	struct gside go, gn;
-	struct pass ps;
 	uint32_t before, round, k, align;
 
 	if (x->o.n_free == 0 || x->n.n_free == 0)
@@ -1686,21 +1710,8 @@ static void pass_graph(struct mctx *x)
 	for (align = 0; align < 3; align++) {
 		for (round = 0; round < GRAPH_ROUNDS; round++) {
 			before = pairs_made(x);
-			for (k = 0; k < GK_COUNT; k++) {
-				graph_anchors_more(&go, &gn);
-				if (k != GK_BOTTOM) {
-					gside_meta(&go);
-					gside_meta(&gn);
-				}
-				graph_keys(&go, (enum gkey_kind)k);
-				graph_keys(&gn, (enum gkey_kind)k);
-				ps.okey = by_value(go.key);
-				ps.nkey = by_value(gn.key);
-				ps.lists = 0;
-				ps.how = HD_MATCH_GRAPH;
-				ps.body = unique_body;
-				run_pass(x, &ps);
-			}
+			for (k = 0; k < GK_COUNT; k++)
+				graph_step(x, &go, &gn, (enum gkey_kind)k, k != GK_BOTTOM, 0);
 			if (pairs_made(x) == before)
 				break;
 		}
@@ -1712,17 +1723,7 @@ static void pass_graph(struct mctx *x)
 		for (k = 0; k < GK_COUNT; k++) {
 			if (k == GK_TOP || k == GK_BOTTOM_OPCODE)
 				continue;
-			graph_anchors_more(&go, &gn);
-			gside_meta(&go);
-			gside_meta(&gn);
-			graph_keys(&go, (enum gkey_kind)k);
-			graph_keys(&gn, (enum gkey_kind)k);
-			ps.okey = by_value(go.key);
-			ps.nkey = by_value(gn.key);
-			ps.lists = 1;
-			ps.how = HD_MATCH_SCHEDULE;
-			ps.body = align_equal_body;
-			run_pass(x, &ps);
+			graph_step(x, &go, &gn, (enum gkey_kind)k, 1, 1);
 		}
 		go.sources_only = gn.sources_only = 0;
 		if (pairs_made(x) == before && align == 1)
