@@ -23,7 +23,7 @@
 
 #include "hlodiff/dump.h"
 
-#define HD_GOLDEN_MAGIC "hlodiff-golden 4"
+#define HD_GOLDEN_MAGIC "hlodiff-golden 5"
 #define HD_GOLDEN_SUFFIX ".golden"
 
 /* Does the buffer start with the golden magic line? */
