@@ -2869,6 +2869,7 @@ int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 	if (st == 0) {
 		place_alloc_values(&r);
 		derive(&r);
+		hd_dump_derive_facts(d);
 		for (i = 0; i < r.at.len; i++) {
 			const struct at_entry *e = &HD_VEC_AT(&r.at, struct at_entry, i);
 			HD_SEQ(d, e->time) = e->name;
