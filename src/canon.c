@@ -1821,7 +1821,7 @@ static void put_key(struct work *w, size_t i, const uint32_t *pos,
 	struct hd_slice name;
 
 	name = pos ? HD_POSITION(d, pos[i]).name : HD_INSN(d, i).name;
-	if (!pos && d->shape_facts)
+	if (!pos)
 		*h = HD_INSN(d, i).name_hash;
 	else if (pos && w->pre)
 		*h = pre_pos_hash(w, pos[i]);
@@ -2610,7 +2610,7 @@ loose_fetch_ahead(const struct hd_canon *c, const struct hd_dump *d,
 
 		if (ins != HD_NONE)
 			__builtin_prefetch(&c->insn_loose[2 * (size_t)ins]);
-		if (d->shape_facts && val->alloc_value != HD_NONE)
+		if (val->alloc_value != HD_NONE)
 			__builtin_prefetch(&HD_ALLOC_VALUE(d, val->alloc_value)
 						    .shape_hash);
 		__builtin_prefetch(val->name.p);
@@ -2639,7 +2639,7 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 		idx = HASH_EMPTY_INDEX;
 	else
 		idx = hd_hash64(hd_value_index(val));
-	if (d->shape_facts && val->alloc_value != HD_NONE) {
+	if (val->alloc_value != HD_NONE) {
 		/* the parser hashed the shape while it was in cache */
 		shape = HD_ALLOC_VALUE(d, val->alloc_value).shape_hash;
 		bare = HD_ALLOC_VALUE(d, val->alloc_value).bare_hash;
@@ -2960,7 +2960,7 @@ static struct hd_canon_pre *pre_take(const struct hd_dump *d)
 
 	if (!p || p->taken || p->insns.len == 0 || p->insns.len != d->insns.len ||
 	    p->canon.len != p->insns.len || p->loose.len != 2 * p->insns.len ||
-	    p->n_pos != d->positions.len || !d->shape_facts)
+	    p->n_pos != d->positions.len)
 		return NULL;
 	p->taken = 1;
 	return p;

@@ -161,9 +161,8 @@ static int value_kind(const struct hd_dump *d, uint32_t v)
 
 /*
  * Are the shapes sa of old value a and sb of new value b byte-identical?
- * Where both dumps keep the hash of each value line's shape (dump.h,
- * shape_facts) and both values have a value line, unequal hashes say
- * no without reading the text.
+ * Where both values have a value line, unequal hashes of its shape
+ * (dump.h) say no without reading the text.
  */
 static int same_shape(const struct hd_dump *o, const struct hd_value *va,
 		      struct hd_slice sa, const struct hd_dump *n,
@@ -171,7 +170,7 @@ static int same_shape(const struct hd_dump *o, const struct hd_value *va,
 {
 	if (sa.n != sb.n)
 		return 0;
-	if (o->shape_facts && n->shape_facts && va->alloc_value != HD_NONE &&
+	if (va->alloc_value != HD_NONE &&
 	    vb->alloc_value != HD_NONE &&
 	    HD_ALLOC_VALUE(o, va->alloc_value).shape_hash !=
 		    HD_ALLOC_VALUE(n, vb->alloc_value).shape_hash)

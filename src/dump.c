@@ -3,6 +3,7 @@
  */
 #include "hlodiff/dump.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "hlodiff/canon.h"
@@ -289,9 +290,52 @@ int64_t hd_value_logical_bytes_walk(const struct hd_dump *d, uint32_t v)
 
 int64_t hd_insn_shape_bytes(const struct hd_dump *d, uint32_t i)
 {
-	if (d->shape_facts)
-		return HD_INSN(d, i).shape_bytes;
-	return hd_shape_logical_bytes(HD_INSN(d, i).shape);
+	return HD_INSN(d, i).shape_bytes;
+}
+
+void hd_dump_derive_facts(struct hd_dump *d)
+{
+	size_t i;
+
+	d->n_records = d->n_listed = d->n_listed_records = 0;
+	d->value_bytes = 0;
+	d->copy_starts.len = 0;
+	for (i = 0; i < d->alloc_values.len; i++) {
+		struct hd_alloc_value *av = &HD_ALLOC_VALUE(d, i);
+		struct hd_slice bare = hd_shape_strip_layout(av->shape);
+
+		av->shape_bytes = av->shape.n ? hd_shape_logical_bytes(av->shape) : -1;
+		av->shape_hash = hd_hash64(av->shape);
+		av->bare_hash = bare.n == av->shape.n ? av->shape_hash : hd_hash64(bare);
+		if (__builtin_add_overflow(d->value_bytes, av->size, &d->value_bytes))
+			d->value_bytes = INT64_MAX;
+	}
+	for (i = 0; i < d->insns.len; i++) {
+		struct hd_insn *in = &HD_INSN(d, i);
+
+		in->shape_bytes = hd_shape_logical_bytes(in->shape);
+		in->name_hash = hd_hash64(in->name);
+		in->flags = 0;
+		if (hd_slice_eq_cstr(in->opcode, "copy-start")) {
+			in->flags |= HD_INSN_COPY_START;
+			if (hd_attrs_cross_program_prefetch(in->attrs))
+				in->flags |= HD_INSN_CROSS_PROGRAM_PREFETCH;
+			*(uint32_t *)hd_vec_push(&d->copy_starts) = (uint32_t)i;
+		}
+	}
+	for (i = 0; i < d->values.len; i++) {
+		struct hd_value *val = &HD_VALUE(d, i);
+		int listed = (val->flags & HD_VALUE_IN_ALLOC) != 0;
+		int recorded = (val->flags & HD_VALUE_RECORD) != 0;
+
+		d->n_listed += (uint64_t)listed;
+		d->n_records += (uint64_t)recorded;
+		d->n_listed_records += (uint64_t)(listed && recorded);
+		val->own_kept = val->alloc_value != HD_NONE ?
+			hd_size_keep(HD_ALLOC_VALUE(d, val->alloc_value).shape_bytes) : 0;
+		val->whole_kept = val->insn != HD_NONE ?
+			hd_size_keep(HD_INSN(d, val->insn).shape_bytes) : 0;
+	}
 }
 
 /* Is the text `key` an attribute of attrs (at its start or after ' ')? */

@@ -74,27 +74,14 @@ static void sum_allocs(struct hd_figures *f, const struct hd_dump *d)
 		      sizeof(struct hd_color_bytes), cmp_color);
 }
 
-/* Counts and value_bytes: the parser's tallies (dump.h), else a walk
- * over the values and value lines (sizes are >= 0, so the saturating
- * sum does not depend on the order it is taken in). */
+/* Counts and value_bytes: the model's tallies (dump.h). */
 static void count_things(struct hd_figures *f, const struct hd_dump *d)
 {
-	size_t i;
-
 	f->n_allocs = d->allocs.len;
 	f->n_values = d->alloc_values.len;
 	f->n_live_ranges = d->live_ranges.len;
-	if (d->tallied) {
-		f->value_bytes = d->value_bytes;
-		f->n_records = d->n_records;
-		return;
-	}
-	for (i = 0; i < d->alloc_values.len; i++)
-		f->value_bytes = add_sat(f->value_bytes,
-					 HD_ALLOC_VALUE(d, i).size);
-	for (i = 0; i < d->values.len; i++)
-		if (HD_VALUE(d, i).flags & HD_VALUE_RECORD)
-			f->n_records++;
+	f->value_bytes = d->value_bytes;
+	f->n_records = d->n_records;
 }
 
 /*
@@ -128,14 +115,11 @@ static int64_t own_bytes(const struct hd_dump *d, uint32_t v)
 }
 
 /*
- * Whole-shape sizes already worked out, so that the N+1 values of an
- * N-element tuple read the tuple's shape once, not N+1 times (-2 = not
- * yet known).  Made on first use: a parsed dump has the instructions'
- * sizes at hand (d->shape_facts) and values without an instruction are
- * rare.
+ * Whole-shape sizes of values without an instruction, worked out once
+ * (-2 = not yet known; the instructions' are at hand, dump.h).  Made on
+ * first use: such values are rare.
  */
 struct whole_cache {
-	int64_t *by_insn;       /* d->insns.len entries, or NULL */
 	int64_t *by_value;      /* d->values.len entries, or NULL */
 	const uint64_t *kept;   /* hd_figures_compute_kept's, or NULL */
 };
@@ -171,12 +155,7 @@ static int64_t whole_bytes(const struct hd_dump *d, struct whole_cache *wc,
 	if (insn == HD_NONE)
 		insn = hd_dump_insn_by_name(d, val->name);
 	if (insn != HD_NONE) {
-		if (d->shape_facts)
-			return HD_INSN(d, insn).shape_bytes;
-		c = cache_at(&wc->by_insn, d->insns.len, insn);
-		if (*c == -2)
-			*c = hd_insn_shape_bytes(d, insn);
-		return *c;
+		return HD_INSN(d, insn).shape_bytes;
 	}
 	if (!(val->flags & HD_VALUE_INDEXED) || val->index_n == 2)
 		return own;
@@ -545,7 +524,7 @@ static int live_bytes_from_diff(const struct live_diff *ld, int64_t max,
 static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
 			    const uint64_t *kept)
 {
-	struct whole_cache wc = { NULL, NULL, kept };
+	struct whole_cache wc = { NULL, kept };
 	struct live_diff ld;
 	struct hd_vec mem = HD_VEC_INIT(int64_t);
 	int64_t at_stated = 0;
@@ -578,7 +557,6 @@ static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
 		}
 	}
 	hd_vec_release(&mem);
-	free(wc.by_insn);
 	free(wc.by_value);
 	if (f->recomputed_bytes < 0 || at_stated < 0) {
 		f->recomputed_time = -1;
@@ -1236,12 +1214,6 @@ static uint32_t dest_hash(struct hd_slice name)
 	return h;
 }
 
-/* The value keyed "name{0}", HD_NONE if none. */
-static uint32_t dest_value(const struct hd_dump *d, struct hd_slice name)
-{
-	return dest_value_hashed(d, name, dest_hash(name));
-}
-
 /* A copy whose bytes would take its class total beyond int64 (a
  * hostile shape) counts as one of unknown size. */
 static void add_copy(struct hd_figures *f, const struct hd_copy *c)
@@ -1343,9 +1315,7 @@ static void copy_from_insn(struct hd_figures *f, const struct hd_dump *d,
 	c.name = in->name;
 	c.dst_space = cs->dst_space;
 	c.src_space = cs->src_space;
-	c.cls = classify(d->shape_facts ?
-			 (in->flags & HD_INSN_CROSS_PROGRAM_PREFETCH) != 0 :
-			 hd_attrs_cross_program_prefetch(in->attrs),
+	c.cls = classify((in->flags & HD_INSN_CROSS_PROGRAM_PREFETCH) != 0,
 			 c.src_space, c.dst_space);
 	c.value = dest;
 	c.bytes = c.value != HD_NONE ? hd_value_size(d, c.value) : -1;
@@ -1449,6 +1419,7 @@ static void copies_from_values(struct hd_figures *f, const struct hd_dump *d)
 static void find_copies(struct hd_figures *f, const struct hd_dump *d)
 {
 	struct shape_memo m;
+	const uint32_t *in = d->copy_starts.data;
 	size_t i;
 
 	if (d->insns.len == 0) {
@@ -1456,23 +1427,12 @@ static void find_copies(struct hd_figures *f, const struct hd_dump *d)
 		return;
 	}
 	memset(&m, 0, sizeof(m));
-	if (d->tallied) {
-		const uint32_t *in = d->copy_starts.data;
-
-		/* room for all at once: grown a copy at a time, the array
-		 * was copied at each doubling */
-		hd_vec_reserve(&f->copies, d->copy_starts.len);
-
-		for (i = 0; i < d->copy_starts.len; i += COPY_BATCH)
-			copies_batch(f, d, in + i, d->copy_starts.len - i < COPY_BATCH ?
-				     d->copy_starts.len - i : COPY_BATCH, &m);
-		return;
-	}
-	for (i = 0; i < d->insns.len; i++)
-		if (d->shape_facts ? (HD_INSN(d, i).flags & HD_INSN_COPY_START) != 0 :
-		    hd_slice_eq_cstr(HD_INSN(d, i).opcode, "copy-start"))
-			copy_from_insn(f, d, (uint32_t)i,
-				       dest_value(d, HD_INSN(d, i).name), &m);
+	/* room for all at once: grown a copy at a time, the array was
+	 * copied at each doubling */
+	hd_vec_reserve(&f->copies, d->copy_starts.len);
+	for (i = 0; i < d->copy_starts.len; i += COPY_BATCH)
+		copies_batch(f, d, in + i, d->copy_starts.len - i < COPY_BATCH ?
+			     d->copy_starts.len - i : COPY_BATCH, &m);
 }
 
 /*

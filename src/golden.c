@@ -241,6 +241,70 @@ static int derived_line(const struct hd_dump *d, uint32_t v, uint32_t *value)
 	return 1;
 }
 
+/*
+ * The parameter number an 'i' line of a parameter leaves out: the one
+ * after the number of the 'i' line before when that is a parameter too
+ * (prev, -1 when it is not), else 0: a computation lists its parameters
+ * one after the other, in order.
+ */
+static int64_t default_param_number(int64_t prev)
+{
+	return prev >= 0 && prev < INT64_MAX ? prev + 1 : 0;
+}
+
+/* The number a parameter instruction's operand text holds ("": 0), -1
+ * when it is not a number as the writer would spell it. */
+static int64_t param_number_of(struct hd_slice t)
+{
+	char b[24];
+	int64_t n;
+
+	if (!t.n)
+		return 0;
+	if (t.n >= sizeof(b) || hd_parse_i64(t, &n) != (int)t.n || n < 0)
+		return -1;
+	snprintf(b, sizeof(b), "%" PRId64, n);
+	return hd_slice_eq_cstr(t, b) ? n : -1;
+}
+
+/*
+ * What an 'a' line of a parameter allocation leaves out: its parameter
+ * number, shape index and shape are those of the allocation's value
+ * defined by a parameter instruction (the first in value order, the
+ * order of the 'v' lines), with the shape's layout stripped.  Returns
+ * -1 when the allocation has no such value.
+ */
+static int default_param(const struct hd_dump *d, uint32_t alloc, int64_t *number,
+			 struct hd_slice *index, struct hd_slice *shape)
+{
+	const struct hd_alloc *a = &HD_ALLOC(d, alloc);
+	const struct hd_alloc_value *best = NULL;
+	uint64_t best_key = 0;
+	uint32_t k;
+
+	for (k = 0; k < a->value_count; k++) {
+		const struct hd_alloc_value *av = &HD_ALLOC_VALUE(d, a->value_first + k);
+		const struct hd_value *val = &HD_VALUE(d, av->value);
+		int64_t id = val->id;
+		uint64_t key = id < 0 ? 0 : id > 0xffffffff ? 0xffffffff : (uint64_t)id;
+
+		key = key << 32 | av->value;   /* value_order's order */
+		if (val->insn == HD_NONE || val->alloc_value != a->value_first + k ||
+		    !hd_slice_eq_cstr(HD_INSN(d, val->insn).opcode, "parameter"))
+			continue;
+		if (!best || key < best_key) {
+			best = av;
+			best_key = key;
+		}
+	}
+	if (!best)
+		return -1;
+	*number = param_number_of(HD_INSN(d, HD_VALUE(d, best->value).insn).operands);
+	*index = hd_value_index(&HD_VALUE(d, best->value));
+	*shape = hd_shape_strip_layout(best->shape);
+	return *number < 0 ? -1 : 0;
+}
+
 /* ---- shape ids ---------------------------------------------------------- */
 
 /*
@@ -583,8 +647,14 @@ struct writer {
 	struct shape_ids ops;       /* op_names, by id as shapes are */
 	int64_t prev_start;         /* live start of the last "v" line, -1 */
 	int64_t prev_alloc;         /* allocation of the last "v" line, -1 */
+	int64_t prev_param;         /* parameter number of the last "i" line, -1 */
 	/* per value: its offset is written (offset_needed) */
 	uint8_t *offset_needed;
+	/* offsets written with '+': (allocation, offset) -> the first K
+	 * (a "*K" refers to it), and per allocation how many so far */
+	struct hd_arena off_arena;
+	struct hd_table off_seen;
+	uint32_t *off_count;
 };
 
 static void write_header(struct writer *w, const struct hd_figures *f,
@@ -650,6 +720,19 @@ static void write_header(struct writer *w, const struct hd_figures *f,
 	}
 }
 
+/* Does the allocation's parameter value give its parameter number,
+ * index and shape (default_param)? */
+static int param_derivable(const struct hd_dump *d, uint32_t alloc)
+{
+	const struct hd_alloc *a = &HD_ALLOC(d, alloc);
+	int64_t number;
+	struct hd_slice index, shape;
+
+	return default_param(d, alloc, &number, &index, &shape) == 0 &&
+		number == a->param_number && hd_slice_eq(index, a->param_index) &&
+		hd_slice_eq(shape, a->param_shape);
+}
+
 static void write_allocs(struct writer *w)
 {
 	const struct hd_dump *d = w->d;
@@ -678,9 +761,10 @@ static void write_allocs(struct writer *w)
 		else
 			opt_skip(&o);
 		next = a->index + 1;
-		/* a parameter's number, index and shape: the rules match
-		 * donated parameters of two dumps by number and index */
-		if (a->flags & HD_ALLOC_PARAMETER) {
+		/* a parameter's number, index and shape, unless its value
+		 * gives them: the rules match donated parameters of two
+		 * dumps by number and index */
+		if ((a->flags & HD_ALLOC_PARAMETER) && !param_derivable(d, (uint32_t)i)) {
 			fprintf(opt_next(&o), "%" PRId64, a->param_number);
 			if (hd_slice_eq_cstr(a->param_index, "{}"))
 				opt_skip(&o);
@@ -801,18 +885,24 @@ static size_t next_operand(struct hd_slice t, size_t i, struct hd_slice *name)
 }
 
 static void write_graph_operands(struct opt *o, const struct hd_dump *d,
-				 uint32_t at, const struct hd_insn *in)
+				 uint32_t at, const struct hd_insn *in,
+				 int64_t *prev_param)
 {
 	struct hd_slice t = in->operands, name;
 	size_t i = 0;
 	int n = 0, known = 0;
 
-	/* parameter 0, the most common, is the default (match.c) */
+	/* a parameter's number, unless it is the default (match.c reads
+	 * none as 0) */
 	if (hd_slice_eq_cstr(in->opcode, "parameter")) {
-		if (t.n && !hd_slice_eq_cstr(t, "0"))
-			put_escaped(opt_next(o), t);
+		int64_t number = param_number_of(t);
+
+		if (number != default_param_number(*prev_param))
+			put_escaped(opt_next(o), t.n ? t : hd_slice_cstr("0"));
+		*prev_param = number;
 		return;
 	}
+	*prev_param = -1;
 	/* a list of no instruction gives the graph passes nothing */
 	while (!known && (i = next_operand(t, i, &name)) != SIZE_MAX)
 		known = hd_dump_insn_by_name(d, name) != HD_NONE;
@@ -1092,10 +1182,12 @@ static void write_insn(struct writer *w, uint32_t i)
 		fprintf(opt_next(&o), "%" PRId64, src.source_line);
 	else
 		opt_skip(&o);
-	if (hd_slice_eq_cstr(in->opcode, "copy-start"))
+	if (hd_slice_eq_cstr(in->opcode, "copy-start")) {
 		write_copy_extras(&o, in);
-	else
-		write_graph_operands(&o, w->d, i, in);
+		w->prev_param = -1;
+	} else {
+		write_graph_operands(&o, w->d, i, in, &w->prev_param);
+	}
 	fputc('\n', out);
 }
 
@@ -1165,6 +1257,47 @@ static size_t current_key(struct writer *w, const struct hd_value *val)
 	return n;
 }
 
+/* Digits put_b64 writes for x. */
+static size_t b64_len(uint64_t x)
+{
+	size_t n = 1;
+
+	while (x >>= 6)
+		n++;
+	return n;
+}
+
+/*
+ * The offset of a value line: "*K" when that is shorter and the
+ * allocation had this offset written as the K-th "+OFFSET" (from 0, in
+ * base64url digits), else "+OFFSET".  Values that share their bytes
+ * (a loop's state, its phis, the in-place ops on them) repeat a few
+ * offsets many times.
+ */
+static void put_offset(struct writer *w, const struct hd_alloc_value *av)
+{
+	char key[sizeof(uint32_t) + sizeof(int64_t)];
+	uint32_t k;
+	struct hd_slice ks;
+
+	memcpy(key, &av->alloc, sizeof(uint32_t));
+	memcpy(key + sizeof(uint32_t), &av->offset, sizeof(int64_t));
+	ks = hd_slice_make(key, sizeof(key));
+	k = hd_table_get(&w->off_seen, ks);
+	if (k != HD_NONE && b64_len(k) < b64_len((uint64_t)av->offset)) {
+		fputc('*', w->out);
+		put_b64(w->out, k);
+		return;
+	}
+	fputc('+', w->out);
+	put_b64(w->out, (uint64_t)av->offset);
+	if (k == HD_NONE)
+		hd_table_put(&w->off_seen, hd_slice_make(hd_arena_strndup(&w->off_arena, key,
+								sizeof(key)), sizeof(key)),
+			     w->off_count[av->alloc]);
+	w->off_count[av->alloc]++;
+}
+
 static void write_value(struct writer *w, uint32_t v)
 {
 	const struct hd_dump *d = w->d;
@@ -1188,9 +1321,12 @@ static void write_value(struct writer *w, uint32_t v)
 		named = HD_NONE;        /* not written yet: the reader knows none */
 
 	fputs("v\t", out);
-	if (w->prev_name.n && val->index_n && hd_slice_eq(val->name, w->prev_name))
-		put_escaped(out, hd_value_index(val)); /* "{IDX}": the last "i" line's */
-	else
+	if (w->prev_name.n && val->index_n && hd_slice_eq(val->name, w->prev_name)) {
+		/* "{IDX}": the last "i" line's; its array value, the most
+		 * common, is the empty field */
+		if (!hd_slice_eq_cstr(hd_value_index(val), "{}"))
+			put_escaped(out, hd_value_index(val));
+	} else
 		put_prefixed(out, hd_slice_make(w->cur, kn), hd_slice_make(w->key, w->key_n));
 	t = w->key;             /* the current key becomes the previous one */
 	w->key = w->cur;
@@ -1207,10 +1343,8 @@ static void write_value(struct writer *w, uint32_t v)
 	else
 		fprintf(out, "\t%" PRId64, a->index);
 	/* "+OFFSET" where the bytes held depend on it (offsets_needed) */
-	if (a && w->offset_needed[v]) {
-		fputc('+', out);
-		put_b64(out, (uint64_t)av->offset);
-	}
+	if (a && w->offset_needed[v])
+		put_offset(w, av);
 	w->prev_alloc = a ? a->index : -1;
 	if (!(val->flags & HD_VALUE_LIVE))
 		fputs("\t-", out);
@@ -1339,6 +1473,8 @@ static void write_values(struct writer *w)
 	size_t i;
 
 	w->offset_needed = offsets_needed(w->d);
+	hd_table_init(&w->off_seen, &w->off_arena);
+	w->off_count = hd_xcalloc(w->d->allocs.len + 1, sizeof(uint32_t));
 	for (i = 0; i < w->d->values.len; i++)
 		write_value(w, order[i]);
 	while (w->next_insn < w->d->insns.len)
@@ -1346,6 +1482,9 @@ static void write_values(struct writer *w)
 	free(order);
 	free(w->offset_needed);
 	w->offset_needed = NULL;
+	free(w->off_count);
+	hd_table_release(&w->off_seen);
+	hd_arena_release(&w->off_arena);
 }
 
 struct peak_pair {
@@ -1498,6 +1637,7 @@ int hd_golden_write(FILE *out, const struct hd_dump *d, const char *module)
 	ids_init(&w.ops);
 	w.prev_start = -1;
 	w.prev_alloc = -1;
+	w.prev_param = -1;
 	derived_peak = peak_derivable(d);
 	write_header(&w, &f, module, derived_peak);
 	write_allocs(&w);
@@ -1528,11 +1668,14 @@ struct reader {
 	struct hd_vec pending;   /* struct pending_av: value lines to group */
 	struct hd_vec at;        /* struct at_entry */
 	struct hd_vec files;     /* struct hd_slice: source files, from 1 */
+	struct hd_vec *offs;     /* per allocation: its '+' offsets (int64_t) */
+	size_t n_offs;
 	struct shape_ids ids;
 	struct hash_ids hashes;
 	struct shape_ids ops;       /* op_names, by id */
 	int64_t prev_start;         /* live start of the last 'v' line, -1 */
 	int64_t prev_alloc;         /* allocation of the last 'v' line, -1 */
+	int64_t prev_param;         /* parameter number of the last 'i' line, -1 */
 	struct hd_slice prev_file;  /* path of the last 'f' line */
 	struct hd_slice prev_name;  /* name of the last 'i' line */
 	struct hd_slice prev_op;    /* its op_name */
@@ -1993,7 +2136,7 @@ static int read_alloc(struct reader *r)
 		a->param_index = hd_slice_cstr("{}");
 	if (a->size < 0)
 		return bad(r, "negative size", "a size >= 0");
-	if (a->index < 0)
+	if (a->index < 0 || (opt_field(r, 5).n && a->param_number < 0))
 		return bad(r, "negative number", "a number >= 0");
 	r->next_alloc = a->index < INT64_MAX ? a->index + 1 : a->index;
 	if (hd_dump_slot_put(&d->alloc_slots, &d->alloc_by_index, d->id_limit,
@@ -2189,6 +2332,15 @@ static int read_insn(struct reader *r)
 	}
 	if (text_field(r, 9, &in->operands) || text_field(r, 10, &in->attrs))
 		return -1;
+	if (hd_slice_eq_cstr(in->opcode, "parameter")) {
+		int64_t n = default_param_number(r->prev_param);
+
+		if (!opt_field(r, 9).n && n)
+			in->operands = hd_slice_cstr(hd_arena_printf(&d->arena, "%" PRId64, n));
+		r->prev_param = param_number_of(in->operands);
+	} else {
+		r->prev_param = -1;
+	}
 	in->text = stored_text(&d->arena, canon, structural);
 	if (hd_dump_index_insn(d, (uint32_t)(d->insns.len - 1)) != HD_NONE)
 		return bad(r, "instruction listed twice", "one 'i' line per instruction");
@@ -2256,6 +2408,47 @@ static int value_live(struct reader *r, struct hd_value *val, uint32_t v)
 	return 0;
 }
 
+/*
+ * The offset after a value line's allocation (put_offset): '+' and the
+ * offset, or '*' and K, the K-th offset written with '+' for allocation
+ * a; both in base64url digits.
+ */
+static int offset_field(struct reader *r, uint32_t a, char how, struct hd_slice off,
+			int64_t *offset)
+{
+	struct hd_vec *list;
+	int64_t x = 0;
+	size_t k;
+
+	for (k = 0; k < off.n; k++) {
+		int c = b64val(off.p[k]);
+
+		if (c < 0 || x > (INT64_MAX >> 6))
+			break;
+		x = x << 6 | c;
+	}
+	if (off.n == 0 || k < off.n)
+		return bad(r, "bad offset", "ALLOCATION+OFFSET or ALLOCATION*K, in base64url digits");
+	if (a >= r->n_offs) {
+		size_t n = r->d->allocs.len > a ? r->d->allocs.len : (size_t)a + 1;
+
+		r->offs = hd_xrealloc(r->offs, n * sizeof(*r->offs));
+		for (k = r->n_offs; k < n; k++)
+			r->offs[k] = (struct hd_vec)HD_VEC_INIT(int64_t);
+		r->n_offs = n;
+	}
+	list = &r->offs[a];
+	if (how == '*') {
+		if ((uint64_t)x >= list->len)
+			return bad(r, "unknown offset", "'*K' with K below the number of '+' offsets of the allocation above");
+		*offset = HD_VEC_AT(list, int64_t, x);
+		return 0;
+	}
+	*(int64_t *)hd_vec_push(list) = x;
+	*offset = x;
+	return 0;
+}
+
 /* The allocation fields (allocation, size, colour, shape) of a value
  * line; the instruction is known. */
 static int value_alloc(struct reader *r, struct hd_value *val, uint32_t v)
@@ -2268,10 +2461,12 @@ static int value_alloc(struct reader *r, struct hd_value *val, uint32_t v)
 	struct hd_slice shape = opt_field(r, 8), alloc = r->f[2], off = HD_SLICE_NULL;
 	int64_t offset = -1;
 	size_t plus;
+	char how = 0;
 
-	for (plus = 0; plus < alloc.n && alloc.p[plus] != '+'; plus++)
+	for (plus = 0; plus < alloc.n && alloc.p[plus] != '+' && alloc.p[plus] != '*'; plus++)
 		;
-	if (plus < alloc.n) {       /* "NUMBER+OFFSET" or "+OFFSET" */
+	if (plus < alloc.n) {       /* "NUMBER+OFFSET", "+OFFSET", "NUMBER*K", "*K" */
+		how = alloc.p[plus];
 		off = hd_slice_make(alloc.p + plus + 1, alloc.n - plus - 1);
 		r->f[2].n = plus;
 	}
@@ -2297,24 +2492,12 @@ static int value_alloc(struct reader *r, struct hd_value *val, uint32_t v)
 			return bad(r, "size, shape or offset without allocation", "an allocation, or no size, shape and offset");
 		return 0;
 	}
-	if (off.p) {
-		size_t k;
-
-		offset = 0;
-		for (k = 0; k < off.n; k++) {
-			int x = b64val(off.p[k]);
-
-			if (x < 0 || offset > (INT64_MAX >> 6))
-				return bad(r, "bad offset", "ALLOCATION+OFFSET, the offset in base64url digits");
-			offset = offset << 6 | x;
-		}
-		if (off.n == 0)
-			return bad(r, "bad offset", "ALLOCATION+OFFSET, the offset in base64url digits");
-	}
 	a = hd_dump_slot_get(&r->d->alloc_slots, &r->d->alloc_by_index,
 			     r->d->id_limit, number);
 	if (a == HD_NONE)
 		return bad(r, "unknown allocation", "the number of an 'a' line above");
+	if (off.p && offset_field(r, a, how, off, &offset))
+		return -1;
 	if (!col.n) {
 		val->flags |= HD_VALUE_HAS_COLOR;
 		HD_VALUE_COLOR(r->d, v) = HD_ALLOC(r->d, a).color;
@@ -2353,7 +2536,9 @@ static int value_key(struct reader *r, struct hd_slice *key_text)
 	struct hd_slice s = r->f[1];
 	char *buf;
 
-	if (s.n && s.p[0] == '{') {
+	if (!s.n)
+		s = hd_slice_cstr("{}");        /* the last 'i' line's array value */
+	if (s.p[0] == '{') {
 		if (!r->prev_name.n)
 			return bad(r, "'{INDEX}' before any instruction", "NAME{INDEX}");
 		buf = hd_arena_alloc(&r->d->arena, r->prev_name.n + s.n + 1);
@@ -2609,10 +2794,22 @@ static void derive_peak(struct reader *r)
 	}
 }
 
-/* What the golden left out: total, live-max, peak lines. */
+/* What the golden left out: total, live-max, peak lines, parameters. */
 static void derive(struct reader *r)
 {
 	struct hd_dump *d = r->d;
+	size_t i;
+
+	for (i = 0; i < d->allocs.len; i++) {
+		struct hd_alloc *a = &HD_ALLOC(d, i);
+
+		if ((a->flags & HD_ALLOC_PARAMETER) && a->param_number < 0 &&
+		    default_param(d, (uint32_t)i, &a->param_number, &a->param_index,
+				  &a->param_shape) != 0) {
+			a->param_number = -1;
+			a->param_index = a->param_shape = HD_SLICE_NULL;
+		}
+	}
 
 	if (!r->has_total && (d->sections & HD_SEC_TOTAL))
 		d->total_bytes = default_total(d);
@@ -2644,6 +2841,7 @@ int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 	ids_init(&r.ops);
 	r.prev_start = -1;
 	r.prev_alloc = -1;
+	r.prev_param = -1;
 	if (!hd_golden_detect(data, len)) {
 		if (golden_any_version(data, len))
 			hd_error(name, 1, "golden file of another version (expected '%s'; "
@@ -2671,11 +2869,15 @@ int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 	if (st == 0) {
 		place_alloc_values(&r);
 		derive(&r);
+		hd_dump_derive_facts(d);
 		for (i = 0; i < r.at.len; i++) {
 			const struct at_entry *e = &HD_VEC_AT(&r.at, struct at_entry, i);
 			HD_SEQ(d, e->time) = e->name;
 		}
 	}
+	for (i = 0; i < r.n_offs; i++)
+		hd_vec_release(&r.offs[i]);
+	free(r.offs);
 	hd_vec_release(&r.pending);
 	hd_vec_release(&r.at);
 	hd_vec_release(&r.files);

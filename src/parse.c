@@ -3967,8 +3967,6 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 	struct parser ps;
 	int rc, i;
 
-	d->shape_facts = 1;
-	d->tallied = 1;
 	if ((flags & HD_PARSE_CANON) && !d->canon_pre)
 		d->canon_pre = hd_canon_pre_new();
 	if (d->canon_pre)

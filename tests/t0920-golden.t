@@ -16,7 +16,7 @@ for f in "$D"/*.txt; do
 	rm -rf g
 	run_hlodiff 0 "$b: golden update" golden update g "$f"
 	ok_cmd "$b: golden written as g/$b.golden" test -s "g/$b.golden"
-	ok_cmd "$b: starts with the magic line" sh -c "head -n 1 'g/$b.golden' | grep -qx 'hlodiff-golden 4'"
+	ok_cmd "$b: starts with the magic line" sh -c "head -n 1 'g/$b.golden' | grep -qx 'hlodiff-golden 5'"
 	run_hlodiff 0 "$b: golden against its dump: exit 0" --no-rules --all "g/$b.golden" "$f"
 	ok_cmd "$b: golden against its dump: no change" grep -q "^values: [0-9]* matched (0 changed), 0 added, 0 removed$" "$T/out"
 	for args in "" "--json --all" "--by op_name,kind" "--format markdown" "--format junit"; do
@@ -64,7 +64,7 @@ sed "s|<stdin>|X|" "$T/out" >"$T/din.out"
 is_file "$T/p.out" "$T/din.out" "a dump on standard input gives the same report as the plain file"
 rm -rf gz
 run_hlodiff 0 "golden update --gz" golden update --gz gz "$S"
-ok_cmd "--gz: gzip data named .golden.gz" sh -c "gzip -dc gz/tpu-splash_attention-0035.golden.gz | head -n 1 | grep -qx 'hlodiff-golden 4'"
+ok_cmd "--gz: gzip data named .golden.gz" sh -c "gzip -dc gz/tpu-splash_attention-0035.golden.gz | head -n 1 | grep -qx 'hlodiff-golden 5'"
 run_hlodiff 0 "golden check reads .golden.gz" golden check gz "$S"
 
 # ---- golden check ------------------------------------------------------------------------
@@ -127,7 +127,7 @@ ok_cmd "golden update of a golden: says so" grep -qF "hlodiff: goldens/jit_splas
 # ---- malformed goldens: FILE:LINE: what is wrong (expected ...), exit 2 ------------
 # Each message of src/golden.c, with its line (the last test below checks
 # that every message of golden.c is in some test).
-G3='hlodiff-golden 4\n'
+G3='hlodiff-golden 5\n'
 I='i\tx\t=\tAAAAAAAAAAB\tAAAAAAAAAAC\tf32[8]{0}\n'    # an instruction line
 gerr() { # DESC EXPECTED-START PRINTF-FORMAT [ARGS...]
 	d=$1
@@ -149,6 +149,7 @@ gerr "wrong number of fields" "2: wrong number of fields (expected 'a SIZE FLAGS
 gerr "bad number" "2: bad number (expected a whole number)" "${G3}a\t5x\t-\n"
 gerr "negative size" "2: negative size (expected a size >= 0)" "${G3}a\t-5\t-\n"
 gerr "negative allocation number" "2: negative number (expected a number >= 0)" "${G3}a\t5\t-\t0\t-3\n"
+gerr "negative parameter number" "2: negative number (expected a number >= 0)" "${G3}a\t5\tp\t\t\t-2\n"
 gerr "allocation twice" "3: allocation listed twice (expected one 'a' line per allocation)" "${G3}a\t5\t-\na\t5\t-\t0\t0\n"
 gerr "unknown allocation flag" "2: unknown allocation flag (expected letters p, o, c, l, m, t or '-')" "${G3}a\t5\tpz\n"
 gerr "negative live-max" "2: negative number (expected a number >= 0)" "${G3}live-max\t-5\n"
@@ -178,6 +179,7 @@ gerr "unknown shape id in a tuple" "2: unknown shape id" "${G3}i\tx\t=\tAAAAAAAA
 gerr "unknown op_name id" "2: unknown op_name id (expected '@ID' of an op_name on an 'i' line above)" "${G3}i\tx\t=\tAAAAAAAAAAB\tAAAAAAAAAAC\ts32[]\t@zz\n"
 gerr "unknown shape id on a value line" "3: unknown shape id (expected '@ID' of a shape spelled above)" "${G3}a\t4\tt\nv\tx{}\t0\t-\t\t\t\t\t@zz\n"
 gerr "value: '{INDEX}' first" "2: '{INDEX}' before any instruction (expected NAME{INDEX})" "${G3}v\t{}\t-\t-\n"
+gerr "value: empty key first" "2: '{INDEX}' before any instruction (expected NAME{INDEX})" "${G3}v\t\t-\t-\n"
 gerr "value: empty name" "2: empty name (expected NAME{INDEX})" "${G3}v\t-\t-\t-\n"
 gerr "value: bad name" "2: bad name (expected NAME{INDEX})" "${G3}v\tx{\t-\t-\n"
 gerr "value without index" "2: value without index (expected NAME{INDEX}, '{}' for an array value)" "${G3}v\tx\t-\t-\n"
@@ -192,7 +194,10 @@ gerr "allocation left out first" "3: allocation left out but the value line befo
 gerr "unknown allocation" "3: unknown allocation (expected the number of an 'a' line above)" "${G3}${I}v\t{}\t99\t-\n"
 gerr "size without allocation" "3: size, shape or offset without allocation (expected an allocation, or no size, shape and offset)" "${G3}${I}v\t{}\t-\t-\t\t32\n"
 gerr "offset without allocation" "3: size, shape or offset without allocation" "${G3}${I}v\t{}\t-+A\t-\n"
-gerr "bad offset digit" "4: bad offset (expected ALLOCATION+OFFSET, the offset in base64url digits)" "${G3}a\t64\tt\n${I}v\t{}\t0+*\t-\n"
+gerr "bad offset digit" "4: bad offset (expected ALLOCATION+OFFSET or ALLOCATION*K, in base64url digits)" "${G3}a\t64\tt\n${I}v\t{}\t0+*\t-\n"
+gerr "bad offset index digit" "4: bad offset" "${G3}a\t64\tt\n${I}v\t{}\t0*+\t-\n"
+gerr "offset index before any offset" "4: unknown offset (expected '*K' with K below the number of '+' offsets of the allocation above)" "${G3}a\t64\tt\n${I}v\t{}\t0*A\t-\n"
+gerr "offset index of another allocation's offset" "6: unknown offset" "${G3}a\t64\tt\na\t64\tt\n${I}v\t{}\t0+A\t0-1\nv\tx{0}\t1*A\t-\t\t4\n"
 gerr "empty offset" "4: bad offset" "${G3}a\t64\tt\n${I}v\t{}\t0+\t-\n"
 gerr "offset beyond int64" "4: bad offset" "${G3}a\t64\tt\n${I}v\t{}\t0+PAAAAAAAAAA\t-\n"
 gerr "no size" "3: no size (expected the size, as the shape gives none)" "${G3}a\t4\tt\nv\tx{}\t0\t-\tr\n"
@@ -204,7 +209,8 @@ gerr "peak line: negative bytes" "2: negative bytes (expected a number >= 0)" "$
 gerr "peak line: last field" "2: bad last field (expected '-' (the line names no value) or nothing)" "${G3}p\tx{}\t4\t\tx\n"
 gerr "peak line after derived ones" "3: peak line after 'peak ... =' (expected no peak lines, or no '=' in the peak header)" "${G3}peak\tplain\t3\t=\np\tx{}\t4\n"
 gerr "cut in its last line" "2: last line has no newline (expected a complete file)" "${G3}a\t4\tt"
-gerr "another version" "1: golden file of another version (expected 'hlodiff-golden 4'; write it anew with 'hlodiff golden update')" 'hlodiff-golden 3\n'
+gerr "another version" "1: golden file of another version (expected 'hlodiff-golden 5'; write it anew with 'hlodiff golden update')" 'hlodiff-golden 3\n'
+gerr "version 4 (no default parameter fields)" "1: golden file of another version (expected 'hlodiff-golden 5'; write it anew with 'hlodiff golden update')" 'hlodiff-golden 4\n'
 gerr "a far future version" "1: golden file of another version" 'hlodiff-golden 10\n'
 # a real golden, edited: the first value line's allocation
 lv=$(grep -n '^v	' goldens/jit_splash.golden | head -n 1 | cut -d: -f1)
@@ -218,7 +224,7 @@ ok_cmd "bad golden: edited allocation: message" grep -qF "hlodiff: bad.golden:$l
 # line before's), '-END' (the line before's start), '=' size (the
 # allocation's) and a left-out size (the shape's bytes).
 {
-	printf 'hlodiff-golden 4\na\t64\tt\n'
+	printf 'hlodiff-golden 5\na\t64\tt\n'
 	printf 'i\tmul_fusion.1\tF\tAAAAAAAAAAB\tAAAAAAAAAAC\tf32[8]{0}\tjit(f)/mul\n'
 	printf 'v\t{}\t0\t0-1\t\t=\n'
 	printf 'i\tadd.2\t=\tAAAAAAAAAAD\tAAAAAAAAAAE\t=\t^7add\n'
@@ -239,7 +245,34 @@ ok_cmd "golden encodings: negate" grep -q '^  negate  *32  *32 ' "$T/out"
 run_hlodiff 0 "golden encodings: stat --json" stat --json enc.golden
 ok_cmd "golden encodings: total derived from the allocations" grep -q '"total_bytes": 64' "$T/out"
 ok_cmd "golden encodings: live-max derived from the live ranges ('-4' after '2-3' is 2-4)" grep -q '"live_max": 4' "$T/out"
-printf 'hlodiff-golden 4\n' >empty.golden
+# Version 5: an empty name field is the array value '{}' of the 'i' line
+# above; a parameter's number left out follows the 'i' line before's
+# (0 after other instructions); an 'a' line of a parameter without its
+# fields takes them from its parameter value (the shape without its
+# layout); '*K' is the allocation's K-th '+' offset.
+{
+	printf 'hlodiff-golden 5\na\t64\tt\na\t32\tpm\na\t8\tpm\n'
+	printf 'a\t8\tpm\t\t\t3\t{0}\tf32[2]\n'
+	printf 'i\tArg_0.1\tP\tAAAAAAAAAAJ\tAAAAAAAAAAK\tf32[8]{0}\n'
+	printf 'v\t\t1\t0-5\n'
+	printf 'i\tArg_1.2\tP\tAAAAAAAAAAL\tAAAAAAAAAAM\t(f32[2]{0}, f32[2]{0})\n'
+	printf 'v\t{0}\t3\t0-5\nv\t{1}\t2\t0-5\n'
+	printf 'i\tadd.3\t=\tAAAAAAAAAAD\tAAAAAAAAAAE\tf32[8]{0}\n'
+	printf 'v\t\t0+Q\t1-2\n'
+	printf 'i\tneg.4\tnegate\tAAAAAAAAAAH\tAAAAAAAAAAI\t=\n'
+	printf 'v\t\t*A\t2-3\n'
+} >v5.golden
+run_hlodiff 0 "version 5 encodings: stat" stat v5.golden
+ok_cmd "version 5: parameter 0 from Arg_0.1's value in allocation 1" grep -q '^  parameter 0 {}  *32  f32\[8\]  Arg_0.1$' "$T/out"
+ok_cmd "version 5: parameter 1 (after 0) from Arg_1.2{1} in allocation 2" grep -q '^  parameter 1 {1}  *8  f32\[2\]  Arg_1.2$' "$T/out"
+ok_cmd "version 5: parameter 3 as written on allocation 3" grep -q '^  parameter 3 {0}  *8  f32\[2\]  Arg_1.2$' "$T/out"
+run_hlodiff 0 "version 5 encodings: stat --json" stat --json v5.golden
+# add.3 and neg.4 (32 bytes each) both at offset 16 (+Q, then *A): at
+# time 2 they hold 32 bytes, not 64, beside the 48 of the parameters
+ok_cmd "version 5: '*A' is the offset of '+Q' (held peak 80, not 112)" grep -q '"peak_bytes": 80,' "$T/out"
+ok_cmd "version 5: the values of the empty name fields ('{}'): five" grep -q '"values": 5,' "$T/out"
+run_hlodiff 0 "version 5 encodings: the golden against itself: exit 0" --no-rules --all v5.golden v5.golden
+printf 'hlodiff-golden 5\n' >empty.golden
 run_hlodiff 0 "the magic line alone is an empty golden" stat empty.golden
 
 # Every message of golden.c appearing in some test is checked in

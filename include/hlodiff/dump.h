@@ -1,7 +1,7 @@
 /*
  * dump.h - the model of one buffer-assignment dump: what the dump says,
- * nothing derived (derived numbers live in figures.h; the few sizes the
- * parser works out while a line is in cache are marked "shape_facts").
+ * nothing derived (derived numbers live in figures.h; the digest of the
+ * text kept beside the records is said at struct hd_dump's tallies).
  *
  * Layout: flat arrays (struct hd_vec) of records; records refer to each
  * other by uint32 index (HD_NONE = no such record), never by pointer.
@@ -72,9 +72,9 @@ struct hd_alloc_value {
 	uint32_t alloc;         /* index into dump->allocs */
 	int64_t size, offset;
 	struct hd_slice shape;  /* with layout */
-	int64_t shape_bytes;    /* hd_shape_logical_bytes(shape), if d->shape_facts */
-	/* XXH3-64 of shape and of hd_shape_strip_layout(shape), if
-	 * d->shape_facts (the loose keys of canon.h hash them) */
+	int64_t shape_bytes;    /* hd_shape_logical_bytes(shape), -1 without one */
+	/* XXH3-64 of shape and of hd_shape_strip_layout(shape) (the loose
+	 * keys of canon.h hash them) */
 	uint64_t shape_hash, bare_hash;
 };
 
@@ -106,7 +106,7 @@ struct hd_value {
 	 * read the value line's and the instruction's records as well:
 	 * own = its value line's shape_bytes, whole = its instruction's
 	 * shape_bytes, each as hd_size_keep() encodes it; 0 when not kept
-	 * (too big, not known, or a model built otherwise). */
+	 * (too big, or not known). */
 	uint32_t own_kept, whole_kept;
 	/* The length of its index, "{}" or "{0,1}" (always with braces):
 	 * hd_value_index().  Any other than "{}" follows name in memory,
@@ -200,9 +200,9 @@ struct hd_insn {
 	 * when the parse had no HD_PARSE_CANON: canonical hashing, its one
 	 * reader, then walks the metadata item as any other */
 	uint32_t meta_at, meta_n;
-	int64_t shape_bytes;        /* hd_shape_logical_bytes(shape), if d->shape_facts */
-	uint64_t name_hash;         /* XXH3-64 of name, if d->shape_facts */
-	uint32_t flags;             /* enum hd_insn_flags, if d->shape_facts */
+	int64_t shape_bytes;        /* hd_shape_logical_bytes(shape) */
+	uint64_t name_hash;         /* XXH3-64 of name */
+	uint32_t flags;             /* enum hd_insn_flags */
 	uint32_t line;
 };
 
@@ -310,24 +310,15 @@ struct hd_dump {
 	struct hd_vec stack;        /* struct hd_stack_node, pre-order */
 
 	/*
-	 * The parser fills hd_alloc_value.shape_bytes, .shape_hash and
-	 * .bare_hash, hd_insn.shape_bytes, hd_insn.flags and
-	 * hd_insn.name_hash while it reads each line, so that the figures
-	 * need not walk the shapes' text again, nor canonical hashing hash
-	 * the names and shapes again (by then the input pages may be
-	 * released, see input.h).  They are the text's digest, not
-	 * new facts; a model built otherwise (golden.c) leaves this 0.
+	 * Every model holds the text's digest in hd_alloc_value
+	 * (shape_bytes, shape_hash, bare_hash), hd_insn (shape_bytes,
+	 * name_hash, flags) and hd_value (own_kept, whole_kept), and these
+	 * tallies, so that the figures need not walk the shapes' text or
+	 * whole record arrays again, nor canonical hashing hash the names
+	 * and shapes again (by then the input pages may be released, see
+	 * input.h).  The parser fills them while each line is in cache; a
+	 * model built otherwise (golden.c) by hd_dump_derive_facts.
 	 */
-	int shape_facts;
-
-	/*
-	 * Tallies the parser keeps as it files each record, so that the
-	 * figures need not walk whole record arrays (a cache miss or two a
-	 * record on a large dump) for a count or a sum.  Valid only with
-	 * tallied set; a model built otherwise (golden.c) leaves it 0 and
-	 * the figures count for themselves.
-	 */
-	int tallied;
 	uint64_t n_records;         /* values with HD_VALUE_RECORD */
 	uint64_t n_listed;          /* values with HD_VALUE_IN_ALLOC */
 	uint64_t n_listed_records;  /* values with both */
@@ -571,22 +562,30 @@ static inline int64_t hd_value_space(const struct hd_dump *d, uint32_t v)
 	return hd_value_shape_space(d, v);
 }
 
-/* hd_value_logical_bytes when the parser did not work it out. */
+/* hd_value_logical_bytes of a value without a value line. */
 int64_t hd_value_logical_bytes_walk(const struct hd_dump *d, uint32_t v);
 
-/* hd_shape_logical_bytes(hd_value_shape(d, v)), -1 when unknown; from
- * shape_bytes when the parser worked it out. */
+/* hd_shape_logical_bytes(hd_value_shape(d, v)), -1 when unknown; its
+ * value line's shape_bytes when it has one. */
 static inline int64_t hd_value_logical_bytes(const struct hd_dump *d,
 					     uint32_t v)
 {
 	uint32_t av = HD_VALUE(d, v).alloc_value;
 
-	if (d->shape_facts && av != HD_NONE)
+	if (av != HD_NONE)
 		return HD_ALLOC_VALUE(d, av).shape_bytes;
 	return hd_value_logical_bytes_walk(d, v);
 }
-/* hd_shape_logical_bytes() of instruction i's shape, likewise. */
+/* hd_shape_logical_bytes() of instruction i's shape (its shape_bytes). */
 int64_t hd_insn_shape_bytes(const struct hd_dump *d, uint32_t i);
+
+/*
+ * Fills the digest fields and tallies above from the records, as the
+ * parser fills them while it reads: for a model built otherwise
+ * (golden.c), after its records are in place, so that it answers every
+ * query as a parsed one does.
+ */
+void hd_dump_derive_facts(struct hd_dump *d);
 /* Do an instruction's attributes mark a cross-program prefetch
  * (cross_program_prefetch_index=, is_cross_program_prefetch=true)? */
 int hd_attrs_cross_program_prefetch(struct hd_slice attrs);

@@ -4,13 +4,15 @@
  * dump (docs/golden.md has the format, line by line).
  *
  * A golden keeps what the figures, the matcher (canonical and
- * structural hashes, the loose keys' inputs, schedule order), the peak,
- * the rules, the breakdowns and the HTML page read from a dump, and
- * nothing else: no instruction texts, operands, positions, uses,
- * offsets, value ids or stack-trace tree.  Loading one gives a struct
- * hd_dump whose instructions carry their stored hashes (canon.h,
- * HD_CANON_STORED), so comparing a golden made from dump D with any dump
- * N gives the same report as comparing D with N, file names aside.
+ * structural hashes, the loose keys' inputs, operand links, schedule
+ * order), the peak, the rules, the breakdowns and the HTML page read
+ * from a dump, and nothing else: no instruction texts, positions, uses,
+ * offsets the held peak does not depend on, value ids or stack-trace
+ * tree.  Loading one gives a struct hd_dump whose instructions carry
+ * their stored hashes (canon.h, HD_CANON_STORED) and whose digest and
+ * tallies are a parsed model's (hd_dump_derive_facts), so comparing a
+ * golden made from dump D with any dump N gives the same report as
+ * comparing D with N, file names aside.
  *
  * The first line is HD_GOLDEN_MAGIC; that is how a golden is told from a
  * dump.  Lines are TAB-separated fields; '#' lines are comments.
@@ -23,7 +25,7 @@
 
 #include "hlodiff/dump.h"
 
-#define HD_GOLDEN_MAGIC "hlodiff-golden 4"
+#define HD_GOLDEN_MAGIC "hlodiff-golden 5"
 #define HD_GOLDEN_SUFFIX ".golden"
 
 /* Does the buffer start with the golden magic line? */

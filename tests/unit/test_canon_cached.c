@@ -6,11 +6,11 @@
  *
  * For every dump in tests/data and the corpus ($HD_SRCDIR, $HD_CORPUS;
  * the corpus is skipped when unset): each kept hash equals the XXH3-64
- * of its text, and the canonical hashes and loose keys of every value
- * are the same with the kept hashes as with d->shape_facts cleared
- * (then canon.c hashes the text itself, as for a model built by
- * golden.c; with them it takes the hash of a 2-byte index "{}" as a
- * constant instead of reading it).
+ * of its text; hd_dump_derive_facts, which fills them for a model built
+ * by golden.c, gives the parser's digest and tallies again; and the
+ * canonical hashes and loose keys of every value are the same with
+ * either (canon.c takes the hash of a 2-byte index "{}" as a constant
+ * instead of reading it).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,11 +61,72 @@ static void check_kept(const char *path, const struct hd_dump *d,
 	}
 }
 
+/* The digest and tallies of the parser (dump.h) saved, cleared and
+ * derived again by hd_dump_derive_facts: the same. */
+static void check_derived(const char *path, struct hd_dump *d)
+{
+	size_t ni = d->insns.len, na = d->alloc_values.len, nv = d->values.len, i;
+	struct hd_insn *in = malloc((ni + 1) * sizeof(*in));
+	struct hd_alloc_value *av = malloc((na + 1) * sizeof(*av));
+	struct hd_value *val = malloc((nv + 1) * sizeof(*val));
+	uint64_t n_records = d->n_records, n_listed = d->n_listed;
+	uint64_t n_listed_records = d->n_listed_records;
+	int64_t value_bytes = d->value_bytes;
+	size_t n_copies = d->copy_starts.len;
+	uint32_t *copies = malloc((n_copies + 1) * sizeof(*copies));
+
+	if (ni)
+		memcpy(in, d->insns.data, ni * sizeof(*in));
+	if (na)
+		memcpy(av, d->alloc_values.data, na * sizeof(*av));
+	if (nv)
+		memcpy(val, d->values.data, nv * sizeof(*val));
+	if (n_copies)
+		memcpy(copies, d->copy_starts.data, n_copies * sizeof(*copies));
+	for (i = 0; i < ni; i++) {
+		HD_INSN(d, i).shape_bytes = 7;
+		HD_INSN(d, i).name_hash = 7;
+		HD_INSN(d, i).flags = 7;
+	}
+	for (i = 0; i < na; i++) {
+		HD_ALLOC_VALUE(d, i).shape_bytes = 7;
+		HD_ALLOC_VALUE(d, i).shape_hash = HD_ALLOC_VALUE(d, i).bare_hash = 7;
+	}
+	for (i = 0; i < nv; i++)
+		HD_VALUE(d, i).own_kept = HD_VALUE(d, i).whole_kept = 7;
+	hd_dump_derive_facts(d);
+	for (i = 0; i < ni; i++)
+		if (HD_INSN(d, i).shape_bytes != in[i].shape_bytes ||
+		    HD_INSN(d, i).name_hash != in[i].name_hash ||
+		    HD_INSN(d, i).flags != in[i].flags)
+			bad(path, "derived facts of instruction", (uint32_t)i);
+	for (i = 0; i < na; i++)
+		if (HD_ALLOC_VALUE(d, i).shape_bytes != av[i].shape_bytes ||
+		    HD_ALLOC_VALUE(d, i).shape_hash != av[i].shape_hash ||
+		    HD_ALLOC_VALUE(d, i).bare_hash != av[i].bare_hash)
+			bad(path, "derived facts of value line", (uint32_t)i);
+	for (i = 0; i < nv; i++)
+		if (HD_VALUE(d, i).own_kept != val[i].own_kept ||
+		    HD_VALUE(d, i).whole_kept != val[i].whole_kept)
+			bad(path, "derived sizes of value", (uint32_t)i);
+	if (d->n_records != n_records || d->n_listed != n_listed ||
+	    d->n_listed_records != n_listed_records ||
+	    d->value_bytes != value_bytes || d->copy_starts.len != n_copies ||
+	    (n_copies && memcmp(d->copy_starts.data, copies,
+				n_copies * sizeof(*copies)) != 0))
+		bad(path, "derived tallies", 0);
+	free(in);
+	free(av);
+	free(val);
+	free(copies);
+}
+
 static void check_dump(const char *path)
 {
 	struct hd_dump d;
 	struct hd_canon kept, text;
 	uint64_t a[HD_LOOSE_COUNT], b[HD_LOOSE_COUNT];
+	uint64_t (*lk)[HD_LOOSE_COUNT];
 	uint32_t v;
 
 	if (hd_parse_file(&d, path, HD_PARSE_NO_SIBLINGS |
@@ -73,27 +134,26 @@ static void check_dump(const char *path)
 		hd_dump_release(&d);
 		return;
 	}
-	if (!d.shape_facts) {
-		hd_dump_release(&d);
-		return;
-	}
 	hd_canon_compute(&kept, &d);
 	check_kept(path, &d, &kept);
-	d.shape_facts = 0;
+	/* the loose keys with the parser's digest, then with the derived */
+	lk = malloc(((size_t)kept.n_values + 1) * sizeof(*lk));
+	for (v = 0; v < kept.n_values; v++)
+		hd_canon_loose(&kept, &d, v, lk[v], NULL);
+	check_derived(path, &d);
 	hd_canon_compute(&text, &d);
 	for (v = 0; v < kept.n_values; v++) {
 		if (kept.value_canon[v] != text.value_canon[v] ||
 		    kept.value_struct[v] != text.value_struct[v])
 			bad(path, "value hash of value", v);
-		d.shape_facts = 1;
-		hd_canon_loose(&kept, &d, v, a, NULL);
-		d.shape_facts = 0;
+		memcpy(a, lk[v], sizeof(a));
 		hd_canon_loose(&text, &d, v, b, NULL);
 		if (memcmp(a, b, sizeof(a)) != 0)
 			bad(path, "loose keys of value", v);
 		n_values++;
 	}
 	n_dumps++;
+	free(lk);
 	hd_canon_release(&kept);
 	hd_canon_release(&text);
 	hd_dump_release(&d);
