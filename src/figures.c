@@ -825,68 +825,77 @@ static struct held_item *held_items(const struct hd_dump *d,
 	return it;
 }
 
-/* Field f of an item as held_radix sorts by it: 0 start, 1 size,
- * 2 offset (least significant first; by offset and size is by offset
- * and stop). */
-static inline int64_t item_field(const struct held_item *x, int f)
-{
-	return f == 0 ? x->start : f == 1 ? x->stop - x->offset : x->offset;
-}
-
-/* How held_radix packs field f: less its minimum, shifted right by the
+/* How held_radix packs a field: less its minimum, shifted right by the
  * low bits all items agree on, in bits bits. */
 struct held_field {
-	int64_t min;
+	int64_t min, max;
+	uint64_t differ;        /* bits that differ from the first item's */
 	unsigned shift, bits;
 };
 
-/* The fields' ranges over it[0, n); a start already in order (the live
- * ranges mostly come by start) needs no pass: its bits are 0. */
+static void field_see(struct held_field *hf, int64_t v, int64_t first)
+{
+	hf->min = v < hf->min ? v : hf->min;
+	hf->max = v > hf->max ? v : hf->max;
+	hf->differ |= (uint64_t)v ^ (uint64_t)first;
+}
+
+static void field_done(struct held_field *hf)
+{
+	uint64_t span;
+
+	hf->shift = hf->differ ? (unsigned)__builtin_ctzll(hf->differ) : 0;
+	span = ((uint64_t)hf->max - (uint64_t)hf->min) >> hf->shift;
+	hf->bits = span ? 64 - (unsigned)__builtin_clzll(span) : 0;
+}
+
+static uint64_t field_key(const struct held_field *hf, int64_t v)
+{
+	return ((uint64_t)v - (uint64_t)hf->min) >> hf->shift;
+}
+
+/* The ranges of start, size and offset (hf[0..2], least significant
+ * first: by offset and size is by offset and stop) over it[0, n); a
+ * start already in order (the live ranges mostly come by start) needs
+ * no pass: its bits are 0. */
 static void field_ranges(const struct held_item *it, size_t n,
 			 struct held_field hf[3])
 {
-	int64_t min[3], max[3];
-	uint64_t differ[3] = { 0, 0, 0 };
-	int f, starts_ascend = 1;
+	int64_t s0 = it[0].start, z0 = it[0].stop - it[0].offset, o0 = it[0].offset;
+	int starts_ascend = 1;
 	size_t i;
 
-	for (f = 0; f < 3; f++)
-		min[f] = max[f] = item_field(&it[0], f);
+	hf[0] = (struct held_field){ s0, s0, 0, 0, 0 };
+	hf[1] = (struct held_field){ z0, z0, 0, 0, 0 };
+	hf[2] = (struct held_field){ o0, o0, 0, 0, 0 };
 	for (i = 1; i < n; i++) {
 		starts_ascend &= it[i].start >= it[i - 1].start;
-		for (f = 0; f < 3; f++) {
-			int64_t v = item_field(&it[i], f);
-
-			min[f] = v < min[f] ? v : min[f];
-			max[f] = v > max[f] ? v : max[f];
-			differ[f] |= (uint64_t)v ^ (uint64_t)item_field(&it[0], f);
-		}
+		field_see(&hf[0], it[i].start, s0);
+		field_see(&hf[1], it[i].stop - it[i].offset, z0);
+		field_see(&hf[2], it[i].offset, o0);
 	}
-	for (f = 0; f < 3; f++) {
-		uint64_t span;
-
-		hf[f].min = min[f];
-		hf[f].shift = differ[f] ? (unsigned)__builtin_ctzll(differ[f]) : 0;
-		span = ((uint64_t)max[f] - (uint64_t)min[f]) >> hf[f].shift;
-		hf[f].bits = span ? 64 - (unsigned)__builtin_clzll(span) : 0;
-	}
+	for (i = 0; i < 3; i++)
+		field_done(&hf[i]);
 	if (starts_ascend)
 		hf[0].bits = 0;
 }
 
-/* Puts field f of the items it[perm[i]] below the numbers a[i]. */
-static void add_field(uint64_t *a, const struct held_item *it,
-		      const uint32_t *perm, size_t n, int f,
-		      const struct held_field *hf)
+/* The number pass [f, g) of held_radix sorts item x by: its fields g - 1
+ * down to f, above its place p. */
+static uint64_t item_key(const struct held_field hf[3], int f, int g,
+			 const struct held_item *x, unsigned ib, size_t p)
 {
-	size_t i;
+	int64_t v[3];
+	uint64_t key = 0;
+	int h;
 
-	if (hf->bits == 0)      /* one value, or a start in order */
-		return;
-	for (i = 0; i < n; i++)
-		a[i] = (a[i] << hf->bits) |
-			(((uint64_t)item_field(&it[perm[i]], f) -
-			  (uint64_t)hf->min) >> hf->shift);
+	v[0] = x->start;
+	v[1] = x->stop - x->offset;
+	v[2] = x->offset;
+	for (h = g - 1; h >= f; h--)
+		if (hf[h].bits)
+			key = (key << hf[h].bits) | field_key(&hf[h], v[h]);
+	return (key << ib) | p;
 }
 
 /*
@@ -901,10 +910,10 @@ static int held_radix(struct held_item *it, size_t n)
 {
 	struct held_field hf[3];
 	unsigned ib = 64 - (unsigned)__builtin_clzll(n - 1);
-	uint64_t *a = hd_xmalloc(2 * n * sizeof(*a)), *r;
+	uint64_t *a = hd_xmalloc(2 * n * sizeof(*a)), *r, mask = ((uint64_t)1 << ib) - 1;
 	uint32_t *perm = hd_xmalloc(2 * n * sizeof(*perm)), *next = perm + n;
 	struct held_item *tmp;
-	int f = 0, g, h;
+	int f = 0, g;
 	size_t i;
 
 	field_ranges(it, n, hf);
@@ -915,19 +924,14 @@ static int held_radix(struct held_item *it, size_t n)
 
 		for (g = f + 1; g < 3 && bits + hf[g].bits + ib <= 64; g++)
 			bits += hf[g].bits;
-		if (bits == 0) {
-			f = g;
-			continue;
+		if (bits) {
+			for (i = 0; i < n; i++)
+				a[i] = item_key(hf, f, g, &it[perm[i]], ib, i);
+			r = hd_key_radix_sort(a, a + n, n, ib, bits);
+			for (i = 0; i < n; i++)
+				next[i] = perm[r[i] & mask];
+			memcpy(perm, next, n * sizeof(*perm));
 		}
-		memset(a, 0, n * sizeof(*a));
-		for (h = g - 1; h >= f; h--)
-			add_field(a, it, perm, n, h, &hf[h]);
-		for (i = 0; i < n; i++)
-			a[i] = (a[i] << ib) | i;
-		r = hd_key_radix_sort(a, a + n, n, ib, bits);
-		for (i = 0; i < n; i++)
-			next[i] = perm[r[i] & (((uint64_t)1 << ib) - 1)];
-		memcpy(perm, next, n * sizeof(*perm));
 		f = g;
 	}
 	if (f == 3) {
@@ -1184,37 +1188,50 @@ static void held_events(struct held_sweep *sw, size_t T)
 	}
 }
 
-/* Applies the events list[from, to) (dlt 1: starts, -1: ends); the
- * reason when the bytes overflow, else NULL. */
-static const char *held_apply(struct held_sweep *sw, const uint32_t *list,
-			      uint32_t from, uint32_t to, int dlt)
+/* A shared item's start (dlt 1) or end (-1): what its tree's union
+ * gains or loses. */
+static int64_t tree_change(const struct held_sweep *sw,
+			   const struct held_item *x, int dlt)
+{
+	struct held_alloc *a = &sw->trees[sw->tree_of[x->alloc]];
+	int64_t before = a->len[1];
+
+	seg_update(a, 1, 0, a->leaves, x->lo, x->hi, dlt);
+	return a->len[1] - before;
+}
+
+/*
+ * Applies the events list[*p, n) of time below bound (dlt 1: starts by
+ * start, -1: ends by end); the reason when the bytes overflow, else
+ * NULL.  Inlined: it runs a few events a call, once or twice a time.
+ */
+static inline __attribute__((always_inline)) const char *
+held_apply(struct held_sweep *sw, const uint32_t *list, uint32_t *p,
+	   int64_t bound, int dlt)
 {
 	const struct held_item *it = sw->it;
-	int64_t total = sw->total, *run = sw->run;
-	uint32_t p;
+	uint32_t i = *p, n = (uint32_t)sw->n;
 
-	for (p = from; p < to; p++) {
-		const struct held_item *x = &it[list[p]];
-		int64_t change;
+	for (; i < n; i++) {
+		const struct held_item *x = &it[list[i]];
+		int64_t change = x->stop - x->offset;
+		uint32_t c = x->color;
 
-		if (!x->shared) {
-			change = dlt > 0 ? x->stop - x->offset : x->offset - x->stop;
-		} else {
-			struct held_alloc *a = &sw->trees[sw->tree_of[x->alloc]];
-			int64_t before = a->len[1];
-
-			seg_update(a, 1, 0, a->leaves, x->lo, x->hi, dlt);
-			change = a->len[1] - before;
-		}
-		if (__builtin_add_overflow(total, change, &total) ||
-		    __builtin_add_overflow(run[x->color], change, &run[x->color]))
+		if ((dlt > 0 ? x->start : x->end) >= bound)
+			break;
+		if (x->shared)
+			change = tree_change(sw, x, dlt);
+		else if (dlt < 0)
+			change = -change;
+		if (__builtin_add_overflow(sw->total, change, &sw->total) ||
+		    __builtin_add_overflow(sw->run[c], change, &sw->run[c]))
 			return "bytes held that add up beyond int64";
-		if (change && !sw->is_dirty[x->color]) {
-			sw->is_dirty[x->color] = 1;
-			sw->dirty[sw->n_dirty++] = x->color;
+		if (!sw->is_dirty[c] && change) {
+			sw->is_dirty[c] = 1;
+			sw->dirty[sw->n_dirty++] = c;
 		}
 	}
-	sw->total = total;
+	*p = i;
 	return NULL;
 }
 
@@ -1250,29 +1267,34 @@ static void held_settle(struct held_sweep *sw, int64_t t, hd_held_fn fn,
 	}
 }
 
-/* The sweep over the times 0..T; the reason when there is no figure. */
+/*
+ * The sweep over the times 0..T: at t the ends before t, the starts of
+ * t, then the totals.  Without fn only the times some range starts at
+ * are visited (and 0): the bytes held rise only there, so the peaks and
+ * their first times are the same.  The reason when there is no figure.
+ */
 static const char *held_run(struct held_sweep *sw, size_t T, hd_held_fn fn,
 			    void *ctx)
 {
 	uint32_t ps = 0, pe = 0;
 	const char *why = NULL;
-	size_t t;
+	int64_t t = 0;
 
 	sw->run = hd_xcalloc(sw->h->n_colors, sizeof(*sw->run));
 	sw->dirty = hd_xmalloc(sw->h->n_colors * sizeof(*sw->dirty));
 	sw->is_dirty = hd_xcalloc(sw->h->n_colors, 1);
 	sw->best = -1;
-	for (t = 0; t <= T && !why; t++) {
-		if (ps < sw->at_start[t])
-			why = held_apply(sw, sw->by_start, ps, sw->at_start[t], 1);
-		ps = sw->at_start[t];
+	while (t <= (int64_t)T) {
+		why = held_apply(sw, sw->by_end, &pe, t, -1);
+		if (!why)
+			why = held_apply(sw, sw->by_start, &ps, t + 1, 1);
 		if (why)
 			break;
-		/* the totals at t, then the ends of t */
-		held_settle(sw, (int64_t)t, fn, ctx);
-		if (pe < sw->at_end[t])
-			why = held_apply(sw, sw->by_end, pe, sw->at_end[t], -1);
-		pe = sw->at_end[t];
+		held_settle(sw, t, fn, ctx);
+		if (fn)
+			t++;
+		else
+			t = ps < sw->n ? sw->it[sw->by_start[ps]].start : (int64_t)T + 1;
 	}
 	sw->h->bytes = sw->best;
 	return why;
