@@ -750,79 +750,81 @@ struct held_filter {
 	int64_t at, color;
 };
 
-/* Does live range i pass f?  Its value line's index in *k. */
+/* Live range i as an item in *x when it passes f. */
 static int held_pick(const struct hd_dump *d, size_t i,
-		     const struct held_filter *f, uint32_t *k,
+		     const struct held_filter *f, struct held_item *x,
 		     uint32_t *unplaced)
 {
 	const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
 	const struct hd_alloc_value *av;
-	int64_t s, e;
 
 	/* most ranges are not live at a given time: out before their
 	 * value record is read (the clamped range only ends sooner) */
 	if (!f->all && (lr->start > f->at || lr->end < f->at))
 		return 0;
-	av = held_entry(d, i, &s, &e);
+	av = held_entry(d, i, &x->start, &x->end);
 	if (!av) {
 		if (!held_placed(d, lr->value))
 			(*unplaced)++;
 		return 0;
 	}
-	if (!f->all && (f->at < s || f->at > e ||
+	if (!f->all && (f->at < x->start || f->at > x->end ||
 			(f->color >= 0 && HD_ALLOC(d, av->alloc).color != f->color)))
 		return 0;
-	*k = (uint32_t)(av - &HD_ALLOC_VALUE(d, 0));
+	x->offset = av->offset;
+	x->stop = av->offset + av->size;
+	x->alloc = av->alloc;
+	x->value = lr->value;
+	x->lo = x->hi = x->color = 0;
+	x->shared = 0;
 	return 1;
+}
+
+/* Items grouped by allocation: group g is it[group[g], group[g + 1]). */
+struct held_set {
+	struct held_item *it;
+	size_t n, n_groups;
+	uint32_t *group;
+};
+
+static void held_set_free(struct held_set *set)
+{
+	free(set->it);
+	free(set->group);
+	memset(set, 0, sizeof(*set));
 }
 
 /*
  * The live ranges that pass f, as items grouped by allocation (a
- * counting sort: a pass to count, one to place), in range order within
- * each; *n of them (NULL when none).  The count pass keeps each range's
- * value line, so the place pass looks nothing up again.
+ * counting sort: one pass over the ranges makes the items and counts
+ * them, one places them), in range order within each.
  */
-static struct held_item *held_items(const struct hd_dump *d,
-				    const struct held_filter *f, size_t *n,
-				    uint32_t *unplaced)
+static void held_items(const struct hd_dump *d, const struct held_filter *f,
+		       struct held_set *set, uint32_t *unplaced)
 {
-	size_t nr = d->live_ranges.len, na = d->allocs.len, i;
+	size_t nr = d->live_ranges.len, na = d->allocs.len, i, n = 0, g = 0;
 	uint32_t *first = hd_xcalloc(na + 1, sizeof(*first));
-	uint32_t *where = hd_xmalloc((nr ? nr : 1) * sizeof(*where));
-	struct held_item *it = NULL;
+	struct held_item *tmp = hd_xmalloc((nr ? nr : 1) * sizeof(*tmp));
 
-	*n = 0;
-	for (i = 0; i < nr; i++) {
-		where[i] = HD_NONE;
-		if (held_pick(d, i, f, &where[i], unplaced)) {
-			first[HD_ALLOC_VALUE(d, where[i]).alloc + 1]++;
-			(*n)++;
-		}
-	}
-	if (*n)
-		it = hd_xmalloc(*n * sizeof(*it));
-	for (i = 0; i < na; i++)
-		first[i + 1] += first[i];
-	for (i = 0; i < nr && *n; i++) {
-		const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
-		const struct hd_alloc_value *av;
-		struct held_item *x;
+	for (i = 0; i < nr; i++)
+		if (held_pick(d, i, f, &tmp[n], unplaced))
+			first[tmp[n++].alloc + 1]++;
+	set->n = n;
+	set->group = hd_xmalloc((n + 1) * sizeof(*set->group));
+	for (i = 0; i < na; i++) {
+		uint32_t c = first[i + 1];
 
-		if (where[i] == HD_NONE)
-			continue;
-		av = &HD_ALLOC_VALUE(d, where[i]);
-		x = &it[first[av->alloc]++];
-		clamp_range(lr, d->live_max, &x->start, &x->end);
-		x->offset = av->offset;
-		x->stop = av->offset + av->size;
-		x->alloc = av->alloc;
-		x->value = lr->value;
-		x->lo = x->hi = x->color = 0;
-		x->shared = 0;
+		if (c)
+			set->group[g++] = first[i];
+		first[i + 1] = first[i] + c;
 	}
-	free(where);
+	set->group[g] = (uint32_t)n;
+	set->n_groups = g;
+	set->it = hd_xmalloc((n ? n : 1) * sizeof(*set->it));
+	for (i = 0; i < n; i++)
+		set->it[first[tmp[i].alloc]++] = tmp[i];
+	free(tmp);
 	free(first);
-	return it;
 }
 
 /* How held_radix packs a field: less its minimum, shifted right by the
@@ -974,25 +976,14 @@ static void held_sort(struct held_item *it, size_t n)
 	}
 }
 
-/* The end of the allocation group of it[i] in it[0, n). */
-static size_t group_end(const struct held_item *it, size_t n, size_t i)
+/* Sorts each allocation's items (held_items' groups). */
+static void held_sort_groups(struct held_set *set)
 {
-	size_t j = i + 1;
+	size_t g;
 
-	while (j < n && it[j].alloc == it[i].alloc)
-		j++;
-	return j;
-}
-
-/* Sorts each allocation's items of it[0, n) (held_items' groups). */
-static void held_sort_groups(struct held_item *it, size_t n)
-{
-	size_t i, j;
-
-	for (i = 0; i < n; i = j) {
-		j = group_end(it, n, i);
-		held_sort(it + i, j - i);
-	}
+	for (g = 0; g < set->n_groups; g++)
+		held_sort(set->it + set->group[g],
+			  set->group[g + 1] - set->group[g]);
 }
 
 /* How many items of other intervals after one in offset order
@@ -1075,8 +1066,9 @@ static void make_tree(struct held_alloc *a, struct held_item *it, size_t n,
 struct held_sweep {
 	const struct hd_dump *d;
 	struct hd_held *h;
-	struct held_item *it;
-	size_t n;
+	struct held_set set;
+	struct held_item *it;           /* set.it */
+	size_t n;                       /* set.n */
 	struct held_alloc *trees;
 	uint32_t *tree_of, n_trees;     /* tree of an allocation, or HD_NONE */
 	int64_t *xs_pool, *len_pool;
@@ -1106,21 +1098,22 @@ static const char *held_usable(const struct hd_dump *d)
  * whether it needs a tree; returns the endpoints the trees need. */
 static size_t held_mark(struct held_sweep *sw)
 {
-	size_t i, j, k, m, n_x = 0;
+	size_t i, g, m, n_x = 0;
 
 	sw->tree_of = hd_xmalloc(sw->d->allocs.len * sizeof(*sw->tree_of));
 	for (i = 0; i < sw->d->allocs.len; i++)
 		sw->tree_of[i] = HD_NONE;
-	for (i = 0; i < sw->n; i = j) {
-		struct held_item *x = &sw->it[i];
+	for (g = 0; g < sw->set.n_groups; g++) {
+		size_t lo = sw->set.group[g], hi = sw->set.group[g + 1];
+		struct held_item *x = &sw->it[lo];
 		uint32_t color = color_slot(sw->h->colors, sw->h->n_colors,
 					    HD_ALLOC(sw->d, x->alloc).color);
 
-		j = group_end(sw->it, sw->n, i);
-		mark_shared(x, j - i);
-		for (k = i, m = 0; k < j; k++) {
-			sw->it[k].color = color;
-			m += sw->it[k].shared;
+		if (hi - lo > 1)
+			mark_shared(x, hi - lo);
+		for (i = lo, m = 0; i < hi; i++) {
+			sw->it[i].color = color;
+			m += sw->it[i].shared;
 		}
 		if (m) {
 			sw->tree_of[x->alloc] = sw->n_trees++;
@@ -1133,18 +1126,19 @@ static size_t held_mark(struct held_sweep *sw)
 /* The trees of the allocations held_mark found shared bytes in. */
 static void held_trees(struct held_sweep *sw, size_t n_x)
 {
-	size_t i, j, k, n_nodes = 0;
+	size_t i, j, k, g, n_nodes = 0;
 
 	if (!sw->n_trees)
 		return;
 	sw->trees = hd_xcalloc(sw->n_trees, sizeof(*sw->trees));
 	sw->xs_pool = hd_xmalloc(n_x * sizeof(*sw->xs_pool));
 	n_x = 0;
-	for (i = 0; i < sw->n; i = j) {
-		uint32_t tree = sw->tree_of[sw->it[i].alloc];
+	for (g = 0; g < sw->set.n_groups; g++) {
+		uint32_t tree = sw->tree_of[sw->it[sw->set.group[g]].alloc];
 		struct held_alloc *a;
 
-		j = group_end(sw->it, sw->n, i);
+		i = sw->set.group[g];
+		j = sw->set.group[g + 1];
 		if (tree == HD_NONE)
 			continue;
 		a = &sw->trees[tree];
@@ -1302,7 +1296,7 @@ static const char *held_run(struct held_sweep *sw, size_t T, hd_held_fn fn,
 
 static void held_sweep_free(struct held_sweep *sw)
 {
-	free(sw->it);
+	held_set_free(&sw->set);
 	free(sw->trees);
 	free(sw->tree_of);
 	free(sw->at_start);
@@ -1317,8 +1311,11 @@ static void held_sweep_free(struct held_sweep *sw)
 	free(sw->run);
 }
 
-const char *hd_held_sweep(const struct hd_dump *d, struct hd_held *h,
-			  hd_held_fn fn, void *ctx)
+/* The sweep (hd_held_sweep); its items, sorted, into *keep when keep
+ * is not NULL and there is a figure. */
+static const char *held_sweep_keep(const struct hd_dump *d, struct hd_held *h,
+				   hd_held_fn fn, void *ctx,
+				   struct held_set *keep)
 {
 	struct held_sweep sw;
 	struct held_filter all = { 1, 0, -1 };
@@ -1336,16 +1333,22 @@ const char *hd_held_sweep(const struct hd_dump *d, struct hd_held *h,
 	h->colors = held_colors(d, &h->n_colors);
 	h->color_bytes = hd_xcalloc(h->n_colors, sizeof(*h->color_bytes));
 	h->color_time = hd_xcalloc(h->n_colors, sizeof(*h->color_time));
-	sw.it = held_items(d, &all, &sw.n, &h->unplaced);
+	held_items(d, &all, &sw.set, &h->unplaced);
+	sw.it = sw.set.it;
+	sw.n = sw.set.n;
 	if (sw.n == 0) {
 		why = "no live range of a value in an allocation";
 	} else {
-		held_sort_groups(sw.it, sw.n);
+		held_sort_groups(&sw.set);
 		held_trees(&sw, held_mark(&sw));
 		held_events(&sw, (size_t)d->live_max);
 		why = held_run(&sw, (size_t)d->live_max, fn, ctx);
 	}
 	/* a colour nothing was held in keeps 0 at time 0 */
+	if (!why && keep) {
+		*keep = sw.set;
+		memset(&sw.set, 0, sizeof(sw.set));
+	}
 	held_sweep_free(&sw);
 	if (why) {
 		hd_held_release(h);
@@ -1354,6 +1357,12 @@ const char *hd_held_sweep(const struct hd_dump *d, struct hd_held *h,
 	}
 	h->has = 1;
 	return NULL;
+}
+
+const char *hd_held_sweep(const struct hd_dump *d, struct hd_held *h,
+			  hd_held_fn fn, void *ctx)
+{
+	return held_sweep_keep(d, h, fn, ctx, NULL);
 }
 
 void hd_held_release(struct hd_held *h)
@@ -1405,18 +1414,20 @@ static void order_run(const struct hd_dump *d, struct held_item *it, size_t n)
 	}
 }
 
-int64_t hd_held_values_at(const struct hd_dump *d, int64_t t, int64_t color,
-			  int64_t *bytes_at, uint64_t *bits)
+/*
+ * The bytes each of it[0, n) holds (items live at one time, in the
+ * sweep's order: by allocation, then offset), each run of one offset
+ * first ordered as the bytes go to its values: added to bytes_at, bits
+ * set, and pushed to pieces (struct hd_held_piece), those not NULL.
+ * Returns their sum.
+ */
+static int64_t held_assign(const struct hd_dump *d, struct held_item *it,
+			   size_t n, int64_t *bytes_at, uint64_t *bits,
+			   struct hd_vec *pieces)
 {
-	struct held_filter f = { 0, t, color };
-	uint32_t unplaced = 0;
-	size_t n, i, j;
-	struct held_item *it = held_items(d, &f, &n, &unplaced);
 	int64_t sum = 0, end = 0;
+	size_t i, j;
 
-	/* the sweep's order (by allocation, then offset) with each run of
-	 * one offset ordered as the bytes go to its values */
-	held_sort_groups(it, n);
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && it[j].alloc == it[i].alloc &&
 		     it[j].offset == it[i].offset; j++)
@@ -1437,20 +1448,76 @@ int64_t hd_held_values_at(const struct hd_dump *d, int64_t t, int64_t color,
 				bytes_at[p->value] = add_sat(bytes_at[p->value], got);
 			if (bits)
 				bits[p->value / 64] |= (uint64_t)1 << (p->value % 64);
+			if (pieces)
+				*(struct hd_held_piece *)hd_vec_push(pieces) =
+					(struct hd_held_piece){ p->value, got };
 		}
-		j = i;
 	}
-	free(it);
 	return sum;
 }
 
-/* The held peak into f (figures.h). */
+int64_t hd_held_values_at(const struct hd_dump *d, int64_t t, int64_t color,
+			  int64_t *bytes_at, uint64_t *bits)
+{
+	struct held_filter f = { 0, t, color };
+	struct held_set set;
+	uint32_t unplaced = 0;
+	int64_t sum;
+
+	held_items(d, &f, &set, &unplaced);
+	held_sort_groups(&set);
+	sum = held_assign(d, set.it, set.n, bytes_at, bits, NULL);
+	held_set_free(&set);
+	return sum;
+}
+
+/* The values held at the peak time, from the sweep's sorted items (a
+ * subset of a stable sort is in its own stable order), into f. */
+static void held_peak_pieces(struct hd_figures *f, const struct hd_dump *d,
+			     struct held_set *set)
+{
+	size_t i, m = 0;
+
+	for (i = 0; i < set->n; i++)
+		if (set->it[i].start <= f->peak_time && f->peak_time <= set->it[i].end)
+			set->it[m++] = set->it[i];
+	hd_vec_reserve(&f->peak_pieces, m);
+	held_assign(d, set->it, m, NULL, NULL, &f->peak_pieces);
+}
+
+int64_t hd_figures_held_at_peak(const struct hd_figures *f,
+				const struct hd_dump *d, int64_t *bytes_at,
+				uint64_t *bits)
+{
+	int64_t sum = 0;
+	size_t i;
+
+	if (!f->has_peak)
+		return 0;
+	if (!f->peak_pieces_kept)
+		return hd_held_values_at(d, f->peak_time, -1, bytes_at, bits);
+	for (i = 0; i < f->peak_pieces.len; i++) {
+		const struct hd_held_piece *p =
+			&HD_VEC_AT(&f->peak_pieces, struct hd_held_piece, i);
+
+		sum = add_sat(sum, p->bytes);
+		if (bytes_at)
+			bytes_at[p->value] = add_sat(bytes_at[p->value], p->bytes);
+		if (bits)
+			bits[p->value / 64] |= (uint64_t)1 << (p->value % 64);
+	}
+	return sum;
+}
+
+/* The held peak into f (figures.h), and the values held then. */
 static void held_peak(struct hd_figures *f, const struct hd_dump *d)
 {
 	struct hd_held h;
+	struct held_set set;
 	uint32_t i;
 
-	f->peak_why = hd_held_sweep(d, &h, NULL, NULL);
+	memset(&set, 0, sizeof(set));
+	f->peak_why = held_sweep_keep(d, &h, NULL, NULL, &set);
 	f->peak_unplaced = h.unplaced;
 	if (f->peak_why)
 		return;
@@ -1466,6 +1533,9 @@ static void held_peak(struct hd_figures *f, const struct hd_dump *d)
 		sp->time = h.color_time[i];
 	}
 	hd_held_release(&h);
+	held_peak_pieces(f, d, &set);
+	f->peak_pieces_kept = 1;
+	held_set_free(&set);
 }
 
 static enum hd_copy_class classify(int cross, int64_t src, int64_t dst)
@@ -1894,6 +1964,7 @@ int hd_figures_compute_kept(struct hd_figures *f, const struct hd_dump *d,
 	f->by_color.elem = sizeof(struct hd_color_bytes);
 	f->copies.elem = sizeof(struct hd_copy);
 	f->peak_by_color.elem = sizeof(struct hd_peak_space);
+	f->peak_pieces.elem = sizeof(struct hd_held_piece);
 	f->peak_time = -1;
 	f->stated_time = -1;
 	f->recomputed_time = -1;
@@ -1917,6 +1988,7 @@ void hd_figures_release(struct hd_figures *f)
 	hd_vec_release(&f->by_color);
 	hd_vec_release(&f->copies);
 	hd_vec_release(&f->peak_by_color);
+	hd_vec_release(&f->peak_pieces);
 }
 
 const struct hd_peak_space *hd_figures_peak_space(const struct hd_figures *f,
