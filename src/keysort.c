@@ -466,14 +466,15 @@ uint64_t *hd_key_radix_sort(uint64_t *a, uint64_t *tmp, size_t n,
 	 * pass over the numbers itself */
 	unsigned most = bit_width(n) < 4 ? 4 : bit_width(n) > 13 ? 13 : bit_width(n);
 	unsigned passes = (bits + most - 1) / most, digit, d;
-	size_t i, *count;
+	uint32_t *count;        /* not the numbers' type: no aliasing */
+	size_t i;
 
 	if (n < 2 || passes == 0)
 		return a;
 	digit = (bits + passes - 1) / passes;
 	count = hd_xcalloc((size_t)passes << digit, sizeof(*count));
 	for (d = 0; d < passes; d++) {
-		size_t *c = count + ((size_t)d << digit);
+		uint32_t *c = count + ((size_t)d << digit);
 		unsigned shift = lo + d * digit;
 		uint64_t mask = digit_mask(bits, digit, d);
 
@@ -481,15 +482,14 @@ uint64_t *hd_key_radix_sort(uint64_t *a, uint64_t *tmp, size_t n,
 			c[(a[i] >> shift) & mask]++;
 	}
 	for (d = 0; d < passes; d++) {
-		size_t *c = count + ((size_t)d << digit), sum = 0, k;
+		uint32_t *c = count + ((size_t)d << digit), sum = 0, x;
 		unsigned shift = lo + d * digit;
-		uint64_t mask = digit_mask(bits, digit, d), *t;
+		uint64_t mask = digit_mask(bits, digit, d), *t, k;
 
 		if (c[(a[0] >> shift) & mask] == n)
 			continue;
 		for (k = 0; k <= mask; k++) {
-			size_t x = c[k];
-
+			x = c[k];
 			c[k] = sum;
 			sum += x;
 		}
