@@ -750,34 +750,46 @@ struct held_filter {
 	int64_t at, color;
 };
 
-/* Live range i as an item in *x when it passes f. */
+/* Does live range i pass f?  Its value line's index in *k. */
 static int held_pick(const struct hd_dump *d, size_t i,
-		     const struct held_filter *f, struct held_item *x,
+		     const struct held_filter *f, uint32_t *k,
 		     uint32_t *unplaced)
 {
 	const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
 	const struct hd_alloc_value *av;
+	int64_t s, e;
 
 	/* most ranges are not live at a given time: out before their
 	 * value record is read (the clamped range only ends sooner) */
 	if (!f->all && (lr->start > f->at || lr->end < f->at))
 		return 0;
-	av = held_entry(d, i, &x->start, &x->end);
+	av = held_entry(d, i, &s, &e);
 	if (!av) {
 		if (!held_placed(d, lr->value))
 			(*unplaced)++;
 		return 0;
 	}
-	if (!f->all && (f->at < x->start || f->at > x->end ||
+	if (!f->all && (f->at < s || f->at > e ||
 			(f->color >= 0 && HD_ALLOC(d, av->alloc).color != f->color)))
 		return 0;
+	*k = (uint32_t)(av - &HD_ALLOC_VALUE(d, 0));
+	return 1;
+}
+
+/* Live range i, whose value line is k, as an item. */
+static void held_item_of(const struct hd_dump *d, uint32_t i, uint32_t k,
+			 struct held_item *x)
+{
+	const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
+	const struct hd_alloc_value *av = &HD_ALLOC_VALUE(d, k);
+
+	clamp_range(lr, d->live_max, &x->start, &x->end);
 	x->offset = av->offset;
 	x->stop = av->offset + av->size;
 	x->alloc = av->alloc;
 	x->value = lr->value;
 	x->lo = x->hi = x->color = 0;
 	x->shared = 0;
-	return 1;
 }
 
 /* Items grouped by allocation: group g is it[group[g], group[g + 1]). */
@@ -796,19 +808,24 @@ static void held_set_free(struct held_set *set)
 
 /*
  * The live ranges that pass f, as items grouped by allocation (a
- * counting sort: one pass over the ranges makes the items and counts
- * them, one places them), in range order within each.
+ * counting sort: a pass over the ranges to pick and count them, one to
+ * place them), in range order within each.  The first pass keeps only
+ * the picked ranges' numbers, not their items: a second copy of them
+ * all would be memory at the peak of a diff.
  */
 static void held_items(const struct hd_dump *d, const struct held_filter *f,
 		       struct held_set *set, uint32_t *unplaced)
 {
 	size_t nr = d->live_ranges.len, na = d->allocs.len, i, n = 0, g = 0;
 	uint32_t *first = hd_xcalloc(na + 1, sizeof(*first));
-	struct held_item *tmp = hd_xmalloc((nr ? nr : 1) * sizeof(*tmp));
+	uint32_t *picked = hd_xmalloc(2 * (nr ? nr : 1) * sizeof(*picked));
+	uint32_t *line = picked + nr;
 
 	for (i = 0; i < nr; i++)
-		if (held_pick(d, i, f, &tmp[n], unplaced))
-			first[tmp[n++].alloc + 1]++;
+		if (held_pick(d, i, f, &line[n], unplaced)) {
+			first[HD_ALLOC_VALUE(d, line[n]).alloc + 1]++;
+			picked[n++] = (uint32_t)i;
+		}
 	set->n = n;
 	set->group = hd_xmalloc((n + 1) * sizeof(*set->group));
 	for (i = 0; i < na; i++) {
@@ -822,8 +839,9 @@ static void held_items(const struct hd_dump *d, const struct held_filter *f,
 	set->n_groups = g;
 	set->it = hd_xmalloc((n ? n : 1) * sizeof(*set->it));
 	for (i = 0; i < n; i++)
-		set->it[first[tmp[i].alloc]++] = tmp[i];
-	free(tmp);
+		held_item_of(d, picked[i], line[i],
+			     &set->it[first[HD_ALLOC_VALUE(d, line[i]).alloc]++]);
+	free(picked);
 	free(first);
 }
 
