@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hlodiff/figures.h"
+#include "hlodiff/keysort.h"
 #include "hlodiff/shape.h"
 #include "hlodiff/table.h"
 
@@ -593,6 +594,7 @@ struct held_item {
 	int64_t start, end;     /* clamped to [0, T] */
 	int64_t offset, stop;   /* [offset, stop) in its allocation */
 	uint32_t alloc;         /* index into dump->allocs */
+	uint32_t value;         /* index into dump->values */
 	uint32_t lo, hi;        /* shared: elementary segments [lo, hi) of
 				   its allocation's tree */
 	uint32_t color;         /* slot in the colours */
@@ -719,6 +721,267 @@ static int cmp_item(const void *pa, const void *pb)
 	return (a->start > b->start) - (a->start < b->start);
 }
 
+/* Which live ranges held_items gathers: all, or those live at time at
+ * in allocations of colour color (any when color < 0). */
+struct held_filter {
+	int all;
+	int64_t at, color;
+};
+
+/* Does live range i pass f?  Its value line's index in *k. */
+static int held_pick(const struct hd_dump *d, size_t i,
+		     const struct held_filter *f, uint32_t *k,
+		     uint32_t *unplaced)
+{
+	const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
+	const struct hd_alloc_value *av;
+	int64_t s, e;
+
+	/* most ranges are not live at a given time: out before their
+	 * value record is read (the clamped range only ends sooner) */
+	if (!f->all && (lr->start > f->at || lr->end < f->at))
+		return 0;
+	av = held_entry(d, i, &s, &e);
+	if (!av) {
+		if (!held_placed(d, lr->value))
+			(*unplaced)++;
+		return 0;
+	}
+	if (!f->all && (f->at < s || f->at > e ||
+			(f->color >= 0 && HD_ALLOC(d, av->alloc).color != f->color)))
+		return 0;
+	*k = (uint32_t)(av - &HD_ALLOC_VALUE(d, 0));
+	return 1;
+}
+
+/* Live range i, whose value line is k, as an item. */
+static void held_item_of(const struct hd_dump *d, uint32_t i, uint32_t k,
+			 struct held_item *x)
+{
+	const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
+	const struct hd_alloc_value *av = &HD_ALLOC_VALUE(d, k);
+
+	clamp_range(lr, d->live_max, &x->start, &x->end);
+	x->offset = av->offset;
+	x->stop = av->offset + av->size;
+	x->alloc = av->alloc;
+	x->value = lr->value;
+	x->lo = x->hi = x->color = 0;
+	x->shared = 0;
+}
+
+/* Items grouped by allocation: group g is it[group[g], group[g + 1]). */
+struct held_set {
+	struct held_item *it;
+	size_t n, n_groups;
+	uint32_t *group;
+};
+
+static void held_set_free(struct held_set *set)
+{
+	free(set->it);
+	free(set->group);
+	memset(set, 0, sizeof(*set));
+}
+
+/*
+ * The live ranges that pass f, as items grouped by allocation (a
+ * counting sort: a pass over the ranges to pick and count them, one to
+ * place them), in range order within each.  The first pass keeps only
+ * the picked ranges' numbers, not their items: a second copy of them
+ * all would be memory at the peak of a diff.
+ */
+static void held_items(const struct hd_dump *d, const struct held_filter *f,
+		       struct held_set *set, uint32_t *unplaced)
+{
+	size_t nr = d->live_ranges.len, na = d->allocs.len, i, n = 0, g = 0;
+	uint32_t *first = hd_xcalloc(na + 1, sizeof(*first));
+	uint32_t *picked = hd_xmalloc(2 * (nr ? nr : 1) * sizeof(*picked));
+	uint32_t *line = picked + nr;
+
+	for (i = 0; i < nr; i++)
+		if (held_pick(d, i, f, &line[n], unplaced)) {
+			first[HD_ALLOC_VALUE(d, line[n]).alloc + 1]++;
+			picked[n++] = (uint32_t)i;
+		}
+	set->n = n;
+	set->group = hd_xmalloc((n + 1) * sizeof(*set->group));
+	for (i = 0; i < na; i++) {
+		uint32_t c = first[i + 1];
+
+		if (c)
+			set->group[g++] = first[i];
+		first[i + 1] = first[i] + c;
+	}
+	set->group[g] = (uint32_t)n;
+	set->n_groups = g;
+	set->it = hd_xmalloc((n ? n : 1) * sizeof(*set->it));
+	for (i = 0; i < n; i++)
+		held_item_of(d, picked[i], line[i],
+			     &set->it[first[HD_ALLOC_VALUE(d, line[i]).alloc]++]);
+	free(picked);
+	free(first);
+}
+
+/* How held_radix packs a field: less its minimum, shifted right by the
+ * low bits all items agree on, in bits bits. */
+struct held_field {
+	int64_t min, max;
+	uint64_t differ;        /* bits that differ from the first item's */
+	unsigned shift, bits;
+};
+
+static void field_see(struct held_field *hf, int64_t v, int64_t first)
+{
+	hf->min = v < hf->min ? v : hf->min;
+	hf->max = v > hf->max ? v : hf->max;
+	hf->differ |= (uint64_t)v ^ (uint64_t)first;
+}
+
+static void field_done(struct held_field *hf)
+{
+	uint64_t span;
+
+	hf->shift = hf->differ ? (unsigned)__builtin_ctzll(hf->differ) : 0;
+	span = ((uint64_t)hf->max - (uint64_t)hf->min) >> hf->shift;
+	hf->bits = span ? 64 - (unsigned)__builtin_clzll(span) : 0;
+}
+
+static uint64_t field_key(const struct held_field *hf, int64_t v)
+{
+	return ((uint64_t)v - (uint64_t)hf->min) >> hf->shift;
+}
+
+/* The ranges of start, size and offset (hf[0..2], least significant
+ * first: by offset and size is by offset and stop) over it[0, n); a
+ * start already in order (the live ranges mostly come by start) needs
+ * no pass: its bits are 0. */
+static void field_ranges(const struct held_item *it, size_t n,
+			 struct held_field hf[3])
+{
+	int64_t s0 = it[0].start, z0 = it[0].stop - it[0].offset, o0 = it[0].offset;
+	int starts_ascend = 1;
+	size_t i;
+
+	hf[0] = (struct held_field){ s0, s0, 0, 0, 0 };
+	hf[1] = (struct held_field){ z0, z0, 0, 0, 0 };
+	hf[2] = (struct held_field){ o0, o0, 0, 0, 0 };
+	for (i = 1; i < n; i++) {
+		starts_ascend &= it[i].start >= it[i - 1].start;
+		field_see(&hf[0], it[i].start, s0);
+		field_see(&hf[1], it[i].stop - it[i].offset, z0);
+		field_see(&hf[2], it[i].offset, o0);
+	}
+	for (i = 0; i < 3; i++)
+		field_done(&hf[i]);
+	if (starts_ascend)
+		hf[0].bits = 0;
+}
+
+/* The number pass [f, g) of held_radix sorts item x by: its fields g - 1
+ * down to f, above its place p. */
+static uint64_t item_key(const struct held_field hf[3], int f, int g,
+			 const struct held_item *x, unsigned ib, size_t p)
+{
+	int64_t v[3];
+	uint64_t key = 0;
+	int h;
+
+	v[0] = x->start;
+	v[1] = x->stop - x->offset;
+	v[2] = x->offset;
+	for (h = g - 1; h >= f; h--)
+		if (hf[h].bits)
+			key = (key << hf[h].bits) | field_key(&hf[h], v[h]);
+	return (key << ib) | p;
+}
+
+/*
+ * Sorts it[0, n) (one allocation) as a stable sort by cmp_item, with
+ * radix sorts, from the least significant field up: each pass sorts
+ * numbers made of the fields it takes (as many as fit) above the
+ * item's place in the order so far, so a pass is stable and the order
+ * total.  0 when a field does not fit beside the place (the caller
+ * sorts otherwise).
+ */
+static int held_radix(struct held_item *it, size_t n)
+{
+	struct held_field hf[3];
+	unsigned ib = 64 - (unsigned)__builtin_clzll(n - 1);
+	uint64_t *a = hd_xmalloc(2 * n * sizeof(*a)), *r, mask = ((uint64_t)1 << ib) - 1;
+	uint32_t *perm = hd_xmalloc(2 * n * sizeof(*perm)), *next = perm + n;
+	struct held_item *tmp;
+	int f = 0, g;
+	size_t i;
+
+	field_ranges(it, n, hf);
+	for (i = 0; i < n; i++)
+		perm[i] = (uint32_t)i;
+	while (f < 3 && hf[f].bits + ib <= 64) {
+		unsigned bits = hf[f].bits;
+
+		for (g = f + 1; g < 3 && bits + hf[g].bits + ib <= 64; g++)
+			bits += hf[g].bits;
+		if (bits) {
+			for (i = 0; i < n; i++)
+				a[i] = item_key(hf, f, g, &it[perm[i]], ib, i);
+			r = hd_key_radix_sort(a, a + n, n, ib, bits);
+			for (i = 0; i < n; i++)
+				next[i] = perm[r[i] & mask];
+			memcpy(perm, next, n * sizeof(*perm));
+		}
+		f = g;
+	}
+	if (f == 3) {
+		tmp = hd_xmalloc(n * sizeof(*tmp));
+		for (i = 0; i < n; i++)
+			tmp[i] = it[perm[i]];
+		memcpy(it, tmp, n * sizeof(*it));
+		free(tmp);
+	}
+	free(a);
+	free(perm);
+	return f == 3;
+}
+
+/* Below this many items an allocation's are sorted by insertion. */
+#define HELD_FEW 16
+
+/* Sorts it[0, n) (one allocation) by cmp_item, stably: a few by
+ * insertion, items in order already with one look, the others by
+ * held_radix (a comparison sort of many costs several times more). */
+static void held_sort(struct held_item *it, size_t n)
+{
+	size_t i, j;
+
+	for (i = 1; i < n && cmp_item(&it[i - 1], &it[i]) <= 0; i++)
+		;
+	if (i >= n)
+		return;
+	if (n > HELD_FEW) {
+		if (!held_radix(it, n))
+			qsort(it, n, sizeof(*it), cmp_item);
+		return;
+	}
+	for (; i < n; i++) {
+		struct held_item x = it[i];
+
+		for (j = i; j > 0 && cmp_item(&it[j - 1], &x) > 0; j--)
+			it[j] = it[j - 1];
+		it[j] = x;
+	}
+}
+
+/* Sorts each allocation's items (held_items' groups). */
+static void held_sort_groups(struct held_set *set)
+{
+	size_t g;
+
+	for (g = 0; g < set->n_groups; g++)
+		held_sort(set->it + set->group[g],
+			  set->group[g + 1] - set->group[g]);
+}
+
 /* How many items of other intervals after one in offset order
  * mark_shared compares it with before it puts the whole allocation in
  * the tree. */
@@ -795,247 +1058,294 @@ static void make_tree(struct held_alloc *a, struct held_item *it, size_t n,
 		}
 }
 
-const char *hd_held_sweep(const struct hd_dump *d, struct hd_held *h,
-			  hd_held_fn fn, void *ctx)
-{
-	size_t nr = d->live_ranges.len, na = d->allocs.len, i, n = 0, T;
-	struct held_item *it = NULL;
-	struct held_alloc *trees = NULL;
-	uint32_t *tree_of = NULL, *at_start = NULL, *at_end = NULL;
-	uint32_t *by_start = NULL, *by_end = NULL, *dirty = NULL, n_trees = 0;
-	unsigned char *is_dirty = NULL;
-	int64_t *xs_pool = NULL, *len_pool = NULL, *run = NULL, total = 0;
-	int32_t *cnt_pool = NULL;
-	size_t n_nodes = 0, n_x = 0;
-	const char *why = NULL;
-	int64_t t;
+/* The state of one sweep (hd_held_sweep). */
+struct held_sweep {
+	const struct hd_dump *d;
+	struct hd_held *h;
+	struct held_set set;
+	struct held_item *it;           /* set.it */
+	size_t n;                       /* set.n */
+	struct held_alloc *trees;
+	uint32_t *tree_of, n_trees;     /* tree of an allocation, or HD_NONE */
+	int64_t *xs_pool, *len_pool;
+	int32_t *cnt_pool;
+	uint32_t *at_start, *at_end;    /* end of each time's bucket */
+	uint32_t *by_start, *by_end;    /* items by start, by end */
+	int64_t *run, total, best;      /* held per colour and in all */
+	uint32_t *dirty, n_dirty;       /* colours changed since the last t */
+	unsigned char *is_dirty;
+};
 
-	memset(h, 0, sizeof(*h));
-	h->time = -1;
+/* Why d has no held peak, or NULL. */
+static const char *held_usable(const struct hd_dump *d)
+{
 	if (d->sections & HD_SEC_LIVE_RANGE_NA)
 		return "no live ranges ('HloLiveRange not available')";
-	if (d->live_max < 0 || nr == 0)
+	if (d->live_max < 0 || d->live_ranges.len == 0)
 		return "no live ranges (no BufferLiveRange section)";
 	if ((uint64_t)d->live_max > d->n_lines)
 		return "an 'HloLiveRange (max T)' beyond its line count";
-	if (na == 0)
+	if (d->allocs.len == 0)
 		return "no allocations";
-	T = (size_t)d->live_max;
+	return NULL;
+}
+
+/* Per allocation: its items' colour slot, who shares bytes, and
+ * whether it needs a tree; returns the endpoints the trees need. */
+static size_t held_mark(struct held_sweep *sw)
+{
+	size_t i, g, m, n_x = 0;
+
+	sw->tree_of = hd_xmalloc(sw->d->allocs.len * sizeof(*sw->tree_of));
+	for (i = 0; i < sw->d->allocs.len; i++)
+		sw->tree_of[i] = HD_NONE;
+	for (g = 0; g < sw->set.n_groups; g++) {
+		size_t lo = sw->set.group[g], hi = sw->set.group[g + 1];
+		struct held_item *x = &sw->it[lo];
+		uint32_t color = color_slot(sw->h->colors, sw->h->n_colors,
+					    HD_ALLOC(sw->d, x->alloc).color);
+
+		if (hi - lo > 1)
+			mark_shared(x, hi - lo);
+		for (i = lo, m = 0; i < hi; i++) {
+			sw->it[i].color = color;
+			m += sw->it[i].shared;
+		}
+		if (m) {
+			sw->tree_of[x->alloc] = sw->n_trees++;
+			n_x += 2 * m;
+		}
+	}
+	return n_x;
+}
+
+/* The trees of the allocations held_mark found shared bytes in. */
+static void held_trees(struct held_sweep *sw, size_t n_x)
+{
+	size_t i, j, k, g, n_nodes = 0;
+
+	if (!sw->n_trees)
+		return;
+	sw->trees = hd_xcalloc(sw->n_trees, sizeof(*sw->trees));
+	sw->xs_pool = hd_xmalloc(n_x * sizeof(*sw->xs_pool));
+	n_x = 0;
+	for (g = 0; g < sw->set.n_groups; g++) {
+		uint32_t tree = sw->tree_of[sw->it[sw->set.group[g]].alloc];
+		struct held_alloc *a;
+
+		i = sw->set.group[g];
+		j = sw->set.group[g + 1];
+		if (tree == HD_NONE)
+			continue;
+		a = &sw->trees[tree];
+		make_tree(a, sw->it + i, j - i, sw->xs_pool + n_x);
+		for (k = i; k < j; k++)
+			n_x += 2 * (size_t)sw->it[k].shared;
+		n_nodes += 2 * (size_t)a->leaves;
+	}
+	sw->cnt_pool = hd_xcalloc(n_nodes, sizeof(*sw->cnt_pool));
+	sw->len_pool = hd_xcalloc(n_nodes, sizeof(*sw->len_pool));
+	n_nodes = 0;
+	for (i = 0; i < sw->n_trees; i++) {
+		sw->trees[i].cnt = sw->cnt_pool + n_nodes;
+		sw->trees[i].len = sw->len_pool + n_nodes;
+		n_nodes += 2 * (size_t)sw->trees[i].leaves;
+	}
+}
+
+/* The events bucketed by time (a counting sort); at_start[t] and
+ * at_end[t] are left at the end of time t's bucket. */
+static void held_events(struct held_sweep *sw, size_t T)
+{
+	const struct held_item *it = sw->it;
+	size_t i;
+
+	sw->at_start = hd_xcalloc(T + 2, sizeof(*sw->at_start));
+	sw->at_end = hd_xcalloc(T + 2, sizeof(*sw->at_end));
+	for (i = 0; i < sw->n; i++) {
+		sw->at_start[it[i].start + 1]++;
+		sw->at_end[it[i].end + 1]++;
+	}
+	for (i = 0; i <= T; i++) {
+		sw->at_start[i + 1] += sw->at_start[i];
+		sw->at_end[i + 1] += sw->at_end[i];
+	}
+	sw->by_start = hd_xmalloc(sw->n * sizeof(*sw->by_start));
+	sw->by_end = hd_xmalloc(sw->n * sizeof(*sw->by_end));
+	for (i = 0; i < sw->n; i++) {
+		sw->by_start[sw->at_start[it[i].start]++] = (uint32_t)i;
+		sw->by_end[sw->at_end[it[i].end]++] = (uint32_t)i;
+	}
+}
+
+/* A shared item's start (dlt 1) or end (-1): what its tree's union
+ * gains or loses. */
+static int64_t tree_change(const struct held_sweep *sw,
+			   const struct held_item *x, int dlt)
+{
+	struct held_alloc *a = &sw->trees[sw->tree_of[x->alloc]];
+	int64_t before = a->len[1];
+
+	seg_update(a, 1, 0, a->leaves, x->lo, x->hi, dlt);
+	return a->len[1] - before;
+}
+
+/*
+ * Applies the events list[*p, n) of time below bound (dlt 1: starts by
+ * start, -1: ends by end); the reason when the bytes overflow, else
+ * NULL.  Inlined: it runs a few events a call, once or twice a time.
+ */
+static inline __attribute__((always_inline)) const char *
+held_apply(struct held_sweep *sw, const uint32_t *list, uint32_t *p,
+	   int64_t bound, int dlt)
+{
+	const struct held_item *it = sw->it;
+	uint32_t i = *p, n = (uint32_t)sw->n;
+
+	for (; i < n; i++) {
+		const struct held_item *x = &it[list[i]];
+		int64_t change = x->stop - x->offset;
+		uint32_t c = x->color;
+
+		if ((dlt > 0 ? x->start : x->end) >= bound)
+			break;
+		if (x->shared)
+			change = tree_change(sw, x, dlt);
+		else if (dlt < 0)
+			change = -change;
+		if (__builtin_add_overflow(sw->total, change, &sw->total) ||
+		    __builtin_add_overflow(sw->run[c], change, &sw->run[c]))
+			return "bytes held that add up beyond int64";
+		if (!sw->is_dirty[c] && change) {
+			sw->is_dirty[c] = 1;
+			sw->dirty[sw->n_dirty++] = c;
+		}
+	}
+	*p = i;
+	return NULL;
+}
+
+/* The totals at t: the peaks so far, and fn's call. */
+static void held_settle(struct held_sweep *sw, int64_t t, hd_held_fn fn,
+			void *ctx)
+{
+	struct hd_held *h = sw->h;
+	uint32_t c;
+
+	if (sw->total > sw->best) {
+		sw->best = sw->total;
+		h->time = t;
+	}
+	for (c = 0; c < sw->n_dirty; c++) {
+		uint32_t k = sw->dirty[c];
+
+		sw->is_dirty[k] = 0;
+		if (sw->run[k] > h->color_bytes[k]) {
+			h->color_bytes[k] = sw->run[k];
+			h->color_time[k] = t;
+		}
+	}
+	sw->n_dirty = 0;
+	if (fn) {
+		struct hd_held_state st;
+
+		st.colors = h->colors;
+		st.n_colors = h->n_colors;
+		st.held = sw->run;
+		st.total = sw->total;
+		fn(ctx, t, &st);
+	}
+}
+
+/*
+ * The sweep over the times 0..T: at t the ends before t, the starts of
+ * t, then the totals.  Without fn only the times some range starts at
+ * are visited (and 0): the bytes held rise only there, so the peaks and
+ * their first times are the same.  The reason when there is no figure.
+ */
+static const char *held_run(struct held_sweep *sw, size_t T, hd_held_fn fn,
+			    void *ctx)
+{
+	uint32_t ps = 0, pe = 0;
+	const char *why = NULL;
+	int64_t t = 0;
+
+	sw->run = hd_xcalloc(sw->h->n_colors, sizeof(*sw->run));
+	sw->dirty = hd_xmalloc(sw->h->n_colors * sizeof(*sw->dirty));
+	sw->is_dirty = hd_xcalloc(sw->h->n_colors, 1);
+	sw->best = -1;
+	while (t <= (int64_t)T) {
+		why = held_apply(sw, sw->by_end, &pe, t, -1);
+		if (!why)
+			why = held_apply(sw, sw->by_start, &ps, t + 1, 1);
+		if (why)
+			break;
+		held_settle(sw, t, fn, ctx);
+		if (fn)
+			t++;
+		else
+			t = ps < sw->n ? sw->it[sw->by_start[ps]].start : (int64_t)T + 1;
+	}
+	sw->h->bytes = sw->best;
+	return why;
+}
+
+static void held_sweep_free(struct held_sweep *sw)
+{
+	held_set_free(&sw->set);
+	free(sw->trees);
+	free(sw->tree_of);
+	free(sw->at_start);
+	free(sw->at_end);
+	free(sw->by_start);
+	free(sw->by_end);
+	free(sw->dirty);
+	free(sw->is_dirty);
+	free(sw->xs_pool);
+	free(sw->cnt_pool);
+	free(sw->len_pool);
+	free(sw->run);
+}
+
+/* The sweep (hd_held_sweep); its items, sorted, into *keep when keep
+ * is not NULL and there is a figure. */
+static const char *held_sweep_keep(const struct hd_dump *d, struct hd_held *h,
+				   hd_held_fn fn, void *ctx,
+				   struct held_set *keep)
+{
+	struct held_sweep sw;
+	struct held_filter all = { 1, 0, -1 };
+	const char *why;
+
+	memset(h, 0, sizeof(*h));
+	h->time = -1;
+	why = held_usable(d);
+	if (why)
+		return why;
+	memset(&sw, 0, sizeof(sw));
+	sw.d = d;
+	sw.h = h;
 	h->t_max = d->live_max;
 	h->colors = held_colors(d, &h->n_colors);
 	h->color_bytes = hd_xcalloc(h->n_colors, sizeof(*h->color_bytes));
 	h->color_time = hd_xcalloc(h->n_colors, sizeof(*h->color_time));
-
-	/* the ranges that take part, grouped by allocation (a counting
-	 * sort: a pass to count, one to place), then by offset within each
-	 * allocation of two or more: who shares bytes, and the trees */
-	{
-		uint32_t *first = hd_xcalloc(na + 1, sizeof(*first));
-
-		for (i = 0; i < nr; i++) {
-			int64_t s, e;
-			const struct hd_alloc_value *av = held_entry(d, i, &s, &e);
-
-			if (av) {
-				first[av->alloc + 1]++;
-				n++;
-			} else if (!held_placed(d, HD_LIVE_RANGE(d, i).value)) {
-				h->unplaced++;
-			}
-		}
-		if (n == 0) {
-			free(first);
-			why = "no live range of a value in an allocation";
-			goto out;
-		}
-		for (i = 0; i < na; i++)
-			first[i + 1] += first[i];
-		it = hd_xmalloc(n * sizeof(*it));
-		for (i = 0; i < nr; i++) {
-			int64_t s, e;
-			const struct hd_alloc_value *av = held_entry(d, i, &s, &e);
-			struct held_item *x;
-
-			if (!av)
-				continue;
-			x = &it[first[av->alloc]++];
-			x->start = s;
-			x->end = e;
-			x->offset = av->offset;
-			x->stop = av->offset + av->size;
-			x->alloc = av->alloc;
-			x->lo = x->hi = 0;
-			x->shared = 0;
-		}
-		free(first);
-		for (i = 0; i < n;) {
-			size_t j = i;
-
-			while (j < n && it[j].alloc == it[i].alloc)
-				j++;
-			if (j - i > 1)
-				qsort(it + i, j - i, sizeof(*it), cmp_item);
-			i = j;
-		}
-	}
-	tree_of = hd_xmalloc(na * sizeof(*tree_of));
-	for (i = 0; i < na; i++)
-		tree_of[i] = HD_NONE;
-	for (i = 0; i < n;) {
-		size_t j = i, k, m = 0;
-		uint32_t color = color_slot(h->colors, h->n_colors,
-					    HD_ALLOC(d, it[i].alloc).color);
-
-		while (j < n && it[j].alloc == it[i].alloc)
-			j++;
-		mark_shared(it + i, j - i);
-		for (k = i; k < j; k++) {
-			it[k].color = color;
-			m += it[k].shared;
-		}
-		if (m) {
-			tree_of[it[i].alloc] = n_trees++;
-			n_x += 2 * m;
-		}
-		i = j;
-	}
-	if (n_trees) {
-		trees = hd_xcalloc(n_trees, sizeof(*trees));
-		xs_pool = hd_xmalloc(n_x * sizeof(*xs_pool));
-		n_x = 0;
-		for (i = 0; i < n;) {
-			size_t j = i, m = 0, k;
-			struct held_alloc *a;
-
-			while (j < n && it[j].alloc == it[i].alloc)
-				j++;
-			if (tree_of[it[i].alloc] != HD_NONE) {
-				a = &trees[tree_of[it[i].alloc]];
-				for (k = i; k < j; k++)
-					m += it[k].shared;
-				make_tree(a, it + i, j - i, xs_pool + n_x);
-				n_x += 2 * m;
-				n_nodes += 2 * (size_t)a->leaves;
-			}
-			i = j;
-		}
-		cnt_pool = hd_xcalloc(n_nodes, sizeof(*cnt_pool));
-		len_pool = hd_xcalloc(n_nodes, sizeof(*len_pool));
-		n_nodes = 0;
-		for (i = 0; i < n_trees; i++) {
-			trees[i].cnt = cnt_pool + n_nodes;
-			trees[i].len = len_pool + n_nodes;
-			n_nodes += 2 * (size_t)trees[i].leaves;
-		}
-	}
-
-	/* the events bucketed by time (counting sort) */
-	at_start = hd_xcalloc(T + 2, sizeof(*at_start));
-	at_end = hd_xcalloc(T + 2, sizeof(*at_end));
-	for (i = 0; i < n; i++) {
-		at_start[it[i].start + 1]++;
-		at_end[it[i].end + 1]++;
-	}
-	for (i = 0; i <= T; i++) {
-		at_start[i + 1] += at_start[i];
-		at_end[i + 1] += at_end[i];
-	}
-	by_start = hd_xmalloc(n * sizeof(*by_start));
-	by_end = hd_xmalloc(n * sizeof(*by_end));
-	for (i = 0; i < n; i++) {
-		by_start[at_start[it[i].start]++] = (uint32_t)i;
-		by_end[at_end[it[i].end]++] = (uint32_t)i;
-	}
-	/* at_start[t] is now the end of time t's bucket */
-
-	run = hd_xcalloc(h->n_colors, sizeof(*run));
-	dirty = hd_xmalloc(h->n_colors * sizeof(*dirty));
-	is_dirty = hd_xcalloc(h->n_colors, 1);
-	{
-		size_t ps = 0, pe = 0;
-		int64_t best = -1;
-		struct hd_held_state st;
-		uint32_t n_dirty = 0, c;
-
-		st.colors = h->colors;
-		st.n_colors = h->n_colors;
-		st.held = run;
-		for (t = 0; t <= (int64_t)T && !why; t++) {
-			int pass;
-
-			for (pass = 0; pass < 2 && !why; pass++) {
-				size_t stop = pass == 0 ? at_start[t] : at_end[t];
-				size_t *p = pass == 0 ? &ps : &pe;
-				const uint32_t *list = pass == 0 ? by_start : by_end;
-				int dlt = pass == 0 ? 1 : -1;
-
-				if (pass == 1) {
-					/* the totals at t, then the ends of t */
-					if (total > best) {
-						best = total;
-						h->time = t;
-					}
-					for (c = 0; c < n_dirty; c++) {
-						uint32_t k = dirty[c];
-
-						is_dirty[k] = 0;
-						if (run[k] > h->color_bytes[k]) {
-							h->color_bytes[k] = run[k];
-							h->color_time[k] = t;
-						}
-					}
-					n_dirty = 0;
-					if (fn) {
-						st.total = total;
-						fn(ctx, t, &st);
-					}
-				}
-				for (; *p < stop; (*p)++) {
-					const struct held_item *x = &it[list[*p]];
-					int64_t change;
-
-					if (!x->shared) {
-						change = dlt > 0 ? x->stop - x->offset :
-							x->offset - x->stop;
-					} else {
-						struct held_alloc *a = &trees[tree_of[x->alloc]];
-						int64_t before = a->len[1];
-
-						seg_update(a, 1, 0, a->leaves, x->lo, x->hi, dlt);
-						change = a->len[1] - before;
-					}
-					if (change == 0)
-						continue;
-					if (__builtin_add_overflow(total, change, &total) ||
-					    __builtin_add_overflow(run[x->color], change,
-								   &run[x->color])) {
-						why = "bytes held that add up beyond int64";
-						break;
-					}
-					if (!is_dirty[x->color]) {
-						is_dirty[x->color] = 1;
-						dirty[n_dirty++] = x->color;
-					}
-				}
-			}
-		}
-		h->bytes = best;
+	held_items(d, &all, &sw.set, &h->unplaced);
+	sw.it = sw.set.it;
+	sw.n = sw.set.n;
+	if (sw.n == 0) {
+		why = "no live range of a value in an allocation";
+	} else {
+		held_sort_groups(&sw.set);
+		held_trees(&sw, held_mark(&sw));
+		held_events(&sw, (size_t)d->live_max);
+		why = held_run(&sw, (size_t)d->live_max, fn, ctx);
 	}
 	/* a colour nothing was held in keeps 0 at time 0 */
-out:
-	free(it);
-	free(trees);
-	free(tree_of);
-	free(at_start);
-	free(at_end);
-	free(by_start);
-	free(by_end);
-	free(dirty);
-	free(is_dirty);
-	free(xs_pool);
-	free(cnt_pool);
-	free(len_pool);
-	free(run);
+	if (!why && keep) {
+		*keep = sw.set;
+		memset(&sw.set, 0, sizeof(sw.set));
+	}
+	held_sweep_free(&sw);
 	if (why) {
 		hd_held_release(h);
 		h->time = -1;
@@ -1043,6 +1353,12 @@ out:
 	}
 	h->has = 1;
 	return NULL;
+}
+
+const char *hd_held_sweep(const struct hd_dump *d, struct hd_held *h,
+			  hd_held_fn fn, void *ctx)
+{
+	return held_sweep_keep(d, h, fn, ctx, NULL);
 }
 
 void hd_held_release(struct hd_held *h)
@@ -1057,89 +1373,147 @@ void hd_held_release(struct hd_held *h)
 	h->has = 0;
 }
 
-/* One value line live at the time hd_held_values_at looks at. */
-struct held_piece {
-	uint32_t alloc, value;
-	int64_t offset, size;
-	int64_t start;          /* of its live range */
-	struct hd_slice key;    /* the value's, for ties (not its index,
-				   which depends on how the model was made) */
-};
-
-static int cmp_piece(const void *pa, const void *pb)
+/*
+ * Do the values of items a and b (one allocation, one offset) hold
+ * their bytes in this order in hd_held_values_at: the larger first, then
+ * the one live first, then by name and index (not by value index, which
+ * depends on how the model was made; it only breaks a last tie)?
+ */
+static int piece_before(const struct hd_dump *d, const struct held_item *a,
+			const struct held_item *b)
 {
-	const struct held_piece *a = pa, *b = pb;
 	int c;
 
-	if (a->alloc != b->alloc)
-		return a->alloc < b->alloc ? -1 : 1;
-	if (a->offset != b->offset)
-		return a->offset < b->offset ? -1 : 1;
-	if (a->size != b->size)
-		return a->size > b->size ? -1 : 1;
+	if (a->stop != b->stop)
+		return a->stop > b->stop;
 	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
-	c = hd_slice_cmp(a->key, b->key);
+		return a->start < b->start;
+	c = hd_slice_cmp(hd_value_key_of(&HD_VALUE(d, a->value)),
+			 hd_value_key_of(&HD_VALUE(d, b->value)));
 	if (c)
-		return c;
-	return (a->value > b->value) - (a->value < b->value);
+		return c < 0;
+	return a->value < b->value;
+}
+
+/* Orders it[0, n), the items of one allocation at one offset, as
+ * piece_before says (by insertion: such runs are short). */
+static void order_run(const struct hd_dump *d, struct held_item *it, size_t n)
+{
+	size_t i, j;
+
+	for (i = 1; i < n; i++) {
+		struct held_item x = it[i];
+
+		for (j = i; j > 0 && piece_before(d, &x, &it[j - 1]); j--)
+			it[j] = it[j - 1];
+		it[j] = x;
+	}
+}
+
+/*
+ * The bytes each of it[0, n) holds (items live at one time, in the
+ * sweep's order: by allocation, then offset), each run of one offset
+ * first ordered as the bytes go to its values: added to bytes_at, bits
+ * set, and pushed to pieces (struct hd_held_piece), those not NULL.
+ * Returns their sum.
+ */
+static int64_t held_assign(const struct hd_dump *d, struct held_item *it,
+			   size_t n, int64_t *bytes_at, uint64_t *bits,
+			   struct hd_vec *pieces)
+{
+	int64_t sum = 0, end = 0;
+	size_t i, j;
+
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && it[j].alloc == it[i].alloc &&
+		     it[j].offset == it[i].offset; j++)
+			;
+		if (j - i > 1)
+			order_run(d, it + i, j - i);
+		if (i == 0 || it[i].alloc != it[i - 1].alloc)
+			end = it[i].offset;
+		for (; i < j; i++) {
+			const struct held_item *p = &it[i];
+			int64_t from = p->offset > end ? p->offset : end;
+			int64_t got = p->stop > from ? p->stop - from : 0;
+
+			if (p->stop > end)
+				end = p->stop;
+			sum = add_sat(sum, got);
+			if (bytes_at)
+				bytes_at[p->value] = add_sat(bytes_at[p->value], got);
+			if (bits)
+				bits[p->value / 64] |= (uint64_t)1 << (p->value % 64);
+			if (pieces)
+				*(struct hd_held_piece *)hd_vec_push(pieces) =
+					(struct hd_held_piece){ p->value, got };
+		}
+	}
+	return sum;
 }
 
 int64_t hd_held_values_at(const struct hd_dump *d, int64_t t, int64_t color,
 			  int64_t *bytes_at, uint64_t *bits)
 {
-	struct hd_vec pieces = HD_VEC_INIT(struct held_piece);
-	size_t i;
-	int64_t sum = 0, end = 0;
-	uint32_t alloc = HD_NONE;
+	struct held_filter f = { 0, t, color };
+	struct held_set set;
+	uint32_t unplaced = 0;
+	int64_t sum;
 
-	for (i = 0; i < d->live_ranges.len; i++) {
-		int64_t s, e;
-		const struct hd_alloc_value *av = held_entry(d, i, &s, &e);
-		struct held_piece *p;
-
-		if (!av || t < s || t > e ||
-		    (color >= 0 && HD_ALLOC(d, av->alloc).color != color))
-			continue;
-		p = hd_vec_push(&pieces);
-		p->alloc = av->alloc;
-		p->value = HD_LIVE_RANGE(d, i).value;
-		p->offset = av->offset;
-		p->size = av->size;
-		p->start = s;
-		p->key = hd_value_key_of(&HD_VALUE(d, p->value));
-	}
-	if (pieces.len > 1)
-		qsort(pieces.data, pieces.len, sizeof(struct held_piece), cmp_piece);
-	for (i = 0; i < pieces.len; i++) {
-		const struct held_piece *p = &HD_VEC_AT(&pieces, struct held_piece, i);
-		int64_t stop = p->offset + p->size, from, got;
-
-		if (p->alloc != alloc) {
-			alloc = p->alloc;
-			end = p->offset;
-		}
-		from = p->offset > end ? p->offset : end;
-		got = stop > from ? stop - from : 0;
-		if (stop > end)
-			end = stop;
-		sum = add_sat(sum, got);
-		if (bytes_at)
-			bytes_at[p->value] = add_sat(bytes_at[p->value], got);
-		if (bits)
-			bits[p->value / 64] |= (uint64_t)1 << (p->value % 64);
-	}
-	hd_vec_release(&pieces);
+	held_items(d, &f, &set, &unplaced);
+	held_sort_groups(&set);
+	sum = held_assign(d, set.it, set.n, bytes_at, bits, NULL);
+	held_set_free(&set);
 	return sum;
 }
 
-/* The held peak into f (figures.h). */
+/* The values held at the peak time, from the sweep's sorted items (a
+ * subset of a stable sort is in its own stable order), into f. */
+static void held_peak_pieces(struct hd_figures *f, const struct hd_dump *d,
+			     struct held_set *set)
+{
+	size_t i, m = 0;
+
+	for (i = 0; i < set->n; i++)
+		if (set->it[i].start <= f->peak_time && f->peak_time <= set->it[i].end)
+			set->it[m++] = set->it[i];
+	hd_vec_reserve(&f->peak_pieces, m);
+	held_assign(d, set->it, m, NULL, NULL, &f->peak_pieces);
+}
+
+int64_t hd_figures_held_at_peak(const struct hd_figures *f,
+				const struct hd_dump *d, int64_t *bytes_at,
+				uint64_t *bits)
+{
+	int64_t sum = 0;
+	size_t i;
+
+	if (!f->has_peak)
+		return 0;
+	if (!f->peak_pieces_kept)
+		return hd_held_values_at(d, f->peak_time, -1, bytes_at, bits);
+	for (i = 0; i < f->peak_pieces.len; i++) {
+		const struct hd_held_piece *p =
+			&HD_VEC_AT(&f->peak_pieces, struct hd_held_piece, i);
+
+		sum = add_sat(sum, p->bytes);
+		if (bytes_at)
+			bytes_at[p->value] = add_sat(bytes_at[p->value], p->bytes);
+		if (bits)
+			bits[p->value / 64] |= (uint64_t)1 << (p->value % 64);
+	}
+	return sum;
+}
+
+/* The held peak into f (figures.h), and the values held then. */
 static void held_peak(struct hd_figures *f, const struct hd_dump *d)
 {
 	struct hd_held h;
+	struct held_set set;
 	uint32_t i;
 
-	f->peak_why = hd_held_sweep(d, &h, NULL, NULL);
+	memset(&set, 0, sizeof(set));
+	f->peak_why = held_sweep_keep(d, &h, NULL, NULL, &set);
 	f->peak_unplaced = h.unplaced;
 	if (f->peak_why)
 		return;
@@ -1155,6 +1529,9 @@ static void held_peak(struct hd_figures *f, const struct hd_dump *d)
 		sp->time = h.color_time[i];
 	}
 	hd_held_release(&h);
+	held_peak_pieces(f, d, &set);
+	f->peak_pieces_kept = 1;
+	held_set_free(&set);
 }
 
 static enum hd_copy_class classify(int cross, int64_t src, int64_t dst)
@@ -1565,6 +1942,7 @@ int hd_figures_compute_kept(struct hd_figures *f, const struct hd_dump *d,
 	f->by_color.elem = sizeof(struct hd_color_bytes);
 	f->copies.elem = sizeof(struct hd_copy);
 	f->peak_by_color.elem = sizeof(struct hd_peak_space);
+	f->peak_pieces.elem = sizeof(struct hd_held_piece);
 	f->peak_time = -1;
 	f->stated_time = -1;
 	f->recomputed_time = -1;
@@ -1588,6 +1966,7 @@ void hd_figures_release(struct hd_figures *f)
 	hd_vec_release(&f->by_color);
 	hd_vec_release(&f->copies);
 	hd_vec_release(&f->peak_by_color);
+	hd_vec_release(&f->peak_pieces);
 }
 
 const struct hd_peak_space *hd_figures_peak_space(const struct hd_figures *f,

@@ -443,3 +443,62 @@ void hd_key_apply(void *data, size_t elem, struct hd_key_item *items,
 	hd_key_apply_via(data, elem, items, n, copy);
 	free(copy);
 }
+
+/* Bits needed for x (0 for 0). */
+static unsigned bit_width(uint64_t x)
+{
+	return x ? 64 - (unsigned)__builtin_clzll(x) : 0;
+}
+
+/* The digit mask of pass d of a radix sort of bits in digits of digit
+ * bits: the last one may be narrower, so no bit above is sorted by. */
+static uint64_t digit_mask(unsigned bits, unsigned digit, unsigned d)
+{
+	unsigned w = bits - d * digit < digit ? bits - d * digit : digit;
+
+	return ((uint64_t)1 << w) - 1;
+}
+
+uint64_t *hd_key_radix_sort(uint64_t *a, uint64_t *tmp, size_t n,
+			    unsigned lo, unsigned bits)
+{
+	/* a digit near log2(n) bits: counters that cost no more than the
+	 * pass over the numbers itself */
+	unsigned most = bit_width(n) < 4 ? 4 : bit_width(n) > 13 ? 13 : bit_width(n);
+	unsigned passes = (bits + most - 1) / most, digit, d;
+	uint32_t *count;        /* not the numbers' type: no aliasing */
+	size_t i;
+
+	if (n < 2 || passes == 0)
+		return a;
+	digit = (bits + passes - 1) / passes;
+	count = hd_xcalloc((size_t)passes << digit, sizeof(*count));
+	for (d = 0; d < passes; d++) {
+		uint32_t *c = count + ((size_t)d << digit);
+		unsigned shift = lo + d * digit;
+		uint64_t mask = digit_mask(bits, digit, d);
+
+		for (i = 0; i < n; i++)
+			c[(a[i] >> shift) & mask]++;
+	}
+	for (d = 0; d < passes; d++) {
+		uint32_t *c = count + ((size_t)d << digit), sum = 0, x;
+		unsigned shift = lo + d * digit;
+		uint64_t mask = digit_mask(bits, digit, d), *t, k;
+
+		if (c[(a[0] >> shift) & mask] == n)
+			continue;
+		for (k = 0; k <= mask; k++) {
+			x = c[k];
+			c[k] = sum;
+			sum += x;
+		}
+		for (i = 0; i < n; i++)
+			tmp[c[(a[i] >> shift) & mask]++] = a[i];
+		t = a;
+		a = tmp;
+		tmp = t;
+	}
+	free(count);
+	return a;
+}

@@ -28,17 +28,41 @@ int64_t hd_timeline_value_space(const struct hd_dump *d, uint32_t v)
  * is slot c, up to the slot of HD_TIMELINE_OTHER (the rest). */
 struct fill {
 	struct hd_timeline *tl;
+	int64_t t_max;
 	int other;              /* slot of HD_TIMELINE_OTHER, -1 if none */
 };
+
+/* The series and rows, at the sweep's first call (it knows the
+ * colours then: one sweep, not one for them and one for the curves). */
+static void fill_start(struct fill *fl, const struct hd_held_state *st)
+{
+	struct hd_timeline *tl = fl->tl;
+	uint32_t c, n = st->n_colors;
+
+	tl->n_spaces = n < HD_TIMELINE_MAX_SPACES ? n : HD_TIMELINE_MAX_SPACES;
+	for (c = 0; c < tl->n_spaces; c++) {
+		tl->spaces[c].space = c + 1 < HD_TIMELINE_MAX_SPACES || n == HD_TIMELINE_MAX_SPACES ?
+			st->colors[c] : HD_TIMELINE_OTHER;
+		tl->spaces[c].max_bytes = -1;
+	}
+	tl->has = 1;
+	tl->t_max = fl->t_max;
+	tl->stride = (size_t)fl->t_max + 2;
+	tl->bytes = hd_xcalloc(tl->n_spaces * tl->stride, sizeof(*tl->bytes));
+	fl->other = n > HD_TIMELINE_MAX_SPACES ? HD_TIMELINE_MAX_SPACES - 1 : -1;
+}
 
 /* The bytes held at t, per slot, into the rows (figures.c's sweep). */
 static void fill_at(void *ctx, int64_t t, const struct hd_held_state *st)
 {
 	struct fill *fl = ctx;
 	struct hd_timeline *tl = fl->tl;
-	uint32_t c, s, n = fl->other >= 0 ? (uint32_t)fl->other : tl->n_spaces;
+	uint32_t c, s, n;
 	int64_t named = 0;
 
+	if (!tl->has)
+		fill_start(fl, st);
+	n = fl->other >= 0 ? (uint32_t)fl->other : tl->n_spaces;
 	for (c = 0; c < st->n_colors && c < n; c++) {
 		tl->bytes[c * tl->stride + (size_t)t] = st->held[c];
 		named += st->held[c];
@@ -59,36 +83,23 @@ int hd_timeline_compute(struct hd_timeline *tl, const struct hd_dump *d)
 {
 	struct hd_held h;
 	struct fill fl;
-	uint32_t c, n;
 	const char *why;
 
 	memset(tl, 0, sizeof(*tl));
 	tl->t_max = -1;
-	/* the colours first, for the rows' size: the sweep reports them
-	 * again, the same */
-	why = hd_held_sweep(d, &h, NULL, NULL);
+	fl.tl = tl;
+	fl.t_max = d->live_max;
+	fl.other = -1;
+	why = hd_held_sweep(d, &h, fill_at, &fl);
 	if (why) {
+		/* the curves of a sweep that gave up are not the figure's */
+		free(tl->bytes);
+		memset(tl, 0, sizeof(*tl));
+		tl->t_max = -1;
 		tl->why = why;
 		return 0;
 	}
-	n = h.n_colors;
 	tl->unsized = h.unplaced;
-	tl->n_spaces = n < HD_TIMELINE_MAX_SPACES ? n : HD_TIMELINE_MAX_SPACES;
-	for (c = 0; c < tl->n_spaces; c++) {
-		tl->spaces[c].space = c + 1 < HD_TIMELINE_MAX_SPACES || n == HD_TIMELINE_MAX_SPACES ?
-			h.colors[c] : HD_TIMELINE_OTHER;
-		tl->spaces[c].max_bytes = -1;
-	}
-	hd_held_release(&h);
-	tl->has = 1;
-	tl->t_max = d->live_max;
-	tl->stride = (size_t)d->live_max + 2;
-	tl->bytes = hd_xcalloc(tl->n_spaces * tl->stride, sizeof(*tl->bytes));
-	fl.tl = tl;
-	fl.other = n > HD_TIMELINE_MAX_SPACES ? HD_TIMELINE_MAX_SPACES - 1 : -1;
-	if (n == HD_TIMELINE_MAX_SPACES)
-		fl.other = -1;
-	hd_held_sweep(d, &h, fill_at, &fl);
 	hd_held_release(&h);
 	return 0;
 }

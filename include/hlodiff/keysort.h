@@ -103,4 +103,15 @@ void hd_key_apply(void *data, size_t elem, struct hd_key_item *items,
 void hd_key_apply_via(void *data, size_t elem, struct hd_key_item *items,
 		      size_t n, void *copy);
 
+/*
+ * Stable LSD radix sort of the numbers a[0, n) by their bits [lo, lo +
+ * bits) (the other bits ride along: an index kept in the low bits makes
+ * the order total).  Digits of at most 13 bits, fewer for few numbers,
+ * the bits shared out evenly; a digit the same in every number costs no
+ * pass.  n < 2^32, lo + bits <= 64.  The numbers move between a and
+ * tmp (room for n each); returns where they end.
+ */
+uint64_t *hd_key_radix_sort(uint64_t *a, uint64_t *tmp, size_t n,
+			    unsigned lo, unsigned bits);
+
 #endif
