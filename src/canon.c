@@ -1735,6 +1735,7 @@ struct work {
 	struct hd_vec scratch;       /* the block of done, late, owner, the
 				      * names table and build_names' lists */
 	struct carve cut;            /* what is left of it */
+	struct hd_vec ops;           /* uint32_t: hd_canon's insn_ops */
 };
 
 /* Combines two 64-bit hashes (xorshift-multiply finaliser). */
@@ -2205,10 +2206,35 @@ static inline int fold_few(struct work *w, uint32_t i, uint32_t a,
 	return 1;
 }
 
+/* Appends instruction i's operand links (hd_canon's insn_ops) from its
+ * codes refs[a, b): an instruction, or HD_NONE for anything else. */
+static void keep_ops(struct work *w, uint32_t i, uint32_t a, uint32_t b)
+{
+	const uint32_t *refs = w->refs.data;
+	uint32_t k, last = HD_NONE;
+
+	for (k = a; k < b; k++) {
+		uint32_t r = refs[k], times = 1;
+
+		if ((r & REF_TAG) == REF_REPEAT)
+			times = r & REF_INDEX;
+		else
+			last = (r & REF_TAG) ? HD_NONE : r;
+		if (w->ops.len + times > w->ops.cap)
+			hd_vec_reserve(&w->ops, w->ops.len + times);
+		while (times--)
+			((uint32_t *)w->ops.data)[w->ops.len++] = last;
+	}
+	w->c->insn_ops_at[i + 1] = (uint32_t)w->ops.len;
+}
+
 static void settle(struct work *w, uint32_t i)
 {
 	uint32_t a = (uint32_t)w->cur_first, b = (uint32_t)w->refs.len;
-	int done = fold_few(w, i, a, b);
+	int done;
+
+	keep_ops(w, i, a, b);
+	done = fold_few(w, i, a, b);
 
 	if (done < 0)
 		done = fold_insn(w, i, a, b, 1);
@@ -3080,6 +3106,7 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	w->sink.st = &w->st;
 	w->refs = (struct hd_vec)HD_VEC_INIT(uint32_t);
 	hd_vec_reserve(&w->refs, 1024);
+	w->ops = (struct hd_vec)HD_VEC_INIT(uint32_t);
 	c->n_insns = (uint32_t)d->insns.len;
 	c->n_values = (uint32_t)d->values.len;
 	w->pre = pre_take(d);
@@ -3115,6 +3142,9 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	w->done = carve(&w->cut, c->n_insns, 1);
 
 	value_basics(w);
+	if (!(c->n_insns && is_stored(&HD_INSN(d, 0))))
+		c->insn_ops_at = hd_xcalloc((size_t)c->n_insns + 1,
+					    sizeof(uint32_t));
 	if (w->pre) {
 		hash_insns_pre(w);
 	} else if (c->n_insns && is_stored(&HD_INSN(d, 0))) {
@@ -3136,6 +3166,14 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 		value_keys(w, i);
 	}
 
+	if (c->insn_ops_at) {
+		/* a copy at its size: the vector may have room to spare */
+		c->insn_ops = alloc_array(w->ops.len, sizeof(uint32_t));
+		if (w->ops.len)
+			memcpy(c->insn_ops, w->ops.data,
+			       w->ops.len * sizeof(uint32_t));
+	}
+	hd_vec_release(&w->ops);
 	hd_vec_release(&w->scratch);
 	hd_vec_release(&w->refs);
 	free(w->buf.p);
@@ -3163,9 +3201,17 @@ void hd_canon_drop_insn_hashes(struct hd_canon *c)
 	c->insn_canon = c->insn_struct = NULL;
 }
 
+void hd_canon_drop_insn_ops(struct hd_canon *c)
+{
+	free(c->insn_ops_at);
+	free(c->insn_ops);
+	c->insn_ops_at = c->insn_ops = NULL;
+}
+
 void hd_canon_release(struct hd_canon *c)
 {
 	hd_canon_drop_insn_hashes(c);
+	hd_canon_drop_insn_ops(c);
 	release_array(&c->loose_store, c->insn_loose);
 	hd_vec_release(&c->value_store);
 	memset(c, 0, sizeof(*c));

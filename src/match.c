@@ -1231,10 +1231,15 @@ struct gside {
 	struct gval *gv;        /* nf entries */
 	uint32_t *slot;         /* value -> its gv entry, HD_NONE */
 	uint32_t *todo;         /* entries not anchored yet (graph_anchors_more) */
-	uint32_t *nometa;       /* entries without their metadata (gside_meta) */
+	uint32_t *nometa;       /* entries, for gside_meta */
 	uint32_t n_todo, n_nometa;
-	uint32_t *ops;          /* operand instructions */
+	uint32_t meta;          /* what gside_meta has read: 0 nothing,
+				 * 1 names, 2 names and sources */
+	uint32_t *ops;          /* operand instructions: canonical hashing's
+				 * links (links), else read from the text */
 	size_t n_ops, cap_ops;
+	int links;              /* ops is the canon's insn_ops, not owned */
+	uint64_t param_op;      /* the opcode hash of "parameter" */
 	uint32_t *anchor;       /* instruction -> its partner's instruction
 				 * (old side) or itself (new side) when
 				 * one of its values is paired, else HD_NONE */
@@ -1307,17 +1312,15 @@ static void gside_golden_operands(struct gside *g, struct hd_slice t,
 }
 
 /* The instructions named by %NAME in the operand list of instruction
- * at (string literals skipped), appended to g->ops. */
+ * at (string literals skipped), appended to g->ops: for a dump whose
+ * canonical hashes kept no operand links (a golden's stored hashes). */
 static void gside_operands(struct gside *g, struct hd_slice t, uint32_t at)
 {
 	const struct hd_dump *d = g->s->d;
 	const char *p = t.p, *end = t.p + t.n, *q;
 
-	struct hd_slice text = HD_INSN(d, at).text;
-
 	/* (a golden's copy-start keeps its operand's %name) */
-	if (t.n && t.p[0] != '%' && text.n >= sizeof(HD_CANON_STORED) - 1 &&
-	    memcmp(text.p, HD_CANON_STORED, sizeof(HD_CANON_STORED) - 1) == 0) {
+	if (t.n && t.p[0] != '%') {
 		gside_golden_operands(g, t, at);
 		return;
 	}
@@ -1348,62 +1351,71 @@ static void gside_operands(struct gside *g, struct hd_slice t, uint32_t at)
 	}
 }
 
-/* The features of the free values of one side (see struct gval). */
-static void gside_init(struct gside *g, struct side *s, uint64_t salt)
+/* The number of values of s not paired yet. */
+static uint32_t side_unpaired(const struct side *s)
 {
-	const struct hd_dump *d = s->d;
-	uint32_t r, f, k, *cnt;
+	uint32_t r, n = 0;
+
+	for (r = 0; r < s->n_free; r++)
+		n += s->partner[s->free_list[r]] == HD_NONE;
+	return n;
+}
+
+/* The arrays of g for side s with nf free values. */
+static void gside_alloc(struct gside *g, struct side *s, uint32_t nf,
+			uint64_t salt)
+{
+	uint32_t f;
 
 	memset(g, 0, sizeof(*g));
 	g->s = s;
 	g->salt = salt;
-	g->n_insns = (uint32_t)d->insns.len;
+	g->nf = nf;
+	g->n_insns = (uint32_t)s->d->insns.len;
 	g->slot = hd_xmalloc(((size_t)s->n + 1) * sizeof(*g->slot));
 	memset(g->slot, 0xff, ((size_t)s->n + 1) * sizeof(*g->slot));
 	g->key = hd_xmalloc(((size_t)s->n + 1) * sizeof(*g->key));
 	g->anchor = hd_xmalloc(((size_t)g->n_insns + 1) * sizeof(*g->anchor));
-	for (r = 0; r < s->n_free; r++)
-		if (s->partner[s->free_list[r]] == HD_NONE)
-			g->nf++;
-	g->gv = hd_xcalloc((size_t)g->nf + 1, sizeof(*g->gv));
-	g->todo = hd_xmalloc(2 * ((size_t)g->nf + 1) * sizeof(*g->todo));
-	g->nometa = g->todo + g->nf + 1;
-	for (f = 0; f < g->nf; f++)
+	g->gv = hd_xcalloc((size_t)nf + 1, sizeof(*g->gv));
+	g->todo = hd_xmalloc(2 * ((size_t)nf + 1) * sizeof(*g->todo));
+	g->nometa = g->todo + nf + 1;
+	for (f = 0; f < nf; f++)
 		g->todo[f] = g->nometa[f] = f;
-	g->n_todo = g->n_nometa = g->nf;
-	f = 0;
-	for (r = 0; r < s->n_free; r++) {
-		uint32_t v = s->free_list[r], i = s->c.value_insn[v];
-		struct gval *e;
+	g->n_todo = g->n_nometa = nf;
+	/* canonical hashing's operand links, else the text's (a golden) */
+	g->links = s->c.insn_ops_at != NULL;
+	g->param_op = hd_hash64(hd_slice_make("parameter", 9));
+	if (g->links)
+		g->ops = s->c.insn_ops;
+}
 
-		if (s->partner[v] != HD_NONE)
-			continue;
-		e = &g->gv[f];
-		g->slot[v] = f++;
-		if (i >= g->n_insns)
-			i = HD_NONE;
-		e->insn = i;
-		e->v = v;
-		e->idx = ghash(hd_value_index(&HD_VALUE(d, v)));
+/* The features of free value v's entry e (instruction i, known). */
+static void gside_value(struct gside *g, struct gval *e, uint32_t i)
+{
+	const struct side *s = g->s;
+	const struct hd_insn *in = &HD_INSN(s->d, i);
+
+	e->op = s->c.insn_loose[2 * (size_t)i];
+	e->opn = s->c.insn_loose[2 * (size_t)i + 1];
+	/* a parameter's operand is its number (gside_source) */
+	if (e->op == g->param_op) {
+		return;
+	} else if (g->links) {
+		e->ops_at = s->c.insn_ops_at[i];
+		e->ops_n = s->c.insn_ops_at[i + 1] - e->ops_at;
+	} else {
 		e->ops_at = (uint32_t)g->n_ops;
-		if (i == HD_NONE)
-			continue;
-		{
-			const struct hd_insn *in = &HD_INSN(d, i);
-
-			e->op = s->c.insn_loose[2 * (size_t)i];
-			e->opn = s->c.insn_loose[2 * (size_t)i + 1];
-			/* a golden leaves out the number 0 (golden.c) */
-			if (hd_slice_eq(in->opcode, hd_slice_make("parameter", 9)))
-				e->param = ghash(in->operands.n ? in->operands :
-						 hd_slice_make("0", 1)) | 1;
-			else
-				gside_operands(g, in->operands, i);
-		}
+		gside_operands(g, in->operands, i);
 		e->ops_n = (uint32_t)g->n_ops - e->ops_at;
 	}
-	/* users: the free values whose instruction has instruction j as
-	 * operand k, by j (a counting sort) */
+}
+
+/* The users of the free values' instructions (struct gside's use_at,
+ * uses), by instruction: a counting sort. */
+static void gside_users(struct gside *g)
+{
+	uint32_t f, k, *cnt, *fill;
+
 	g->use_at = hd_xcalloc((size_t)g->n_insns + 2, sizeof(*g->use_at));
 	cnt = g->use_at + 1;
 	for (f = 0; f < g->nf; f++)
@@ -1417,53 +1429,110 @@ static void gside_init(struct gside *g, struct side *s, uint64_t salt)
 		g->use_at[k + 1] += g->use_at[k];
 	g->uses = hd_xmalloc(((size_t)g->use_at[g->n_insns] + 1) *
 			     sizeof(*g->uses));
-	{
-		uint32_t *fill = hd_xmalloc(((size_t)g->n_insns + 1) *
-					    sizeof(*fill));
+	fill = hd_xmalloc(((size_t)g->n_insns + 1) * sizeof(*fill));
+	memcpy(fill, g->use_at, (size_t)g->n_insns * sizeof(*fill));
+	for (f = 0; f < g->nf; f++)
+		for (k = 0; k < g->gv[f].ops_n && k < 256; k++) {
+			uint32_t j = g->ops[g->gv[f].ops_at + k];
 
-		memcpy(fill, g->use_at, (size_t)g->n_insns * sizeof(*fill));
-		for (f = 0; f < g->nf; f++)
-			for (k = 0; k < g->gv[f].ops_n && k < 256; k++) {
-				uint32_t j = g->ops[g->gv[f].ops_at + k];
+			if (j != HD_NONE)
+				g->uses[fill[j]++] = (uint64_t)f << 8 | k;
+		}
+	free(fill);
+}
 
-				if (j != HD_NONE)
-					g->uses[fill[j]++] = (uint64_t)f << 8 | k;
-			}
-		free(fill);
+/* The features of the nf free values of side s (see struct gval). */
+static void gside_init(struct gside *g, struct side *s, uint32_t nf,
+		       uint64_t salt)
+{
+	const struct hd_dump *d = s->d;
+	uint32_t r, f = 0;
+
+	gside_alloc(g, s, nf, salt);
+	for (r = 0; r < s->n_free; r++) {
+		uint32_t v = s->free_list[r], i = s->c.value_insn[v];
+		const struct hd_value *val;
+		struct gval *e;
+
+		if (s->partner[v] != HD_NONE)
+			continue;
+		e = &g->gv[f];
+		g->slot[v] = f++;
+		val = &HD_VALUE(d, v);
+		e->v = v;
+		/* "{}", most values' index, without a hash */
+		e->idx = val->index_n == 2 ? 0x7b7d :
+					     ghash(hd_value_index(val));
+		e->insn = i < g->n_insns ? i : HD_NONE;
+		if (e->insn != HD_NONE)
+			gside_value(g, e, i);
 	}
+	gside_users(g);
+}
+
+/* The keys of the graph passes (graph_key). */
+enum gkey_kind {
+	GK_BOTTOM,        /* operands + opcode/op_name */
+	GK_BOTTOM_NAMED,  /* operands + opcode/op_name + stripped name */
+	GK_META,          /* opcode/op_name + stripped name + source + param */
+	GK_TOP,           /* a paired user's partner and operand position */
+	GK_META_LOOSE,    /* opcode/op_name + source file + param */
+	GK_BOTTOM_OPCODE, /* operands + opcode */
+	GK_COUNT
+};
+
+/* The hash of name without its unique-id parts (hd_canon_name). */
+static uint64_t gside_name(char *buf, size_t cap, struct hd_slice name)
+{
+	size_t n = name.n <= cap ? hd_canon_name(buf, name) : 0;
+
+	return n ? XXH3_64bits(buf, n) : ghash(name);
+}
+
+/* The source file and line of entry e (instruction in) and, for a
+ * parameter, its number (a golden leaves out the number 0, golden.c). */
+static void gside_source(const struct gside *g, struct gval *e,
+			 const struct hd_insn *in)
+{
+	struct hd_insn_source is = hd_insn_source_of(g->s->d, e->insn);
+
+	if (is.source_file.n) {
+		e->file = ghash(is.source_file);
+		e->src = gmix(e->file, (uint64_t)is.source_line);
+	}
+	if (e->op == g->param_op)
+		e->param = ghash(in->operands.n ? in->operands :
+				 hd_slice_make("0", 1)) | 1;
 }
 
 /*
- * The stripped names and sources of the values still free, read when a
- * key first needs them: the first pass (operands and op_name) pairs
- * most values, and reading a source parses the instruction's metadata.
+ * What the keys of kind need and the free values still lack, read: the
+ * stripped names (GK_BOTTOM_NAMED on; from the value records), then
+ * the sources and parameter numbers (GK_META on), which are in the
+ * instruction's text.  The first keys pair most values, so the text is
+ * read again only for those they leave.
  */
-static void gside_meta(struct gside *g)
+static void gside_meta(struct gside *g, enum gkey_kind kind)
 {
 	const struct hd_dump *d = g->s->d;
 	char buf[256];
-	uint32_t t;
+	uint32_t t, want = kind >= GK_META ? 2 : 1;
 
 	/* an entry paired before it needed them never will */
-	for (t = 0; t < g->n_nometa; t++) {
-		struct gval *e = &g->gv[g->nometa[t]];
-		const struct hd_insn *in;
-		struct hd_insn_source is;
-		size_t n;
+	for (; g->meta < want; g->meta++)
+		for (t = 0; t < g->n_nometa; t++) {
+			struct gval *e = &g->gv[g->nometa[t]];
+			const struct hd_insn *in;
 
-		if (e->insn == HD_NONE || e->insn >= g->n_insns ||
-		    g->s->partner[e->v] != HD_NONE)
-			continue;
-		in = &HD_INSN(d, e->insn);
-		n = in->name.n <= sizeof(buf) ? hd_canon_name(buf, in->name) : 0;
-		e->name = n ? XXH3_64bits(buf, n) : ghash(in->name);
-		is = hd_insn_source_of(d, e->insn);
-		if (is.source_file.n) {
-			e->file = ghash(is.source_file);
-			e->src = gmix(e->file, (uint64_t)is.source_line);
+			if (e->insn == HD_NONE ||
+			    g->s->partner[e->v] != HD_NONE)
+				continue;
+			in = &HD_INSN(d, e->insn);
+			if (g->meta == 0)
+				e->name = gside_name(buf, sizeof(buf), in->name);
+			else
+				gside_source(g, e, in);
 		}
-	}
-	g->n_nometa = 0;
 }
 
 static void gside_release(struct gside *g)
@@ -1471,7 +1540,8 @@ static void gside_release(struct gside *g)
 	free(g->gv);
 	free(g->todo);
 	free(g->slot);
-	free(g->ops);
+	if (!g->links)
+		free(g->ops);
 	free(g->anchor);
 	free(g->use_at);
 	free(g->uses);
@@ -1525,16 +1595,6 @@ static void graph_anchors(struct gside *go, struct gside *gn)
 		anchor_pair(go, gn, v);
 }
 
-/* The keys of the graph passes (graph_key). */
-enum gkey_kind {
-	GK_BOTTOM,        /* operands + opcode/op_name */
-	GK_BOTTOM_NAMED,  /* operands + opcode/op_name + stripped name */
-	GK_META,          /* opcode/op_name + stripped name + source + param */
-	GK_TOP,           /* a paired user's partner and operand position */
-	GK_META_LOOSE,    /* opcode/op_name + source file + param */
-	GK_BOTTOM_OPCODE, /* operands + opcode */
-	GK_COUNT
-};
 
 /* Mixes the anchored operands of e into h; 0 when none is anchored (the
  * key then says nothing of the graph). */
@@ -1672,8 +1732,8 @@ static void graph_step(struct mctx *x, struct gside *go, struct gside *gn,
 
 	graph_anchors_more(go, gn);
 	if (meta) {
-		gside_meta(go);
-		gside_meta(gn);
+		gside_meta(go, k);
+		gside_meta(gn, k);
 	}
 	graph_keys(go, k);
 	graph_keys(gn, k);
@@ -1694,14 +1754,15 @@ static void graph_step(struct mctx *x, struct gside *go, struct gside *gn,
 static void pass_graph(struct mctx *x)
 {
 	struct gside go, gn;
-	uint32_t before, round, k, align;
+	uint32_t before, round, k, align, nfo, nfn;
 
-	if (x->o.n_free == 0 || x->n.n_free == 0)
+	/* nothing to pair: none of the arrays below */
+	nfo = side_unpaired(&x->o);
+	nfn = nfo ? side_unpaired(&x->n) : 0;
+	if (nfo == 0 || nfn == 0)
 		return;
-	gside_init(&go, &x->o, 0x6f6c64u);
-	gside_init(&gn, &x->n, 0x6e6577u);
-	if (go.nf == 0 || gn.nf == 0)
-		goto out;
+	gside_init(&go, &x->o, nfo, 0x6f6c64u);
+	gside_init(&gn, &x->n, nfn, 0x6e6577u);
 	graph_anchors(&go, &gn);
 	/* rounds; the ties of values whose operands are all paired (the
 	 * sources of what is left), so that their users then follow them
@@ -1729,7 +1790,6 @@ static void pass_graph(struct mctx *x)
 		if (pairs_made(x) == before && align == 1)
 			break;
 	}
-out:
 	gside_release(&go);
 	gside_release(&gn);
 }
@@ -1744,6 +1804,9 @@ static void cascade(struct mctx *x)
 	pass_unique(x, by_value(oc->value_canon), by_value(nc->value_canon),
 		    HD_MATCH_CANONICAL);
 	pass_graph(x);
+	/* only the graph pass follows operand links */
+	hd_canon_drop_insn_ops(&x->o.c);
+	hd_canon_drop_insn_ops(&x->n.c);
 	sides_loose(x);
 	for (k = 0; k < HD_LOOSE_COUNT; k++)
 		pass_unique(x, loose_key(&x->o, k), loose_key(&x->n, k),

@@ -73,6 +73,14 @@ struct hd_canon {
 				   * the loose keys, hashed while the text is
 				   * in cache: opcode hash, then opcode mixed
 				   * with op_name hash */
+	/* The operand links canonical hashing resolved, kept for the
+	 * matcher's graph pass so that it need not read the operand text
+	 * again: the operands of instruction i are insn_ops[insn_ops_at[i]
+	 * .. insn_ops_at[i + 1]), in the order of its operand list, each
+	 * the instruction the name defines, or HD_NONE (a position or a
+	 * name with no record).  NULL for stored hashes (a golden). */
+	uint32_t *insn_ops_at;    /* n_insns + 1 */
+	uint32_t *insn_ops;
 	uint32_t n_cyclic;        /* instructions hashed with broken cycles */
 	uint32_t n_walked;        /* instructions whose text hd_canon_compute
 				   * read: all of them, but those the parser
@@ -109,6 +117,8 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d);
 /* Frees insn_canon and insn_struct (NULL after), which the matcher does
  * not need: it keeps the values' hashes and the loose parts. */
 void hd_canon_drop_insn_hashes(struct hd_canon *c);
+/* Frees insn_ops_at and insn_ops (NULL after). */
+void hd_canon_drop_insn_ops(struct hd_canon *c);
 void hd_canon_release(struct hd_canon *c);
 
 /*
