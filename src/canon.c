@@ -15,6 +15,7 @@
 #include "hlodiff/bytes.h"
 #include "hlodiff/diag.h"
 #include "hlodiff/index.h"
+#include "hlodiff/parse.h"
 #include "hlodiff/shape.h"
 
 
@@ -1668,6 +1669,7 @@ struct hd_canon_pre {
 	struct hd_vec insns;    /* struct pre_insn */
 	struct hd_vec canon;    /* uint64_t per instruction: canonical hash */
 	struct hd_vec loose;    /* uint64_t, two per instruction: insn_loose */
+	struct hd_vec src;      /* uint64_t, two per instruction: insn_src */
 	struct hd_vec ops;      /* struct pre_op */
 	size_t max_ops;         /* the budget of ops.len */
 	size_t ops_lim;         /* pre_ops_limit */
@@ -2784,6 +2786,43 @@ static void loose_parts(uint64_t *out, const struct hd_insn *in,
 	loose_parts_hashed(out, hd_hash64(in->opcode), op_name);
 }
 
+/* insn_src (canon.h) of instruction in to out[0, 2), from its source. */
+static void src_parts(uint64_t *out, const struct hd_insn *in,
+		      const struct hd_insn_source *s)
+{
+	uint64_t file = 0, line = 0, param = 0;
+
+	if (s->source_file.n) {
+		file = hd_hash64(s->source_file);
+		line = mix(file, (uint64_t)s->source_line);
+	}
+	/* a golden leaves out the number 0 (golden.c) */
+	if (hd_slice_eq(in->opcode, hd_slice_make("parameter", 9)))
+		param = hd_hash64(in->operands.n ? in->operands :
+				  hd_slice_make("0", 1)) | 1;
+	out[0] = line || param ? mix(line, param) : 0;
+	out[1] = file || param ? mix(file, param) : 0;
+}
+
+/* src_parts for the parser: the metadata it found (meta_at) is read as
+ * hd_parse_insn_source reads it, but from "metadata={" on, not from the
+ * start of the attributes. */
+static void src_parts_pre(uint64_t *out, const struct hd_insn *in)
+{
+	struct hd_insn_source s = { HD_SLICE_NULL, HD_SLICE_NULL, -1 };
+	static const char key[] = "metadata={";
+
+	if (in->meta_at >= sizeof(key) - 1) {
+		struct hd_insn m = *in;
+
+		m.attrs = hd_slice_make(in->text.p + in->meta_at -
+					(sizeof(key) - 1),
+					in->meta_n + sizeof(key));
+		hd_parse_insn_source(&m, &s);
+	}
+	src_parts(out, in, &s);
+}
+
 /* ------------------------------------------------------------------ */
 /* Hashing while the parser has the instruction in cache (canon.h)     */
 
@@ -2832,6 +2871,7 @@ struct hd_canon_pre *hd_canon_pre_new(void)
 	p->insns = (struct hd_vec)HD_VEC_INIT(struct pre_insn);
 	p->canon = (struct hd_vec)HD_VEC_INIT(uint64_t);
 	p->loose = (struct hd_vec)HD_VEC_INIT(uint64_t);
+	p->src = (struct hd_vec)HD_VEC_INIT(uint64_t);
 	p->ops = (struct hd_vec)HD_VEC_INIT(struct pre_op);
 	p->pos = (struct hd_vec)HD_VEC_INIT(struct pre_pos);
 	return p;
@@ -2847,6 +2887,7 @@ void hd_canon_pre_budget(struct hd_canon_pre *p, size_t input_bytes)
 	hd_vec_reserve(&p->insns, p->insns.len + guess);
 	hd_vec_reserve(&p->canon, p->canon.len + guess);
 	hd_vec_reserve(&p->loose, p->loose.len + 2 * guess);
+	hd_vec_reserve(&p->src, p->src.len + 2 * guess);
 	hd_vec_reserve(&p->ops, p->ops.len + guess);
 	hd_vec_reserve(&p->pos, p->pos.len + guess / 4);
 
@@ -2901,8 +2942,13 @@ void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in,
 {
 	size_t first = p->ops.len;
 	struct pre_insn *r;
-	uint64_t *canon, *loose;
+	uint64_t *canon, *loose, *src;
 
+	if (p->src.len + 2 > p->src.cap)
+		hd_vec_reserve(&p->src, p->src.len + 2);
+	src = &HD_VEC_AT(&p->src, uint64_t, p->src.len);
+	p->src.len += 2;
+	src_parts_pre(src, in);
 	if (p->insns.len == p->insns.cap)
 		hd_vec_reserve(&p->insns, p->insns.len + 1);
 	if (p->canon.len == p->canon.cap)
@@ -2963,6 +3009,7 @@ static void pre_drop_records(struct hd_canon_pre *p)
 	hd_vec_release(&p->insns);
 	hd_vec_release(&p->canon);
 	hd_vec_release(&p->loose);
+	hd_vec_release(&p->src);
 	hd_vec_release(&p->ops);
 	hd_vec_release(&p->pos);
 }
@@ -2986,6 +3033,7 @@ static struct hd_canon_pre *pre_take(const struct hd_dump *d)
 
 	if (!p || p->taken || p->insns.len == 0 || p->insns.len != d->insns.len ||
 	    p->canon.len != p->insns.len || p->loose.len != 2 * p->insns.len ||
+	    p->src.len != 2 * p->insns.len ||
 	    p->n_pos != d->positions.len || !d->shape_facts)
 		return NULL;
 	p->taken = 1;
@@ -3073,10 +3121,14 @@ static void hash_insns(struct work *w)
 	build_names(w);
 	pass_begin(w);
 	for (i = 0; i < c->n_insns; i++) {
+		struct hd_insn_source is;
+
 		w->cur_first = w->refs.len;
 		walk_insn(w, i);
+		is = hd_insn_source_of(d, i);
 		loose_parts(&c->insn_loose[2 * (size_t)i], &HD_INSN(d, i),
-			    hd_insn_source_of(d, i).op_name);
+			    is.op_name);
+		src_parts(&c->insn_src[2 * (size_t)i], &HD_INSN(d, i), &is);
 		settle(w, i);
 	}
 	c->n_walked = c->n_insns;
@@ -3120,10 +3172,15 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 		c->canon_store = w->pre->canon;
 		w->pre->canon = (struct hd_vec)HD_VEC_INIT(uint64_t);
 		c->insn_canon = c->canon_store.data;
+		c->src_store = w->pre->src;
+		w->pre->src = (struct hd_vec)HD_VEC_INIT(uint64_t);
+		c->insn_src = c->src_store.data;
 	} else {
 		c->insn_canon = alloc_array(c->n_insns, sizeof(uint64_t));
 		c->insn_loose = alloc_array(2 * (size_t)c->n_insns,
 					    sizeof(uint64_t));
+		c->insn_src = alloc_array(2 * (size_t)c->n_insns,
+					  sizeof(uint64_t));
 	}
 	c->insn_struct = alloc_array(c->n_insns, sizeof(uint64_t));
 	carve_begin(&cut, &c->value_store,
@@ -3149,9 +3206,14 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 		hash_insns_pre(w);
 	} else if (c->n_insns && is_stored(&HD_INSN(d, 0))) {
 		stored_hashes(c, d);
-		for (i = 0; i < c->n_insns; i++)
+		for (i = 0; i < c->n_insns; i++) {
+			struct hd_insn_source is = hd_insn_source_of(d, i);
+
 			loose_parts(&c->insn_loose[2 * (size_t)i],
-				    &HD_INSN(d, i), hd_insn_source_of(d, i).op_name);
+				    &HD_INSN(d, i), is.op_name);
+			src_parts(&c->insn_src[2 * (size_t)i], &HD_INSN(d, i),
+				  &is);
+		}
 	} else {
 		hash_insns(w);
 	}
@@ -3206,6 +3268,8 @@ void hd_canon_drop_insn_ops(struct hd_canon *c)
 	free(c->insn_ops_at);
 	free(c->insn_ops);
 	c->insn_ops_at = c->insn_ops = NULL;
+	release_array(&c->src_store, c->insn_src);
+	c->insn_src = NULL;
 }
 
 void hd_canon_release(struct hd_canon *c)

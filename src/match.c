@@ -1217,8 +1217,8 @@ static void side_release(struct side *s)
 struct gval {
 	uint64_t op, opn;       /* opcode hash; opcode mixed with op_name */
 	uint64_t name, idx;     /* stripped name; index */
-	uint64_t param;         /* parameter number text (0 for others) */
-	uint64_t src, file;     /* source file and line; file alone */
+	uint64_t src, file;     /* source file and line; file alone; each
+				 * with a parameter's number (insn_src) */
 	uint32_t insn;          /* its instruction, HD_NONE if unknown */
 	uint32_t v;             /* the value */
 	uint32_t ops_at, ops_n; /* its operands in gside.ops */
@@ -1489,28 +1489,23 @@ static uint64_t gside_name(char *buf, size_t cap, struct hd_slice name)
 	return n ? XXH3_64bits(buf, n) : ghash(name);
 }
 
-/* The source file and line of entry e (instruction in) and, for a
- * parameter, its number (a golden leaves out the number 0, golden.c). */
-static void gside_source(const struct gside *g, struct gval *e,
-			 const struct hd_insn *in)
+/* The source file and line of entry e and, for a parameter, its
+ * number: canonical hashing read them with the metadata (insn_src). */
+static void gside_source(const struct gside *g, struct gval *e)
 {
-	struct hd_insn_source is = hd_insn_source_of(g->s->d, e->insn);
+	const uint64_t *src = g->s->c.insn_src;
 
-	if (is.source_file.n) {
-		e->file = ghash(is.source_file);
-		e->src = gmix(e->file, (uint64_t)is.source_line);
+	if (src) {
+		e->src = src[2 * (size_t)e->insn];
+		e->file = src[2 * (size_t)e->insn + 1];
 	}
-	if (e->op == g->param_op)
-		e->param = ghash(in->operands.n ? in->operands :
-				 hd_slice_make("0", 1)) | 1;
 }
 
 /*
  * What the keys of kind need and the free values still lack, read: the
- * stripped names (GK_BOTTOM_NAMED on; from the value records), then
- * the sources and parameter numbers (GK_META on), which are in the
- * instruction's text.  The first keys pair most values, so the text is
- * read again only for those they leave.
+ * stripped names (GK_BOTTOM_NAMED on), then the sources (GK_META on).
+ * The first keys pair most values: the others are read only for those
+ * they leave.
  */
 static void gside_meta(struct gside *g, enum gkey_kind kind)
 {
@@ -1522,16 +1517,15 @@ static void gside_meta(struct gside *g, enum gkey_kind kind)
 	for (; g->meta < want; g->meta++)
 		for (t = 0; t < g->n_nometa; t++) {
 			struct gval *e = &g->gv[g->nometa[t]];
-			const struct hd_insn *in;
 
 			if (e->insn == HD_NONE ||
 			    g->s->partner[e->v] != HD_NONE)
 				continue;
-			in = &HD_INSN(d, e->insn);
 			if (g->meta == 0)
-				e->name = gside_name(buf, sizeof(buf), in->name);
+				e->name = gside_name(buf, sizeof(buf),
+						     HD_INSN(d, e->insn).name);
 			else
-				gside_source(g, e, in);
+				gside_source(g, e);
 		}
 }
 
@@ -1628,14 +1622,13 @@ static uint64_t graph_key(const struct gside *g, const struct gval *e,
 							 e->name));
 	case GK_META:
 		h = gmix(gmix(h, e->opn), e->name);
-		return gmix(gmix(h, e->src), e->param);
+		return gmix(h, e->src);
 	case GK_BOTTOM:
 		return graph_operands(g, e, gmix(h, e->opn));
 	case GK_META_LOOSE:
-		if (!e->file && !e->param)
+		if (!e->file)
 			return 0;
-		h = gmix(gmix(h, e->opn), e->file);
-		return gmix(h, e->param);
+		return gmix(gmix(h, e->opn), e->file);
 	case GK_BOTTOM_OPCODE:
 		return graph_operands(g, e, gmix(h, e->op));
 	case GK_TOP: {

@@ -81,6 +81,11 @@ struct hd_canon {
 	 * name with no record).  NULL for stored hashes (a golden). */
 	uint32_t *insn_ops_at;    /* n_insns + 1 */
 	uint32_t *insn_ops;
+	/* Where each instruction came from, read with its metadata while
+	 * the text is in cache, for the same pass: 2 * n_insns, the
+	 * metadata's source file and line, then the file alone, each
+	 * mixed with a parameter's number; 0 when it has neither. */
+	uint64_t *insn_src;
 	uint32_t n_cyclic;        /* instructions hashed with broken cycles */
 	uint32_t n_walked;        /* instructions whose text hd_canon_compute
 				   * read: all of them, but those the parser
@@ -91,6 +96,7 @@ struct hd_canon {
 	 * hd_canon_drop_insn_hashes free them either way). */
 	struct hd_vec loose_store;
 	struct hd_vec canon_store;
+	struct hd_vec src_store;  /* insn_src's, the same way */
 	/* One block holding value_canon, value_struct and value_insn. */
 	struct hd_vec value_store;
 };
@@ -117,7 +123,7 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d);
 /* Frees insn_canon and insn_struct (NULL after), which the matcher does
  * not need: it keeps the values' hashes and the loose parts. */
 void hd_canon_drop_insn_hashes(struct hd_canon *c);
-/* Frees insn_ops_at and insn_ops (NULL after). */
+/* Frees insn_ops_at, insn_ops and insn_src (NULL after). */
 void hd_canon_drop_insn_ops(struct hd_canon *c);
 void hd_canon_release(struct hd_canon *c);
 
