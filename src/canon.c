@@ -2804,21 +2804,73 @@ static void src_parts(uint64_t *out, const struct hd_insn *in,
 	out[1] = file || param ? mix(file, param) : 0;
 }
 
-/* src_parts for the parser: the metadata it found (meta_at) is read as
- * hd_parse_insn_source reads it, but from "metadata={" on, not from the
- * start of the attributes. */
+/* Reads the usual metadata m, items key="string" or key=word separated
+ * by spaces, into s (source file and line) up to the line.  Returns -1
+ * at anything else, a backslash before a string's closing quote or in
+ * the file's name among them. */
+static int read_usual_meta(struct hd_slice m, struct hd_insn_source *s)
+{
+	const char *p = m.p, *end = m.p + m.n, *eq, *v, *q;
+
+	while (p < end) {
+		if (*p == ' ') {
+			p++;
+			continue;
+		}
+		eq = memchr(p, '=', (size_t)(end - p));
+		if (!eq || eq + 1 == end || eq[1] == '{')
+			return -1;
+		v = eq + 1;
+		if (*v == '"') {
+			q = memchr(v + 1, '"', (size_t)(end - v - 1));
+			if (!q || q[-1] == '\\')
+				return -1;
+			if (eq - p == 11 && memcmp(p, "source_file", 11) == 0) {
+				s->source_file = hd_slice_make(v + 1,
+							       (size_t)(q - v - 1));
+				if (memchr(v + 1, '\\', s->source_file.n))
+					return -1;
+			}
+			p = q + 1;
+			continue;
+		}
+		q = memchr(v, ' ', (size_t)(end - v));
+		q = q ? q : end;
+		if (eq - p == 11 && memcmp(p, "source_line", 11) == 0) {
+			if (q - v > 18)
+				return -1;
+			for (s->source_line = 0; v < q; v++) {
+				if (*v < '0' || *v > '9')
+					return -1;
+				s->source_line = 10 * s->source_line + (*v - '0');
+			}
+			/* the items after the line say nothing of the source */
+			return s->source_file.n ? 0 : -1;
+		}
+		p = q;
+	}
+	return 0;
+}
+
+/*
+ * src_parts for the parser, from the metadata it found (meta_at): the
+ * usual one read here, any other as hd_parse_insn_source reads it, from
+ * "metadata={" on.
+ */
 static void src_parts_pre(uint64_t *out, const struct hd_insn *in)
 {
-	struct hd_insn_source s = { HD_SLICE_NULL, HD_SLICE_NULL, -1 };
 	static const char key[] = "metadata={";
+	struct hd_insn_source s = { HD_SLICE_NULL, HD_SLICE_NULL, -1 };
+	struct hd_slice m = hd_insn_metadata(in);
 
-	if (in->meta_at >= sizeof(key) - 1) {
-		struct hd_insn m = *in;
+	if (m.n && read_usual_meta(m, &s)) {
+		struct hd_insn t = *in;
 
-		m.attrs = hd_slice_make(in->text.p + in->meta_at -
+		s = (struct hd_insn_source){ HD_SLICE_NULL, HD_SLICE_NULL, -1 };
+		t.attrs = hd_slice_make(in->text.p + in->meta_at -
 					(sizeof(key) - 1),
 					in->meta_n + sizeof(key));
-		hd_parse_insn_source(&m, &s);
+		hd_parse_insn_source(&t, &s);
 	}
 	src_parts(out, in, &s);
 }

@@ -1224,6 +1224,17 @@ struct gval {
 	uint32_t ops_at, ops_n; /* its operands in gside.ops */
 };
 
+/* The keys of the graph passes (graph_key). */
+enum gkey_kind {
+	GK_BOTTOM,        /* operands + opcode/op_name */
+	GK_BOTTOM_NAMED,  /* operands + opcode/op_name + stripped name */
+	GK_META,          /* opcode/op_name + stripped name + source + param */
+	GK_TOP,           /* a paired user's partner and operand position */
+	GK_META_LOOSE,    /* opcode/op_name + source file + param */
+	GK_BOTTOM_OPCODE, /* operands + opcode */
+	GK_COUNT
+};
+
 /* One side's graph state (only the free values have entries). */
 struct gside {
 	struct side *s;
@@ -1250,6 +1261,10 @@ struct gside {
 	uint64_t salt;          /* keys that must match nothing */
 	int sources_only;       /* keys only for values whose operands are
 				 * all paired (or none is an instruction) */
+	/* by key kind (and for ties, by sources_only): the number of pairs
+	 * made when its step last paired nothing, UINT32_MAX before; its
+	 * step then pairs nothing again until another pair is made */
+	uint32_t quiet[3][GK_COUNT];
 };
 
 /* Folds x into h (the graph keys are made per value and pass: inline,
@@ -1382,6 +1397,7 @@ static void gside_alloc(struct gside *g, struct side *s, uint32_t nf,
 	for (f = 0; f < nf; f++)
 		g->todo[f] = g->nometa[f] = f;
 	g->n_todo = g->n_nometa = nf;
+	memset(g->quiet, 0xff, sizeof(g->quiet));
 	/* canonical hashing's operand links, else the text's (a golden) */
 	g->links = s->c.insn_ops_at != NULL;
 	g->param_op = hd_hash64(hd_slice_make("parameter", 9));
@@ -1470,16 +1486,6 @@ static void gside_init(struct gside *g, struct side *s, uint32_t nf,
 	gside_users(g);
 }
 
-/* The keys of the graph passes (graph_key). */
-enum gkey_kind {
-	GK_BOTTOM,        /* operands + opcode/op_name */
-	GK_BOTTOM_NAMED,  /* operands + opcode/op_name + stripped name */
-	GK_META,          /* opcode/op_name + stripped name + source + param */
-	GK_TOP,           /* a paired user's partner and operand position */
-	GK_META_LOOSE,    /* opcode/op_name + source file + param */
-	GK_BOTTOM_OPCODE, /* operands + opcode */
-	GK_COUNT
-};
 
 /* The hash of name without its unique-id parts (hd_canon_name). */
 static uint64_t gside_name(char *buf, size_t cap, struct hd_slice name)
@@ -1669,6 +1675,39 @@ static int operands_paired(const struct gside *g, const struct gval *e)
 	return 1;
 }
 
+/*
+ * Is e, a source (operands_paired), the first unpaired operand of each
+ * of its unpaired users?  Aligning two sources of one user apart would
+ * pair the user with nothing consistent; aligning the first lets the
+ * user follow it (bottom-up) and the other operands follow the user
+ * (top-down), consistently.
+ */
+static int first_of_users(const struct gside *g, const struct gval *e)
+{
+	uint32_t u, k;
+
+	for (u = g->use_at[e->insn]; u < g->use_at[e->insn + 1]; u++) {
+		const struct gval *ue = &g->gv[g->uses[u] >> 8];
+
+		if (g->s->partner[ue->v] != HD_NONE)
+			continue;
+		for (k = 0; k < (g->uses[u] & 0xff); k++) {
+			uint32_t j = g->ops[ue->ops_at + k];
+
+			if (j != HD_NONE && j != e->insn &&
+			    g->anchor[j] == HD_NONE)
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/* May e's ties be aligned among the sources (graph_align)? */
+static int source_ready(const struct gside *g, const struct gval *e)
+{
+	return operands_paired(g, e) && first_of_users(g, e);
+}
+
 /* Fills g->key for the side's free values; a value without a key gets
  * one of its own (salted by side) that groups with nothing. */
 static void graph_keys(struct gside *g, enum gkey_kind kind)
@@ -1681,7 +1720,7 @@ static void graph_keys(struct gside *g, enum gkey_kind kind)
 		uint64_t k = 0;
 
 		if (f != HD_NONE && s->partner[v] == HD_NONE &&
-		    (!g->sources_only || operands_paired(g, &g->gv[f])))
+		    (!g->sources_only || source_ready(g, &g->gv[f])))
 			k = graph_key(g, &g->gv[f], kind);
 		g->key[v] = k ? k : gmix(g->salt, v);
 	}
@@ -1721,8 +1760,12 @@ static uint32_t pairs_made(const struct mctx *x)
 static void graph_step(struct mctx *x, struct gside *go, struct gside *gn,
 		       enum gkey_kind k, int meta, int align)
 {
+	uint32_t before = pairs_made(x);
+	uint32_t *quiet = &go->quiet[align ? 1 + go->sources_only : 0][k];
 	struct pass ps;
 
+	if (*quiet == before)
+		return;
 	graph_anchors_more(go, gn);
 	if (meta) {
 		gside_meta(go, k);
@@ -1736,18 +1779,63 @@ static void graph_step(struct mctx *x, struct gside *go, struct gside *gn,
 	ps.how = align ? HD_MATCH_SCHEDULE : HD_MATCH_GRAPH;
 	ps.body = align ? align_equal_body : unique_body;
 	run_pass(x, &ps);
+	if (pairs_made(x) == before)
+		*quiet = before;
+}
+
+/* Rounds of the graph keys until one pairs nothing (at most
+ * GRAPH_ROUNDS): each round's pairs anchor the next's. */
+static void graph_rounds(struct mctx *x, struct gside *go, struct gside *gn)
+{
+	uint32_t before, round, k;
+
+	for (round = 0; round < GRAPH_ROUNDS; round++) {
+		before = pairs_made(x);
+		for (k = 0; k < GK_COUNT; k++)
+			graph_step(x, go, gn, (enum gkey_kind)k, k != GK_BOTTOM, 0);
+		if (pairs_made(x) == before)
+			break;
+	}
 }
 
 /*
+ * The ties of the strongest keys aligned by schedule order: of the
+ * values whose operands are all paired (sources) or of all; of the
+ * first key kind whose ties pair anything (every kind with all), so
+ * that the rounds after it take what follows from those pairs before
+ * another kind's ties are aligned apart from them.  Returns whether
+ * anything was paired.
+ */
+static int graph_align(struct mctx *x, struct gside *go, struct gside *gn,
+		       int sources, int all)
+{
+	uint32_t before = pairs_made(x), k;
+
+	go->sources_only = gn->sources_only = sources;
+	for (k = 0; k < GK_COUNT && (all || pairs_made(x) == before); k++) {
+		if (k == GK_TOP || k == GK_BOTTOM_OPCODE)
+			continue;
+		graph_step(x, go, gn, (enum gkey_kind)k, 1, 1);
+	}
+	go->sources_only = gn->sources_only = 0;
+	return pairs_made(x) != before;
+}
+
+/* How many times graph_align's ties of one kind are followed by rounds
+ * before the rest are aligned all at once (each time costs a round). */
+#define GRAPH_ALIGNS 8
+
+/*
  * The graph passes (match.h): rounds of unique keys made from what is
- * paired already (operands, users) and from the metadata, until a round
- * pairs nothing; then the keys still tied are aligned by schedule order
- * and the rounds run again.
+ * paired already (operands, users) and from the metadata; then the ties
+ * of the sources of what is left aligned by schedule order, so that
+ * their users follow them in the rounds rather than be aligned apart,
+ * and rounds again; then the same with all ties.
  */
 static void pass_graph(struct mctx *x)
 {
 	struct gside go, gn;
-	uint32_t before, round, k, align, nfo, nfn;
+	uint32_t nfo, nfn, sources, it;
 
 	/* nothing to pair: none of the arrays below */
 	nfo = side_unpaired(&x->o);
@@ -1757,32 +1845,14 @@ static void pass_graph(struct mctx *x)
 	gside_init(&go, &x->o, nfo, 0x6f6c64u);
 	gside_init(&gn, &x->n, nfn, 0x6e6577u);
 	graph_anchors(&go, &gn);
-	/* rounds; the ties of values whose operands are all paired (the
-	 * sources of what is left), so that their users then follow them
-	 * in the rounds rather than be aligned apart; rounds; all ties;
-	 * rounds */
-	for (align = 0; align < 3; align++) {
-		for (round = 0; round < GRAPH_ROUNDS; round++) {
-			before = pairs_made(x);
-			for (k = 0; k < GK_COUNT; k++)
-				graph_step(x, &go, &gn, (enum gkey_kind)k, k != GK_BOTTOM, 0);
-			if (pairs_made(x) == before)
-				break;
-		}
-		if (align == 2)
-			break;
-		/* the ties of the strongest keys, by schedule order */
-		go.sources_only = gn.sources_only = align == 0;
-		before = pairs_made(x);
-		for (k = 0; k < GK_COUNT; k++) {
-			if (k == GK_TOP || k == GK_BOTTOM_OPCODE)
-				continue;
-			graph_step(x, &go, &gn, (enum gkey_kind)k, 1, 1);
-		}
-		go.sources_only = gn.sources_only = 0;
-		if (pairs_made(x) == before && align == 1)
-			break;
+	graph_rounds(x, &go, &gn);
+	for (sources = 2; sources-- > 0;) {
+		for (it = 0; it < GRAPH_ALIGNS &&
+			     graph_align(x, &go, &gn, (int)sources, 0); it++)
+			graph_rounds(x, &go, &gn);
 	}
+	if (graph_align(x, &go, &gn, 0, 1))
+		graph_rounds(x, &go, &gn);
 	gside_release(&go);
 	gside_release(&gn);
 }
