@@ -121,6 +121,8 @@ struct keysrc {
 	const uint64_t *at;
 	size_t stride;
 	int by_row;
+	int sparse;             /* key 0: the value takes no part in the
+				 * pass (it stays free) */
 };
 
 /* One pass over the groups of a key: what it needs and what it does. */
@@ -376,14 +378,14 @@ static int free_new(const struct mctx *x, uint32_t n)
 
 static struct keysrc by_value(const uint64_t *keys)
 {
-	struct keysrc ks = { keys, 1, 0 };
+	struct keysrc ks = { keys, 1, 0, 0 };
 
 	return ks;
 }
 
 static struct keysrc loose_key(const struct side *s, int k)
 {
-	struct keysrc ks = { s->loose + k, HD_LOOSE_COUNT, 1 };
+	struct keysrc ks = { s->loose + k, HD_LOOSE_COUNT, 1, 0 };
 
 	return ks;
 }
@@ -405,10 +407,10 @@ struct keys_run {
 };
 
 /* The loop of side_keys, made once for each way of finding the key
- * (by_row) and of having rows to keep in step (rows): constants where
- * it is inlined. */
+ * (by_row), of having rows to keep in step (rows) and of leaving out
+ * the values of key 0 (sparse): constants where it is inlined. */
 static inline __attribute__((always_inline)) void
-keys_loop(struct keys_run *w, int by_row, int rows)
+keys_loop(struct keys_run *w, int by_row, int rows, int sparse)
 {
 	uint32_t *fl = w->fl, *row = w->row, *a0 = w->a0, *a1 = w->a1;
 	uint64_t *keys = w->keys;
@@ -437,6 +439,10 @@ keys_loop(struct keys_run *w, int by_row, int rows)
 		if (rows)
 			row[k] = row[i];
 		keys[k] = key;
+		if (sparse && key == 0) {
+			k++;
+			continue;
+		}
 		a0[n0] = k;
 		a1[n1] = k;
 		n0 += part ^ 1;
@@ -465,11 +471,13 @@ static void side_keys(struct side *s, const struct keysrc *ks,
 			      0, 0, 0 };
 
 	if (ks->by_row)
-		keys_loop(&w, 1, 1);
+		keys_loop(&w, 1, 1, 0);
+	else if (ks->sparse)
+		keys_loop(&w, 0, s->row != NULL, 1);
 	else if (s->row)
-		keys_loop(&w, 0, 1);
+		keys_loop(&w, 0, 1, 0);
 	else
-		keys_loop(&w, 0, 0);
+		keys_loop(&w, 0, 0, 0);
 	s->n_free = w.k;
 	n_at[0] = w.n0;
 	n_at[1] = w.n1;
@@ -1258,7 +1266,6 @@ struct gside {
 				 * (n_insns + 1 offsets) */
 	uint64_t *uses;         /* users: gv entry << 8 | operand position */
 	uint64_t *key;          /* the running key, by value */
-	uint64_t salt;          /* keys that must match nothing */
 	int sources_only;       /* keys only for values whose operands are
 				 * all paired (or none is an instruction) */
 	/* by key kind (and for ties, by sources_only): the number of pairs
@@ -1377,14 +1384,12 @@ static uint32_t side_unpaired(const struct side *s)
 }
 
 /* The arrays of g for side s with nf free values. */
-static void gside_alloc(struct gside *g, struct side *s, uint32_t nf,
-			uint64_t salt)
+static void gside_alloc(struct gside *g, struct side *s, uint32_t nf)
 {
 	uint32_t f;
 
 	memset(g, 0, sizeof(*g));
 	g->s = s;
-	g->salt = salt;
 	g->nf = nf;
 	g->n_insns = (uint32_t)s->d->insns.len;
 	g->slot = hd_xmalloc(((size_t)s->n + 1) * sizeof(*g->slot));
@@ -1458,13 +1463,12 @@ static void gside_users(struct gside *g)
 }
 
 /* The features of the nf free values of side s (see struct gval). */
-static void gside_init(struct gside *g, struct side *s, uint32_t nf,
-		       uint64_t salt)
+static void gside_init(struct gside *g, struct side *s, uint32_t nf)
 {
 	const struct hd_dump *d = s->d;
 	uint32_t r, f = 0;
 
-	gside_alloc(g, s, nf, salt);
+	gside_alloc(g, s, nf);
 	for (r = 0; r < s->n_free; r++) {
 		uint32_t v = s->free_list[r], i = s->c.value_insn[v];
 		const struct hd_value *val;
@@ -1708,8 +1712,8 @@ static int source_ready(const struct gside *g, const struct gval *e)
 	return operands_paired(g, e) && first_of_users(g, e);
 }
 
-/* Fills g->key for the side's free values; a value without a key gets
- * one of its own (salted by side) that groups with nothing. */
+/* Fills g->key for the side's free values; 0 for a value without a key
+ * (it takes no part in the step: keysrc's sparse). */
 static void graph_keys(struct gside *g, enum gkey_kind kind)
 {
 	const struct side *s = g->s;
@@ -1722,7 +1726,7 @@ static void graph_keys(struct gside *g, enum gkey_kind kind)
 		if (f != HD_NONE && s->partner[v] == HD_NONE &&
 		    (!g->sources_only || source_ready(g, &g->gv[f])))
 			k = graph_key(g, &g->gv[f], kind);
-		g->key[v] = k ? k : gmix(g->salt, v);
+		g->key[v] = k;
 	}
 }
 
@@ -1775,6 +1779,8 @@ static void graph_step(struct mctx *x, struct gside *go, struct gside *gn,
 	graph_keys(gn, k);
 	ps.okey = by_value(go->key);
 	ps.nkey = by_value(gn->key);
+	/* a value without a key takes no part */
+	ps.okey.sparse = ps.nkey.sparse = 1;
 	ps.lists = align;
 	ps.how = align ? HD_MATCH_SCHEDULE : HD_MATCH_GRAPH;
 	ps.body = align ? align_equal_body : unique_body;
@@ -1842,8 +1848,8 @@ static void pass_graph(struct mctx *x)
 	nfn = nfo ? side_unpaired(&x->n) : 0;
 	if (nfo == 0 || nfn == 0)
 		return;
-	gside_init(&go, &x->o, nfo, 0x6f6c64u);
-	gside_init(&gn, &x->n, nfn, 0x6e6577u);
+	gside_init(&go, &x->o, nfo);
+	gside_init(&gn, &x->n, nfn);
 	graph_anchors(&go, &gn);
 	graph_rounds(x, &go, &gn);
 	for (sources = 2; sources-- > 0;) {
