@@ -133,8 +133,8 @@ void hd_canon_release(struct hd_canon *c);
  * instruction texts again (by then the parser has given their pages
  * back, input.h).  For every instruction it files, the parser calls
  * hd_canon_pre_insn (with its op_name, hd_insn_source), which computes
- * its canonical hash and insn_loose parts (the same canonical text as
- * hd_canon_compute's, one code path) and keeps the XXH3-64 and length of
+ * its canonical hash, insn_loose and insn_src parts (the same canonical
+ * text as hd_canon_compute's, one code path) and keeps the XXH3-64 and length of
  * each operand name; hd_canon_pre_position counts every position and
  * keeps the XXH3-64 of the name of those operands may be resolved
  * through by their own names: those that are not their record's first
