@@ -121,6 +121,8 @@ struct keysrc {
 	const uint64_t *at;
 	size_t stride;
 	int by_row;
+	int sparse;             /* key 0: the value takes no part in the
+				 * pass (it stays free) */
 };
 
 /* One pass over the groups of a key: what it needs and what it does. */
@@ -376,14 +378,14 @@ static int free_new(const struct mctx *x, uint32_t n)
 
 static struct keysrc by_value(const uint64_t *keys)
 {
-	struct keysrc ks = { keys, 1, 0 };
+	struct keysrc ks = { keys, 1, 0, 0 };
 
 	return ks;
 }
 
 static struct keysrc loose_key(const struct side *s, int k)
 {
-	struct keysrc ks = { s->loose + k, HD_LOOSE_COUNT, 1 };
+	struct keysrc ks = { s->loose + k, HD_LOOSE_COUNT, 1, 0 };
 
 	return ks;
 }
@@ -405,10 +407,10 @@ struct keys_run {
 };
 
 /* The loop of side_keys, made once for each way of finding the key
- * (by_row) and of having rows to keep in step (rows): constants where
- * it is inlined. */
+ * (by_row), of having rows to keep in step (rows) and of leaving out
+ * the values of key 0 (sparse): constants where it is inlined. */
 static inline __attribute__((always_inline)) void
-keys_loop(struct keys_run *w, int by_row, int rows)
+keys_loop(struct keys_run *w, int by_row, int rows, int sparse)
 {
 	uint32_t *fl = w->fl, *row = w->row, *a0 = w->a0, *a1 = w->a1;
 	uint64_t *keys = w->keys;
@@ -437,6 +439,10 @@ keys_loop(struct keys_run *w, int by_row, int rows)
 		if (rows)
 			row[k] = row[i];
 		keys[k] = key;
+		if (sparse && key == 0) {
+			k++;
+			continue;
+		}
 		a0[n0] = k;
 		a1[n1] = k;
 		n0 += part ^ 1;
@@ -465,11 +471,13 @@ static void side_keys(struct side *s, const struct keysrc *ks,
 			      0, 0, 0 };
 
 	if (ks->by_row)
-		keys_loop(&w, 1, 1);
+		keys_loop(&w, 1, 1, 0);
+	else if (ks->sparse)
+		keys_loop(&w, 0, s->row != NULL, 1);
 	else if (s->row)
-		keys_loop(&w, 0, 1);
+		keys_loop(&w, 0, 1, 0);
 	else
-		keys_loop(&w, 0, 0);
+		keys_loop(&w, 0, 0, 0);
 	s->n_free = w.k;
 	n_at[0] = w.n0;
 	n_at[1] = w.n1;
@@ -1217,11 +1225,22 @@ static void side_release(struct side *s)
 struct gval {
 	uint64_t op, opn;       /* opcode hash; opcode mixed with op_name */
 	uint64_t name, idx;     /* stripped name; index */
-	uint64_t param;         /* parameter number text (0 for others) */
-	uint64_t src, file;     /* source file and line; file alone */
+	uint64_t src, file;     /* source file and line; file alone; each
+				 * with a parameter's number (insn_src) */
 	uint32_t insn;          /* its instruction, HD_NONE if unknown */
 	uint32_t v;             /* the value */
 	uint32_t ops_at, ops_n; /* its operands in gside.ops */
+};
+
+/* The keys of the graph passes (graph_key). */
+enum gkey_kind {
+	GK_BOTTOM,        /* operands + opcode/op_name */
+	GK_BOTTOM_NAMED,  /* operands + opcode/op_name + stripped name */
+	GK_META,          /* opcode/op_name + stripped name + source + param */
+	GK_TOP,           /* a paired user's partner and operand position */
+	GK_META_LOOSE,    /* opcode/op_name + source file + param */
+	GK_BOTTOM_OPCODE, /* operands + opcode */
+	GK_COUNT
 };
 
 /* One side's graph state (only the free values have entries). */
@@ -1231,10 +1250,15 @@ struct gside {
 	struct gval *gv;        /* nf entries */
 	uint32_t *slot;         /* value -> its gv entry, HD_NONE */
 	uint32_t *todo;         /* entries not anchored yet (graph_anchors_more) */
-	uint32_t *nometa;       /* entries without their metadata (gside_meta) */
+	uint32_t *nometa;       /* entries, for gside_meta */
 	uint32_t n_todo, n_nometa;
-	uint32_t *ops;          /* operand instructions */
+	uint32_t meta;          /* what gside_meta has read: 0 nothing,
+				 * 1 names, 2 names and sources */
+	uint32_t *ops;          /* operand instructions: canonical hashing's
+				 * links (links), else read from the text */
 	size_t n_ops, cap_ops;
+	int links;              /* ops is the canon's insn_ops, not owned */
+	uint64_t param_op;      /* the opcode hash of "parameter" */
 	uint32_t *anchor;       /* instruction -> its partner's instruction
 				 * (old side) or itself (new side) when
 				 * one of its values is paired, else HD_NONE */
@@ -1242,9 +1266,12 @@ struct gside {
 				 * (n_insns + 1 offsets) */
 	uint64_t *uses;         /* users: gv entry << 8 | operand position */
 	uint64_t *key;          /* the running key, by value */
-	uint64_t salt;          /* keys that must match nothing */
 	int sources_only;       /* keys only for values whose operands are
 				 * all paired (or none is an instruction) */
+	/* by key kind (and for ties, by sources_only): the number of pairs
+	 * made when its step last paired nothing, UINT32_MAX before; its
+	 * step then pairs nothing again until another pair is made */
+	uint32_t quiet[3][GK_COUNT];
 };
 
 /* Folds x into h (the graph keys are made per value and pass: inline,
@@ -1307,17 +1334,15 @@ static void gside_golden_operands(struct gside *g, struct hd_slice t,
 }
 
 /* The instructions named by %NAME in the operand list of instruction
- * at (string literals skipped), appended to g->ops. */
+ * at (string literals skipped), appended to g->ops: for a dump whose
+ * canonical hashes kept no operand links (a golden's stored hashes). */
 static void gside_operands(struct gside *g, struct hd_slice t, uint32_t at)
 {
 	const struct hd_dump *d = g->s->d;
 	const char *p = t.p, *end = t.p + t.n, *q;
 
-	struct hd_slice text = HD_INSN(d, at).text;
-
 	/* (a golden's copy-start keeps its operand's %name) */
-	if (t.n && t.p[0] != '%' && text.n >= sizeof(HD_CANON_STORED) - 1 &&
-	    memcmp(text.p, HD_CANON_STORED, sizeof(HD_CANON_STORED) - 1) == 0) {
+	if (t.n && t.p[0] != '%') {
 		gside_golden_operands(g, t, at);
 		return;
 	}
@@ -1348,62 +1373,70 @@ static void gside_operands(struct gside *g, struct hd_slice t, uint32_t at)
 	}
 }
 
-/* The features of the free values of one side (see struct gval). */
-static void gside_init(struct gside *g, struct side *s, uint64_t salt)
+/* The number of values of s not paired yet. */
+static uint32_t side_unpaired(const struct side *s)
 {
-	const struct hd_dump *d = s->d;
-	uint32_t r, f, k, *cnt;
+	uint32_t r, n = 0;
+
+	for (r = 0; r < s->n_free; r++)
+		n += s->partner[s->free_list[r]] == HD_NONE;
+	return n;
+}
+
+/* The arrays of g for side s with nf free values. */
+static void gside_alloc(struct gside *g, struct side *s, uint32_t nf)
+{
+	uint32_t f;
 
 	memset(g, 0, sizeof(*g));
 	g->s = s;
-	g->salt = salt;
-	g->n_insns = (uint32_t)d->insns.len;
+	g->nf = nf;
+	g->n_insns = (uint32_t)s->d->insns.len;
 	g->slot = hd_xmalloc(((size_t)s->n + 1) * sizeof(*g->slot));
 	memset(g->slot, 0xff, ((size_t)s->n + 1) * sizeof(*g->slot));
 	g->key = hd_xmalloc(((size_t)s->n + 1) * sizeof(*g->key));
 	g->anchor = hd_xmalloc(((size_t)g->n_insns + 1) * sizeof(*g->anchor));
-	for (r = 0; r < s->n_free; r++)
-		if (s->partner[s->free_list[r]] == HD_NONE)
-			g->nf++;
-	g->gv = hd_xcalloc((size_t)g->nf + 1, sizeof(*g->gv));
-	g->todo = hd_xmalloc(2 * ((size_t)g->nf + 1) * sizeof(*g->todo));
-	g->nometa = g->todo + g->nf + 1;
-	for (f = 0; f < g->nf; f++)
+	g->gv = hd_xcalloc((size_t)nf + 1, sizeof(*g->gv));
+	g->todo = hd_xmalloc(2 * ((size_t)nf + 1) * sizeof(*g->todo));
+	g->nometa = g->todo + nf + 1;
+	for (f = 0; f < nf; f++)
 		g->todo[f] = g->nometa[f] = f;
-	g->n_todo = g->n_nometa = g->nf;
-	f = 0;
-	for (r = 0; r < s->n_free; r++) {
-		uint32_t v = s->free_list[r], i = s->c.value_insn[v];
-		struct gval *e;
+	g->n_todo = g->n_nometa = nf;
+	memset(g->quiet, 0xff, sizeof(g->quiet));
+	/* canonical hashing's operand links, else the text's (a golden) */
+	g->links = s->c.insn_ops_at != NULL;
+	g->param_op = hd_hash64(hd_slice_make("parameter", 9));
+	if (g->links)
+		g->ops = s->c.insn_ops;
+}
 
-		if (s->partner[v] != HD_NONE)
-			continue;
-		e = &g->gv[f];
-		g->slot[v] = f++;
-		if (i >= g->n_insns)
-			i = HD_NONE;
-		e->insn = i;
-		e->v = v;
-		e->idx = ghash(hd_value_index(&HD_VALUE(d, v)));
+/* The features of free value v's entry e (instruction i, known). */
+static void gside_value(struct gside *g, struct gval *e, uint32_t i)
+{
+	const struct side *s = g->s;
+	const struct hd_insn *in = &HD_INSN(s->d, i);
+
+	e->op = s->c.insn_loose[2 * (size_t)i];
+	e->opn = s->c.insn_loose[2 * (size_t)i + 1];
+	/* a parameter's operand is its number (gside_source) */
+	if (e->op == g->param_op) {
+		return;
+	} else if (g->links) {
+		e->ops_at = s->c.insn_ops_at[i];
+		e->ops_n = s->c.insn_ops_at[i + 1] - e->ops_at;
+	} else {
 		e->ops_at = (uint32_t)g->n_ops;
-		if (i == HD_NONE)
-			continue;
-		{
-			const struct hd_insn *in = &HD_INSN(d, i);
-
-			e->op = s->c.insn_loose[2 * (size_t)i];
-			e->opn = s->c.insn_loose[2 * (size_t)i + 1];
-			/* a golden leaves out the number 0 (golden.c) */
-			if (hd_slice_eq(in->opcode, hd_slice_make("parameter", 9)))
-				e->param = ghash(in->operands.n ? in->operands :
-						 hd_slice_make("0", 1)) | 1;
-			else
-				gside_operands(g, in->operands, i);
-		}
+		gside_operands(g, in->operands, i);
 		e->ops_n = (uint32_t)g->n_ops - e->ops_at;
 	}
-	/* users: the free values whose instruction has instruction j as
-	 * operand k, by j (a counting sort) */
+}
+
+/* The users of the free values' instructions (struct gside's use_at,
+ * uses), by instruction: a counting sort. */
+static void gside_users(struct gside *g)
+{
+	uint32_t f, k, *cnt, *fill;
+
 	g->use_at = hd_xcalloc((size_t)g->n_insns + 2, sizeof(*g->use_at));
 	cnt = g->use_at + 1;
 	for (f = 0; f < g->nf; f++)
@@ -1417,53 +1450,93 @@ static void gside_init(struct gside *g, struct side *s, uint64_t salt)
 		g->use_at[k + 1] += g->use_at[k];
 	g->uses = hd_xmalloc(((size_t)g->use_at[g->n_insns] + 1) *
 			     sizeof(*g->uses));
-	{
-		uint32_t *fill = hd_xmalloc(((size_t)g->n_insns + 1) *
-					    sizeof(*fill));
+	fill = hd_xmalloc(((size_t)g->n_insns + 1) * sizeof(*fill));
+	memcpy(fill, g->use_at, (size_t)g->n_insns * sizeof(*fill));
+	for (f = 0; f < g->nf; f++)
+		for (k = 0; k < g->gv[f].ops_n && k < 256; k++) {
+			uint32_t j = g->ops[g->gv[f].ops_at + k];
 
-		memcpy(fill, g->use_at, (size_t)g->n_insns * sizeof(*fill));
-		for (f = 0; f < g->nf; f++)
-			for (k = 0; k < g->gv[f].ops_n && k < 256; k++) {
-				uint32_t j = g->ops[g->gv[f].ops_at + k];
+			if (j != HD_NONE)
+				g->uses[fill[j]++] = (uint64_t)f << 8 | k;
+		}
+	free(fill);
+}
 
-				if (j != HD_NONE)
-					g->uses[fill[j]++] = (uint64_t)f << 8 | k;
-			}
-		free(fill);
+/* The features of the nf free values of side s (see struct gval). */
+static void gside_init(struct gside *g, struct side *s, uint32_t nf)
+{
+	const struct hd_dump *d = s->d;
+	uint32_t r, f = 0;
+
+	gside_alloc(g, s, nf);
+	for (r = 0; r < s->n_free; r++) {
+		uint32_t v = s->free_list[r], i = s->c.value_insn[v];
+		const struct hd_value *val;
+		struct gval *e;
+
+		if (s->partner[v] != HD_NONE)
+			continue;
+		e = &g->gv[f];
+		g->slot[v] = f++;
+		val = &HD_VALUE(d, v);
+		e->v = v;
+		/* "{}", most values' index, without a hash */
+		e->idx = val->index_n == 2 ? 0x7b7d :
+					     ghash(hd_value_index(val));
+		e->insn = i < g->n_insns ? i : HD_NONE;
+		if (e->insn != HD_NONE)
+			gside_value(g, e, i);
+	}
+	gside_users(g);
+}
+
+
+/* The hash of name without its unique-id parts (hd_canon_name). */
+static uint64_t gside_name(char *buf, size_t cap, struct hd_slice name)
+{
+	size_t n = name.n <= cap ? hd_canon_name(buf, name) : 0;
+
+	return n ? XXH3_64bits(buf, n) : ghash(name);
+}
+
+/* The source file and line of entry e and, for a parameter, its
+ * number: canonical hashing read them with the metadata (insn_src). */
+static void gside_source(const struct gside *g, struct gval *e)
+{
+	const uint64_t *src = g->s->c.insn_src;
+
+	if (src) {
+		e->src = src[2 * (size_t)e->insn];
+		e->file = src[2 * (size_t)e->insn + 1];
 	}
 }
 
 /*
- * The stripped names and sources of the values still free, read when a
- * key first needs them: the first pass (operands and op_name) pairs
- * most values, and reading a source parses the instruction's metadata.
+ * What the keys of kind need and the free values still lack, read: the
+ * stripped names (GK_BOTTOM_NAMED on), then the sources (GK_META on).
+ * The first keys pair most values: the others are read only for those
+ * they leave.
  */
-static void gside_meta(struct gside *g)
+static void gside_meta(struct gside *g, enum gkey_kind kind)
 {
 	const struct hd_dump *d = g->s->d;
 	char buf[256];
-	uint32_t t;
+	uint32_t t, want = kind >= GK_META ? 2 : 1;
 
 	/* an entry paired before it needed them never will */
-	for (t = 0; t < g->n_nometa; t++) {
-		struct gval *e = &g->gv[g->nometa[t]];
-		const struct hd_insn *in;
-		struct hd_insn_source is;
-		size_t n;
+	for (; g->meta < want; g->meta++)
+		for (t = 0; t < g->n_nometa; t++) {
+			struct gval *e = &g->gv[g->nometa[t]];
 
-		if (e->insn == HD_NONE || e->insn >= g->n_insns ||
-		    g->s->partner[e->v] != HD_NONE)
-			continue;
-		in = &HD_INSN(d, e->insn);
-		n = in->name.n <= sizeof(buf) ? hd_canon_name(buf, in->name) : 0;
-		e->name = n ? XXH3_64bits(buf, n) : ghash(in->name);
-		is = hd_insn_source_of(d, e->insn);
-		if (is.source_file.n) {
-			e->file = ghash(is.source_file);
-			e->src = gmix(e->file, (uint64_t)is.source_line);
+			if (e->insn == HD_NONE ||
+			    g->s->partner[e->v] != HD_NONE)
+				continue;
+			if (g->meta == 0)
+				e->name = gside_name(buf, sizeof(buf),
+						     HD_INSN(d, e->insn).name);
+			else
+				gside_source(g, e);
 		}
-	}
-	g->n_nometa = 0;
 }
 
 static void gside_release(struct gside *g)
@@ -1471,7 +1544,8 @@ static void gside_release(struct gside *g)
 	free(g->gv);
 	free(g->todo);
 	free(g->slot);
-	free(g->ops);
+	if (!g->links)
+		free(g->ops);
 	free(g->anchor);
 	free(g->use_at);
 	free(g->uses);
@@ -1525,16 +1599,6 @@ static void graph_anchors(struct gside *go, struct gside *gn)
 		anchor_pair(go, gn, v);
 }
 
-/* The keys of the graph passes (graph_key). */
-enum gkey_kind {
-	GK_BOTTOM,        /* operands + opcode/op_name */
-	GK_BOTTOM_NAMED,  /* operands + opcode/op_name + stripped name */
-	GK_META,          /* opcode/op_name + stripped name + source + param */
-	GK_TOP,           /* a paired user's partner and operand position */
-	GK_META_LOOSE,    /* opcode/op_name + source file + param */
-	GK_BOTTOM_OPCODE, /* operands + opcode */
-	GK_COUNT
-};
 
 /* Mixes the anchored operands of e into h; 0 when none is anchored (the
  * key then says nothing of the graph). */
@@ -1568,14 +1632,13 @@ static uint64_t graph_key(const struct gside *g, const struct gval *e,
 							 e->name));
 	case GK_META:
 		h = gmix(gmix(h, e->opn), e->name);
-		return gmix(gmix(h, e->src), e->param);
+		return gmix(h, e->src);
 	case GK_BOTTOM:
 		return graph_operands(g, e, gmix(h, e->opn));
 	case GK_META_LOOSE:
-		if (!e->file && !e->param)
+		if (!e->file)
 			return 0;
-		h = gmix(gmix(h, e->opn), e->file);
-		return gmix(h, e->param);
+		return gmix(gmix(h, e->opn), e->file);
 	case GK_BOTTOM_OPCODE:
 		return graph_operands(g, e, gmix(h, e->op));
 	case GK_TOP: {
@@ -1616,8 +1679,41 @@ static int operands_paired(const struct gside *g, const struct gval *e)
 	return 1;
 }
 
-/* Fills g->key for the side's free values; a value without a key gets
- * one of its own (salted by side) that groups with nothing. */
+/*
+ * Is e, a source (operands_paired), the first unpaired operand of each
+ * of its unpaired users?  Aligning two sources of one user apart would
+ * pair the user with nothing consistent; aligning the first lets the
+ * user follow it (bottom-up) and the other operands follow the user
+ * (top-down), consistently.
+ */
+static int first_of_users(const struct gside *g, const struct gval *e)
+{
+	uint32_t u, k;
+
+	for (u = g->use_at[e->insn]; u < g->use_at[e->insn + 1]; u++) {
+		const struct gval *ue = &g->gv[g->uses[u] >> 8];
+
+		if (g->s->partner[ue->v] != HD_NONE)
+			continue;
+		for (k = 0; k < (g->uses[u] & 0xff); k++) {
+			uint32_t j = g->ops[ue->ops_at + k];
+
+			if (j != HD_NONE && j != e->insn &&
+			    g->anchor[j] == HD_NONE)
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/* May e's ties be aligned among the sources (graph_align)? */
+static int source_ready(const struct gside *g, const struct gval *e)
+{
+	return operands_paired(g, e) && first_of_users(g, e);
+}
+
+/* Fills g->key for the side's free values; 0 for a value without a key
+ * (it takes no part in the step: keysrc's sparse). */
 static void graph_keys(struct gside *g, enum gkey_kind kind)
 {
 	const struct side *s = g->s;
@@ -1628,9 +1724,9 @@ static void graph_keys(struct gside *g, enum gkey_kind kind)
 		uint64_t k = 0;
 
 		if (f != HD_NONE && s->partner[v] == HD_NONE &&
-		    (!g->sources_only || operands_paired(g, &g->gv[f])))
+		    (!g->sources_only || source_ready(g, &g->gv[f])))
 			k = graph_key(g, &g->gv[f], kind);
-		g->key[v] = k ? k : gmix(g->salt, v);
+		g->key[v] = k;
 	}
 }
 
@@ -1668,68 +1764,101 @@ static uint32_t pairs_made(const struct mctx *x)
 static void graph_step(struct mctx *x, struct gside *go, struct gside *gn,
 		       enum gkey_kind k, int meta, int align)
 {
+	uint32_t before = pairs_made(x);
+	uint32_t *quiet = &go->quiet[align ? 1 + go->sources_only : 0][k];
 	struct pass ps;
 
+	if (*quiet == before)
+		return;
 	graph_anchors_more(go, gn);
 	if (meta) {
-		gside_meta(go);
-		gside_meta(gn);
+		gside_meta(go, k);
+		gside_meta(gn, k);
 	}
 	graph_keys(go, k);
 	graph_keys(gn, k);
 	ps.okey = by_value(go->key);
 	ps.nkey = by_value(gn->key);
+	/* a value without a key takes no part */
+	ps.okey.sparse = ps.nkey.sparse = 1;
 	ps.lists = align;
 	ps.how = align ? HD_MATCH_SCHEDULE : HD_MATCH_GRAPH;
 	ps.body = align ? align_equal_body : unique_body;
 	run_pass(x, &ps);
+	if (pairs_made(x) == before)
+		*quiet = before;
+}
+
+/* Rounds of the graph keys until one pairs nothing (at most
+ * GRAPH_ROUNDS): each round's pairs anchor the next's. */
+static void graph_rounds(struct mctx *x, struct gside *go, struct gside *gn)
+{
+	uint32_t before, round, k;
+
+	for (round = 0; round < GRAPH_ROUNDS; round++) {
+		before = pairs_made(x);
+		for (k = 0; k < GK_COUNT; k++)
+			graph_step(x, go, gn, (enum gkey_kind)k, k != GK_BOTTOM, 0);
+		if (pairs_made(x) == before)
+			break;
+	}
 }
 
 /*
+ * The ties of the strongest keys aligned by schedule order: of the
+ * values whose operands are all paired (sources) or of all; of the
+ * first key kind whose ties pair anything (every kind with all), so
+ * that the rounds after it take what follows from those pairs before
+ * another kind's ties are aligned apart from them.  Returns whether
+ * anything was paired.
+ */
+static int graph_align(struct mctx *x, struct gside *go, struct gside *gn,
+		       int sources, int all)
+{
+	uint32_t before = pairs_made(x), k;
+
+	go->sources_only = gn->sources_only = sources;
+	for (k = 0; k < GK_COUNT && (all || pairs_made(x) == before); k++) {
+		if (k == GK_TOP || k == GK_BOTTOM_OPCODE)
+			continue;
+		graph_step(x, go, gn, (enum gkey_kind)k, 1, 1);
+	}
+	go->sources_only = gn->sources_only = 0;
+	return pairs_made(x) != before;
+}
+
+/* How many times graph_align's ties of one kind are followed by rounds
+ * before the rest are aligned all at once (each time costs a round). */
+#define GRAPH_ALIGNS 8
+
+/*
  * The graph passes (match.h): rounds of unique keys made from what is
- * paired already (operands, users) and from the metadata, until a round
- * pairs nothing; then the keys still tied are aligned by schedule order
- * and the rounds run again.
+ * paired already (operands, users) and from the metadata; then the ties
+ * of the sources of what is left aligned by schedule order, so that
+ * their users follow them in the rounds rather than be aligned apart,
+ * and rounds again; then the same with all ties.
  */
 static void pass_graph(struct mctx *x)
 {
 	struct gside go, gn;
-	uint32_t before, round, k, align;
+	uint32_t nfo, nfn, sources, it;
 
-	if (x->o.n_free == 0 || x->n.n_free == 0)
+	/* nothing to pair: none of the arrays below */
+	nfo = side_unpaired(&x->o);
+	nfn = nfo ? side_unpaired(&x->n) : 0;
+	if (nfo == 0 || nfn == 0)
 		return;
-	gside_init(&go, &x->o, 0x6f6c64u);
-	gside_init(&gn, &x->n, 0x6e6577u);
-	if (go.nf == 0 || gn.nf == 0)
-		goto out;
+	gside_init(&go, &x->o, nfo);
+	gside_init(&gn, &x->n, nfn);
 	graph_anchors(&go, &gn);
-	/* rounds; the ties of values whose operands are all paired (the
-	 * sources of what is left), so that their users then follow them
-	 * in the rounds rather than be aligned apart; rounds; all ties;
-	 * rounds */
-	for (align = 0; align < 3; align++) {
-		for (round = 0; round < GRAPH_ROUNDS; round++) {
-			before = pairs_made(x);
-			for (k = 0; k < GK_COUNT; k++)
-				graph_step(x, &go, &gn, (enum gkey_kind)k, k != GK_BOTTOM, 0);
-			if (pairs_made(x) == before)
-				break;
-		}
-		if (align == 2)
-			break;
-		/* the ties of the strongest keys, by schedule order */
-		go.sources_only = gn.sources_only = align == 0;
-		before = pairs_made(x);
-		for (k = 0; k < GK_COUNT; k++) {
-			if (k == GK_TOP || k == GK_BOTTOM_OPCODE)
-				continue;
-			graph_step(x, &go, &gn, (enum gkey_kind)k, 1, 1);
-		}
-		go.sources_only = gn.sources_only = 0;
-		if (pairs_made(x) == before && align == 1)
-			break;
+	graph_rounds(x, &go, &gn);
+	for (sources = 2; sources-- > 0;) {
+		for (it = 0; it < GRAPH_ALIGNS &&
+			     graph_align(x, &go, &gn, (int)sources, 0); it++)
+			graph_rounds(x, &go, &gn);
 	}
-out:
+	if (graph_align(x, &go, &gn, 0, 1))
+		graph_rounds(x, &go, &gn);
 	gside_release(&go);
 	gside_release(&gn);
 }
@@ -1744,6 +1873,9 @@ static void cascade(struct mctx *x)
 	pass_unique(x, by_value(oc->value_canon), by_value(nc->value_canon),
 		    HD_MATCH_CANONICAL);
 	pass_graph(x);
+	/* only the graph pass follows operand links */
+	hd_canon_drop_insn_ops(&x->o.c);
+	hd_canon_drop_insn_ops(&x->n.c);
 	sides_loose(x);
 	for (k = 0; k < HD_LOOSE_COUNT; k++)
 		pass_unique(x, loose_key(&x->o, k), loose_key(&x->n, k),

@@ -73,6 +73,19 @@ struct hd_canon {
 				   * the loose keys, hashed while the text is
 				   * in cache: opcode hash, then opcode mixed
 				   * with op_name hash */
+	/* The operand links canonical hashing resolved, kept for the
+	 * matcher's graph pass so that it need not read the operand text
+	 * again: the operands of instruction i are insn_ops[insn_ops_at[i]
+	 * .. insn_ops_at[i + 1]), in the order of its operand list, each
+	 * the instruction the name defines, or HD_NONE (a position or a
+	 * name with no record).  NULL for stored hashes (a golden). */
+	uint32_t *insn_ops_at;    /* n_insns + 1 */
+	uint32_t *insn_ops;
+	/* Where each instruction came from, read with its metadata while
+	 * the text is in cache, for the same pass: 2 * n_insns, the
+	 * metadata's source file and line, then the file alone, each
+	 * mixed with a parameter's number; 0 when it has neither. */
+	uint64_t *insn_src;
 	uint32_t n_cyclic;        /* instructions hashed with broken cycles */
 	uint32_t n_walked;        /* instructions whose text hd_canon_compute
 				   * read: all of them, but those the parser
@@ -83,6 +96,7 @@ struct hd_canon {
 	 * hd_canon_drop_insn_hashes free them either way). */
 	struct hd_vec loose_store;
 	struct hd_vec canon_store;
+	struct hd_vec src_store;  /* insn_src's, the same way */
 	/* One block holding value_canon, value_struct and value_insn. */
 	struct hd_vec value_store;
 };
@@ -109,6 +123,8 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d);
 /* Frees insn_canon and insn_struct (NULL after), which the matcher does
  * not need: it keeps the values' hashes and the loose parts. */
 void hd_canon_drop_insn_hashes(struct hd_canon *c);
+/* Frees insn_ops_at, insn_ops and insn_src (NULL after). */
+void hd_canon_drop_insn_ops(struct hd_canon *c);
 void hd_canon_release(struct hd_canon *c);
 
 /*
@@ -117,8 +133,8 @@ void hd_canon_release(struct hd_canon *c);
  * instruction texts again (by then the parser has given their pages
  * back, input.h).  For every instruction it files, the parser calls
  * hd_canon_pre_insn (with its op_name, hd_insn_source), which computes
- * its canonical hash and insn_loose parts (the same canonical text as
- * hd_canon_compute's, one code path) and keeps the XXH3-64 and length of
+ * its canonical hash, insn_loose and insn_src parts (the same canonical
+ * text as hd_canon_compute's, one code path) and keeps the XXH3-64 and length of
  * each operand name; hd_canon_pre_position counts every position and
  * keeps the XXH3-64 of the name of those operands may be resolved
  * through by their own names: those that are not their record's first

@@ -21,8 +21,11 @@
  *               parameter number); of a paired user and the operand
  *               position; every key with the value's index.  Then ties
  *               of as many members a side aligned by schedule order
- *               ("schedule"), those whose operands are all paired
- *               first, each followed by the rounds again.
+ *               ("schedule"), one key at a time, each followed by the
+ *               rounds again: first those whose operands are all paired
+ *               and that are the first unpaired operand of each of
+ *               their users, then all.  Reads no instruction text
+ *               (canon.h's insn_ops and insn_src).
  *   loose       unique on both sides, by opcode + shape + op_name, then
  *               stripped name + opcode + shape without layout, then
  *               opcode + shape without layout.
