@@ -21,6 +21,7 @@
 #include "hlodiff/diff.h"
 #include "hlodiff/parallel.h"
 #include "hlodiff/golden.h"
+#include "hlodiff/load.h"
 #include "hlodiff/html.h"
 #include "hlodiff/input.h"
 #include "hlodiff/match.h"

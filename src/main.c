@@ -20,6 +20,7 @@
 #include "hlodiff/diff.h"
 #include "hlodiff/figures.h"
 #include "hlodiff/golden.h"
+#include "hlodiff/load.h"
 #include "hlodiff/match.h"
 #include "hlodiff/parse.h"
 #include "hlodiff/report.h"
