@@ -29,6 +29,7 @@
 #include "hlodiff/parse.h"
 #include "hlodiff/rules.h"
 #include "hlodiff/verdict.h"
+#include "hlodiff/report_verdict.h"
 #include "report_common.h"
 
 #define MODULE_MAX 512

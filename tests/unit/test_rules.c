@@ -23,6 +23,7 @@
 #include "hlodiff/parse.h"
 #include "hlodiff/rules.h"
 #include "hlodiff/verdict.h"
+#include "hlodiff/report_verdict.h"
 #include "tap/tap.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
