@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hlodiff/figures.h"
+#include "hlodiff/filename.h"
 #include "hlodiff/format.h"
 #include "hlodiff/label.h"
 #include "hlodiff/shape.h"

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "hlodiff/diff.h"
+#include "hlodiff/filename.h"
 #include "hlodiff/json.h"
 #include "hlodiff/parse.h"
 #include "hlodiff/rules.h"
