@@ -133,39 +133,6 @@ struct parser {
 
 /* ---- errors ----------------------------------------------------------- */
 
-/* Echoes line with control and non-ASCII bytes as '?' (tabs kept). */
-static void echo_line(const char *line, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)line[i];
-		fputc(c == '\t' || (c >= 0x20 && c < 0x7f) ? (int)c : '?',
-		      stderr);
-	}
-	fputc('\n', stderr);
-}
-
-/*
- * The source line and a caret line under bytes [off, off + len), in the
- * gutter style "   3 | text" / "     |    ^~~~".
- */
-static void show_caret(uint32_t lineno, const char *line, size_t line_len,
-		       size_t off, size_t len)
-{
-	size_t i;
-
-	fprintf(stderr, "%5lu | ", (unsigned long)lineno);
-	echo_line(line, line_len);
-	fputs("      | ", stderr);
-	for (i = 0; i < off && i < line_len; i++)
-		fputc(line[i] == '\t' ? '\t' : ' ', stderr);
-	fputc('^', stderr);
-	for (i = 1; i < len; i++)
-		fputc('~', stderr);
-	fputc('\n', stderr);
-}
-
 static void note_error(struct parser *ps)
 {
 	if (++ps->errors == HD_RULES_MAX_ERRORS && !ps->gave_up) {
@@ -192,8 +159,8 @@ static int perr_at(struct parser *ps, size_t off, size_t len,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	hd_error_col(ps->name, ps->lineno, off + 1, "%s", msg);
-	show_caret(ps->lineno, ps->line, ps->line_len, off, len ? len : 1);
+	hd_error_caret(ps->name, ps->lineno, ps->line, ps->line_len, off, len,
+		       "%s", msg);
 	note_error(ps);
 	return -1;
 }
