@@ -19,6 +19,7 @@
 
 #include "hlodiff/figures.h"
 #include "hlodiff/format.h"
+#include "hlodiff/index.h"
 #include "hlodiff/label.h"
 #include "hlodiff/shape.h"
 
@@ -435,67 +436,60 @@ static int64_t counted(struct eval *e, const struct hd_metric *m, int s,
 
 /*
  * A map from records (values or instructions) to the copy of f that has
- * each, the last one where several do (HD_NONE: none).  Open addressing
- * over twice as many slots as copies, each slot a copy (its record read
- * in the copy): an array by record, written whole (HD_NONE) for a few
- * thousand copies, was megabytes of fresh pages on a large dump, a
- * kernel fault every 4 KiB.
+ * each, the last one where several do (HD_NONE: none).  An index over
+ * the copies, keyed by the record number a copy holds: an array by
+ * record would be written whole for a few thousand copies.
  */
 struct copy_map {
 	const struct hd_figures *f;
 	int insns;              /* keyed by instruction, else by value */
-	uint32_t *slot;         /* a copy, or HD_NONE */
-	uint32_t mask;
+	struct hd_index x;
 };
 
-/* The record of copy k that the map is keyed by. */
-static uint32_t copy_record(const struct copy_map *cm, uint32_t k)
+/* The record of copy k that the map is keyed by, as the index's key. */
+static struct hd_slice copy_key(const void *ctx, uint32_t k)
 {
-	return cm->insns ? copy_at(cm->f, k)->insn : copy_at(cm->f, k)->value;
-}
+	const struct copy_map *cm = ctx;
+	const struct hd_copy *c = copy_at(cm->f, k);
 
-/* The slot of record at, or of the empty slot where it would go. */
-static uint32_t copy_slot(const struct copy_map *cm, uint32_t at)
-{
-	uint32_t h = (uint32_t)(((uint64_t)at * 0x9e3779b97f4a7c15u) >> 32) &
-		     cm->mask;
-
-	while (cm->slot[h] != HD_NONE && copy_record(cm, cm->slot[h]) != at)
-		h = (h + 1) & cm->mask;
-	return h;
+	return hd_slice_make((const char *)(cm->insns ? &c->insn : &c->value),
+			     sizeof(uint32_t));
 }
 
 static void copy_map_make(struct copy_map *cm, const struct hd_figures *f,
 			  int insns)
 {
-	size_t size = 16, k;
+	struct hd_index empty = HD_INDEX_INIT;
+	size_t k;
 
-	while (size < 2 * f->copies.len)
-		size *= 2;
 	cm->f = f;
 	cm->insns = insns;
-	cm->mask = (uint32_t)size - 1;
-	cm->slot = hd_xmalloc(size * sizeof(uint32_t));
-	memset(cm->slot, 0xff, size * sizeof(uint32_t));
-	for (k = 0; k < f->copies.len; k++) {
-		uint32_t at = copy_record(cm, (uint32_t)k);
+	cm->x = empty;
+	hd_index_reserve(&cm->x, f->copies.len);
+	/* the index keeps the first put: last copy first */
+	for (k = f->copies.len; k-- > 0;) {
+		struct hd_slice key = copy_key(cm, (uint32_t)k);
+		uint32_t at;
 
+		memcpy(&at, key.p, sizeof(at));
 		if (at != HD_NONE)
-			cm->slot[copy_slot(cm, at)] = (uint32_t)k;
+			hd_index_put(&cm->x, key, (uint32_t)k, copy_key, cm);
 	}
 }
 
 /* The copy that has record at, or HD_NONE. */
 static uint32_t copy_map_get(const struct copy_map *cm, uint32_t at)
 {
+	struct hd_slice key = hd_slice_make((const char *)&at, sizeof(at));
+
 	if (at == HD_NONE)
 		return HD_NONE;
-	return cm->slot[copy_slot(cm, at)];
+	return hd_index_find(&cm->x, hd_index_hash(key), key, copy_key, cm);
 }
 
 static void copy_map_free(struct copy_map *cm)
 {
-	free(cm->slot);
+	hd_index_release(&cm->x);
 }
 
 /* Does some copy of f have no destination value? */
