@@ -379,9 +379,23 @@ static const char *md_mark(const struct hd_module_report *m)
 	return "";
 }
 
+/* One module's row of the Markdown summary table. */
+static void md_row(FILE *out, const struct hd_batch_report *b,
+		   const struct hd_module_report *m)
+{
+	char c[6][NUM_MAX], verdict[128];
+
+	row_cells(m, c);
+	verdict_words(verdict, sizeof(verdict), b, m);
+	fputs("| ", out);
+	md_cell_code(out, m->label);
+	fprintf(out, " | %s | %s | %s | %s | %s | %s | %s%s |\n", c[0], c[1], c[2],
+		c[3], c[4], c[5], md_mark(m), verdict);
+}
+
 static void md_summary(FILE *out, const struct hd_batch_report *b)
 {
-	char line[512], c[6][NUM_MAX], verdict[128];
+	char line[512];
 	size_t i;
 
 	tally_line(line, sizeof(line), b);
@@ -392,16 +406,8 @@ static void md_summary(FILE *out, const struct hd_batch_report *b)
 	md_cell_code(out, b->new_root);
 	fputs("\n\n| module | total old | total new | delta | % | peak old | peak new | verdict |\n"
 	      "|:---|---:|---:|---:|---:|---:|---:|:---|\n", out);
-	for (i = 0; i < b->n; i++) {
-		const struct hd_module_report *m = &b->mods[i];
-
-		row_cells(m, c);
-		verdict_words(verdict, sizeof(verdict), b, m);
-		fputs("| ", out);
-		md_cell_code(out, m->label);
-		fprintf(out, " | %s | %s | %s | %s | %s | %s | %s%s |\n", c[0], c[1], c[2],
-			c[3], c[4], c[5], md_mark(m), verdict);
-	}
+	for (i = 0; i < b->n; i++)
+		md_row(out, b, &b->mods[i]);
 	fputc('\n', out);
 	for (i = 0; i < b->n; i++)
 		if (new_note(b, i)) {
@@ -483,19 +489,6 @@ static void pr_close(struct pr_buf *b)
 	b->f = NULL;
 }
 
-static void pr_row(FILE *out, const struct hd_batch_report *b,
-		   const struct hd_module_report *m)
-{
-	char c[6][NUM_MAX], verdict[128];
-
-	row_cells(m, c);
-	verdict_words(verdict, sizeof(verdict), b, m);
-	fputs("| ", out);
-	md_cell_code(out, m->label);
-	fprintf(out, " | %s | %s | %s | %s | %s | %s | %s%s |\n", c[0], c[1], c[2],
-		c[3], c[4], c[5], md_mark(m), verdict);
-}
-
 /* The table of one class; rows past *room bytes are counted in *cut. */
 static void pr_table(FILE *out, const struct hd_batch_report *b, enum pr_class k,
 		     const char *title, size_t count, size_t *room, size_t *cut)
@@ -512,7 +505,7 @@ static void pr_table(FILE *out, const struct hd_batch_report *b, enum pr_class k
 		if (pr_class(&b->mods[i]) != k)
 			continue;
 		pr_open(&row);
-		pr_row(row.f, b, &b->mods[i]);
+		md_row(row.f, b, &b->mods[i]);
 		pr_close(&row);
 		if (row.n <= *room) {
 			fwrite(row.p, 1, row.n, out);

@@ -680,6 +680,17 @@ int hd_rc_module_note(char *buf, size_t n, const struct hd_diff *df)
 	return 1;
 }
 
+void hd_rc_put_notes(FILE *out, const struct hd_diff *df, const char *before,
+		     const char *after)
+{
+	char buf[640];
+
+	if (hd_rc_module_note(buf, sizeof(buf), df))
+		fprintf(out, "%s%s%s", before, buf, after);
+	if (hd_rc_programs_note(buf, sizeof(buf), df))
+		fprintf(out, "%s%s%s", before, buf, after);
+}
+
 /* ---- verdicts, as every format words them ----------------------------- */
 
 /* "1.5" for a percentage kept in millionths. */

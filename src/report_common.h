@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "hlodiff/diff.h"
 #include "hlodiff/report_opts.h"
@@ -152,6 +153,9 @@ int hd_rc_programs_note(char *buf, size_t n, const struct hd_diff *df);
  * names their paths give, as directory mode reads them): returns 1 and
  * fills buf, else 0. */
 int hd_rc_module_note(char *buf, size_t n, const struct hd_diff *df);
+/* Both notes (module, programs) that apply, each as before NOTE after. */
+void hd_rc_put_notes(FILE *out, const struct hd_diff *df, const char *before,
+		     const char *after);
 /* The module name of a dump ("" when unknown): the one a golden file
  * records, else hd_module_name_from_path of a file named as XLA names
  * buffer-assignment dumps; only a JAX module's name ("jit_...",
