@@ -20,6 +20,7 @@
 #include "hlodiff/diag.h"
 #include "hlodiff/diff.h"
 #include "hlodiff/filename.h"
+#include "hlodiff/str.h"
 #include "hlodiff/parallel.h"
 #include "hlodiff/golden.h"
 #include "hlodiff/load.h"
@@ -148,13 +149,6 @@ void hd_add_file(const char *path, struct hd_vec *files, struct hd_arena *arena)
 	f->module = hd_arena_strndup(arena, module, strlen(module));
 }
 
-static int is_regular_file(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 int hd_scan_dir(const char *dir, int goldens, struct hd_vec *files,
 		struct hd_arena *arena)
 {
@@ -177,7 +171,7 @@ int hd_scan_dir(const char *dir, int goldens, struct hd_vec *files,
 			continue;
 		path = hd_arena_printf(arena, "%s%s%s", dir,
 				       dlen && dir[dlen - 1] == '/' ? "" : "/", e->d_name);
-		if (!is_regular_file(path))
+		if (!hd_is_regular_file(path))
 			continue;
 		hd_add_file(path, files, arena);
 		found++;

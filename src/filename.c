@@ -6,13 +6,9 @@
 
 #include <ctype.h>
 #include <string.h>
+#include <sys/stat.h>
 
-int hd_ends_with(const char *s, size_t n, const char *suffix)
-{
-	size_t k = strlen(suffix);
-
-	return n >= k && memcmp(s + n - k, suffix, k) == 0;
-}
+#include "hlodiff/str.h"
 
 /* Offset just past "module_<digits>." in s[0..n), or 0 when absent: at
  * the start, after "<digits>." (a timestamp) or after "__". */
@@ -129,4 +125,11 @@ int hd_module_name_from_path(const char *path, char *buf, size_t n)
 	len -= start;
 	len = without_cl(s, without_stage(s, len));
 	return copy_name(buf, n, s, len);
+}
+
+int hd_is_regular_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }

@@ -5,9 +5,9 @@
 #include "hlodiff/load.h"
 
 #include <string.h>
-#include <sys/stat.h>
 #include <zlib.h>
 
+#include "hlodiff/filename.h"
 #include "hlodiff/golden.h"
 #include "hlodiff/input.h"
 #include "hlodiff/parse.h"
@@ -26,13 +26,6 @@ static long peek_file(const char *path, char *buf, size_t n)
 	return got;
 }
 
-static int is_regular(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 /* A golden from an input already read: d adopts in. */
 static int golden_from_input(struct hd_dump *d, struct hd_input *in)
 {
@@ -49,7 +42,7 @@ int hd_load_dump(struct hd_dump *d, const char *path, unsigned flags)
 	struct hd_input in;
 	long n;
 
-	if (is_regular(path)) {
+	if (hd_is_regular_file(path)) {
 		char first[512];
 		long nf = peek_file(path, first, sizeof(first));
 

@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include "hlodiff/str.h"
+
 #define C_RED "\033[31m"
 #define C_GREEN "\033[32m"
 #define C_YELLOW "\033[33m"
@@ -74,13 +76,6 @@ static void row_tokens(FILE *out, const char *s, size_t n, unsigned want, int ve
 	}
 }
 
-static int starts(const char *s, size_t n, const char *p)
-{
-	size_t k = strlen(p);
-
-	return n >= k && memcmp(s, p, k) == 0;
-}
-
 static const char *contains(const char *s, size_t n, const char *p)
 {
 	return memmem(s, n, p, strlen(p));
@@ -89,18 +84,18 @@ static const char *contains(const char *s, size_t n, const char *p)
 /* The colour of a whole line, or NULL. */
 static const char *line_color(const char *s, size_t n)
 {
-	if (starts(s, n, "  error "))
+	if (hd_starts_with(s, n, "  error "))
 		return C_RED;
-	if (starts(s, n, "  warning "))
+	if (hd_starts_with(s, n, "  warning "))
 		return C_YELLOW;
-	if (starts(s, n, "  ok "))
+	if (hd_starts_with(s, n, "  ok "))
 		return C_GREEN;
-	if (starts(s, n, "  n/a ") || starts(s, n, "  waived ") || starts(s, n, "note: "))
+	if (hd_starts_with(s, n, "  n/a ") || hd_starts_with(s, n, "  waived ") || hd_starts_with(s, n, "note: "))
 		return C_DIM;
-	if (starts(s, n, "--- ") || starts(s, n, "+++ ") || starts(s, n, "== ") ||
-	    starts(s, n, "hlodiff: "))
+	if (hd_starts_with(s, n, "--- ") || hd_starts_with(s, n, "+++ ") || hd_starts_with(s, n, "== ") ||
+	    hd_starts_with(s, n, "hlodiff: "))
 		return C_BOLD;
-	if (starts(s, n, "rules: "))
+	if (hd_starts_with(s, n, "rules: "))
 		return contains(s, n, " error, ") && !contains(s, n, "(0 error") ? C_RED :
 			contains(s, n, " violated (") ? C_YELLOW : C_GREEN;
 	return NULL;
@@ -119,12 +114,12 @@ static void summary_row(FILE *out, const char *s, size_t n)
 		}
 	if (v) {
 		size_t vn = n - (size_t)(v - s);
-		if (starts(v, vn, "FAIL") || starts(v, vn, "no golden") ||
-		    starts(v, vn, "not read"))
+		if (hd_starts_with(v, vn, "FAIL") || hd_starts_with(v, vn, "no golden") ||
+		    hd_starts_with(v, vn, "not read"))
 			col = C_RED;
-		else if (starts(v, vn, "ok, "))
+		else if (hd_starts_with(v, vn, "ok, "))
 			col = C_YELLOW;
-		else if (starts(v, vn, "ok"))
+		else if (hd_starts_with(v, vn, "ok"))
 			col = C_GREEN;
 	}
 	if (!col) {
@@ -137,13 +132,13 @@ static void summary_row(FILE *out, const char *s, size_t n)
 
 static enum table table_after(const char *s, size_t n, enum table t)
 {
-	if (n == 0 || starts(s, n, "== ") || starts(s, n, "note: "))
+	if (n == 0 || hd_starts_with(s, n, "== ") || hd_starts_with(s, n, "note: "))
 		return T_NONE;
-	if (starts(s, n, "figure "))
+	if (hd_starts_with(s, n, "figure "))
 		return T_FIGURES;
-	if (starts(s, n, "  status "))
+	if (hd_starts_with(s, n, "  status "))
 		return T_VALUES;
-	if (starts(s, n, "module "))
+	if (hd_starts_with(s, n, "module "))
 		return T_SUMMARY;
 	return t;
 }
@@ -164,11 +159,11 @@ void hd_text_colorize(FILE *out, const char *text, size_t n)
 		t = next;
 		if (col && t != T_SUMMARY)
 			put_colored(out, col, s, len);
-		else if (t == T_FIGURES && !starts(s, len, "figure "))
+		else if (t == T_FIGURES && !hd_starts_with(s, len, "figure "))
 			row_tokens(out, s, len, 1u << 3 | 1u << 4, -1);
-		else if (t == T_VALUES && !starts(s, len, "  status "))
+		else if (t == T_VALUES && !hd_starts_with(s, len, "  status "))
 			row_tokens(out, s, len, 1u << 3, 0);
-		else if (t == T_SUMMARY && !starts(s, len, "module "))
+		else if (t == T_SUMMARY && !hd_starts_with(s, len, "module "))
 			summary_row(out, s, len);
 		else if (col)
 			put_colored(out, col, s, len);

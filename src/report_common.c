@@ -15,6 +15,7 @@
 #include "hlodiff/format.h"
 #include "hlodiff/label.h"
 #include "hlodiff/shape.h"
+#include "hlodiff/str.h"
 
 #define NUM_MAX 48
 #define LABEL_MAX 512
@@ -290,13 +291,6 @@ static size_t op_component_end(struct hd_slice op, size_t i)
 	return i;
 }
 
-static int starts_with(struct hd_slice s, size_t at, const char *p)
-{
-	size_t k = strlen(p);
-
-	return s.n - at >= k && memcmp(s.p + at, p, k) == 0;
-}
-
 void hd_rc_short_op_name(char *buf, size_t n, struct hd_slice op, size_t width)
 {
 	size_t at = 0, e, cut, len;
@@ -307,9 +301,9 @@ void hd_rc_short_op_name(char *buf, size_t n, struct hd_slice op, size_t width)
 	if (!op.n || !op.p)
 		return;
 	/* "jit(NAME)/jit(main)/": the same for every value of a module */
-	if (starts_with(op, 0, "jit(")) {
+	if (hd_starts_with(op.p, op.n, "jit(")) {
 		e = op_component_end(op, 0);
-		if (e < op.n && starts_with(op, e + 1, "jit(main)/"))
+		if (e < op.n && hd_starts_with(op.p + e + 1, op.n - e - 1, "jit(main)/"))
 			at = e + 1 + strlen("jit(main)/");
 	}
 	len = op.n - at;

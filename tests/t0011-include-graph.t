@@ -11,7 +11,7 @@ T=$TMPDIR_T
 # only neutral ones.  The model (dump) sits below its makers: parse and
 # golden fill a struct hd_dump, so they include dump.h, never the reverse.
 cat >"$T/stages" <<'EOF'
-neutral: arena slice diag table index keysort bytes scan shape parallel json format membuf filename
+neutral: arena slice diag table index keysort bytes scan shape parallel json format membuf filename str
 input: input
 dump: dump label
 parse: parse

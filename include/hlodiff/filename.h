@@ -1,13 +1,11 @@
 /*
- * filename.h - what the file name of a dump says.
+ * filename.h - what the file name of a dump says, and whether a path
+ * names a regular file.
  */
 #ifndef HLODIFF_FILENAME_H
 #define HLODIFF_FILENAME_H
 
 #include <stddef.h>
-
-/* Does s[0..n) end with suffix? */
-int hd_ends_with(const char *s, size_t n, const char *suffix);
 
 /*
  * The module name in an XLA dump file name (FORMAT.md section 11):
@@ -21,5 +19,8 @@ int hd_ends_with(const char *s, size_t n, const char *suffix);
  * fit in n bytes; buf is always NUL-terminated when n > 0.
  */
 int hd_module_name_from_path(const char *path, char *buf, size_t n);
+
+/* Does path name a regular file (after links)? */
+int hd_is_regular_file(const char *path);
 
 #endif
