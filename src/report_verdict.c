@@ -5,11 +5,11 @@
  */
 #include "hlodiff/report_verdict.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hlodiff/bytes.h"
 #include "hlodiff/format.h"
 #include "hlodiff/html.h"
 #include "hlodiff/json.h"
@@ -77,8 +77,7 @@ static struct hd_slice first_operand(struct hd_slice ops)
 	if (!p)
 		return HD_SLICE_NULL;
 	s = ++p;
-	while (p < ops.p + ops.n &&
-	       (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '-'))
+	while (p < ops.p + ops.n && hd_name_char[(unsigned char)*p])
 		p++;
 	return hd_slice_make(s, (size_t)(p - s));
 }
