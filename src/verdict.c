@@ -20,11 +20,7 @@
 #include "hlodiff/figures.h"
 #include "hlodiff/format.h"
 #include "hlodiff/index.h"
-#include "hlodiff/label.h"
 #include "hlodiff/shape.h"
-
-#define LABEL_MAX 512
-#define NUM_MAX 48
 
 __extension__ typedef __int128 hd_i128;
 
