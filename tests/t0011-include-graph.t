@@ -93,6 +93,11 @@ comm -23 "$T/back" "$T/allowed" >"$T/new"
 ok_cmd "no include runs back up the pipeline, but the listed ones" test ! -s "$T/new" ||
 	diag_file "$T/new"
 
+# docs/architecture.md gives the same stages, in the same order.
+sed -n 's/^| \([a-z-]*\) | \([a-z_, ]*\) |.*/\1: \2/p' "$HD_SRCDIR/docs/architecture.md" |
+	sed 's/,//g' >"$T/doc-stages"
+is_file "$T/doc-stages" "$T/stages" "docs/architecture.md lists the same stages and modules"
+
 # A listed exception that is fixed is only noted: whoever fixes it
 # removes the line.
 comm -13 "$T/back" "$T/allowed" >"$T/stale"
