@@ -32,6 +32,7 @@
 #include "hlodiff/parse.h"
 #include "hlodiff/report.h"
 #include "hlodiff/rules.h"
+#include "hlodiff/report_verdict.h"
 
 #include "fuzz.h"
 

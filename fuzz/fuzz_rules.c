@@ -16,6 +16,7 @@
 #include "hlodiff/json.h"
 #include "hlodiff/parse.h"
 #include "hlodiff/rules.h"
+#include "hlodiff/report_verdict.h"
 
 #include "fuzz.h"
 

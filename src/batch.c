@@ -19,8 +19,11 @@
 #include "hlodiff/canon.h"
 #include "hlodiff/diag.h"
 #include "hlodiff/diff.h"
+#include "hlodiff/filename.h"
+#include "hlodiff/str.h"
 #include "hlodiff/parallel.h"
 #include "hlodiff/golden.h"
+#include "hlodiff/load.h"
 #include "hlodiff/html.h"
 #include "hlodiff/input.h"
 #include "hlodiff/match.h"
@@ -28,6 +31,7 @@
 #include "hlodiff/parse.h"
 #include "hlodiff/rules.h"
 #include "hlodiff/verdict.h"
+#include "hlodiff/report_verdict.h"
 #include "report_common.h"
 
 #define MODULE_MAX 512
@@ -37,9 +41,7 @@
 
 static int ends_with(const char *s, const char *suffix)
 {
-	size_t n = strlen(s), k = strlen(suffix);
-
-	return n >= k && strcmp(s + n - k, suffix) == 0;
+	return hd_ends_with(s, strlen(s), suffix);
 }
 
 int hd_is_dump_name(const char *path)
@@ -147,13 +149,6 @@ void hd_add_file(const char *path, struct hd_vec *files, struct hd_arena *arena)
 	f->module = hd_arena_strndup(arena, module, strlen(module));
 }
 
-static int is_regular_file(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 int hd_scan_dir(const char *dir, int goldens, struct hd_vec *files,
 		struct hd_arena *arena)
 {
@@ -176,7 +171,7 @@ int hd_scan_dir(const char *dir, int goldens, struct hd_vec *files,
 			continue;
 		path = hd_arena_printf(arena, "%s%s%s", dir,
 				       dlen && dir[dlen - 1] == '/' ? "" : "/", e->d_name);
-		if (!is_regular_file(path))
+		if (!hd_is_regular_file(path))
 			continue;
 		hd_add_file(path, files, arena);
 		found++;
@@ -207,7 +202,7 @@ static void sort_files(struct hd_vec *v)
 
 #define FILE_AT(v, i) (&HD_VEC_AT(v, struct hd_module_file, i))
 
-/* Files [*i, end) of v with the module of v[*i]; advances *i. */
+/* The end of the files of v from i on that have the given module. */
 static size_t group_end(const struct hd_vec *v, size_t i, const char *module)
 {
 	while (i < v->len && strcmp(FILE_AT(v, i)->module, module) == 0)
@@ -215,30 +210,89 @@ static size_t group_end(const struct hd_vec *v, size_t i, const char *module)
 	return i;
 }
 
-/* The jobs of one module: no files on OLD [oi, oe), NEW [ni, ne). */
-static void pair_group(struct hd_vec *jobs, struct hd_arena *arena,
-		       const char *module, const struct hd_vec *o, size_t oi,
-		       size_t oe, const struct hd_vec *n, size_t ni, size_t ne,
-		       int only_old, int only_new, int golden)
+/* A walk over the modules of two file lists sorted by module (sort_files):
+ * each step is one module, its files OLD [oi, oe) and NEW [ni, ne), one
+ * side possibly empty. */
+struct group_walk {
+	const struct hd_vec *o, *n;
+	const char *module;
+	size_t oi, oe, ni, ne;
+};
+
+static void walk_start(struct group_walk *w, const struct hd_vec *o,
+		       const struct hd_vec *n)
 {
-	size_t no = oe - oi, nn = ne - ni, k, max = no > nn ? no : nn;
+	memset(w, 0, sizeof(*w));
+	w->o = o;
+	w->n = n;
+}
+
+/* Steps to the next module; 0 when both lists are done. */
+static int walk_next(struct group_walk *w)
+{
+	size_t i = w->oe, k = w->ne;
+	const char *mo = i < w->o->len ? FILE_AT(w->o, i)->module : NULL;
+	const char *mn = k < w->n->len ? FILE_AT(w->n, k)->module : NULL;
+	const char *m = !mo ? mn : !mn ? mo : strcmp(mo, mn) <= 0 ? mo : mn;
+
+	if (!m)
+		return 0;
+	w->module = m;
+	w->oi = i;
+	w->ni = k;
+	w->oe = mo && strcmp(mo, m) == 0 ? group_end(w->o, i, m) : i;
+	w->ne = mn && strcmp(mn, m) == 0 ? group_end(w->n, k, m) : k;
+	return 1;
+}
+
+/* Several compiles of the module on a side, and some on the other: the
+ * groups that pairing by content pairs. */
+static int walk_several(const struct group_walk *w)
+{
+	size_t no = w->oe - w->oi, nn = w->ne - w->ni;
+
+	return (no > 1 || nn > 1) && no && nn;
+}
+
+/* Where the jobs go, and the status of a module found on one side. */
+struct pairing {
+	struct hd_vec *jobs;
+	struct hd_arena *arena;
+	int only_old, only_new, golden;
+};
+
+static struct hd_job *push_job(const struct pairing *p, const char *module,
+			       const char *old_path, const char *new_path)
+{
+	struct hd_job *j = hd_vec_push(p->jobs);
+
+	j->module = module;
+	j->old_path = old_path;
+	j->new_path = new_path;
+	j->absent_status = !old_path ? p->only_new : !new_path ? p->only_old : 0;
+	return j;
+}
+
+/* The jobs of one module, its files paired in module-number order. */
+static void pair_group(const struct pairing *p, const struct group_walk *w)
+{
+	size_t no = w->oe - w->oi, nn = w->ne - w->ni, k, max = no > nn ? no : nn;
 	const char *note = NULL;
 
-	if ((no > 1 || nn > 1) && no && nn && golden)
-		note = hd_arena_printf(arena, "%zu golden%s, %zu dump%s: paired in module-number order",
+	if (walk_several(w) && p->golden)
+		note = hd_arena_printf(p->arena, "%zu golden%s, %zu dump%s: paired in module-number order",
 				       no, no == 1 ? "" : "s", nn, nn == 1 ? "" : "s");
-	else if ((no > 1 || nn > 1) && no && nn)
-		note = hd_arena_printf(arena, "%zu compile%s in OLD, %zu in NEW: paired in module-number order",
+	else if (walk_several(w))
+		note = hd_arena_printf(p->arena, "%zu compile%s in OLD, %zu in NEW: paired in module-number order",
 				       no, no == 1 ? "" : "s", nn);
 	for (k = 0; k < max; k++) {
-		struct hd_job *j = hd_vec_push(jobs);
+		struct hd_job *j = push_job(p, w->module,
+					    k < no ? FILE_AT(w->o, w->oi + k)->path : NULL,
+					    k < nn ? FILE_AT(w->n, w->ni + k)->path : NULL);
 
-		j->module = module;
-		j->label = max > 1 ? hd_arena_printf(arena, "%s#%zu", module, k + 1) : module;
-		j->old_path = k < no ? FILE_AT(o, oi + k)->path : NULL;
-		j->new_path = k < nn ? FILE_AT(n, ni + k)->path : NULL;
+		j->label = max > 1 ? hd_arena_printf(p->arena, "%s#%zu", w->module, k + 1) :
+			w->module;
 		j->note = note;
-		j->absent_status = !j->old_path ? only_new : !j->new_path ? only_old : 0;
 	}
 }
 
@@ -246,22 +300,14 @@ void hd_pair_files(struct hd_vec *jobs, struct hd_arena *arena,
 		   struct hd_vec *old_files, struct hd_vec *new_files,
 		   int only_old, int only_new, int golden)
 {
-	size_t i = 0, k = 0;
+	struct pairing p = { jobs, arena, only_old, only_new, golden };
+	struct group_walk w;
 
 	sort_files(old_files);
 	sort_files(new_files);
-	while (i < old_files->len || k < new_files->len) {
-		const char *mo = i < old_files->len ? FILE_AT(old_files, i)->module : NULL;
-		const char *mn = k < new_files->len ? FILE_AT(new_files, k)->module : NULL;
-		const char *m = !mo ? mn : !mn ? mo : strcmp(mo, mn) <= 0 ? mo : mn;
-		size_t oe = mo && strcmp(mo, m) == 0 ? group_end(old_files, i, m) : i;
-		size_t ne = mn && strcmp(mn, m) == 0 ? group_end(new_files, k, m) : k;
-
-		pair_group(jobs, arena, m, old_files, i, oe, new_files, k, ne,
-			   only_old, only_new, golden);
-		i = oe;
-		k = ne;
-	}
+	walk_start(&w, old_files, new_files);
+	while (walk_next(&w))
+		pair_group(&p, &w);
 }
 
 /* ---- pairing by content ------------------------------------------------------- */
@@ -424,115 +470,160 @@ static const char *file_tag(struct hd_arena *arena, const struct hd_module_file 
 	return base_name(f->path);
 }
 
-/* The jobs of one module with several files on a side, paired by content:
- * greedily, best-ranked candidate first; what is left is paired in
- * module-number order, then stands alone. */
-static void pair_group_content(struct hd_vec *jobs, struct hd_arena *arena,
-			       const char *module, const struct hd_vec *o, size_t oi,
-			       size_t oe, const struct hd_vec *n, size_t ni, size_t ne,
-			       const struct content_sig *so, const struct content_sig *sn,
-			       int only_old, int only_new, int golden)
-{
-	size_t no = oe - oi, nn = ne - ni, nc = 0, i, k, nj = 0;
-	struct candidate *cand = hd_xcalloc(no * nn + 1, sizeof(*cand));
-	size_t *o_to = hd_xcalloc(no + 1, sizeof(size_t));
-	int *n_used = hd_xcalloc(nn + 1, sizeof(int));
-	const char **how = hd_xcalloc(no + 1, sizeof(char *));
-	char *note_buf = NULL;
-	size_t note_len = 0;
-	FILE *note = open_memstream(&note_buf, &note_len);
-	const char *note_s;
+/* How the files of one group pair: OLD file i with NEW file o_to[i]
+ * (SIZE_MAX: none), for the reason how[i]. */
+struct group_pairs {
+	size_t no, nn;
+	size_t *o_to;
+	int *n_used;
+	const char **how;
+};
 
+static void pairs_init(struct group_pairs *gp, size_t no, size_t nn)
+{
+	size_t i;
+
+	gp->no = no;
+	gp->nn = nn;
+	gp->o_to = hd_xcalloc(no + 1, sizeof(size_t));
+	gp->n_used = hd_xcalloc(nn + 1, sizeof(int));
+	gp->how = hd_xcalloc(no + 1, sizeof(char *));
 	for (i = 0; i < no; i++)
-		o_to[i] = SIZE_MAX;
-	/* byte-identical files first, in module-number order */
-	for (i = 0; i < no; i++)
-		for (k = 0; k < nn && so[i].hashed; k++)
-			if (!n_used[k] && sn[k].hashed &&
+		gp->o_to[i] = SIZE_MAX;
+}
+
+static void pairs_release(struct group_pairs *gp)
+{
+	free(gp->how);
+	free(gp->n_used);
+	free(gp->o_to);
+}
+
+static void pairs_set(struct group_pairs *gp, size_t i, size_t k, const char *how)
+{
+	gp->o_to[i] = k;
+	gp->n_used[k] = 1;
+	gp->how[i] = how;
+}
+
+/* Byte-identical files first, in module-number order. */
+static void pair_identical(struct group_pairs *gp, const struct content_sig *so,
+			   const struct content_sig *sn)
+{
+	size_t i, k;
+
+	for (i = 0; i < gp->no; i++)
+		for (k = 0; k < gp->nn && so[i].hashed; k++)
+			if (!gp->n_used[k] && sn[k].hashed &&
 			    so[i].file_hash == sn[k].file_hash) {
-				o_to[i] = k;
-				n_used[k] = 1;
-				how[i] = "identical files";
+				pairs_set(gp, i, k, "identical files");
 				break;
 			}
-	for (i = 0; i < no; i++)
-		for (k = 0; k < nn; k++)
-			if (o_to[i] == SIZE_MAX && !n_used[k] && so[i].ok && sn[k].ok)
+}
+
+/* Then greedily, the best-ranked candidate first (cmp_candidates). */
+static void pair_ranked(struct group_pairs *gp, struct hd_arena *arena,
+			const struct content_sig *so, const struct content_sig *sn)
+{
+	struct candidate *cand = hd_xcalloc(gp->no * gp->nn + 1, sizeof(*cand));
+	size_t i, k, nc = 0;
+
+	for (i = 0; i < gp->no; i++)
+		for (k = 0; k < gp->nn; k++)
+			if (gp->o_to[i] == SIZE_MAX && !gp->n_used[k] && so[i].ok && sn[k].ok)
 				cand[nc++] = rank_pair(&so[i], &sn[k], i, k);
 	qsort(cand, nc, sizeof(*cand), cmp_candidates);
 	for (i = 0; i < nc; i++) {
 		const struct candidate *c = &cand[i];
 
-		if (o_to[c->o] != SIZE_MAX || n_used[c->n] ||
+		if (gp->o_to[c->o] != SIZE_MAX || gp->n_used[c->n] ||
 		    (!c->params && c->shared_ppm == 0))
 			continue;
-		o_to[c->o] = c->n;
-		n_used[c->n] = 1;
-		how[c->o] = c->same ? "same content" :
-			hd_arena_printf(arena, "%u%% of values shared%s",
-					(unsigned)(c->shared_ppm / 10000),
-					c->params ? ", same parameters" : "");
+		pairs_set(gp, c->o, c->n, c->same ? "same content" :
+			  hd_arena_printf(arena, "%u%% of values shared%s",
+					  (unsigned)(c->shared_ppm / 10000),
+					  c->params ? ", same parameters" : ""));
 	}
-	/* leftovers on both sides: module-number order */
-	for (i = 0, k = 0; i < no; i++) {
-		if (o_to[i] != SIZE_MAX)
+	free(cand);
+}
+
+/* What is left on both sides: module-number order. */
+static void pair_leftovers(struct group_pairs *gp, const struct content_sig *so,
+			   const struct content_sig *sn)
+{
+	size_t i, k;
+
+	for (i = 0, k = 0; i < gp->no; i++) {
+		if (gp->o_to[i] != SIZE_MAX)
 			continue;
-		while (k < nn && n_used[k])
+		while (k < gp->nn && gp->n_used[k])
 			k++;
-		if (k == nn)
+		if (k == gp->nn)
 			break;
-		o_to[i] = k;
-		n_used[k] = 1;
-		how[i] = !so[i].ok || !sn[k].ok ? "in module-number order (unreadable)" :
-			"in module-number order (nothing in common)";
+		pairs_set(gp, i, k, !so[i].ok || !sn[k].ok ?
+			  "in module-number order (unreadable)" :
+			  "in module-number order (nothing in common)");
 	}
+}
+
+/* The jobs of a group paired by content, each with the group's note: how
+ * every file was paired. */
+static void push_paired(const struct pairing *p, const struct group_walk *w,
+			const struct group_pairs *gp)
+{
+	const char *old_side = p->golden ? "DIR" : "OLD";
+	const char *new_side = p->golden ? "the dumps" : "NEW";
+	char *note_buf = NULL;
+	size_t note_len = 0, i, nj = 0;
+	FILE *note = open_memstream(&note_buf, &note_len);
+	const char *note_s;
+
 	if (!note)
 		hd_die("out of memory");
 	fprintf(note, "%zu %s in %s, %zu in %s: paired by content:",
-			 no, golden ? (no == 1 ? "golden" : "goldens") :
-			 (no == 1 ? "compile" : "compiles"), golden ? "DIR" : "OLD",
-			 nn, golden ? "the dumps" : "NEW");
-	for (i = 0; i < no + nn; i++) {
-		struct hd_job *j;
+		gp->no, p->golden ? (gp->no == 1 ? "golden" : "goldens") :
+		(gp->no == 1 ? "compile" : "compiles"), old_side, gp->nn, new_side);
+	for (i = 0; i < gp->no + gp->nn; i++) {
+		const struct hd_module_file *fo = i < gp->no ? FILE_AT(w->o, w->oi + i) : NULL;
+		const struct hd_module_file *fn = i >= gp->no ?
+			(gp->n_used[i - gp->no] ? NULL : FILE_AT(w->n, w->ni + i - gp->no)) :
+			gp->o_to[i] != SIZE_MAX ? FILE_AT(w->n, w->ni + gp->o_to[i]) : NULL;
 		const char *sep = nj ? "," : "";
+		struct hd_job *j;
 
-		if (i < no) {
-			j = hd_vec_push(jobs);
-			j->old_path = FILE_AT(o, oi + i)->path;
-			j->new_path = o_to[i] != SIZE_MAX ? FILE_AT(n, ni + o_to[i])->path : NULL;
-			if (j->new_path)
-				fprintf(note, "%s #%zu %s -> %s %s", sep, nj + 1,
-						 file_tag(arena, FILE_AT(o, oi + i)),
-						 file_tag(arena, FILE_AT(n, ni + o_to[i])),
-						 how[i]);
-			else
-				fprintf(note, "%s #%zu %s only in %s", sep, nj + 1,
-						 file_tag(arena, FILE_AT(o, oi + i)),
-						 golden ? "DIR" : "OLD");
-		} else {
-			if (n_used[i - no])
-				continue;
-			j = hd_vec_push(jobs);
-			j->old_path = NULL;
-			j->new_path = FILE_AT(n, ni + i - no)->path;
+		if (!fo && !fn)
+			continue;
+		j = push_job(p, w->module, fo ? fo->path : NULL, fn ? fn->path : NULL);
+		if (fo && fn)
+			fprintf(note, "%s #%zu %s -> %s %s", sep, nj + 1, file_tag(p->arena, fo),
+				file_tag(p->arena, fn), gp->how[i]);
+		else
 			fprintf(note, "%s #%zu %s only in %s", sep, nj + 1,
-					 file_tag(arena, FILE_AT(n, ni + i - no)),
-					 golden ? "the dumps" : "NEW");
-		}
-		j->module = module;
-		j->label = hd_arena_printf(arena, "%s#%zu", module, ++nj);
-		j->absent_status = !j->old_path ? only_new : !j->new_path ? only_old : 0;
+				file_tag(p->arena, fo ? fo : fn), fo ? old_side : new_side);
+		j->label = hd_arena_printf(p->arena, "%s#%zu", w->module, ++nj);
 	}
 	if (fclose(note) != 0)
 		hd_die("out of memory");
-	note_s = hd_arena_strndup(arena, note_buf, note_len);
+	note_s = hd_arena_strndup(p->arena, note_buf, note_len);
 	for (i = 0; i < nj; i++)
-		HD_VEC_AT(jobs, struct hd_job, jobs->len - nj + i).note = note_s;
+		HD_VEC_AT(p->jobs, struct hd_job, p->jobs->len - nj + i).note = note_s;
 	free(note_buf);
-	free(how);
-	free(n_used);
-	free(o_to);
-	free(cand);
+}
+
+/* The jobs of one module with several files on a side, paired by content:
+ * identical files, then the best-ranked candidates, then what is left in
+ * module-number order, then alone. */
+static void pair_group_content(const struct pairing *p, const struct group_walk *w,
+			       const struct content_sig *so, const struct content_sig *sn)
+{
+	struct group_pairs gp;
+
+	pairs_init(&gp, w->oe - w->oi, w->ne - w->ni);
+	pair_identical(&gp, so, sn);
+	pair_ranked(&gp, p->arena, so, sn);
+	pair_leftovers(&gp, so, sn);
+	push_paired(p, w, &gp);
+	pairs_release(&gp);
 }
 
 /*
@@ -544,43 +635,27 @@ static void mark_wanted(const struct hd_vec *old_files, const struct hd_vec *new
 			const size_t *first_o, const size_t *first_n,
 			struct content_sig *sigs)
 {
-	size_t i = 0, k = 0;
+	struct group_walk w;
 
-	while (i < old_files->len || k < new_files->len) {
-		const char *mo = i < old_files->len ? FILE_AT(old_files, i)->module : NULL;
-		const char *mn = k < new_files->len ? FILE_AT(new_files, k)->module : NULL;
-		const char *m = !mo ? mn : !mn ? mo : strcmp(mo, mn) <= 0 ? mo : mn;
-		size_t oe = mo && strcmp(mo, m) == 0 ? group_end(old_files, i, m) : i;
-		size_t ne = mn && strcmp(mn, m) == 0 ? group_end(new_files, k, m) : k;
+	walk_start(&w, old_files, new_files);
+	while (walk_next(&w)) {
+		struct content_sig *so = &sigs[first_o[w.oi]], *sn = &sigs[first_n[w.ni]];
+		struct group_pairs gp;
+		size_t a, b, lo = 0, ln = 0;
 
-		if ((oe - i > 1 || ne - k > 1) && oe > i && ne > k) {
-			struct content_sig *so = &sigs[first_o[i]], *sn = &sigs[first_n[k]];
-			size_t no = oe - i, nn = ne - k, a, b, lo = 0, ln = 0;
-			int *used = hd_xcalloc(nn + 1, sizeof(int));
-
-			for (a = 0; a < no; a++) {
-				so[a].want = 1;
-				for (b = 0; b < nn && so[a].hashed; b++)
-					if (!used[b] && sn[b].hashed &&
-					    so[a].file_hash == sn[b].file_hash) {
-						used[b] = 1;
-						so[a].want = 0;
-						break;
-					}
-				lo += so[a].want;
-			}
-			for (b = 0; b < nn; b++) {
-				sn[b].want = !used[b];
-				ln += sn[b].want;
-			}
-			for (a = 0; a < no && !ln; a++)
-				so[a].want = 0;
-			for (b = 0; b < nn && !lo; b++)
-				sn[b].want = 0;
-			free(used);
-		}
-		i = oe;
-		k = ne;
+		if (!walk_several(&w))
+			continue;
+		pairs_init(&gp, w.oe - w.oi, w.ne - w.ni);
+		pair_identical(&gp, so, sn);
+		for (a = 0; a < gp.no; a++)
+			lo += so[a].want = gp.o_to[a] == SIZE_MAX;
+		for (b = 0; b < gp.nn; b++)
+			ln += sn[b].want = !gp.n_used[b];
+		for (a = 0; a < gp.no && !ln; a++)
+			so[a].want = 0;
+		for (b = 0; b < gp.nn && !lo; b++)
+			sn[b].want = 0;
+		pairs_release(&gp);
 	}
 }
 
@@ -589,9 +664,11 @@ void hd_pair_files_by_content(struct hd_vec *jobs, struct hd_arena *arena,
 			      int only_old, int only_new, int golden,
 			      unsigned parse_flags, int threads)
 {
-	size_t i = 0, k = 0, np = 0, *first_o, *first_n;
+	struct pairing p = { jobs, arena, only_old, only_new, golden };
+	size_t i, np = 0, *first_o, *first_n;
 	const char **paths;
 	struct content_sig *sigs;
+	struct group_walk w;
 	struct sig_ctx c;
 
 	sort_files(old_files);
@@ -600,23 +677,16 @@ void hd_pair_files_by_content(struct hd_vec *jobs, struct hd_arena *arena,
 	first_o = hd_xcalloc(old_files->len + 1, sizeof(size_t));
 	first_n = hd_xcalloc(new_files->len + 1, sizeof(size_t));
 	/* pass 1: the files of groups with several compiles on a side */
-	while (i < old_files->len || k < new_files->len) {
-		const char *mo = i < old_files->len ? FILE_AT(old_files, i)->module : NULL;
-		const char *mn = k < new_files->len ? FILE_AT(new_files, k)->module : NULL;
-		const char *m = !mo ? mn : !mn ? mo : strcmp(mo, mn) <= 0 ? mo : mn;
-		size_t oe = mo && strcmp(mo, m) == 0 ? group_end(old_files, i, m) : i;
-		size_t ne = mn && strcmp(mn, m) == 0 ? group_end(new_files, k, m) : k;
-
-		if ((oe - i > 1 || ne - k > 1) && oe > i && ne > k) {
-			first_o[i] = np;
-			for (; i < oe; i++)
-				paths[np++] = FILE_AT(old_files, i)->path;
-			first_n[k] = np;
-			for (; k < ne; k++)
-				paths[np++] = FILE_AT(new_files, k)->path;
-		}
-		i = oe;
-		k = ne;
+	walk_start(&w, old_files, new_files);
+	while (walk_next(&w)) {
+		if (!walk_several(&w))
+			continue;
+		first_o[w.oi] = np;
+		for (i = w.oi; i < w.oe; i++)
+			paths[np++] = FILE_AT(old_files, i)->path;
+		first_n[w.ni] = np;
+		for (i = w.ni; i < w.ne; i++)
+			paths[np++] = FILE_AT(new_files, i)->path;
 	}
 	sigs = hd_xcalloc(np + 1, sizeof(*sigs));
 	c.paths = paths;
@@ -626,23 +696,12 @@ void hd_pair_files_by_content(struct hd_vec *jobs, struct hd_arena *arena,
 	mark_wanted(old_files, new_files, first_o, first_n, sigs);
 	hd_parallel_for(np, threads, sig_one, &c);
 	/* pass 2: the jobs */
-	i = k = 0;
-	while (i < old_files->len || k < new_files->len) {
-		const char *mo = i < old_files->len ? FILE_AT(old_files, i)->module : NULL;
-		const char *mn = k < new_files->len ? FILE_AT(new_files, k)->module : NULL;
-		const char *m = !mo ? mn : !mn ? mo : strcmp(mo, mn) <= 0 ? mo : mn;
-		size_t oe = mo && strcmp(mo, m) == 0 ? group_end(old_files, i, m) : i;
-		size_t ne = mn && strcmp(mn, m) == 0 ? group_end(new_files, k, m) : k;
-
-		if ((oe - i > 1 || ne - k > 1) && oe > i && ne > k)
-			pair_group_content(jobs, arena, m, old_files, i, oe, new_files,
-					   k, ne, &sigs[first_o[i]], &sigs[first_n[k]],
-					   only_old, only_new, golden);
+	walk_start(&w, old_files, new_files);
+	while (walk_next(&w)) {
+		if (walk_several(&w))
+			pair_group_content(&p, &w, &sigs[first_o[w.oi]], &sigs[first_n[w.ni]]);
 		else
-			pair_group(jobs, arena, m, old_files, i, oe, new_files, k, ne,
-				   only_old, only_new, golden);
-		i = oe;
-		k = ne;
+			pair_group(&p, &w);
 	}
 	for (i = 0; i < np; i++)
 		free(sigs[i].values);
@@ -650,71 +709,6 @@ void hd_pair_files_by_content(struct hd_vec *jobs, struct hd_arena *arena,
 	free(first_n);
 	free(first_o);
 	free(paths);
-}
-
-/* ---- threads ---------------------------------------------------------------- */
-
-struct pool {
-	pthread_mutex_t lock;
-	size_t next, n;
-	void (*fn)(void *ctx, size_t i);
-	void *ctx;
-};
-
-static void *pool_worker(void *arg)
-{
-	struct pool *p = arg;
-
-	for (;;) {
-		size_t i;
-
-		pthread_mutex_lock(&p->lock);
-		i = p->next < p->n ? p->next++ : p->n;
-		pthread_mutex_unlock(&p->lock);
-		if (i == p->n)
-			return NULL;
-		p->fn(p->ctx, i);
-	}
-}
-
-void hd_parallel_for(size_t n, int jobs, void (*fn)(void *ctx, size_t i),
-		     void *ctx)
-{
-	struct pool p;
-	pthread_t *th;
-	size_t t, nt = jobs < 1 ? 1 : (size_t)jobs, started = 0;
-
-	if (nt > n)
-		nt = n;
-	if (nt <= 1) {
-		for (t = 0; t < n; t++)
-			fn(ctx, t);
-		return;
-	}
-	p.next = 0;
-	p.n = n;
-	p.fn = fn;
-	p.ctx = ctx;
-	pthread_mutex_init(&p.lock, NULL);
-	th = hd_xcalloc(nt, sizeof(*th));
-	for (t = 0; t < nt; t++)
-		if (pthread_create(&th[t], NULL, pool_worker, &p) == 0)
-			started++;
-		else
-			break;
-	if (started == 0)
-		pool_worker(&p);
-	for (t = 0; t < started; t++)
-		pthread_join(th[t], NULL);
-	free(th);
-	pthread_mutex_destroy(&p.lock);
-}
-
-int hd_online_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
 /* ---- one comparison ------------------------------------------------------------ */

@@ -13,8 +13,35 @@ static _Thread_local struct hd_diag_held *held;
 
 /* One message, written whole: stderr is locked for its pieces, so
  * messages of several threads (batch.h) never mix within a line. */
-static void vreport(const char *kind, const char *file, uint64_t line,
-		    uint64_t col, const char *fmt, va_list ap)
+/* The source line of a message and the span a caret line marks. */
+struct caret {
+	const char *text;
+	size_t len, off, span;
+};
+
+/* "   3 | text" with control and non-ASCII bytes as '?' (tabs kept, so
+ * the caret line below lines up), then "     |    ^~~~". */
+static void put_caret(FILE *out, uint64_t line, const struct caret *c)
+{
+	size_t i;
+
+	fprintf(out, "%5llu | ", (unsigned long long)line);
+	for (i = 0; i < c->len; i++) {
+		unsigned char ch = (unsigned char)c->text[i];
+		fputc(ch == '\t' || (ch >= 0x20 && ch < 0x7f) ? (int)ch : '?', out);
+	}
+	fputs("\n      | ", out);
+	for (i = 0; i < c->off && i < c->len; i++)
+		fputc(c->text[i] == '\t' ? '\t' : ' ', out);
+	fputc('^', out);
+	for (i = 1; i < c->span; i++)
+		fputc('~', out);
+	fputc('\n', out);
+}
+
+static void vreport_caret(const char *kind, const char *file, uint64_t line,
+			  uint64_t col, const struct caret *c, const char *fmt,
+			  va_list ap)
 {
 	FILE *out = held ? held->f : stderr;
 
@@ -32,7 +59,15 @@ static void vreport(const char *kind, const char *file, uint64_t line,
 		fputs(kind, out);
 	vfprintf(out, fmt, ap);
 	fputc('\n', out);
+	if (c)
+		put_caret(out, line, c);
 	funlockfile(out);
+}
+
+static void vreport(const char *kind, const char *file, uint64_t line,
+		    uint64_t col, const char *fmt, va_list ap)
+{
+	vreport_caret(kind, file, line, col, NULL, fmt, ap);
 }
 
 void hd_diag_hold(struct hd_diag_held *h)
@@ -82,6 +117,17 @@ void hd_error_col(const char *file, uint64_t line, uint64_t col,
 
 	va_start(ap, fmt);
 	vreport(NULL, file, line, col, fmt, ap);
+	va_end(ap);
+}
+
+void hd_error_caret(const char *file, uint64_t line, const char *text,
+		    size_t text_len, size_t off, size_t len, const char *fmt, ...)
+{
+	struct caret c = { text, text_len, off, len ? len : 1 };
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport_caret(NULL, file, line, off + 1, &c, fmt, ap);
 	va_end(ap);
 }
 

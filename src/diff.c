@@ -36,54 +36,39 @@ static void push_row(struct hd_vec *rows, const char *name, int is_bytes,
 	r->new_v = new_v;
 }
 
-/* Colours present in either figure set, ascending, merged. */
-static void color_rows(struct hd_vec *rows, struct hd_arena *arena,
-		       const struct hd_figures *of, const struct hd_figures *nf)
+/* Both per-colour lists begin their elements with the colour and its
+ * bytes, so one merge serves them. */
+_Static_assert(offsetof(struct hd_color_bytes, bytes) == sizeof(int64_t) &&
+	       offsetof(struct hd_peak_space, bytes) == sizeof(int64_t),
+	       "per-colour lists start with int64 color, int64 bytes");
+
+static const int64_t *color_bytes(const struct hd_vec *v, size_t i)
 {
-	size_t i = 0, k = 0;
-	size_t no = of->by_color.len, nn = nf ? nf->by_color.len : 0;
-
-	while (i < no || k < nn) {
-		const struct hd_color_bytes *a = i < no ? &HD_VEC_AT(&of->by_color, struct hd_color_bytes, i) : NULL;
-		const struct hd_color_bytes *b = k < nn ? &HD_VEC_AT(&nf->by_color, struct hd_color_bytes, k) : NULL;
-		int64_t c = a && (!b || a->color <= b->color) ? a->color : b->color;
-		int64_t ov = a && a->color == c ? a->bytes : 0;
-		int64_t nv = b && b->color == c ? b->bytes : 0;
-		const char *name = hd_arena_printf(arena, "space%lld_bytes", (long long)c);
-
-		push_row(rows, name, 1, !of->allocs_partial, ov,
-			 nf != NULL && !nf->allocs_partial, nv);
-		if (a && a->color == c)
-			i++;
-		if (b && b->color == c)
-			k++;
-	}
+	return (const int64_t *)(const void *)((const char *)v->data + i * v->elem);
 }
 
-/* The held peak per colour ("spaceN_peak_bytes", each side's own
- * time), colours of either side, ascending; absent on a side without a
- * held peak, 0 where that side has no allocation of the colour. */
-static void peak_color_rows(struct hd_vec *rows, struct hd_arena *arena,
-			    const struct hd_figures *of,
-			    const struct hd_figures *nf)
+/*
+ * Rows "space<C><suffix>" for the colours of either list, ascending; 0
+ * where a side has no entry of the colour, absent on a side without the
+ * figure (has_* 0; nl NULL without a NEW side).  The peak per colour is
+ * each side's own time.
+ */
+static void space_rows(struct hd_vec *rows, struct hd_arena *arena,
+		       const char *suffix, const struct hd_vec *ol, int has_old,
+		       const struct hd_vec *nl, int has_new)
 {
-	size_t i = 0, k = 0;
-	size_t no = of->peak_by_color.len, nn = nf ? nf->peak_by_color.len : 0;
+	size_t i = 0, k = 0, no = ol->len, nn = nl ? nl->len : 0;
 
 	while (i < no || k < nn) {
-		const struct hd_peak_space *a = i < no ? &HD_VEC_AT(&of->peak_by_color, struct hd_peak_space, i) : NULL;
-		const struct hd_peak_space *b = k < nn ? &HD_VEC_AT(&nf->peak_by_color, struct hd_peak_space, k) : NULL;
-		int64_t c = a && (!b || a->color <= b->color) ? a->color : b->color;
-		int64_t ov = a && a->color == c ? a->bytes : 0;
-		int64_t nv = b && b->color == c ? b->bytes : 0;
-		const char *name = hd_arena_printf(arena, "space%lld_peak_bytes", (long long)c);
+		const int64_t *a = i < no ? color_bytes(ol, i) : NULL;
+		const int64_t *b = k < nn ? color_bytes(nl, k) : NULL;
+		int64_t c = a && (!b || a[0] <= b[0]) ? a[0] : b[0];
 
-		push_row(rows, name, 1, of->has_peak, ov,
-			 nf != NULL && nf->has_peak, nv);
-		if (a && a->color == c)
-			i++;
-		if (b && b->color == c)
-			k++;
+		push_row(rows, hd_arena_printf(arena, "space%lld%s", (long long)c, suffix),
+			 1, has_old, a && a[0] == c ? a[1] : 0,
+			 has_new, b && b[0] == c ? b[1] : 0);
+		i += a && a[0] == c;
+		k += b && b[0] == c;
 	}
 }
 
@@ -114,8 +99,10 @@ void hd_figure_rows(struct hd_vec *rows, struct hd_arena *arena,
 	push_row(rows, "recomputed_peak_bytes", 1, of->has_recomputed,
 		 of->recomputed_bytes, hn && nf->has_recomputed,
 		 hn ? nf->recomputed_bytes : 0);
-	color_rows(rows, arena, of, nf);
-	peak_color_rows(rows, arena, of, nf);
+	space_rows(rows, arena, "_bytes", &of->by_color, !of->allocs_partial,
+		   nf ? &nf->by_color : NULL, nf != NULL && !nf->allocs_partial);
+	space_rows(rows, arena, "_peak_bytes", &of->peak_by_color, of->has_peak,
+		   nf ? &nf->peak_by_color : NULL, nf != NULL && nf->has_peak);
 	for (k = 0; k < HD_KIND_COUNT; k++) {
 		if (k == HD_KIND_OTHER && !of->allocs_by_kind[k] &&
 		    !(hn && nf->allocs_by_kind[k]))

@@ -29,8 +29,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <zlib.h>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -38,8 +36,6 @@
 #include "hlodiff/canon.h"
 #include "hlodiff/diag.h"
 #include "hlodiff/figures.h"
-#include "hlodiff/input.h"
-#include "hlodiff/parse.h"
 #include "hlodiff/shape.h"
 
 #define MAX_FIELDS 12
@@ -132,8 +128,7 @@ int hd_golden_detect(const char *data, size_t len)
 	return len == n || data[n] == '\n' || data[n] == '\r';
 }
 
-/* Does the buffer start with "hlodiff-golden " (any version)? */
-static int golden_any_version(const char *data, size_t len)
+int hd_golden_any_version(const char *data, size_t len)
 {
 	static const char stem[] = "hlodiff-golden ";
 
@@ -2843,7 +2838,7 @@ int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 	r.prev_alloc = -1;
 	r.prev_param = -1;
 	if (!hd_golden_detect(data, len)) {
-		if (golden_any_version(data, len))
+		if (hd_golden_any_version(data, len))
 			hd_error(name, 1, "golden file of another version (expected '%s'; "
 				 "write it anew with 'hlodiff golden update')", HD_GOLDEN_MAGIC);
 		else
@@ -2885,87 +2880,4 @@ int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 	hash_ids_release(&r.hashes);
 	ids_release(&r.ops);
 	return st;
-}
-
-/* ---- loading a dump or a golden ------------------------------------------ */
-
-/* Reads up to n bytes from the start of a regular file (inflated when it
- * is gzip).  Returns the number read, -1 when it cannot be read. */
-static long peek_file(const char *path, char *buf, size_t n)
-{
-	gzFile g = gzopen(path, "rb");
-	int got;
-
-	if (!g)
-		return -1;
-	got = gzread(g, buf, (unsigned)n);
-	gzclose(g);
-	return got;
-}
-
-static int is_regular(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* A golden from an input already read: d adopts in. */
-static int golden_from_input(struct hd_dump *d, struct hd_input *in)
-{
-	int st = hd_golden_parse(d, in->name, in->data, in->len);
-
-	d->inputs[0] = *in;
-	d->n_inputs = 1;
-	return st ? -1 : 1;
-}
-
-int hd_load_dump(struct hd_dump *d, const char *path, unsigned flags)
-{
-	char head[sizeof(HD_GOLDEN_MAGIC) + 1];
-	struct hd_input in;
-	long n;
-
-	if (is_regular(path)) {
-		char first[512];
-		long nf = peek_file(path, first, sizeof(first));
-
-		if (nf > 0 && hd_input_refuse_other(path, first, (size_t)nf)) {
-			hd_dump_init(d);
-			return -1;
-		}
-		n = peek_file(path, head, sizeof(head));
-		if (n < 0 || !golden_any_version(head, (size_t)n)) {
-			if (hd_parse_file(d, path, flags))
-				return -1;
-			hd_parse_report_unknown(d);
-			return 0;
-		}
-		if (hd_input_open(&in, path)) {
-			hd_dump_init(d);
-			return -1;
-		}
-		return golden_from_input(d, &in);
-	}
-	/* Standard input, pipes: read once, then decide. */
-	if (hd_input_open(&in, path)) {
-		hd_dump_init(d);
-		return -1;
-	}
-	if (golden_any_version(in.data, in.len))
-		return golden_from_input(d, &in);
-	if (hd_input_refuse_other(path, in.data, in.len < 512 ? in.len : 512)) {
-		hd_input_release(&in);
-		hd_dump_init(d);
-		return -1;
-	}
-	if (hd_parse_buffer(d, in.name, in.data, in.len, flags)) {
-		d->inputs[0] = in;
-		d->n_inputs = 1;
-		return -1;
-	}
-	d->inputs[0] = in;
-	d->n_inputs = 1;
-	hd_parse_report_unknown(d);
-	return 0;
 }

@@ -13,40 +13,13 @@
 
 #include "hlodiff/format.h"
 #include "hlodiff/json.h"
+#include "hlodiff/report_verdict.h"
+#include "hlodiff/label.h"
 #include "hlodiff/shape.h"
 #include "report_common.h"
 
 #define JSON_SCHEMA 1
 #define LABEL_MAX 512
-
-int hd_value_label(char *buf, size_t n, const struct hd_dump *d, uint32_t v)
-{
-	const struct hd_value *val = &HD_VALUE(d, v);
-	size_t a = val->name.n, b = val->index_n;
-
-	/* snprintf("%.*s%.*s") without the format walk: it is called for
-	 * every value a JSON report lists */
-	if (n == 0)
-		return (int)(a + b);
-	if (a > n - 1)
-		a = n - 1;
-	if (b > n - 1 - a)
-		b = n - 1 - a;
-	memcpy(buf, val->name.p, a);
-	memcpy(buf + a, hd_value_index(val).p, b);
-	buf[a + b] = '\0';
-	return (int)(val->name.n + val->index_n);
-}
-
-char *hd_value_label_dup(const struct hd_dump *d, uint32_t v)
-{
-	const struct hd_value *val = &HD_VALUE(d, v);
-	size_t n = val->name.n + val->index_n + 1;
-	char *buf = hd_xmalloc(n);
-
-	hd_value_label(buf, n, d, v);
-	return buf;
-}
 
 /* ---- stat, text ------------------------------------------------------ */
 
@@ -111,6 +84,17 @@ static void stat_text_totals(FILE *out, const struct hd_dump *d,
 	}
 }
 
+/* The label of the value a peak gap is about, or the name it gives. */
+static void gap_label(char *lab, size_t n, const struct hd_dump *d,
+		      const struct hd_peak_gap *g)
+{
+	if (g->value != HD_NONE)
+		hd_value_label(lab, n, d, g->value);
+	else
+		snprintf(lab, n, "%.*s%.*s", (int)g->name.n, g->name.p,
+			 (int)g->index.n, g->index.p ? g->index.p : "");
+}
+
 /* How many values hd_report shows for a stated peak that differs. */
 #define GAPS_SHOWN 5
 
@@ -144,11 +128,7 @@ static void text_peak_gap(FILE *out, const char *indent,
 	for (i = 0; i < gaps.len && i < GAPS_SHOWN; i++) {
 		const struct hd_peak_gap *g = &HD_VEC_AT(&gaps, struct hd_peak_gap, i);
 
-		if (g->value != HD_NONE)
-			hd_value_label(lab, sizeof(lab), d, g->value);
-		else
-			snprintf(lab, sizeof(lab), "%.*s%.*s", (int)g->name.n, g->name.p,
-				 (int)g->index.n, g->index.p ? g->index.p : "");
+		gap_label(lab, sizeof(lab), d, g);
 		hd_print_line(out, "%s  %15s  %s: held %" PRId64 ", stated %" PRId64 " (%s)",
 			      indent, hd_signed(dd, sizeof(dd), hd_delta(g->held, g->stated)),
 			      lab, g->held, g->stated, hd_peak_gap_name(g->reason));
@@ -483,11 +463,7 @@ static void json_peak_figures(struct hd_json *j, const struct hd_dump *d,
 		for (i = 0; i < gaps.len && i < GAPS_SHOWN; i++) {
 			const struct hd_peak_gap *g = &HD_VEC_AT(&gaps, struct hd_peak_gap, i);
 
-			if (g->value != HD_NONE)
-				hd_value_label(lab, sizeof(lab), d, g->value);
-			else
-				snprintf(lab, sizeof(lab), "%.*s%.*s", (int)g->name.n, g->name.p,
-					 (int)g->index.n, g->index.p ? g->index.p : "");
+			gap_label(lab, sizeof(lab), d, g);
 			hd_json_begin_object(j);
 			hd_json_key_str(j, "value", lab);
 			hd_json_key_int(j, "held", g->held);
@@ -834,12 +810,7 @@ static void diff_text_peak(FILE *out, const struct hd_diff *df,
 /* The notes at the top: other modules, other programs (diff.h). */
 static void diff_text_notes(FILE *out, const struct hd_diff *df)
 {
-	char buf[640];
-
-	if (hd_rc_module_note(buf, sizeof(buf), df))
-		fprintf(out, "note: %s\n", buf);
-	if (hd_rc_programs_note(buf, sizeof(buf), df))
-		fprintf(out, "note: %s\n", buf);
+	hd_rc_put_notes(out, df, "note: ", "\n");
 }
 
 /* The scaling summary (diff.h), when many values changed size. */

@@ -1,7 +1,7 @@
 /*
  * report_batch.c - reports of many modules at once (directory mode,
  * golden check): the summary table and the modules' own parts, in every
- * format; the format names; colour for the text report.
+ * format; the format names.
  *
  * The modules' parts were rendered by the workers (report.h); this file
  * only lays them out, in module order, so the output does not depend on
@@ -379,9 +379,23 @@ static const char *md_mark(const struct hd_module_report *m)
 	return "";
 }
 
+/* One module's row of the Markdown summary table. */
+static void md_row(FILE *out, const struct hd_batch_report *b,
+		   const struct hd_module_report *m)
+{
+	char c[6][NUM_MAX], verdict[128];
+
+	row_cells(m, c);
+	verdict_words(verdict, sizeof(verdict), b, m);
+	fputs("| ", out);
+	md_cell_code(out, m->label);
+	fprintf(out, " | %s | %s | %s | %s | %s | %s | %s%s |\n", c[0], c[1], c[2],
+		c[3], c[4], c[5], md_mark(m), verdict);
+}
+
 static void md_summary(FILE *out, const struct hd_batch_report *b)
 {
-	char line[512], c[6][NUM_MAX], verdict[128];
+	char line[512];
 	size_t i;
 
 	tally_line(line, sizeof(line), b);
@@ -392,16 +406,8 @@ static void md_summary(FILE *out, const struct hd_batch_report *b)
 	md_cell_code(out, b->new_root);
 	fputs("\n\n| module | total old | total new | delta | % | peak old | peak new | verdict |\n"
 	      "|:---|---:|---:|---:|---:|---:|---:|:---|\n", out);
-	for (i = 0; i < b->n; i++) {
-		const struct hd_module_report *m = &b->mods[i];
-
-		row_cells(m, c);
-		verdict_words(verdict, sizeof(verdict), b, m);
-		fputs("| ", out);
-		md_cell_code(out, m->label);
-		fprintf(out, " | %s | %s | %s | %s | %s | %s | %s%s |\n", c[0], c[1], c[2],
-			c[3], c[4], c[5], md_mark(m), verdict);
-	}
+	for (i = 0; i < b->n; i++)
+		md_row(out, b, &b->mods[i]);
 	fputc('\n', out);
 	for (i = 0; i < b->n; i++)
 		if (new_note(b, i)) {
@@ -483,19 +489,6 @@ static void pr_close(struct pr_buf *b)
 	b->f = NULL;
 }
 
-static void pr_row(FILE *out, const struct hd_batch_report *b,
-		   const struct hd_module_report *m)
-{
-	char c[6][NUM_MAX], verdict[128];
-
-	row_cells(m, c);
-	verdict_words(verdict, sizeof(verdict), b, m);
-	fputs("| ", out);
-	md_cell_code(out, m->label);
-	fprintf(out, " | %s | %s | %s | %s | %s | %s | %s%s |\n", c[0], c[1], c[2],
-		c[3], c[4], c[5], md_mark(m), verdict);
-}
-
 /* The table of one class; rows past *room bytes are counted in *cut. */
 static void pr_table(FILE *out, const struct hd_batch_report *b, enum pr_class k,
 		     const char *title, size_t count, size_t *room, size_t *cut)
@@ -512,7 +505,7 @@ static void pr_table(FILE *out, const struct hd_batch_report *b, enum pr_class k
 		if (pr_class(&b->mods[i]) != k)
 			continue;
 		pr_open(&row);
-		pr_row(row.f, b, &b->mods[i]);
+		md_row(row.f, b, &b->mods[i]);
 		pr_close(&row);
 		if (row.n <= *room) {
 			fwrite(row.p, 1, row.n, out);
@@ -847,178 +840,5 @@ void hd_report_batch(FILE *out, enum hd_format f,
 	case HD_FORMAT_JUNIT: junit_batch(out, b); break;
 	case HD_FORMAT_GITHUB: github_batch(out, b); break;
 	case HD_FORMAT_COUNT: break;
-	}
-}
-
-/* ---- colour ---------------------------------------------------------------- */
-
-#define C_RED "\033[31m"
-#define C_GREEN "\033[32m"
-#define C_YELLOW "\033[33m"
-#define C_BOLD "\033[1m"
-#define C_DIM "\033[2m"
-#define C_OFF "\033[0m"
-
-enum table { T_NONE, T_FIGURES, T_VALUES, T_SUMMARY };
-
-static void put_colored(FILE *out, const char *color, const char *s, size_t n)
-{
-	fputs(color, out);
-	fwrite(s, 1, n, out);
-	fputs(C_OFF, out);
-}
-
-/* Colour of a signed number: growth red, shrinkage green. */
-static const char *sign_color(const char *s, size_t n)
-{
-	if (n && s[0] == '+')
-		return C_RED;
-	if (n > 1 && s[0] == '-' && s[1] >= '0' && s[1] <= '9')
-		return C_GREEN;
-	return NULL;
-}
-
-/*
- * Writes a table row with the tokens picked by want (bit k = token k,
- * tokens separated by runs of spaces) coloured by sign, and token `verb`
- * (-1: none) coloured by its word.
- */
-static void row_tokens(FILE *out, const char *s, size_t n, unsigned want, int verb)
-{
-	size_t i = 0;
-	int k = 0;
-
-	while (i < n) {
-		size_t j = i;
-		const char *col = NULL;
-
-		while (j < n && s[j] == ' ')
-			j++;
-		fwrite(s + i, 1, j - i, out);
-		i = j;
-		while (j < n && s[j] != ' ')
-			j++;
-		if (k < 32 && (want >> k & 1u))
-			col = sign_color(s + i, j - i);
-		if (k == verb) {
-			if (j - i == 5 && memcmp(s + i, "added", 5) == 0)
-				col = C_RED;
-			else if (j - i == 7 && memcmp(s + i, "removed", 7) == 0)
-				col = C_GREEN;
-			else if (j - i == 7 && memcmp(s + i, "changed", 7) == 0)
-				col = C_YELLOW;
-		}
-		if (col)
-			put_colored(out, col, s + i, j - i);
-		else
-			fwrite(s + i, 1, j - i, out);
-		i = j;
-		k++;
-	}
-}
-
-static int starts(const char *s, size_t n, const char *p)
-{
-	size_t k = strlen(p);
-
-	return n >= k && memcmp(s, p, k) == 0;
-}
-
-static const char *contains(const char *s, size_t n, const char *p)
-{
-	return memmem(s, n, p, strlen(p));
-}
-
-/* The colour of a whole line, or NULL. */
-static const char *line_color(const char *s, size_t n)
-{
-	if (starts(s, n, "  error "))
-		return C_RED;
-	if (starts(s, n, "  warning "))
-		return C_YELLOW;
-	if (starts(s, n, "  ok "))
-		return C_GREEN;
-	if (starts(s, n, "  n/a ") || starts(s, n, "  waived ") || starts(s, n, "note: "))
-		return C_DIM;
-	if (starts(s, n, "--- ") || starts(s, n, "+++ ") || starts(s, n, "== ") ||
-	    starts(s, n, "hlodiff: "))
-		return C_BOLD;
-	if (starts(s, n, "rules: "))
-		return contains(s, n, " error, ") && !contains(s, n, "(0 error") ? C_RED :
-			contains(s, n, " violated (") ? C_YELLOW : C_GREEN;
-	return NULL;
-}
-
-/* A summary row: verdict words at the end coloured. */
-static void summary_row(FILE *out, const char *s, size_t n)
-{
-	const char *v = NULL, *col = NULL;
-	size_t k;
-
-	for (k = n; k > 1; k--)
-		if (s[k - 1] == ' ' && s[k - 2] == ' ') {
-			v = s + k;
-			break;
-		}
-	if (v) {
-		size_t vn = n - (size_t)(v - s);
-		if (starts(v, vn, "FAIL") || starts(v, vn, "no golden") ||
-		    starts(v, vn, "not read"))
-			col = C_RED;
-		else if (starts(v, vn, "ok, "))
-			col = C_YELLOW;
-		else if (starts(v, vn, "ok"))
-			col = C_GREEN;
-	}
-	if (!col) {
-		fwrite(s, 1, n, out);
-		return;
-	}
-	fwrite(s, 1, (size_t)(v - s), out);
-	put_colored(out, col, v, n - (size_t)(v - s));
-}
-
-static enum table table_after(const char *s, size_t n, enum table t)
-{
-	if (n == 0 || starts(s, n, "== ") || starts(s, n, "note: "))
-		return T_NONE;
-	if (starts(s, n, "figure "))
-		return T_FIGURES;
-	if (starts(s, n, "  status "))
-		return T_VALUES;
-	if (starts(s, n, "module "))
-		return T_SUMMARY;
-	return t;
-}
-
-void hd_text_colorize(FILE *out, const char *text, size_t n)
-{
-	enum table t = T_NONE;
-	size_t i = 0;
-
-	while (i < n) {
-		const char *nl = memchr(text + i, '\n', n - i);
-		size_t end = nl ? (size_t)(nl - text) : n;
-		const char *s = text + i, *col;
-		size_t len = end - i;
-		enum table next = table_after(s, len, t);
-
-		col = line_color(s, len);
-		t = next;
-		if (col && t != T_SUMMARY)
-			put_colored(out, col, s, len);
-		else if (t == T_FIGURES && !starts(s, len, "figure "))
-			row_tokens(out, s, len, 1u << 3 | 1u << 4, -1);
-		else if (t == T_VALUES && !starts(s, len, "  status "))
-			row_tokens(out, s, len, 1u << 3, 0);
-		else if (t == T_SUMMARY && !starts(s, len, "module "))
-			summary_row(out, s, len);
-		else if (col)
-			put_colored(out, col, s, len);
-		else
-			fwrite(s, 1, len, out);
-		if (nl)
-			fputc('\n', out);
-		i = end + 1;
 	}
 }

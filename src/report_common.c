@@ -11,8 +11,11 @@
 #include <string.h>
 
 #include "hlodiff/figures.h"
+#include "hlodiff/filename.h"
 #include "hlodiff/format.h"
+#include "hlodiff/label.h"
 #include "hlodiff/shape.h"
+#include "hlodiff/str.h"
 
 #define NUM_MAX 48
 #define LABEL_MAX 512
@@ -288,13 +291,6 @@ static size_t op_component_end(struct hd_slice op, size_t i)
 	return i;
 }
 
-static int starts_with(struct hd_slice s, size_t at, const char *p)
-{
-	size_t k = strlen(p);
-
-	return s.n - at >= k && memcmp(s.p + at, p, k) == 0;
-}
-
 void hd_rc_short_op_name(char *buf, size_t n, struct hd_slice op, size_t width)
 {
 	size_t at = 0, e, cut, len;
@@ -305,9 +301,9 @@ void hd_rc_short_op_name(char *buf, size_t n, struct hd_slice op, size_t width)
 	if (!op.n || !op.p)
 		return;
 	/* "jit(NAME)/jit(main)/": the same for every value of a module */
-	if (starts_with(op, 0, "jit(")) {
+	if (hd_starts_with(op.p, op.n, "jit(")) {
 		e = op_component_end(op, 0);
-		if (e < op.n && starts_with(op, e + 1, "jit(main)/"))
+		if (e < op.n && hd_starts_with(op.p + e + 1, op.n - e - 1, "jit(main)/"))
 			at = e + 1 + strlen("jit(main)/");
 	}
 	len = op.n - at;
@@ -676,4 +672,107 @@ int hd_rc_module_note(char *buf, size_t n, const struct hd_diff *df)
 		return 0;
 	snprintf(buf, n, "different modules: %s (old), %s (new)", a, b);
 	return 1;
+}
+
+void hd_rc_put_notes(FILE *out, const struct hd_diff *df, const char *before,
+		     const char *after)
+{
+	char buf[640];
+
+	if (hd_rc_module_note(buf, sizeof(buf), df))
+		fprintf(out, "%s%s%s", before, buf, after);
+	if (hd_rc_programs_note(buf, sizeof(buf), df))
+		fprintf(out, "%s%s%s", before, buf, after);
+}
+
+/* ---- verdicts, as every format words them ----------------------------- */
+
+/* "1.5" for a percentage kept in millionths. */
+char *hd_pct_text(char *buf, size_t n, int64_t pct)
+{
+	int64_t whole = pct / HD_PCT_ONE, frac = pct % HD_PCT_ONE;
+	int len = snprintf(buf, n, "%" PRId64, whole);
+
+	if (frac && len > 0 && (size_t)len < n) {
+		char f[16];
+		int k = snprintf(f, sizeof(f), "%06" PRId64, frac);
+
+		while (k > 0 && f[k - 1] == '0')
+			f[--k] = '\0';
+		snprintf(buf + len, n - (size_t)len, ".%s", f);
+	}
+	return buf;
+}
+
+static const struct hd_lost_alias *lost_at(const struct hd_verdicts *v,
+					   uint32_t i)
+{
+	return &HD_VEC_AT(&v->lost, struct hd_lost_alias, i);
+}
+
+int hd_lost_alias_text(char *buf, size_t n, const struct hd_verdicts *v,
+		       uint32_t i)
+{
+	const struct hd_lost_alias *l = lost_at(v, i);
+	const struct hd_alloc *a = &HD_ALLOC(v->df->old, l->old_alloc);
+	struct hd_slice name, op;
+	char who[LABEL_MAX], in_new[96];
+
+	hd_alias_names(v->df->old, l->old_alloc, &name, &op);
+	who[0] = '\0';
+	if (name.n && op.n)
+		snprintf(who, sizeof(who), ", %.*s (op_name \"%.*s\")",
+			 (int)name.n, name.p, (int)op.n, op.p);
+	else if (name.n)
+		snprintf(who, sizeof(who), ", %.*s", (int)name.n, name.p);
+	if (l->new_alloc == HD_NONE)
+		snprintf(in_new, sizeof(in_new), "not a parameter of NEW");
+	else
+		snprintf(in_new, sizeof(in_new), "NEW's allocation %" PRId64
+			 " (%" PRId64 " bytes) is not reused by an output",
+			 HD_ALLOC(v->df->new_dump, l->new_alloc).index,
+			 HD_ALLOC(v->df->new_dump, l->new_alloc).size);
+	return snprintf(buf, n, "lost alias parameter %" PRId64 " %.*s: %.*s, %"
+			PRId64 " bytes%s; %s", a->param_number,
+			(int)a->param_index.n, a->param_index.p ? a->param_index.p : "",
+			(int)a->param_shape.n, a->param_shape.p ? a->param_shape.p : "",
+			a->size, who, in_new);
+}
+
+char *hd_verdict_parts_text(char *buf, size_t n, const struct hd_verdict *vd)
+{
+	const struct hd_rule *part;
+	char p[NUM_MAX], a[NUM_MAX];
+	size_t len = 0;
+	int64_t allowed;
+
+	if (n)
+		buf[0] = '\0';
+	if (!vd->rule->and_next || vd->result == HD_VERDICT_NA)
+		return buf;
+	for (part = vd->rule; part && len < n; part = part->and_next) {
+		int over = hd_cond_violated(part, vd->old_v, vd->new_v, &allowed);
+		const char *sep = part == vd->rule ? "; " : " and ";
+		int k = 0;
+
+		if (part->cond == HD_COND_GROWS_PCT)
+			k = snprintf(buf + len, n - len, "%s%s%% of %" PRId64 " allows %s",
+				     sep, hd_pct_text(p, sizeof(p), part->pct),
+				     vd->old_v, hd_signed(a, sizeof(a), allowed));
+		else if (part->cond == HD_COND_GROWS_BY)
+			k = snprintf(buf + len, n - len, "%sallowed %s", sep,
+				     hd_signed(a, sizeof(a), allowed));
+		else if (part->cond == HD_COND_ABOVE)
+			k = snprintf(buf + len, n - len, "%sceiling %" PRId64, sep,
+				     allowed);
+		if (k < 0)
+			break;
+		len += (size_t)k;
+		if (len < n) {
+			k = snprintf(buf + len, n - len, " (%s)",
+				     over ? "exceeded" : "within");
+			len += k > 0 ? (size_t)k : 0;
+		}
+	}
+	return buf;
 }

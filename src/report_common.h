@@ -2,7 +2,7 @@
  * report_common.h - helpers shared by the report renderers of this
  * directory (report_md.c, report_junit.c, report_github.c,
  * report_batch.c): the words of a rule verdict as the text report
- * writes them (verdict.c), for formats that lay them out differently.
+ * writes them (report_verdict.c), for formats that lay them out differently.
  * Not part of the API.
  */
 #ifndef HLODIFF_REPORT_COMMON_H
@@ -10,8 +10,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
-#include "hlodiff/report.h"
+#include "hlodiff/diff.h"
+#include "hlodiff/report_opts.h"
 #include "hlodiff/verdict.h"
 
 #define HD_RC_LINE 1024
@@ -151,10 +153,33 @@ int hd_rc_programs_note(char *buf, size_t n, const struct hd_diff *df);
  * names their paths give, as directory mode reads them): returns 1 and
  * fills buf, else 0. */
 int hd_rc_module_note(char *buf, size_t n, const struct hd_diff *df);
+/* Both notes (module, programs) that apply, each as before NOTE after. */
+void hd_rc_put_notes(FILE *out, const struct hd_diff *df, const char *before,
+		     const char *after);
 /* The module name of a dump ("" when unknown): the one a golden file
  * records, else hd_module_name_from_path of a file named as XLA names
  * buffer-assignment dumps; only a JAX module's name ("jit_...",
  * "pmap_...") counts. */
 void hd_rc_module_of(char *buf, size_t n, const struct hd_dump *d);
+
+/* ---- verdicts, as every format words them ----------------------------- */
+
+/*
+ * For a rule with 'and' parts: "; P% of OLD allows +A (exceeded) and
+ * allowed +B (within)", each part's threshold and whether (old, new)
+ * exceeds it; "" for a rule of one condition.  buf holds n bytes.
+ */
+char *hd_verdict_parts_text(char *buf, size_t n, const struct hd_verdict *vd);
+
+/* "1.5" for a percentage kept in millionths (a rule's P%). */
+char *hd_pct_text(char *buf, size_t n, int64_t pct);
+
+/*
+ * "lost alias parameter N INDEX: SHAPE, B bytes, NAME (op_name "..."),
+ * WHAT IN NEW" of lost alias i of v (an index into v->lost), as every
+ * format prints it.  Returns what snprintf returns.
+ */
+int hd_lost_alias_text(char *buf, size_t n, const struct hd_verdicts *v,
+		       uint32_t i);
 
 #endif

@@ -410,12 +410,7 @@ static void movers_section(FILE *out, const struct hd_diff *df,
 /* The notes at the top: other modules, other programs (diff.h). */
 static void notes_section(FILE *out, const struct hd_diff *df)
 {
-	char buf[640];
-
-	if (hd_rc_module_note(buf, sizeof(buf), df))
-		fprintf(out, "> **Note:** %s\n\n", buf);
-	if (hd_rc_programs_note(buf, sizeof(buf), df))
-		fprintf(out, "> **Note:** %s\n\n", buf);
+	hd_rc_put_notes(out, df, "> **Note:** ", "\n\n");
 }
 
 /* The scaling summary (diff.h), when many values changed size. */

@@ -157,15 +157,4 @@ void hd_batch_write_goldens(const char *dir, int gz, unsigned parse_flags,
 			    int jobs, const struct hd_job *j, size_t n,
 			    struct hd_golden_out *out);
 
-/*
- * Calls fn(ctx, i) for i in [0, n) on up to jobs threads (jobs <= 1 or
- * n <= 1: on this thread).  fn must be safe to run concurrently for
- * different i.
- */
-void hd_parallel_for(size_t n, int jobs, void (*fn)(void *ctx, size_t i),
-		     void *ctx);
-
-/* Online processors (>= 1). */
-int hd_online_cpus(void);
-
 #endif

@@ -29,6 +29,14 @@ void hd_error(const char *file, uint64_t line, const char *fmt, ...)
 void hd_error_col(const char *file, uint64_t line, uint64_t col,
 		  const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/*
+ * Error at FILE:LINE:COL (COL = off + 1), then the source line text and
+ * a caret line under its bytes [off, off + len) (len 0: one byte), in
+ * the gutter style "   3 | text" / "      |    ^~~~".
+ */
+void hd_error_caret(const char *file, uint64_t line, const char *text,
+		    size_t text_len, size_t off, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
 void hd_warning(const char *file, uint64_t line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Prints "hlodiff: <msg>" and exits 2. */

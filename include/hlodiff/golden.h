@@ -48,13 +48,8 @@ int hd_golden_write(FILE *out, const struct hd_dump *d, const char *module);
 int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 		    size_t len);
 
-/*
- * Reads path ("-" = standard input, ".gz" inflated) as a golden file if
- * it starts with the magic line, else as a dump (hd_parse_file with
- * flags; the unknown-line summary is printed).  Returns 1 for a golden,
- * 0 for a dump, -1 after printing the error.  d must be released
- * either way.
- */
-int hd_load_dump(struct hd_dump *d, const char *path, unsigned flags);
+/* Does the buffer start with "hlodiff-golden " (any version)?  Tells a
+ * golden of another version from a dump, so it is refused by name. */
+int hd_golden_any_version(const char *data, size_t len);
 
 #endif

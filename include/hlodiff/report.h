@@ -34,6 +34,7 @@
 #include "hlodiff/dump.h"
 #include "hlodiff/figures.h"
 #include "hlodiff/membuf.h"
+#include "hlodiff/report_opts.h"
 #include "hlodiff/rules.h"
 
 enum hd_format {
@@ -49,24 +50,6 @@ enum hd_format {
 const char *hd_format_name(enum hd_format f);
 /* Parses a format name; returns 0, or -1 when s is none of them. */
 int hd_format_parse(const char *s, enum hd_format *out);
-
-struct hd_report_opts {
-	int top_n;          /* values listed before "N others" (0 = all) */
-	int all;            /* list every value, unchanged ones included */
-	const struct hd_breakdown *breakdown; /* --by: shown when not NULL */
-	const struct hd_verdicts *verdicts;   /* rule results, NULL if none */
-	int werror;         /* warnings fail (junit, github, markdown words) */
-	int md_level;       /* markdown: level of the report's heading (2:
-			       "##"); sections go one level deeper */
-	const char *label;  /* module label for markdown/junit/github, or
-			       NULL (then the NEW file's name) */
-	int summary_only;   /* batch text/markdown: the summary table only */
-	/* --source-prefix OLD=NEW, in the order given: a value's source
-	 * path that starts with OLD is shown as NEW and the rest (text,
-	 * Markdown, GitHub); NULL when none */
-	const char *const *source_prefix;
-	int n_source_prefix;
-};
 
 void hd_report_stat_text(FILE *out, const struct hd_dump *d,
 			 const struct hd_figures *f,
@@ -226,14 +209,5 @@ void hd_report_batch(FILE *out, enum hd_format f,
  * them the bytes are the input's.
  */
 void hd_text_colorize(FILE *out, const char *text, size_t n);
-
-/* Writes "name{index}" of value v of d ("{}" for a non-tuple value) to
- * buf, NUL-terminated and cut to n - 1 bytes; returns its whole length,
- * as snprintf does. */
-int hd_value_label(char *buf, size_t n, const struct hd_dump *d, uint32_t v);
-
-/* The same, whole, in memory from hd_xmalloc (the caller frees it): for
- * JSON, which is read by programs and so is never cut. */
-char *hd_value_label_dup(const struct hd_dump *d, uint32_t v);
 
 #endif

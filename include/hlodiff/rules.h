@@ -75,30 +75,4 @@ void hd_verdicts_free(struct hd_verdicts *v);
 /* 0, or 1 when an error rule (or, with werror, any rule) is violated. */
 int hd_verdicts_status(const struct hd_verdicts *v, int werror);
 
-/*
- * The "rules:" section of the text report: a summary line, each
- * violation with old, new, delta, percent and the values (or copies)
- * that account for it, one line per passed or not applicable rule, and
- * the waivers with their reasons.  Starts with "rules:", no blank line
- * before it.
- */
-void hd_verdicts_report_text(FILE *out, const struct hd_verdicts *v);
-/* Writes one JSON value (an object); see docs/rules.md for the schema. */
-void hd_verdicts_report_json(struct hd_json *j, const struct hd_verdicts *v);
-/* An HTML fragment (summary and one table row per rule) for the page. */
-void hd_verdicts_report_html(FILE *out, const struct hd_verdicts *v);
-
-/*
- * The module name in an XLA dump file name (FORMAT.md section 11):
- * directories, a leading "<timestamp>." and "module_NNNN." (also after a
- * "<prefix>__" as in the corpus), ".cl_N", the stage (".after_optimizations",
- * ".sm_8.0_gpu_after_optimizations", ...) and "-buffer-assignment.txt"
- * (".gz") are stripped: ".../module_0035.jit_attn.cl_7.after_optimizations-
- * buffer-assignment.txt" -> "jit_attn".  A name not in that form gives
- * its base name without ".txt"/".gz".  Returns 0, or -1 when there is no
- * name (path NULL, "-", a module whose name XLA dropped) or it does not
- * fit in n bytes; buf is always NUL-terminated when n > 0.
- */
-int hd_module_name_from_path(const char *path, char *buf, size_t n);
-
 #endif

@@ -201,30 +201,12 @@ int hd_cond_violated(const struct hd_rule *r, int64_t old_v, int64_t new_v,
 		     int64_t *allowed);
 
 /*
- * For a rule with 'and' parts: "; P% of OLD allows +A (exceeded) and
- * allowed +B (within)", each part's threshold and whether (old, new)
- * exceeds it; "" for a rule of one condition.  buf holds n bytes.
- */
-char *hd_verdict_parts_text(char *buf, size_t n, const struct hd_verdict *vd);
-
-/*
  * Did evaluating vd read the diff's list of values?  A violated rule
  * lists its contributor values, except the copy rules, which list
  * copy-starts.  A partial diff (diff.h) must be completed and the rules
  * evaluated again when any verdict did.
  */
 int hd_verdict_read_values(const struct hd_verdict *vd);
-
-/* "1.5" for a percentage kept in millionths (a rule's P%). */
-char *hd_pct_text(char *buf, size_t n, int64_t pct);
-
-/*
- * "lost alias parameter N INDEX: SHAPE, B bytes, NAME (op_name "..."),
- * WHAT IN NEW" of lost alias i of v (an index into v->lost), as every
- * format prints it.  Returns what snprintf returns.
- */
-int hd_lost_alias_text(char *buf, size_t n, const struct hd_verdicts *v,
-		       uint32_t i);
 
 /* "error", "warn". */
 const char *hd_severity_name(int severity);

@@ -19,10 +19,12 @@
 #include <unistd.h>
 
 #include "hlodiff/diff.h"
+#include "hlodiff/filename.h"
 #include "hlodiff/json.h"
 #include "hlodiff/parse.h"
 #include "hlodiff/rules.h"
 #include "hlodiff/verdict.h"
+#include "hlodiff/report_verdict.h"
 #include "tap/tap.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

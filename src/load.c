@@ -1,0 +1,87 @@
+/*
+ * load.c - one input, dump or golden: peek, refuse what is not a dump,
+ * then hand the text to the golden reader or the parser (load.h).
+ */
+#include "hlodiff/load.h"
+
+#include <string.h>
+#include <zlib.h>
+
+#include "hlodiff/filename.h"
+#include "hlodiff/golden.h"
+#include "hlodiff/input.h"
+#include "hlodiff/parse.h"
+
+/* Reads up to n bytes from the start of a regular file (inflated when it
+ * is gzip).  Returns the number read, -1 when it cannot be read. */
+static long peek_file(const char *path, char *buf, size_t n)
+{
+	gzFile g = gzopen(path, "rb");
+	int got;
+
+	if (!g)
+		return -1;
+	got = gzread(g, buf, (unsigned)n);
+	gzclose(g);
+	return got;
+}
+
+/* A golden from an input already read: d adopts in. */
+static int golden_from_input(struct hd_dump *d, struct hd_input *in)
+{
+	int st = hd_golden_parse(d, in->name, in->data, in->len);
+
+	d->inputs[0] = *in;
+	d->n_inputs = 1;
+	return st ? -1 : 1;
+}
+
+int hd_load_dump(struct hd_dump *d, const char *path, unsigned flags)
+{
+	char head[sizeof(HD_GOLDEN_MAGIC) + 1];
+	struct hd_input in;
+	long n;
+
+	if (hd_is_regular_file(path)) {
+		char first[512];
+		long nf = peek_file(path, first, sizeof(first));
+
+		if (nf > 0 && hd_input_refuse_other(path, first, (size_t)nf)) {
+			hd_dump_init(d);
+			return -1;
+		}
+		n = peek_file(path, head, sizeof(head));
+		if (n < 0 || !hd_golden_any_version(head, (size_t)n)) {
+			if (hd_parse_file(d, path, flags))
+				return -1;
+			hd_parse_report_unknown(d);
+			return 0;
+		}
+		if (hd_input_open(&in, path)) {
+			hd_dump_init(d);
+			return -1;
+		}
+		return golden_from_input(d, &in);
+	}
+	/* Standard input, pipes: read once, then decide. */
+	if (hd_input_open(&in, path)) {
+		hd_dump_init(d);
+		return -1;
+	}
+	if (hd_golden_any_version(in.data, in.len))
+		return golden_from_input(d, &in);
+	if (hd_input_refuse_other(path, in.data, in.len < 512 ? in.len : 512)) {
+		hd_input_release(&in);
+		hd_dump_init(d);
+		return -1;
+	}
+	if (hd_parse_buffer(d, in.name, in.data, in.len, flags)) {
+		d->inputs[0] = in;
+		d->n_inputs = 1;
+		return -1;
+	}
+	d->inputs[0] = in;
+	d->n_inputs = 1;
+	hd_parse_report_unknown(d);
+	return 0;
+}
