@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hlodiff/bytes.h"
 #include "hlodiff/canon.h"
 #include "hlodiff/diag.h"
+#include "hlodiff/scan.h"
 #include "hlodiff/shape.h"
 
 #define PARSE_QUOTE_MAX 60
@@ -385,15 +385,6 @@ static inline struct hd_slice skip(struct hd_slice l, size_t from)
 	return hd_slice_make(l.p + from, l.n - from);
 }
 
-#ifdef __SSE2__
-/* Mask of the bytes of the 16 at p that are not name bytes (hd_name_char). */
-static inline unsigned not_name_mask(const char *p)
-{
-	return (unsigned)_mm_movemask_epi8(hd_v_name(hd_v_load(p))) ^ 0xffffu;
-}
-#endif
-
-#ifdef __SSE2__
 /* The value of the n (1 to 8) decimal digits at p, 8 bytes readable
  * there: SWAR, the digits moved to the top bytes of a little-endian
  * word (the bytes past them shifted out, zeros in as leading zeros),
@@ -409,13 +400,12 @@ static inline uint64_t digits8(const char *p, unsigned n)
 	x = (x & 0x00ff00ff00ff00ffull) * 6553601 >> 16;
 	return (x & 0x0000ffff0000ffffull) * 42949672960001ull >> 32;
 }
-#endif
 
 /*
  * Reads an int64 at *s and advances past it; -1 if none or overflow.
  * hd_parse_i64, with a fast path for 1 to 15 digits when the input
  * (ending at ps->end) holds 16 bytes at s: the digits are counted with
- * one SSE2 compare (the bytes past s counted as non-digits) and read
+ * one vector compare (the bytes past s counted as non-digits) and read
  * by digits8 (a single digit, as most operand numbers are, is read as
  * it is: digits8's chain of three multiplies is not worth it).
  * Anything else (a sign, more digits, no digit) is left to
@@ -426,10 +416,8 @@ take_i64(const struct parser *ps, struct hd_slice *s, int64_t *out)
 {
 	int used;
 
-#ifdef __SSE2__
 	if (ps->end - s->p >= 16) {
-		__m128i x = hd_v_load(s->p);
-		unsigned stop = ~(unsigned)_mm_movemask_epi8(hd_v_in_range(x, '0', '9'));
+		unsigned stop = ~hd_v_mask(hd_v_in_range(hd_v_load(s->p), '0', '9'));
 		unsigned n;
 
 		if (s->n < 16)
@@ -448,9 +436,6 @@ take_i64(const struct parser *ps, struct hd_slice *s, int64_t *out)
 			return 0;
 		}
 	}
-#else
-	(void)ps;
-#endif
 	used = hd_parse_i64(*s, out);
 
 	if (used <= 0)
@@ -501,35 +486,10 @@ static int take_spaced_i64(struct hd_slice *s, int64_t *out)
 	return 0;
 }
 
-
-
-/*
- * Length of an HLO name at the start of s.  Names are short but many (a
- * few per line): 16 bytes are classified at a time, whole blocks inside
- * s, then the last few bytes of s with one more block when the input
- * (which ends at limit; a mapped input has no padding) holds 16 bytes
- * there, the bytes past s counted as not a name.
- */
+/* Length of an HLO name at the start of s; the input ends at limit. */
 static inline size_t name_span(struct hd_slice s, const char *limit)
 {
-	size_t i = 0;
-
-#ifdef __SSE2__
-	for (; i + 16 <= s.n; i += 16) {
-		unsigned m = not_name_mask(s.p + i);
-
-		if (m)
-			return i + (size_t)__builtin_ctz(m);
-	}
-	if (i < s.n && limit - (s.p + i) >= 16)
-		return i + (size_t)__builtin_ctz(not_name_mask(s.p + i) |
-						 (0xffffu << (s.n - i)));
-#else
-	(void)limit;
-#endif
-	while (i < s.n && hd_name_char[(unsigned char)s.p[i]])
-		i++;
-	return i;
+	return hd_scan_name_span(s.p, s.n, limit);
 }
 
 /* Length of "{...}" ShapeIndex at s (digits and commas), 0 if none.
@@ -552,71 +512,17 @@ index_span(struct hd_slice s)
 	return 0;
 }
 
-#ifdef __SSE2__
-/* Mask of the bytes of the 16 at p that equal c. */
-static inline unsigned eq_mask(const char *p, char c)
-{
-	return (unsigned)_mm_movemask_epi8(hd_v_eq(hd_v_load(p), c));
-}
-#endif
-
-/*
- * Offset of the first byte in s at or after i that is c1 or c2, or s.n;
- * 16 bytes at a time in whole blocks inside s, and the last bytes in one
- * more block when the input (which ends at limit) holds 16 bytes there,
- * the bytes past s masked, as name_span does (the short texts of an
- * allocation header, its flags mostly under 16 bytes); else one at a
- * time.
- */
-static inline size_t find_either_in(struct hd_slice s, size_t i, char c1,
-				    char c2, const char *limit)
-{
-#ifdef __SSE2__
-	for (; i + 16 <= s.n; i += 16) {
-		unsigned m = eq_mask(s.p + i, c1) | eq_mask(s.p + i, c2);
-
-		if (m)
-			return i + (size_t)__builtin_ctz(m);
-	}
-	if (i < s.n && limit - (s.p + i) >= 16) {
-		unsigned m = (eq_mask(s.p + i, c1) | eq_mask(s.p + i, c2)) &
-			     ((1u << (s.n - i)) - 1);
-
-		return m ? i + (size_t)__builtin_ctz(m) : s.n;
-	}
-#else
-	(void)limit;
-#endif
-	while (i < s.n && s.p[i] != c1 && s.p[i] != c2)
-		i++;
-	return i;
-}
-
-/* find_either_in with no byte past s known to be readable (an empty s
+/* The first c1 or c2 in s from i (or s.n), no byte past s known to be readable (an empty s
  * may have no pointer: nothing is added to it then). */
 static inline size_t find_either(struct hd_slice s, size_t i, char c1, char c2)
 {
-	return find_either_in(s, i, c1, c2, s.n ? s.p + s.n : s.p);
+	return hd_scan_either(s.p, s.n, i, c1, c2, s.n ? s.p + s.n : s.p);
 }
 
-/*
- * Index just past the string whose opening quote is at s.p[i] (or s.n):
- * a closing quote counts when an even number of backslashes precede it.
- */
+/* Index just past the string whose opening quote is at s.p[i] (or s.n). */
 static size_t skip_string(struct hd_slice s, size_t i)
 {
-	for (i++; i < s.n; i++) {
-		size_t k, bs = 0;
-
-		i = find_either(s, i, '"', '"');
-		if (i >= s.n)
-			return s.n;
-		for (k = i; k > 0 && s.p[k - 1] == '\\'; k--)
-			bs++;
-		if (bs % 2 == 0)
-			return i + 1;
-	}
-	return s.n;
+	return hd_scan_string_end(s.p, s.n, i);
 }
 
 /*
@@ -638,7 +544,6 @@ static inline int balanced_special(char c, char stop1, char stop2)
 	       c == '{' || is_closer(c);
 }
 
-#ifdef __SSE2__
 /*
  * Mask of the bytes of the 16 at p that the scan must look at (the
  * table's bytes): '"', stop1, stop2 and the six brackets, found with
@@ -647,26 +552,20 @@ static inline int balanced_special(char c, char stop1, char stop2)
  */
 static inline unsigned special_mask(const char *p, char stop1, char stop2)
 {
-	__m128i x = hd_v_load(p);
-	__m128i lc = _mm_or_si128(x, _mm_set1_epi8(0x20));
-	__m128i br = _mm_or_si128(
-		_mm_or_si128(_mm_cmpeq_epi8(lc, _mm_set1_epi8('{')),
-			     _mm_cmpeq_epi8(lc, _mm_set1_epi8('}'))),
-		_mm_cmpeq_epi8(_mm_and_si128(x, _mm_set1_epi8((char)0xfe)),
-			       _mm_set1_epi8('(')));
-	__m128i st = _mm_or_si128(
-		_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
-			     _mm_cmpeq_epi8(x, _mm_set1_epi8(stop1))),
-		_mm_cmpeq_epi8(x, _mm_set1_epi8(stop2)));
+	hd_v16 x = hd_v_load(p);
+	hd_v16 lc = hd_v_or_byte(x, 0x20);
+	hd_v16 br = hd_v_or(hd_v_or(hd_v_eq(lc, '{'), hd_v_eq(lc, '}')),
+			    hd_v_eq(hd_v_and_byte(x, (char)0xfe), '('));
+	hd_v16 st = hd_v_or(hd_v_or(hd_v_eq(x, '"'), hd_v_eq(x, stop1)),
+			    hd_v_eq(x, stop2));
 
-	return (unsigned)_mm_movemask_epi8(_mm_or_si128(br, st));
+	return hd_v_mask(hd_v_or(br, st));
 }
-#endif
 
 /*
  * With at_close, a closing bracket at depth 0 stops the scan too.  The
  * bytes between special ones (special_mask, the table) are skipped 16
- * at a time with SSE2: mask keeps the special bytes of the block
+ * at a time: mask keeps the special bytes of the block
  * [blk_end - 16, blk_end) not visited yet, whole blocks inside s only;
  * the tail is read byte by byte (balanced_special).
  */
@@ -676,14 +575,12 @@ balanced_scan(struct hd_slice s, char stop1, char stop2,
 {
 	size_t i = 0;
 	int depth = 0;
-#ifdef __SSE2__
 	size_t blk_end = 0;
 	unsigned mask = 0;
-#endif
 
 	for (;;) {
 		char c;
-#ifdef __SSE2__
+
 		for (;;) {
 			if (mask) {
 				i = blk_end - 16 + (size_t)__builtin_ctz(mask);
@@ -697,26 +594,21 @@ balanced_scan(struct hd_slice s, char stop1, char stop2,
 			mask = special_mask(s.p + i, stop1, stop2);
 			blk_end = i + 16;
 		}
-#endif
 		while (i < s.n && !balanced_special(s.p[i], stop1, stop2))
 			i++;
 		if (i >= s.n)
 			return s.n;
-#ifdef __SSE2__
 found:
-#endif
 		c = s.p[i];
 		if (depth == 0 && (c == stop1 || c == stop2))
 			return i;
 		if (c == '"') {
 			i = skip_string(s, i);
-#ifdef __SSE2__
 			/* drop the specials the string covered */
 			if (i >= blk_end)
 				mask = 0;
 			else
 				mask &= ~0u << (i - (blk_end - 16));
-#endif
 			continue;
 		}
 		if (c == '(' || c == '[' || c == '{')
@@ -878,49 +770,17 @@ static inline uint32_t memo_index(struct hd_slice shape)
 }
 
 /* Do the n bytes (1 to SHAPE_MEMO_TEXT) at a and b agree?  Inline for
- * all lengths (hd_bytes_eq calls memcmp past 32): with SSE2, from 16
- * bytes on, the first, the last and (past 32) the middle 16. */
+ * all lengths (hd_bytes_eq calls memcmp past 32). */
 static inline int memo_text_eq(const char *a, const char *b, size_t n)
 {
-#ifdef __SSE2__
-	if (n >= 16) {
-		__m128i d = _mm_and_si128(
-			_mm_cmpeq_epi8(hd_v_load(a), hd_v_load(b)),
-			_mm_cmpeq_epi8(hd_v_load(a + n - 16), hd_v_load(b + n - 16)));
-
-		if (n > 32)
-			d = _mm_and_si128(d, _mm_cmpeq_epi8(hd_v_load(a + 16),
-							    hd_v_load(b + 16)));
-		return _mm_movemask_epi8(d) == 0xffff;
-	}
-	return hd_bytes_eq(a, b, n);
-#else
-	return n <= 32 ? hd_bytes_eq(a, b, n) :
-		hd_bytes_eq(a, b, 32) && hd_bytes_eq(a + n - 16, b + n - 16, 16);
-#endif
+	return hd_scan_same(a, b, n);
 }
 
 /* hd_slice_eq for the names a record and its instruction line compare
- * (most of 16 to 32 bytes): with SSE2, from 16 bytes on, 16 at a time,
- * the last block ending at the names' end. */
+ * (most of 16 to 32 bytes). */
 static inline int name_eq(struct hd_slice a, struct hd_slice b)
 {
-#ifdef __SSE2__
-	size_t i;
-
-	if (a.n != b.n)
-		return 0;
-	if (a.n < 16)
-		return hd_bytes_eq(a.p, b.p, a.n);
-	for (i = 0; i + 16 < a.n; i += 16)
-		if (_mm_movemask_epi8(_mm_cmpeq_epi8(hd_v_load(a.p + i),
-						     hd_v_load(b.p + i))) != 0xffff)
-			return 0;
-	return _mm_movemask_epi8(_mm_cmpeq_epi8(hd_v_load(a.p + a.n - 16),
-						hd_v_load(b.p + a.n - 16))) == 0xffff;
-#else
-	return hd_slice_eq(a, b);
-#endif
+	return a.n == b.n && hd_scan_same(a.p, b.p, a.n);
 }
 
 /* The memo slot of shape (1 to SHAPE_MEMO_TEXT bytes); *hit says
@@ -1411,8 +1271,8 @@ static struct hd_slice next_flag(struct hd_slice *s, const char *limit)
 	struct hd_slice tok;
 
 	for (;; i++) {
-		i = in_shape ? find_either_in(*s, i, '|', '|', limit) :
-			       find_either_in(*s, i, '|', ',', limit);
+		i = in_shape ? hd_scan_either(s->p, s->n, i, '|', '|', limit) :
+			       hd_scan_either(s->p, s->n, i, '|', ',', limit);
 		if (i >= s->n)
 			break;
 		if (s->p[i] == '|')
@@ -1434,7 +1294,7 @@ static size_t take_bar_shape(struct hd_slice s, struct hd_slice *out,
 
 	if (s.n < 2 || s.p[0] != '|')
 		return 0;
-	end = find_either_in(s, 1, '|', '|', limit);
+	end = hd_scan_either(s.p, s.n, 1, '|', '|', limit);
 	if (end >= s.n)
 		return 0;
 	*out = hd_slice_make(s.p + 1, end - 1);
@@ -1622,12 +1482,9 @@ alloc_value(struct parser *ps, struct hd_slice l)
  */
 #define LINES_AHEAD_MAX ((ptrdiff_t)64 << 10)
 
-static inline __attribute__((always_inline)) const char *
-find_line_end(const char *p, const char *end);
-
 /*
  * The line at q, read right after the one before it as parse_lines
- * would take it: its end found by find_line_end, counted (ps->line), as
+ * would take it: its end found by hd_scan_line_end, counted (ps->line), as
  * far as the NUL check went (ps->checked).  Returns its '\n', or NULL
  * (nothing counted, the line left to parse_lines) for a line with a NUL
  * byte, no '\n' or a '\r' before it, or of LINES_AHEAD_MAX bytes or
@@ -1636,7 +1493,7 @@ find_line_end(const char *p, const char *end);
 static inline __attribute__((always_inline)) const char *
 take_line(struct parser *ps, const char *q)
 {
-	const char *nl = find_line_end(q, ps->end);
+	const char *nl = hd_scan_line_end(q, ps->end);
 
 	if (!nl || *nl != '\n' || nl[-1] == '\r' || nl - q >= LINES_AHEAD_MAX)
 		return NULL;
@@ -2106,12 +1963,11 @@ static inline size_t metadata_key_end(struct hd_slice r, const char *limit)
  */
 static inline size_t metadata_string_end(struct hd_slice r, const char *limit)
 {
-#ifdef __SSE2__
 	size_t i;
 
 	for (i = 1; i < r.n && limit - (r.p + i) >= 32; i += 32) {
-		uint32_t m = eq_mask(r.p + i, '"') |
-			     (uint32_t)eq_mask(r.p + i + 16, '"') << 16;
+		uint32_t m = hd_scan_eq_mask(r.p + i, '"') |
+			     (uint32_t)hd_scan_eq_mask(r.p + i + 16, '"') << 16;
 
 		if (r.n - i < 32)
 			m &= ((uint32_t)1 << (r.n - i)) - 1;
@@ -2123,9 +1979,6 @@ static inline size_t metadata_string_end(struct hd_slice r, const char *limit)
 			break;
 		}
 	}
-#else
-	(void)limit;
-#endif
 	return skip_string(r, 0);
 }
 
@@ -2152,29 +2005,26 @@ static inline size_t metadata_value_end(struct hd_slice r, const char *limit)
  * (another byte first, a '}' 64 bytes or more on, a run of 7 or 11)
  * returns 0 and the items are read.
  */
-#ifdef __SSE2__
 /* Masks of the bytes of the 16 at p: [a-z0-9_] (n), '=' (e), ' ' (s),
  * '}' (c), each shifted left by at. */
 static inline void tail_masks(const char *p, unsigned at, uint64_t *n,
 			      uint64_t *e, uint64_t *s, uint64_t *c)
 {
-	__m128i x = hd_v_load(p);
-	__m128i nm = _mm_or_si128(_mm_or_si128(hd_v_in_range(x, 'a', 'z'),
-					       hd_v_in_range(x, '0', '9')),
-				  hd_v_eq(x, '_'));
+	hd_v16 x = hd_v_load(p);
+	hd_v16 nm = hd_v_or(hd_v_or(hd_v_in_range(x, 'a', 'z'),
+				    hd_v_in_range(x, '0', '9')),
+			    hd_v_eq(x, '_'));
 
-	*n |= (uint64_t)(unsigned)_mm_movemask_epi8(nm) << at;
-	*e |= (uint64_t)(unsigned)_mm_movemask_epi8(hd_v_eq(x, '=')) << at;
-	*s |= (uint64_t)(unsigned)_mm_movemask_epi8(hd_v_eq(x, ' ')) << at;
-	*c |= (uint64_t)(unsigned)_mm_movemask_epi8(hd_v_eq(x, '}')) << at;
+	*n |= (uint64_t)hd_v_mask(nm) << at;
+	*e |= (uint64_t)hd_v_mask(hd_v_eq(x, '=')) << at;
+	*s |= (uint64_t)hd_v_mask(hd_v_eq(x, ' ')) << at;
+	*c |= (uint64_t)hd_v_mask(hd_v_eq(x, '}')) << at;
 }
-#endif
 
 static size_t metadata_plain_tail(struct hd_slice r, const char *limit)
 {
 	size_t i, run = 0, stop = r.n < 64 ? r.n : 64;
 
-#ifdef __SSE2__
 	if (limit - r.p >= 64) {
 		uint64_t n = 0, e = 0, s = 0, c = 0, valid, other, all2, all4,
 			 all7, all8, all11, hits;
@@ -2201,9 +2051,6 @@ static size_t metadata_plain_tail(struct hd_slice r, const char *limit)
 			return 0;
 		return f;
 	}
-#else
-	(void)limit;
-#endif
 	for (i = 0; i < stop; i++) {
 		char ch = r.p[i];
 
@@ -2418,14 +2265,13 @@ close:
 	return 0;
 }
 
-#ifdef __SSE2__
 /* Mask of the bytes of the 64 at p that are '"'. */
 static inline uint64_t quote_mask64(const char *p)
 {
-	return (uint64_t)eq_mask(p, '"') |
-	       (uint64_t)eq_mask(p + 16, '"') << 16 |
-	       (uint64_t)eq_mask(p + 32, '"') << 32 |
-	       (uint64_t)eq_mask(p + 48, '"') << 48;
+	return (uint64_t)hd_scan_eq_mask(p, '"') |
+	       (uint64_t)hd_scan_eq_mask(p + 16, '"') << 16 |
+	       (uint64_t)hd_scan_eq_mask(p + 32, '"') << 32 |
+	       (uint64_t)hd_scan_eq_mask(p + 48, '"') << 48;
 }
 
 /*
@@ -2450,9 +2296,7 @@ static inline const char *usual_quote(const char *q, const char *e)
 	}
 	return NULL;
 }
-#endif
 
-#ifdef __SSE2__
 /*
  * The items "key=value" after p (a ' ', or the '{' for the first item)
  * and each ' ' after them, as read_metadata_fast reads them when each
@@ -2485,7 +2329,6 @@ static __attribute__((noinline)) const char *usual_items(const char *p, const ch
 	} while (*p == ' ');
 	return p;
 }
-#endif
 
 /*
  * read_metadata_usual for what the parser keeps (op_name and the
@@ -2496,14 +2339,13 @@ static __attribute__((noinline)) const char *usual_items(const char *p, const ch
  * before its closing quote, and so on as read_metadata_usual reads it.
  * It keeps the same op_name and place for those: anything else returns
  * -1 and goes to read_metadata_usual, as do inputs that end less than
- * 64 bytes after the attributes (the loads), and builds without SSE2.
+ * 64 bytes after the attributes (the loads).
  * m starts at the '{'.
  */
 static int read_metadata_parser(struct hd_insn_source *src,
 				struct hd_slice *meta, struct hd_slice m,
 				const char *limit)
 {
-#ifdef __SSE2__
 	const char *p = m.p + 1, *e = m.p + m.n, *j, *op, *op_end;
 	struct hd_slice name = src->op_name;
 	size_t k;
@@ -2549,13 +2391,6 @@ close:
 	src->op_name = name;
 	*meta = hd_slice_make(m.p + 1, (size_t)(p - m.p) - 1);
 	return 0;
-#else
-	(void)src;
-	(void)meta;
-	(void)m;
-	(void)limit;
-	return -1;
-#endif
 }
 
 /*
@@ -2568,9 +2403,8 @@ static const char *find_comma_metadata(struct hd_slice a)
 {
 	size_t i = 0;
 
-#ifdef __SSE2__
 	for (; i + 18 <= a.n; i += 16) {
-		unsigned m = eq_mask(a.p + i, ',') & eq_mask(a.p + i + 2, 'm');
+		unsigned m = hd_scan_eq_mask(a.p + i, ',') & hd_scan_eq_mask(a.p + i + 2, 'm');
 
 		for (; m; m &= m - 1) {
 			size_t j = i + (size_t)__builtin_ctz(m);
@@ -2579,7 +2413,6 @@ static const char *find_comma_metadata(struct hd_slice a)
 				return a.p + j;
 		}
 	}
-#endif
 	return i < a.n ? memmem(a.p + i, a.n - i, ", metadata={", 12) : NULL;
 }
 
@@ -2646,15 +2479,13 @@ static inline size_t opcode_end(struct hd_slice t)
 {
 	size_t i = 0;
 
-#ifdef __SSE2__
 	for (; i + 16 <= t.n; i += 16) {
-		unsigned m = eq_mask(t.p + i, '(') | eq_mask(t.p + i, ' ') |
-			     eq_mask(t.p + i, ',');
+		unsigned m = hd_scan_eq_mask(t.p + i, '(') | hd_scan_eq_mask(t.p + i, ' ') |
+			     hd_scan_eq_mask(t.p + i, ',');
 
 		if (m)
 			return i + (size_t)__builtin_ctz(m);
 	}
-#endif
 	while (i < t.n && t.p[i] != '(' && t.p[i] != ' ' && t.p[i] != ',')
 		i++;
 	return i;
@@ -2671,7 +2502,6 @@ static inline size_t operand_list_end(struct hd_slice t)
 {
 	size_t i = 1;
 
-#ifdef __SSE2__
 	for (; i + 16 <= t.n; i += 16) {
 		/* brackets and quotes ('"' as both stops) */
 		unsigned m = special_mask(t.p + i, '"', '"');
@@ -2681,14 +2511,11 @@ static inline size_t operand_list_end(struct hd_slice t)
 			goto found;
 		}
 	}
-#endif
 	while (i < t.n && !balanced_special(t.p[i], '"', '"'))
 		i++;
 	if (i >= t.n)
 		return 0;
-#ifdef __SSE2__
 found:
-#endif
 	if (t.p[i] != ')')
 		return 0;
 	if (i + 1 == t.n || t.p[i + 1] == ',')
@@ -2831,7 +2658,7 @@ from_instruction(struct parser *ps, struct hd_slice l)
 /*
  * A " from instruction:" line (from_instruction), and the next record's
  * "<...>" line after it, if one is next, read as parse_lines would send
- * it to parse_record: its end found by find_line_end, counted
+ * it to parse_record: its end found by hd_scan_line_end, counted
  * (ps->line), as far as the NUL check went (ps->checked).  A line with a
  * NUL byte, no '\n' or a '\r' before it, or LINES_AHEAD_MAX bytes or
  * more, is left to parse_lines.  Returns the bytes of the lines read
@@ -3128,7 +2955,7 @@ live_line(struct parser *ps, struct hd_slice l)
 
 	if (pending_filed(ps))
 		return -1;
-	colon = t.p + find_either_in(t, 0, ':', ':', ps->end);
+	colon = t.p + hd_scan_either(t.p, t.n, 0, ':', ':', ps->end);
 	if (colon == t.p + t.n)
 		return bad_line(ps, l, "bad live range", "'    NAME{IDX}:START-END'");
 	nums = skip(t, (size_t)(colon - t.p) + 1);
@@ -3552,7 +3379,7 @@ static int report_nul(struct parser *ps, const char *nul)
  * Looks for a NUL byte in the input up to upto that was not looked at
  * yet.  A NUL anywhere in the input is the error reported, whatever else
  * is wrong with it: each line is checked as its end is looked for
- * (find_line_end), and every other message first checks the rest
+ * (hd_scan_line_end), and every other message first checks the rest
  * (no_nul_left).
  */
 static int check_nul_upto(struct parser *ps, const char *upto)
@@ -3585,8 +3412,6 @@ static int no_nul_left(struct parser *ps)
  * colon_ahead) instead of looking for them again.
  */
 
-static inline __attribute__((always_inline)) const char *
-find_line_end(const char *p, const char *end);
 
 /*
  * The first ':', '\n' or '\0' in [p, end), NULL when there is none: a
@@ -3594,17 +3419,15 @@ find_line_end(const char *p, const char *end);
  */
 static const char *find_colon_or_end(const char *p, const char *end)
 {
-#ifdef __SSE2__
 	for (; end - p >= 16; p += 16) {
-		__m128i b = hd_v_load(p);
-		unsigned mask = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-			_mm_or_si128(hd_v_eq(b, ':'), hd_v_eq(b, '\n')),
-			_mm_cmpeq_epi8(b, _mm_setzero_si128())));
+		hd_v16 b = hd_v_load(p);
+		unsigned mask = hd_v_mask(hd_v_or(
+			hd_v_or(hd_v_eq(b, ':'), hd_v_eq(b, '\n')),
+			hd_v_eq(b, '\0')));
 
 		if (mask)
 			return p + __builtin_ctz(mask);
 	}
-#endif
 	for (; p < end; p++)
 		if (*p == ':' || *p == '\n' || *p == '\0')
 			return p;
@@ -3622,7 +3445,7 @@ static void scan_ahead(struct parser *ps)
 
 	if (ps->end - p < 5 || memcmp(p, "    ", 4) != 0 ||
 	    !(colon = find_colon_or_end(p + 4, ps->end)) || *colon != ':' ||
-	    !(nl = find_line_end(colon + 1, ps->end)) || *nl != '\n') {
+	    !(nl = hd_scan_line_end(colon + 1, ps->end)) || *nl != '\n') {
 		ps->scan_done = 1;
 		return;
 	}
@@ -3672,77 +3495,7 @@ static void look_ahead(struct parser *ps, const char *line)
 }
 
 /*
- * The end of the line at p, or a NUL byte before it: the first '\n' or
- * '\0' in [p, end), NULL when there is neither.  The line scan is the
- * NUL check too, so the input is read once, not a second time ahead of
- * the parse (memchr calls cost more than the search for most lines).
- * With SSE2, the first 32 bytes (where most lines end), then whole
- * 64-byte runs inside the input (one test for four blocks: the
- * instruction lines, more than half the input, run to hundreds of
- * bytes), then 16-byte blocks, then the last bytes one at a time; else
- * two memchr.  The first two stages test a byte by an AND with 0xf5,
- * whose result is zero for '\n' and NUL and only 0x02 and 0x08 besides
- * (an AND needs no copy of the block, a compare with '\n' and one with
- * 0 do): a byte found so is looked at, a 64-byte run that has one is
- * left to the 16-byte blocks.
- */
-static inline __attribute__((always_inline)) const char *
-find_line_end(const char *p, const char *end)
-{
-#ifdef __SSE2__
-	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
-
-	/* the first two blocks alone: most lines end in them */
-	if (end - p >= 32) {
-		const __m128i keep = _mm_set1_epi8((char)0xf5);
-		unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-					_mm_and_si128(hd_v_load(p), keep), zero)) |
-				(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-					_mm_and_si128(hd_v_load(p + 16), keep), zero)) << 16;
-
-		for (; mask; mask &= mask - 1) {
-			const char *c = p + __builtin_ctz(mask);
-
-			if (*c == '\n' || *c == '\0')
-				return c;
-		}
-		p += 32;
-	}
-	/* 64 bytes a step while none of them can be '\n' or NUL */
-	for (; end - p >= 64; p += 64) {
-		const __m128i keep = _mm_set1_epi8((char)0xf5);
-		__m128i c0 = _mm_and_si128(hd_v_load(p), keep);
-		__m128i c1 = _mm_and_si128(hd_v_load(p + 16), keep);
-		__m128i c2 = _mm_and_si128(hd_v_load(p + 32), keep);
-		__m128i c3 = _mm_and_si128(hd_v_load(p + 48), keep);
-		__m128i all = _mm_min_epu8(_mm_min_epu8(c0, c1),
-					   _mm_min_epu8(c2, c3));
-
-		if (_mm_movemask_epi8(_mm_cmpeq_epi8(all, zero)))
-			break;
-	}
-	for (; end - p >= 16; p += 16) {
-		__m128i b = hd_v_load(p);
-		unsigned mask = (unsigned)_mm_movemask_epi8(
-			_mm_or_si128(_mm_cmpeq_epi8(b, nl), _mm_cmpeq_epi8(b, zero)));
-
-		if (mask)
-			return p + __builtin_ctz(mask);
-	}
-	for (; p < end; p++)
-		if (*p == '\n' || *p == '\0')
-			return p;
-	return NULL;
-#else
-	const char *nl = memchr(p, '\n', (size_t)(end - p));
-	const char *nul = memchr(p, '\0', (size_t)((nl ? nl : end) - p));
-
-	return nul ? nul : nl;
-#endif
-}
-
-/*
- * The line at p that find_line_end found no '\n' for (nl NULL) or a NUL
+ * The line at p that hd_scan_line_end found no '\n' for (nl NULL) or a NUL
  * byte in (at nl): the NUL is the error; a partial last line is not
  * read (truncation).  Returns -1 after an error, else 0: the lines are
  * over.  ps->line counts the line already.
@@ -3775,7 +3528,7 @@ static int parse_lines(struct parser *ps)
 		    ps->ahead[ps->a_used % AHEAD_RING].line == p)
 			nl = ps->ahead[ps->a_used % AHEAD_RING].nl;
 		else
-			nl = find_line_end(p, end);
+			nl = hd_scan_line_end(p, end);
 
 		ps->line++;
 		if (__builtin_expect(!nl || *nl == '\0', 0)) {
