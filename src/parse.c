@@ -1938,24 +1938,6 @@ static void read_metadata(struct hd_insn_source *src, struct hd_slice m)
 }
 
 /*
- * balanced_scan(r, '=', ' ', 1) for the usual key, a run of name bytes
- * (none of which the scan stops at or counts) and then '='.
- */
-static inline size_t metadata_key_end(struct hd_slice r, const char *limit)
-{
-	size_t n = name_span(r, limit);
-
-	if (n < r.n && r.p[n] == '=')
-		return n;
-	return balanced_scan(r, '=', ' ', 1);
-}
-
-/*
- * balanced_scan(r, ' ', ' ', 1) for the usual value, a string or a run
- * of name bytes (a number), ended by ' ' or a closing bracket, where the
- * scan stops too (at depth 0); anything else is scanned from the start.
- */
-/*
  * skip_string(r, 0) for the string opening at r.p[0], inlined for the
  * usual one: its first '"' (found 32 bytes at a time while the input,
  * which ends at limit, holds them, the bytes past r masked) with no
@@ -1980,160 +1962,6 @@ static inline size_t metadata_string_end(struct hd_slice r, const char *limit)
 		}
 	}
 	return skip_string(r, 0);
-}
-
-static inline size_t metadata_value_end(struct hd_slice r, const char *limit)
-{
-	size_t i = r.n && r.p[0] == '"' ? metadata_string_end(r, limit) :
-		   name_span(r, limit);
-
-	if (i < r.n && (r.p[i] == ' ' || is_closer(r.p[i])))
-		return i;
-	return balanced_scan(r, ' ', ' ', 1);
-}
-
-/*
- * The usual tail of a metadata after its source_line item: from r.p[0]
- * (a ' '), items "key=number" (source_end_line, source_column ...) up
- * to the closing '}', followed by ',' or the end.  read_metadata_fast
- * would read them one by one and keep none, when no key among them can
- * be op_name, source_file or source_line: a key is the run of name
- * bytes between a ' ' and its '=', and those three have 7 or 11 bytes.
- * So when the bytes up to the first '}' are all [a-z0-9_], '=' or ' ',
- * and no '=' has a run of exactly 7 or 11 [a-z0-9_] bytes before it,
- * the items are skipped: returns the offset of that '}'.  Anything else
- * (another byte first, a '}' 64 bytes or more on, a run of 7 or 11)
- * returns 0 and the items are read.
- */
-/* Masks of the bytes of the 16 at p: [a-z0-9_] (n), '=' (e), ' ' (s),
- * '}' (c), each shifted left by at. */
-static inline void tail_masks(const char *p, unsigned at, uint64_t *n,
-			      uint64_t *e, uint64_t *s, uint64_t *c)
-{
-	hd_v16 x = hd_v_load(p);
-	hd_v16 nm = hd_v_or(hd_v_or(hd_v_in_range(x, 'a', 'z'),
-				    hd_v_in_range(x, '0', '9')),
-			    hd_v_eq(x, '_'));
-
-	*n |= (uint64_t)hd_v_mask(nm) << at;
-	*e |= (uint64_t)hd_v_mask(hd_v_eq(x, '=')) << at;
-	*s |= (uint64_t)hd_v_mask(hd_v_eq(x, ' ')) << at;
-	*c |= (uint64_t)hd_v_mask(hd_v_eq(x, '}')) << at;
-}
-
-static size_t metadata_plain_tail(struct hd_slice r, const char *limit)
-{
-	size_t i, run = 0, stop = r.n < 64 ? r.n : 64;
-
-	if (limit - r.p >= 64) {
-		uint64_t n = 0, e = 0, s = 0, c = 0, valid, other, all2, all4,
-			 all7, all8, all11, hits;
-		unsigned k, f;
-
-		for (k = 0; k < 64; k += 16)
-			tail_masks(r.p + k, k, &n, &e, &s, &c);
-		valid = r.n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << r.n) - 1;
-		other = ~(n | e | s) & valid;
-		if (!other)
-			return 0;
-		f = (unsigned)__builtin_ctzll(other);
-		if (!((c >> f) & 1) || (f + 1 < r.n && r.p[f + 1] != ','))
-			return 0;
-		/* allK bit j: bytes j - K + 1 .. j are all [a-z0-9_] */
-		all2 = n & n << 1;
-		all4 = all2 & all2 << 2;
-		all7 = all4 & all2 << 4 & n << 6;
-		all8 = all4 & all4 << 4;
-		all11 = all8 & all2 << 8 & n << 10;
-		/* an '=' after a run of exactly 7 or 11 (r.p[0] is a ' ') */
-		hits = e & ((all7 << 1 & ~(n << 8)) | (all11 << 1 & ~(n << 12)));
-		if (hits & (((uint64_t)1 << f) - 1))
-			return 0;
-		return f;
-	}
-	for (i = 0; i < stop; i++) {
-		char ch = r.p[i];
-
-		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
-		    ch == '_') {
-			run++;
-			continue;
-		}
-		if (ch == '=' && run != 7 && run != 11) {
-			run = 0;
-			continue;
-		}
-		if (ch == ' ') {
-			run = 0;
-			continue;
-		}
-		if (ch == '}' && (i + 1 == r.n || r.p[i + 1] == ','))
-			return i;
-		return 0;
-	}
-	return 0;
-}
-
-/*
- * find_metadata's two passes (the end of "{...}", then its items) in
- * one, for the usual text: the items are read as read_metadata reads
- * them, and the closing '}' is the first closing bracket met between
- * items or inside one at depth 0, followed by ',' or the end.  There
- * find_metadata's first pass (depth 1 inside the braces, the same
- * strings skipped) ends too, so the result is the same.  Anything else
- * (a ')' or ']' there, a '}' followed by other text, no end) returns
- * -1, and the caller does the two passes.  m starts at the '{'.
- */
-static int read_metadata_fast(struct hd_insn_source *src,
-			      struct hd_slice *meta, struct hd_slice m,
-			      const char *limit)
-{
-	struct hd_slice r = tail(m, 1);
-
-	for (;;) {
-		size_t eq, end;
-		struct hd_slice key;
-
-		while (r.n && r.p[0] == ' ')
-			r = tail(r, 1);
-		if (!r.n)
-			return -1;
-		if (is_closer(r.p[0])) {
-			if (r.p[0] != '}' || (r.n > 1 && r.p[1] != ','))
-				return -1;
-			*meta = hd_slice_make(m.p + 1, (size_t)(r.p - m.p) - 1);
-			return 0;
-		}
-		/* the usual keys: name_span would stop at their '=' */
-		if (STARTS(r, "op_name="))
-			eq = 7;
-		else if (STARTS(r, "source_file=") || STARTS(r, "source_line="))
-			eq = 11;
-		else
-			eq = metadata_key_end(r, limit);
-		if (eq >= r.n)
-			return -1;
-		if (r.p[eq] != '=') {
-			r = tail(r, eq);
-			continue;
-		}
-		key = hd_slice_make(r.p, eq);
-		r = tail(r, eq + 1);
-		end = metadata_value_end(r, limit);
-		if (end >= r.n)
-			return -1;
-		metadata_item(src, key, hd_slice_make(r.p, end));
-		r = tail(r, end);
-		if (IS(key, "source_line") && r.n && r.p[0] == ' ') {
-			size_t close = metadata_plain_tail(r, limit);
-
-			if (close) {
-				*meta = hd_slice_make(
-					m.p + 1, (size_t)(r.p + close - m.p) - 1);
-				return 0;
-			}
-		}
-	}
 }
 
 /*
@@ -2194,11 +2022,10 @@ key_digits(struct hd_slice r, size_t i, const char *key, size_t n)
 #define KEY_DIGITS(r, i, lit) key_digits((r), (i), (lit), sizeof(lit) - 1)
 
 /*
- * metadata_plain_tail for the tail XLA prints after source_line,
+ * The tail XLA prints after source_line,
  * " source_end_line=N source_column=N source_end_column=N}" followed by
- * ',' or the end, read literally: the offset of its '}' (all bytes
- * before it are [a-z0-9_= ], no key has 7 or 11 bytes, as
- * metadata_plain_tail asks), or 0 for anything else, which that reads.
+ * ',' or the end, read literally: the offset of its '}' (no item there
+ * is one read_metadata keeps), or 0 for anything else.
  */
 static inline __attribute__((always_inline)) size_t
 usual_plain_tail(struct hd_slice r)
@@ -2215,13 +2042,13 @@ usual_plain_tail(struct hd_slice r)
 }
 
 /*
- * read_metadata_fast for the usual metadata, {op_name="..."
+ * The fast path of find_metadata: the usual metadata, {op_name="..."
  * source_file="..." source_line=N ...} (any of the three may be left
  * out, in this order, one ' ' between items), read straight through,
- * its tail by usual_plain_tail or metadata_plain_tail: the items come
- * out as the loop reads them.  Returns -1 for anything else, and the
- * caller reads the items from the start with the loop, which keeps
- * again whatever was kept here.  m starts at the '{'.  Without line,
+ * its tail by usual_plain_tail: the items come out as read_metadata
+ * reads them.  Returns -1 for anything else, and the caller reads the
+ * items from the start with read_metadata, which keeps again whatever
+ * was kept here.  m starts at the '{'.  Without line,
  * src->source_line is not read (the parser asks for op_name only).
  */
 static int read_metadata_usual(struct hd_insn_source *src,
@@ -2252,8 +2079,6 @@ static int read_metadata_usual(struct hd_insn_source *src,
 			size_t close = usual_plain_tail(r);
 
 			if (!close)
-				close = metadata_plain_tail(r, limit);
-			if (!close)
 				return -1;
 			r = tail(r, close);
 		}
@@ -2262,134 +2087,6 @@ close:
 	if (!r.n || r.p[0] != '}' || (r.n > 1 && r.p[1] != ','))
 		return -1;
 	*meta = hd_slice_make(m.p + 1, (size_t)(r.p - m.p) - 1);
-	return 0;
-}
-
-/* Mask of the bytes of the 64 at p that are '"'. */
-static inline uint64_t quote_mask64(const char *p)
-{
-	return (uint64_t)hd_scan_eq_mask(p, '"') |
-	       (uint64_t)hd_scan_eq_mask(p + 16, '"') << 16 |
-	       (uint64_t)hd_scan_eq_mask(p + 32, '"') << 32 |
-	       (uint64_t)hd_scan_eq_mask(p + 48, '"') << 48;
-}
-
-/*
- * The usual string item's value from q (past its opening quote) to the
- * first '"' before e, which must have no backslash before it and be
- * followed by ' ' or '}' before e: that '"', or NULL for anything else.
- * 64 bytes are readable from any byte before e.
- */
-static inline const char *usual_quote(const char *q, const char *e)
-{
-	for (; q < e; q += 64) {
-		uint64_t m = quote_mask64(q);
-
-		if (m) {
-			const char *j = q + __builtin_ctzll(m);
-
-			if (j + 1 >= e || j[-1] == '\\' ||
-			    (j[1] != ' ' && j[1] != '}'))
-				return NULL;
-			return j;
-		}
-	}
-	return NULL;
-}
-
-/*
- * The items "key=value" after p (a ' ', or the '{' for the first item)
- * and each ' ' after them, as read_metadata_fast reads them when each
- * key is a run of name bytes and each value a string (usual_quote) or a
- * run of name bytes, followed by ' ' or '}': where they end (not at a
- * ' '), or NULL for anything else and for a key op_name, which would be
- * the one kept.  e and the 64 bytes readable as for usual_quote.
- */
-static __attribute__((noinline)) const char *usual_items(const char *p, const char *e,
-				      const char *limit)
-{
-	do {
-		const char *q = p + 1;
-		size_t k = name_span(hd_slice_make(q, (size_t)(e - q)), limit);
-
-		if (k == 0 || q + k + 1 >= e || q[k] != '=' ||
-		    (k == 7 && hd_bytes_eq(q, "op_name", 7)))
-			return NULL;
-		q += k + 1;
-		if (*q == '"') {
-			if (!(q = usual_quote(q + 1, e)))
-				return NULL;
-			p = q + 1;
-		} else {
-			p = q + name_span(hd_slice_make(q, (size_t)(e - q)),
-					  limit);
-			if (p >= e || (*p != ' ' && *p != '}'))
-				return NULL;
-		}
-	} while (*p == ' ');
-	return p;
-}
-
-/*
- * read_metadata_usual for what the parser keeps (op_name and the
- * metadata's place; source_file and source_line not kept), straight
- * through with the pointers, 64 bytes at a time in the strings, for
- * the metadata that XLA prints, {op_name="..." [source_file="..."]
- * [source_line=N [tail]]}: an op_name string first, with no backslash
- * before its closing quote, and so on as read_metadata_usual reads it.
- * It keeps the same op_name and place for those: anything else returns
- * -1 and goes to read_metadata_usual, as do inputs that end less than
- * 64 bytes after the attributes (the loads).
- * m starts at the '{'.
- */
-static int read_metadata_parser(struct hd_insn_source *src,
-				struct hd_slice *meta, struct hd_slice m,
-				const char *limit)
-{
-	const char *p = m.p + 1, *e = m.p + m.n, *j, *op, *op_end;
-	struct hd_slice name = src->op_name;
-	size_t k;
-
-	if (limit - e < 64 || e - p < 2)
-		return -1;
-	if (e - p < 10 || !hd_bytes_eq(p, "op_name=\"", 9)) {
-		/* no op_name: other items alone ({scheduling_name=...}) */
-		if (!(p = usual_items(m.p, e, limit)))
-			return -1;
-		goto close;
-	}
-	op = p + 9;
-	if (!(op_end = usual_quote(op, e)))
-		return -1;
-	p = op_end + 1;
-	if (*p == ' ' && e - p >= 15 &&
-	    hd_bytes_eq(p, " source_file=\"", 14)) {
-		if (!(j = usual_quote(p + 14, e)))
-			return -1;
-		p = j + 1;
-	}
-	if (*p == ' ' && e - p >= 13 && hd_bytes_eq(p, " source_line=", 13)) {
-		p += 13;
-		k = name_span(hd_slice_make(p, (size_t)(e - p)), limit);
-		p += k;
-		if (p >= e || (*p != ' ' && !is_closer(*p)))
-			return -1;
-	}
-	if (*p == ' ') {
-		/* the items after (source_end_line ..., stack_frame_id,
-		 * scheduling_name ...), none of them an op_name */
-		k = usual_plain_tail(hd_slice_make(p, (size_t)(e - p)));
-		if (k)
-			p += k;
-		else if (!(p = usual_items(p, e, limit)))
-			return -1;
-	}
-	name = hd_slice_make(op, (size_t)(op_end - op));
-close:
-	if (*p != '}' || (p + 1 < e && p[1] != ','))
-		return -1;
-	src->op_name = name;
-	*meta = hd_slice_make(m.p + 1, (size_t)(p - m.p) - 1);
 	return 0;
 }
 
@@ -2441,9 +2138,7 @@ static struct hd_slice find_metadata(struct hd_slice a,
 	if (!at)
 		return meta;
 	m = tail(a, (size_t)(at - a.p) + sizeof(key) - 2); /* from '{' */
-	if ((!line && read_metadata_parser(src, &meta, m, limit) == 0) ||
-	    read_metadata_usual(src, &meta, m, limit, line) == 0 ||
-	    read_metadata_fast(src, &meta, m, limit) == 0)
+	if (read_metadata_usual(src, &meta, m, limit, line) == 0)
 		return meta;
 	no_source(src);
 	end = balanced_until(m, ',', ',');

@@ -85,9 +85,8 @@ static int slice_is(struct hd_slice s, const char *want)
 
 /*
  * The dump of one case: its instruction line, then pad empty lines (64
- * of them put 64 readable bytes after the attributes, as the parser's
- * own reading of the usual metadata asks, read_metadata_parser; none
- * leave it to read_metadata_usual).
+ * of them put readable bytes after the attributes, where the scanners
+ * read whole blocks; none leave the attributes at the input's end).
  */
 static char *case_text(const struct meta_case *c, const char *after,
 		       int pad, size_t *len)
