@@ -59,8 +59,6 @@ struct shape_memo {
 				   scan (balanced_until ' ') ends at its end */
 	int bare_known;
 	int64_t bytes;
-	const char *kept;       /* text's copy in the dump (keep_shape), or
-				   NULL when not looked up since filled */
 	char text[SHAPE_MEMO_TEXT];
 };
 
@@ -81,76 +79,12 @@ struct long_memo {
 	char *text;
 };
 
-/*
- * The tuple shapes of instruction lines (a while loop's carry: hundreds
- * of bytes, the tuple's elements each a run of brackets), whose end the
- * balanced scan of insn_shape finds only after a stop at every bracket.
- * Direct-mapped by the first TUPLE_HEAD bytes; a slot keeps a shape the
- * scan has read (up to LONG_MEMO_TEXT bytes) and its logical bytes.  A
- * line whose text starts with that shape and a ' ' after it has that
- * shape: the scan would read the same bytes in the same way to the
- * same ' '.
- */
-#define TUPLE_MEMO_SLOTS 64
-#define TUPLE_HEAD 32
-
-struct tuple_memo {
-	size_t len;             /* 0: empty */
-	size_t cap;             /* bytes at text */
-	int64_t bytes;
-	char *text;
-};
-
-/*
- * The shape texts of the value lines, each kept once in the dump's
- * arena, where hd_alloc_value.shape points: a dump repeats a few hundred
- * shapes, and a diff compares the shapes of every matched pair after the
- * parser has given the input's pages back (input.h), which mapped the
- * allocations section in again.  Open addressing by the text's
- * XXH3-64.  Past SHAPE_KEEP_SHARE of the input in distinct shape bytes
- * (a hostile dump of all different shapes) the rest stay in the input.
- */
-struct kept_shape {
-	uint64_t hash;
-	const char *text;       /* NULL: empty slot */
-	size_t len;
-};
-
-#define SHAPE_KEEP_SHARE 32     /* at most 1/32 of the input, ... */
-#define SHAPE_KEEP_MIN (1u << 20) /* ... or 1 MiB */
-
 enum record_part {
 	REC_NONE,
 	REC_HEADER,        /* "<...>" read */
 	REC_POSITIONS,
 	REC_USES,
 	REC_DONE,          /* " from instruction:" read */
-};
-
-/*
- * Peak lines whose lookups are started ahead (look_ahead; a live-range
- * line takes its value from the one before, live_value):
- * a line's key is hashed and its index slot loading AHEAD_SCAN lines
- * before it is read, its value record AHEAD_VALUE lines before, its
- * name AHEAD_NAME lines before.  AHEAD_RING (a power of two) holds them.
- */
-#define AHEAD_RING 64
-#define AHEAD_SCAN 48
-#define AHEAD_VALUE 32
-#define AHEAD_NAME 16
-
-/* A key hashed ahead of its line, so that the line does not hash it
- * again; the line's ':' and end are kept too, so that neither is looked
- * for a second time. */
-struct hashed_key {
-	const char *p;
-	size_t n;
-	uint32_t hash;
-	const char *line;       /* the line's first byte */
-	const char *colon;      /* its first ':' */
-	const char *nl;         /* its '\n' (no NUL byte before it) */
-	uint32_t v;             /* the value its slot names first (once
-				   looked at), HD_NONE for none */
 };
 
 /* A value not yet filed under its key (file_pending). */
@@ -187,8 +121,6 @@ struct parser {
 	size_t ahead_ids[4];
 	unsigned n_ahead_ids, ahead_first;
 	size_t ids_scanned;
-	/* live_value: the id slot after the last live range's value */
-	size_t live_id;
 	/* parse_sequence_line: the position the next sequence line must
 	 * have (d->sequence.len: every line filed there adds one to it,
 	 * next_seq_text) in decimal, seq_n digits; none yet when 0 */
@@ -196,19 +128,8 @@ struct parser {
 	char seq_text[24];
 	uint64_t record_hash;   /* XXH3-64 of the record's value name (its low
 				   32 bits are the hd_index_hash) */
-	/* look_ahead: the lines ahead, ahead[k % AHEAD_RING] for k from
-	 * a_used (the next line to read) to a_scanned; those before
-	 * a_value have their value record loading, those before a_name
-	 * their name.  The scan goes on at scan_at unless scan_done. */
-	struct hashed_key ahead[AHEAD_RING];
-	size_t a_used, a_name, a_value, a_scanned;
-	const char *scan_at;
-	int scan_done;
 	struct shape_memo *memo; /* SHAPE_MEMO_SLOTS of them */
 	struct long_memo *long_memo; /* LONG_MEMO_SLOTS of them */
-	struct tuple_memo *tuple_memo; /* TUPLE_MEMO_SLOTS of them */
-	struct kept_shape *kept; /* kept_cap slots (power of 2), kept_n used */
-	size_t kept_cap, kept_n, kept_bytes, kept_budget;
 	uint64_t stack_lines;
 	/* struct pending_key: the values of the allocations section, filed
 	 * under their keys at once when the section is over (file_pending) */
@@ -806,7 +727,6 @@ static int64_t memo_bytes(struct shape_memo *m, struct hd_slice shape,
 	m->len = (uint32_t)shape.n;
 	m->plain = 0;
 	m->bare_known = 0;
-	m->kept = NULL;
 	memcpy(m->text, shape.p, shape.n);
 	m->bytes = hd_shape_logical_bytes(shape);
 	return m->bytes;
@@ -847,51 +767,12 @@ static int64_t shape_bytes(struct parser *ps, struct hd_slice shape,
  * needs no scan.  A shape scanned here that ends at the first ' ' is
  * marked plain.
  */
-/* The tuple_memo slot of the shape at p (TUPLE_HEAD bytes there): the
- * shape memo's slot of those bytes, folded. */
-static inline uint32_t tuple_index(const char *p)
-{
-	return memo_index(hd_slice_make(p, TUPLE_HEAD)) & (TUPLE_MEMO_SLOTS - 1);
-}
-
-/* insn_shape for a tuple shape (t.p[0] '(', more than TUPLE_HEAD bytes
- * in t), through tuple_memo. */
-static __attribute__((noinline)) size_t
-insn_tuple_shape(struct parser *ps, struct hd_slice t, int64_t *bytes)
-{
-	struct tuple_memo *tm = &ps->tuple_memo[tuple_index(t.p)];
-	size_t n;
-
-	if (tm->len && tm->len < t.n && t.p[tm->len] == ' ' &&
-	    memcmp(tm->text, t.p, tm->len) == 0) {
-		*bytes = tm->bytes;
-		return tm->len;
-	}
-	n = balanced_until(t, ' ', ' ');
-	if (n == 0 || n == t.n)
-		return n;
-	*bytes = shape_bytes(ps, hd_slice_make(t.p, n), NULL);
-	if (n <= LONG_MEMO_TEXT) {
-		if (tm->cap < n) {
-			free(tm->text);
-			tm->cap = tm->cap * 2 > n ? tm->cap * 2 : n;
-			tm->text = hd_xmalloc(tm->cap);
-		}
-		memcpy(tm->text, t.p, n);
-		tm->len = n;
-		tm->bytes = *bytes;
-	}
-	return n;
-}
-
 static size_t insn_shape(struct parser *ps, struct hd_slice t, int64_t *bytes)
 {
 	size_t k, n;
 	struct shape_memo *m = NULL;
 	int hit = 0;
 
-	if (t.n > TUPLE_HEAD && t.p[0] == '(')
-		return insn_tuple_shape(ps, t, bytes);
 	k = find_either(t, 0, ' ', ' ');
 
 	if (k > 0 && k < t.n && k <= SHAPE_MEMO_TEXT) {
@@ -911,79 +792,6 @@ static size_t insn_shape(struct parser *ps, struct hd_slice t, int64_t *bytes)
 	*bytes = memo_bytes(m, hd_slice_make(t.p, n), hit);
 	m->plain = 1;
 	return n;
-}
-
-/* kept_cap doubled (from 256), its entries filed again. */
-static void grow_kept(struct parser *ps)
-{
-	size_t cap = ps->kept_cap ? ps->kept_cap * 2 : 256, i, j;
-	struct kept_shape *t = hd_xcalloc(cap, sizeof(*t));
-
-	for (i = 0; i < ps->kept_cap; i++) {
-		const struct kept_shape *k = &ps->kept[i];
-
-		if (!k->text)
-			continue;
-		for (j = k->hash & (cap - 1); t[j].text; j = (j + 1) & (cap - 1))
-			;
-		t[j] = *k;
-	}
-	free(ps->kept);
-	ps->kept = t;
-	ps->kept_cap = cap;
-}
-
-/* shape (hash h, not empty) as kept in the dump (struct kept_shape), or
- * shape itself past the budget. */
-static struct hd_slice keep_shape(struct parser *ps, struct hd_slice shape,
-				  uint64_t h)
-{
-	struct kept_shape *k;
-	size_t mask, i;
-
-	if (2 * (ps->kept_n + 1) > ps->kept_cap)
-		grow_kept(ps);
-	mask = ps->kept_cap - 1;
-	for (i = h & mask; ps->kept[i].text; i = (i + 1) & mask) {
-		k = &ps->kept[i];
-		if (k->hash == h && k->len == shape.n &&
-		    hd_bytes_eq(k->text, shape.p, shape.n))
-			return hd_slice_make(k->text, k->len);
-	}
-	if (shape.n > ps->kept_budget - ps->kept_bytes)
-		return shape;
-	k = &ps->kept[i];
-	k->hash = h;
-	k->len = shape.n;
-	k->text = hd_arena_pack(&ps->d->arena, shape.p, shape.n);
-	ps->kept_bytes += shape.n;
-	ps->kept_n++;
-	return hd_slice_make(k->text, k->len);
-}
-
-/*
- * A value line's shape, which shape_bytes has just looked up (its
- * hashes and memo slot in hs), as kept in the dump (keep_shape): a
- * shorter one through its memo slot, which holds it now.
- */
-static struct hd_slice kept_value_shape(struct parser *ps,
-					struct hd_slice shape,
-					const struct shape_hashes *hs)
-{
-	struct shape_memo *m = hs->slot;
-	uint64_t h = hs->whole;
-	struct hd_slice k;
-
-	if (shape.n == 0)
-		return shape;
-	if (!m)
-		return keep_shape(ps, shape, h);
-	if (m->kept)
-		return hd_slice_make(m->kept, shape.n);
-	k = keep_shape(ps, shape, h);
-	if (k.p != shape.p)
-		m->kept = k.p;
-	return k;
 }
 
 static struct hd_slice default_index(void)
@@ -1460,7 +1268,7 @@ alloc_value(struct parser *ps, struct hd_slice l)
 	av->size = size;
 	av->offset = offset;
 	av->shape_bytes = shape_bytes(ps, t, &hashes);
-	av->shape = kept_value_shape(ps, t, &hashes);
+	av->shape = t;
 	val->own_kept = hd_size_keep(av->shape_bytes);
 	av->shape_hash = hashes.whole;
 	av->bare_hash = hashes.bare;
@@ -2376,8 +2184,6 @@ static int parse_from_instruction(struct parser *ps, struct hd_slice l)
 
 /* ---- Part B: HloLiveRange ----------------------------------------- */
 
-static void look_ahead(struct parser *ps, const char *line);
-
 static int parse_live_range_header(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice t = tail(l, (sizeof("HloLiveRange (max ") - 1));
@@ -2521,100 +2327,6 @@ static int second_live_range(struct parser *ps, const struct hd_live_range *r,
 	return perr(ps, "second live range for '%s' (first at line %u)", q, first);
 }
 
-/* The first ':' of line l (a peak line, l.n >= 4) after its indent, or
- * NULL: as look_ahead found it when it scanned this line. */
-static inline const char *colon_ahead(const struct parser *ps, struct hd_slice l)
-{
-	const struct hashed_key *a = &ps->ahead[ps->a_used % AHEAD_RING];
-
-	if (ps->a_used < ps->a_scanned && a->line == l.p)
-		return a->colon;
-	return memchr(l.p + 4, ':', l.n - 4);
-}
-
-/*
- * The value whose key is name_index, with the hash worked out ahead
- * (look_ahead) when this is the line it was worked out for.  The value
- * look_ahead found first under that hash (a->v, once looked at) is the
- * answer when its key is this one: keys are unique in the index and
- * never leave it, so the lookup would find that value, and it is not
- * made a second time.  Anything else (no value there then, another
- * key) is looked up.
- */
-static inline __attribute__((always_inline)) uint32_t
-value_by_key_ahead(struct parser *ps, struct hd_slice name_index)
-{
-	struct hd_slice key = hd_value_key(name_index);
-
-	if (ps->a_used < ps->a_scanned) {
-		const struct hashed_key *a = &ps->ahead[ps->a_used % AHEAD_RING];
-
-		if (a->p == key.p && a->n == key.n) {
-			ps->a_used++;
-			if (a->v != HD_NONE &&
-			    name_eq(hd_value_key_of(&HD_VALUE(ps->d, a->v)), key))
-				return a->v;
-			return hd_dump_value_by_hash(ps->d, a->hash, key);
-		}
-	}
-	return hd_dump_value_by_key(ps->d, name_index);
-}
-
-/*
- * BufferLiveRange lists values in id order (FORMAT.md section 5), most
- * of them with a live range: a line's value is mostly the next one by
- * id after the previous line's (live_id), or one of the few after it
- * (values of thread-local allocations have no live range).  Each
- * candidate is taken when its key is the line's, as the index lookup
- * would (keys are unique in it, and every value is filed by the time
- * a live range is read); LIVE_TRIES of them, then the key is looked up
- * (hashed) as before, and the next line's candidates follow the value
- * found.  The values and names of the ids ahead start loading here, as
- * look_ahead does for the peak lines: LIVE_AHEAD_VALUE id slots ahead
- * the value, LIVE_AHEAD_NAME the name.
- */
-#define LIVE_TRIES 3
-#define LIVE_SLOTS 64           /* empty id slots passed at most */
-#define LIVE_AHEAD_VALUE 24
-#define LIVE_AHEAD_NAME 12
-
-static inline __attribute__((always_inline)) uint32_t
-live_value(struct parser *ps, struct hd_slice name_index)
-{
-	const struct hd_dump *d = ps->d;
-	const uint32_t *slot = d->id_slots.data;
-	size_t n = d->id_slots.len, i = ps->live_id, stop, tries = 0;
-	struct hd_slice key = hd_value_key(name_index);
-	uint32_t v;
-	int64_t id;
-
-	stop = n - i > LIVE_SLOTS ? i + LIVE_SLOTS : n;
-	for (; i < stop && tries < LIVE_TRIES; i++) {
-		v = slot[i];
-		if (v == HD_NONE)
-			continue;
-		tries++;
-		if (name_eq(hd_value_key_of(&HD_VALUE(d, v)), key)) {
-			ps->live_id = i + 1;
-			if (n - i > LIVE_AHEAD_VALUE &&
-			    slot[i + LIVE_AHEAD_VALUE] != HD_NONE)
-				prefetch_value(d, slot[i + LIVE_AHEAD_VALUE]);
-			if (n - i > LIVE_AHEAD_NAME &&
-			    slot[i + LIVE_AHEAD_NAME] != HD_NONE)
-				__builtin_prefetch(
-					HD_VALUE(d, slot[i + LIVE_AHEAD_NAME]).name.p);
-			return v;
-		}
-	}
-	v = hd_dump_value_by_key(d, name_index);
-	if (v != HD_NONE) {
-		id = HD_VALUE(d, v).id;
-		if (id >= 0 && (uint64_t)id < n && slot[id] == v)
-			ps->live_id = (size_t)id + 1;
-	}
-	return v;
-}
-
 /*
  * The value named by the key text s (a live-range or peak line's
  * "NAME{IDX}" before its ':') into *v, and s split into name and index
@@ -2626,11 +2338,11 @@ live_value(struct parser *ps, struct hd_slice name_index)
  */
 static inline __attribute__((always_inline)) int
 lookup_key(struct parser *ps, struct hd_slice s, uint32_t *v,
-	   struct hd_slice *name, struct hd_slice *index, int live)
+	   struct hd_slice *name, struct hd_slice *index)
 {
 	struct hd_slice key;
 
-	*v = live ? live_value(ps, s) : value_by_key_ahead(ps, s);
+	*v = hd_dump_value_by_key(ps->d, s);
 	if (*v == HD_NONE)
 		return split_key(ps, s, name, index, &key);
 	*name = hd_slice_make(s.p, HD_VALUE(ps->d, *v).name.n);
@@ -2661,7 +2373,7 @@ live_line(struct parser *ps, struct hd_slice l)
 		return bad_line(ps, l, "live range ends before it starts", "START <= END");
 	r = PUSH(&ps->d->live_ranges, struct hd_live_range);
 	if (lookup_key(ps, hd_slice_make(t.p, (size_t)(colon - t.p)), &v,
-		       &name, &index, 1))
+		       &name, &index))
 		return bad_line(ps, l, "bad live range name", "'NAME{IDX}'");
 	r->start = start;
 	r->end = end;
@@ -2710,8 +2422,8 @@ static int parse_peak_header(struct parser *ps, struct hd_slice l)
 	return 0;
 }
 
-/* Not inlined: in the line loop (parse_one), with look_ahead, it cost
- * the loop registers, and instructions on every line of the dump. */
+/* Not inlined: in the line loop (parse_one) it cost the loop
+ * registers, and instructions on every line of the dump. */
 static __attribute__((noinline)) int
 parse_peak_line(struct parser *ps, struct hd_slice l)
 {
@@ -2723,15 +2435,14 @@ parse_peak_line(struct parser *ps, struct hd_slice l)
 
 	if (pending_filed(ps))
 		return -1;
-	look_ahead(ps, l.p);
-	colon = colon_ahead(ps, l);
+	colon = memchr(l.p + 4, ':', l.n - 4);
 	if (!colon)
 		return bad_line(ps, l, "bad peak line", "'    NAME{IDX}: B bytes (cumulative: S bytes)'");
 	e = PUSH(&d->peak, struct hd_peak_entry);
 	e->line = (uint32_t)ps->line;
 	e->cumulative = -1;
 	if (lookup_key(ps, hd_slice_make(t.p, (size_t)(colon - t.p)),
-		       &e->value, &e->name, &e->index, 0))
+		       &e->value, &e->name, &e->index))
 		return bad_line(ps, l, "bad peak value name", "'NAME{IDX}'");
 	rest = skip(t, (size_t)(colon - t.p) + 1);
 	if (take_lit(&rest, " ") || take_i64(ps, &rest, &e->bytes) ||
@@ -3096,100 +2807,6 @@ static int no_nul_left(struct parser *ps)
 }
 
 /*
- * Each peak line looks a value up by its key: three dependent cache
- * misses (index slot, value record, the key's bytes) on a large dump
- * (a BufferLiveRange line mostly names the value after the last one's:
- * live_value).  The lookups of the lines ahead are started in three
- * stages, each some lines before the next (look_ahead), so that their
- * misses overlap with the reading of other lines instead of following
- * one another.  The scan that finds each key also finds the line's ':'
- * and end, which the line's reading takes from it (parse_lines,
- * colon_ahead) instead of looking for them again.
- */
-
-
-/*
- * The first ':', '\n' or '\0' in [p, end), NULL when there is none: a
- * live-range or peak line's colon, or the end of a line without one.
- */
-static const char *find_colon_or_end(const char *p, const char *end)
-{
-	for (; end - p >= 16; p += 16) {
-		hd_v16 b = hd_v_load(p);
-		unsigned mask = hd_v_mask(hd_v_or(
-			hd_v_or(hd_v_eq(b, ':'), hd_v_eq(b, '\n')),
-			hd_v_eq(b, '\0')));
-
-		if (mask)
-			return p + __builtin_ctz(mask);
-	}
-	for (; p < end; p++)
-		if (*p == ':' || *p == '\n' || *p == '\0')
-			return p;
-	return NULL;
-}
-
-/* Scans the line at ps->scan_at into the next entry of ps->ahead and
- * starts loading its index slot; at a line that is not "    KEY:..."
- * (or a partial one) the scan is done. */
-static void scan_ahead(struct parser *ps)
-{
-	const char *p = ps->scan_at, *colon, *nl;
-	struct hashed_key *a;
-	struct hd_slice key;
-
-	if (ps->end - p < 5 || memcmp(p, "    ", 4) != 0 ||
-	    !(colon = find_colon_or_end(p + 4, ps->end)) || *colon != ':' ||
-	    !(nl = hd_scan_line_end(colon + 1, ps->end)) || *nl != '\n') {
-		ps->scan_done = 1;
-		return;
-	}
-	key = hd_value_key(hd_slice_make(p + 4, (size_t)(colon - p - 4)));
-	a = &ps->ahead[ps->a_scanned++ % AHEAD_RING];
-	*a = (struct hashed_key){ key.p, key.n, hd_index_hash(key), p, colon,
-				  nl, HD_NONE };
-	hd_index_prefetch(&ps->d->value_by_key, a->hash);
-	ps->scan_at = nl + 1;
-}
-
-/*
- * Before a peak line (at line) is read: keeps the lines
- * ahead of it going through the three stages above, about one line a
- * stage each time, so that the loads of each stage have had the reading
- * of 16 lines to arrive.  At the first such line (or any line that is
- * not the next one scanned) the scan starts over there.  Only hints: the
- * lines are then read as usual, with the hashes and ends found here.
- */
-static void look_ahead(struct parser *ps, const char *line)
-{
-	const struct hd_dump *d = ps->d;
-
-	if (ps->a_used == ps->a_scanned ||
-	    ps->ahead[ps->a_used % AHEAD_RING].line != line) {
-		ps->a_used = ps->a_name = ps->a_value = ps->a_scanned = 0;
-		ps->scan_at = line;
-		ps->scan_done = 0;
-	}
-	while (!ps->scan_done && ps->a_scanned - ps->a_used < AHEAD_SCAN)
-		scan_ahead(ps);
-	while (ps->a_value < ps->a_scanned &&
-	       ps->a_value - ps->a_used < AHEAD_VALUE) {
-		struct hashed_key *a = &ps->ahead[ps->a_value++ % AHEAD_RING];
-
-		a->v = hd_index_first(&d->value_by_key, a->hash);
-		if (a->v != HD_NONE)
-			prefetch_value(d, a->v);
-	}
-	while (ps->a_name < ps->a_value &&
-	       ps->a_name - ps->a_used < AHEAD_NAME) {
-		const struct hashed_key *a = &ps->ahead[ps->a_name++ % AHEAD_RING];
-
-		if (a->v != HD_NONE)
-			__builtin_prefetch(HD_VALUE(d, a->v).name.p);
-	}
-}
-
-/*
  * The line at p that hd_scan_line_end found no '\n' for (nl NULL) or a NUL
  * byte in (at nl): the NUL is the error; a partial last line is not
  * read (truncation).  Returns -1 after an error, else 0: the lines are
@@ -3218,12 +2835,7 @@ static int parse_lines(struct parser *ps)
 		struct hd_slice l;
 		int rc;
 
-		/* a peak line's end was found ahead */
-		if (ps->a_used < ps->a_scanned &&
-		    ps->ahead[ps->a_used % AHEAD_RING].line == p)
-			nl = ps->ahead[ps->a_used % AHEAD_RING].nl;
-		else
-			nl = hd_scan_line_end(p, end);
+		nl = hd_scan_line_end(p, end);
 
 		ps->line++;
 		if (__builtin_expect(!nl || *nl == '\0', 0)) {
@@ -3441,9 +3053,6 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 	}
 	ps.memo = hd_xcalloc(SHAPE_MEMO_SLOTS, sizeof(*ps.memo));
 	ps.long_memo = hd_xcalloc(LONG_MEMO_SLOTS, sizeof(*ps.long_memo));
-	ps.tuple_memo = hd_xcalloc(TUPLE_MEMO_SLOTS, sizeof(*ps.tuple_memo));
-	ps.kept_budget = len / SHAPE_KEEP_SHARE > SHAPE_KEEP_MIN ?
-			 len / SHAPE_KEEP_SHARE : SHAPE_KEEP_MIN;
 	rc = parse_lines(&ps) ? -1 : finish(&ps);
 	/* the values of a dump that ends in its allocations */
 	if (file_pending(&ps, rc == 0))
@@ -3452,11 +3061,7 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 	for (i = 0; i < LONG_MEMO_SLOTS; i++)
 		free(ps.long_memo[i].text);
 	free(ps.long_memo);
-	for (i = 0; i < TUPLE_MEMO_SLOTS; i++)
-		free(ps.tuple_memo[i].text);
-	free(ps.tuple_memo);
 	free(ps.memo);
-	free(ps.kept);
 	return rc;
 }
 
