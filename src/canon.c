@@ -3118,3 +3118,28 @@ void hd_canon_release(struct hd_canon *c)
 	hd_vec_release(&c->value_store);
 	memset(c, 0, sizeof(*c));
 }
+
+static void pre_hook_input(void *ctx, size_t bytes)
+{
+	hd_canon_pre_budget(ctx, bytes);
+}
+
+static void pre_hook_insn(void *ctx, const struct hd_insn *in,
+			  struct hd_slice op_name)
+{
+	hd_canon_pre_insn(ctx, in, op_name);
+}
+
+static void pre_hook_position(void *ctx, const struct hd_position *pos,
+			      uint32_t k)
+{
+	hd_canon_pre_position(ctx, pos, k);
+}
+
+struct hd_parse_hooks hd_canon_pre_hooks(struct hd_canon_pre *p)
+{
+	struct hd_parse_hooks h = { p, pre_hook_input, pre_hook_insn,
+				    pre_hook_position };
+
+	return h;
+}

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hlodiff/canon.h"
 #include "hlodiff/diag.h"
 #include "hlodiff/scan.h"
 #include "hlodiff/shape.h"
@@ -102,6 +101,7 @@ struct parser {
 	const char *file;       /* display name */
 	uint64_t line;          /* current line number, 1-based */
 	unsigned flags;
+	const struct hd_parse_hooks *hooks; /* never NULL (no_hooks) */
 	enum section sec;
 	uint32_t alloc;         /* current allocation or HD_NONE */
 	int in_reuse;           /* inside " reused by ..." of an allocation */
@@ -1609,9 +1609,9 @@ parse_position(struct parser *ps, struct hd_slice l)
 			return bad_line(ps, l, "bad position", "'  NAME {IDX}'");
 		p->index = t;
 	}
-	if (ps->d->canon_pre)
-		hd_canon_pre_position(ps->d->canon_pre, p,
-				      HD_VALUE_POSITIONS(ps->d, ps->record).pos_count);
+	if (ps->hooks->position)
+		ps->hooks->position(ps->hooks->ctx, p,
+				    HD_VALUE_POSITIONS(ps->d, ps->record).pos_count);
 	HD_VALUE_POSITIONS(ps->d, ps->record).pos_count++;
 	/* " uses:" after the last position (as one_space_line reads it) */
 	if (next_line_is(ps, l, " uses:\n", 7)) {
@@ -2137,19 +2137,19 @@ from_instruction(struct parser *ps, struct hd_slice l)
 		 * (in->name is the name read above) */
 		if (same)
 			in->name = val->name;
-		if (d->canon_pre) {
-			/* op_name, for the pre-walk's loose keys, is not
-			 * kept (reports read it again: hd_insn_source_of),
-			 * nor is source_line read; the metadata's place
-			 * spares the pre-walk its walk.  Without the
-			 * pre-walk neither is looked for: canonical hashing
-			 * reads the metadata item as any other then. */
+		if (ps->hooks->insn) {
+			/* op_name, for the hook, is not kept (reports read
+			 * it again: hd_insn_source_of), nor is source_line
+			 * read; the metadata's place spares canonical
+			 * hashing a walk.  Without the hook neither is
+			 * looked for: canonical hashing reads the metadata
+			 * item as any other then. */
 			struct hd_insn_source src;
 
 			no_source(&src);
 			keep_metadata(in, find_metadata(in->attrs, &src,
 							ps->end, 0));
-			hd_canon_pre_insn(d->canon_pre, in, src.op_name);
+			ps->hooks->insn(ps->hooks->ctx, in, src.op_name);
 		}
 	}
 	val->insn = i;
@@ -3021,19 +3021,20 @@ static void expect_big(struct hd_dump *d, size_t len)
 				len / 16 : (size_t)64 << 20);
 }
 
+static const struct hd_parse_hooks no_hooks;
+
 static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
-		     const char *data, size_t len, unsigned flags)
+		     const char *data, size_t len, const struct hd_parse_opts *o)
 {
 	struct parser ps;
 	int rc, i;
 
 	d->shape_facts = 1;
 	d->tallied = 1;
-	if ((flags & HD_PARSE_CANON) && !d->canon_pre)
-		d->canon_pre = hd_canon_pre_new();
-	if (d->canon_pre)
-		hd_canon_pre_budget(d->canon_pre, len);
-	parser_init(&ps, d, name, flags);
+	parser_init(&ps, d, name, o->flags);
+	ps.hooks = o->hooks ? o->hooks : &no_hooks;
+	if (ps.hooks->input)
+		ps.hooks->input(ps.hooks->ctx, len);
 	ps.in = in;
 	ps.file_sections = d->sections;
 	/* Dense numbering: ids stay well below the byte count of the dump. */
@@ -3065,12 +3066,20 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 	return rc;
 }
 
-int hd_parse_buffer(struct hd_dump *d, const char *name, const char *data,
-		    size_t len, unsigned flags)
+int hd_parse_buffer_opts(struct hd_dump *d, const char *name, const char *data,
+			 size_t len, const struct hd_parse_opts *o)
 {
 	hd_dump_init(d);
 	d->name = name;
-	return parse_one(d, NULL, name, data, len, flags);
+	return parse_one(d, NULL, name, data, len, o);
+}
+
+int hd_parse_buffer(struct hd_dump *d, const char *name, const char *data,
+		    size_t len, unsigned flags)
+{
+	struct hd_parse_opts o = { flags, NULL };
+
+	return hd_parse_buffer_opts(d, name, data, len, &o);
 }
 
 /* "X-buffer-assignment.txt[.gz]" -> "X" + suffix (+ ".gz" with gz), or
@@ -3128,18 +3137,28 @@ static int companion_mismatch(const struct hd_dump *d, int kind, char *why, size
 	return 1;
 }
 
-static int parse_input_into(struct hd_dump *d, const char *path, unsigned flags)
+static int parse_input_into(struct hd_dump *d, const char *path,
+			    const struct hd_parse_opts *o)
 {
 	struct hd_input *in = &d->inputs[d->n_inputs];
 
 	if (hd_input_open(in, path))
 		return -1;
 	d->n_inputs++;
-	return parse_one(d, in, in->name, in->data, in->len, flags);
+	return parse_one(d, in, in->name, in->data, in->len, o);
 }
 
 int hd_parse_file(struct hd_dump *d, const char *path, unsigned flags)
 {
+	struct hd_parse_opts o = { flags, NULL };
+
+	return hd_parse_file_opts(d, path, &o);
+}
+
+int hd_parse_file_opts(struct hd_dump *d, const char *path,
+		       const struct hd_parse_opts *o)
+{
+	unsigned flags = o->flags;
 	static const char *const suffixes[] = {
 		"-buffer-assignment-values.txt", "-live-range.txt",
 	};
@@ -3148,7 +3167,7 @@ int hd_parse_file(struct hd_dump *d, const char *path, unsigned flags)
 
 	hd_dump_init(d);
 	d->name = hd_display_name(path);
-	if (parse_input_into(d, path, flags))
+	if (parse_input_into(d, path, o))
 		return -1;
 	if ((flags & HD_PARSE_NO_SIBLINGS) || strcmp(path, "-") == 0)
 		return 0;
@@ -3177,7 +3196,7 @@ int hd_parse_file(struct hd_dump *d, const char *path, unsigned flags)
 			}
 			sib = gz;
 		}
-		if (parse_input_into(d, sib, flags))
+		if (parse_input_into(d, sib, o))
 			return -1;
 		if (companion_mismatch(d, (int)i, why, sizeof(why))) {
 			hd_error(sib, 0, "not the companion of %s: %s (expected the %s "

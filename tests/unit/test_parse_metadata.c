@@ -14,6 +14,7 @@
 
 #include "hlodiff/canon.h"
 #include "hlodiff/parse.h"
+#include "tap/dumps.h"
 #include "tap/tap.h"
 
 struct meta_case {
@@ -129,8 +130,8 @@ static void check_case(const struct meta_case *c, const char *after, int pad)
 		ok(hd_insn_metadata(&HD_INSN(&plain, 0)).n == 0,
 		   "{%s}%s%s: no metadata place without the pre-walk",
 		   c->metadata, what, how);
-	rc = hd_parse_buffer(&d, "meta", text, n,
-			     HD_PARSE_ALLOW_INCOMPLETE | HD_PARSE_CANON);
+	rc = tap_parse_buffer(&d, "meta", text, n,
+			      HD_PARSE_ALLOW_INCOMPLETE | HD_PARSE_CANON);
 	if (ok(rc == 0 && d.insns.len == 1, "{%s}%s%s: parses (pre-walk)",
 	       c->metadata, what, how)) {
 		struct hd_insn_source in = hd_insn_source_of(&d, 0);
