@@ -3,12 +3,12 @@
  * line loop, the dispatch of each line to the reader of its section,
  * the messages, the checks at the end and the API of parse.h.
  *
- * Each line is classified by its prefix (FORMAT.md section 12) and handed
- * to one small function that fills the model.  The parser keeps a little
- * state (the current section, allocation and value record) so that lines
- * whose meaning depends on their context (two- and four-space lines) are
- * read the right way.  Nothing is copied: every string is a slice of the
- * input.
+ * Each line is classified by its prefix (docs/format.md, "The shape of
+ * a dump") and handed to one small function that fills the model.  The
+ * parser keeps a little state (the current section, allocation and
+ * value record) so that lines whose meaning depends on their context
+ * (two- and four-space lines) are read the right way.  Nothing is
+ * copied: every string is a slice of the input.
  */
 #include "parse_int.h"
 

@@ -1,7 +1,8 @@
 /*
  * parse_alloc.c - the allocations section ("allocation N: ...", its
  * value lines, "Total bytes used"), the memo of shape sizes, and the
- * filing of the values under their keys.
+ * filing of the values under their keys (docs/format.md,
+ * "Allocations").
  */
 #include "parse_int.h"
 

@@ -1,6 +1,7 @@
 /*
  * parse_insn.c - a record's " from instruction:" line: the instruction
- * text, its shape, opcode, operands and metadata={...}.
+ * text, its shape, opcode, operands and metadata={...} (docs/format.md,
+ * "`Used values:` and a record").
  */
 #include "parse_int.h"
 

@@ -1,6 +1,7 @@
 /*
  * parse_live.c - HloLiveRange: the instruction sequence, the buffer live
- * ranges, the peak lines and the stack-trace breakdown.
+ * ranges, the peak lines and the stack-trace breakdown (docs/format.md,
+ * "Live ranges").
  */
 #include "parse_int.h"
 

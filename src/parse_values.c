@@ -1,6 +1,6 @@
 /*
  * parse_values.c - the "Used values:" records: "<ID NAME>", positions
- * and uses.
+ * and uses (docs/format.md, "The total and the value records").
  */
 #include "parse_int.h"
 

@@ -1,5 +1,6 @@
 /*
- * parse.h - reads buffer-assignment dumps (FORMAT.md) into struct hd_dump.
+ * parse.h - reads buffer-assignment dumps (docs/format.md) into struct
+ * hd_dump.
  *
  * One pass over the lines of each input, dispatching on the line prefix.
  * Accepts the combined file (G1), the allocations-only newest file (G2)
