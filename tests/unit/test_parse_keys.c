@@ -1,7 +1,7 @@
 /*
  * test_parse_keys.c - the values of the allocations section are filed
  * under their keys when the section is over (file_pending in
- * src/parse.c), yet two values of one key are reported as if found at
+ * src/parse_alloc.c), yet two values of one key are reported as if found at
  * the line of the later one: that line, the first such pair when there
  * are several, before any error met after it and after any met before
  * it, a NUL byte anywhere still first; and the values are found by key

@@ -1,7 +1,7 @@
 /*
  * test_parse_metadata.c - an instruction's metadata={...}: op_name,
  * source_file and source_line as the parser keeps them, for the usual
- * form (read straight through, read_metadata_usual in src/parse.c) and
+ * form (read straight through, read_metadata_usual in src/parse_insn.c) and
  * every way out of it into the item loop: other orders, repeated keys,
  * two spaces, escaped quotes, brackets inside strings, unknown and
  * uppercase keys, a bad or empty number, empty strings, a long tail; each
