@@ -700,10 +700,10 @@ alloc_value(struct parser *ps, struct hd_slice l)
 	return 0;
 }
 
-/* An allocation's value line and the ones after it (read_run). */
+/* An allocation's value line. */
 int hd_ps_alloc_value(struct parser *ps, struct hd_slice l)
 {
-	return read_run(ps, l, " value: ", 8, alloc_value);
+	return alloc_value(ps, l);
 }
 
 int hd_ps_reuse_value(struct parser *ps, struct hd_slice l)

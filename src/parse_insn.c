@@ -474,28 +474,10 @@ from_instruction(struct parser *ps, struct hd_slice l)
 	return 0;
 }
 
-/*
- * A " from instruction:" line (from_instruction), and the next record's
- * "<...>" line after it, if one is next, read as parse_lines would send
- * it to hd_ps_record: its end found by hd_scan_line_end, counted
- * (ps->line), as far as the NUL check went (ps->checked).  A line with a
- * NUL byte, no '\n' or a '\r' before it, or LINES_AHEAD_MAX bytes or
- * more, is left to parse_lines.  Returns the bytes of the lines read
- * after l (the record's and those it reads), or -1.
- */
+/* A " from instruction:" line (from_instruction). */
 int hd_ps_from_instruction(struct parser *ps, struct hd_slice l)
 {
-	const char *q = l.p + l.n + 1, *nl;
-	int rc;
-
-	if (from_instruction(ps, l))
-		return -1;
-	if (q >= ps->end || q[-1] != '\n' || *q != '<')
-		return 0;
-	if (!(nl = take_line(ps, q)))
-		return 0;
-	rc = hd_ps_record(ps, hd_slice_make(q, (size_t)(nl - q)));
-	return rc < 0 ? -1 : (int)(nl + 1 - q) + rc;
+	return from_instruction(ps, l);
 }
 
 void hd_parse_insn_source(const struct hd_insn *in,

@@ -113,16 +113,6 @@ struct parser {
 	int modules_seen;       /* buffer-assignment files seen in a wrapper */
 	uint32_t file_sections; /* enum hd_sections seen in this file */
 	uint32_t last_insn;     /* instruction of the previous record */
-	uint32_t prefetched;    /* value last prefetched (prefetch_records) */
-	/* prefetch_records: the ids with a value after the record's (up to
-	 * 4, ascending: ahead_ids[(ahead_first + k) % 4] for k below
-	 * n_ahead_ids, a ring, as a record passes about one a time), found
-	 * by a scan of the id slots that has come to ids_scanned; records
-	 * come in id order, so each slot is looked at about once, not four
-	 * times */
-	size_t ahead_ids[4];
-	unsigned n_ahead_ids, ahead_first;
-	size_t ids_scanned;
 	/* hd_ps_sequence_line: the position the next sequence line must
 	 * have (d->sequence.len: every line filed there adds one to it,
 	 * next_seq_text) in decimal, seq_n digits; none yet when 0 */
@@ -533,85 +523,14 @@ int hd_ps_record_short_form(struct parser *ps, struct hd_slice line,
 			    struct hd_slice *s, uint32_t *out);
 
 /*
- * The bytes of lines a line's reading reads after it at most
- * (read_run, usual_uses, sequence_lines, ...): parse_lines moves the
+ * The bytes of the lines a record's reading reads after it at most
+ * (hd_ps_record -> first_position -> usual_uses): parse_lines moves the
  * input's window (hd_input_pass_at) at the line after them, not much
  * later than it would have at each line.  No such reader takes a line
- * of LINES_AHEAD_MAX bytes or more (take_line, and the name checks of
- * the others), and each stops once LINES_AHEAD_MAX bytes are behind
- * it, so what they return, chained (hd_ps_from_instruction ->
- * hd_ps_record -> first_position -> usual_uses), adds up in an int even
- * for a line of gigabytes, which parse_lines reads itself.
+ * of LINES_AHEAD_MAX bytes or more, and each stops once LINES_AHEAD_MAX
+ * bytes are behind it, so what they return adds up in an int even for
+ * a line of gigabytes, which parse_lines reads itself.
  */
 #define LINES_AHEAD_MAX ((ptrdiff_t)64 << 10)
-
-/*
- * The line at q, read right after the one before it as parse_lines
- * would take it: its end found by hd_scan_line_end, counted (ps->line), as
- * far as the NUL check went (ps->checked).  Returns its '\n', or NULL
- * (nothing counted, the line left to parse_lines) for a line with a NUL
- * byte, no '\n' or a '\r' before it, or of LINES_AHEAD_MAX bytes or
- * more.
- */
-static inline __attribute__((always_inline)) const char *
-take_line(struct parser *ps, const char *q)
-{
-	const char *nl = hd_scan_line_end(q, ps->end);
-
-	if (!nl || *nl != '\n' || nl[-1] == '\r' || nl - q >= LINES_AHEAD_MAX)
-		return NULL;
-	ps->line++;
-	ps->checked = nl + 1;
-	return nl;
-}
-
-/*
- * Line l read by read, and the lines after it that start with the plen
- * bytes of prefix, one after another (up to LINES_AHEAD_MAX bytes of
- * them), each taken (take_line) and read as parse_lines would send it
- * to read.  Any other line is left to parse_lines.  Returns the bytes of
- * the lines read after l, or -1.
- */
-static inline __attribute__((always_inline)) int
-read_run(struct parser *ps, struct hd_slice l, const char *prefix,
-	 size_t plen, int (*read)(struct parser *, struct hd_slice))
-{
-	const char *from = l.p + l.n + 1, *q = from, *nl;
-
-	if (read(ps, l))
-		return -1;
-	if (q > ps->end || q[-1] != '\n')
-		return 0;
-	for (; ps->end - q > (ptrdiff_t)plen && hd_bytes_eq(q, prefix, plen) &&
-	       q - from < LINES_AHEAD_MAX; q = nl + 1) {
-		if (!(nl = take_line(ps, q)))
-			break;
-		if (read(ps, hd_slice_make(q, (size_t)(nl - q))))
-			return -1;
-	}
-	return (int)(q - from);
-}
-
-/*
- * Records come in id order, but their values were made in the order of
- * the allocations, so each record's value (and its key, which the short
- * form is checked against) is a cache miss.  Start loading the value of
- * the 4th id with a value after this one, and the key of the next.
- */
-/*
- * Starts loading all of value v's record: one cache line (64 bytes; two
- * where the array is not 64-byte aligned, as a small dump's from
- * malloc), which a record line, its instruction line and a live range
- * write to.  always_inline: GCC drops the call of a function that only
- * prefetches.
- */
-static inline __attribute__((always_inline)) void
-prefetch_value(const struct hd_dump *d, uint32_t v)
-{
-	const char *p = (const char *)&HD_VALUE(d, v);
-
-	__builtin_prefetch(p);
-	__builtin_prefetch(p + sizeof(struct hd_value) - 1);
-}
 
 #endif

@@ -46,36 +46,6 @@ static inline void file_sequence(struct parser *ps, const char *t, size_t n)
 }
 
 /*
- * The sequence lines from q on, while each is "    I:NAME" with the
- * next number (ps->seq_text) and its '\n' (a line hd_ps_sequence_line
- * reads at once), read as it reads them and counted (ps->line): their
- * bytes, for parse_lines to pass over.  Such a line has no NUL byte.
- * The first other line is left to parse_lines.
- */
-static int sequence_lines(struct parser *ps, const char *q)
-{
-	const char *from = q;
-
-	while (q - from < LINES_AHEAD_MAX &&
-	       ps->end - q > (ptrdiff_t)(ps->seq_n + 6) &&
-	       hd_bytes_eq(q, "    ", 4) && q[ps->seq_n + 4] == ':' &&
-	       hd_bytes_eq(q + 4, ps->seq_text, ps->seq_n)) {
-		const char *t = q + ps->seq_n + 5;
-		size_t n = name_span(hd_slice_make(t, (size_t)(ps->end - t)),
-				     ps->end);
-
-		/* a longer name is left to parse_lines (as in usual_uses) */
-		if (n == 0 || n >= (size_t)LINES_AHEAD_MAX || t + n == ps->end ||
-		    t[n] != '\n')
-			break;
-		ps->line++;
-		file_sequence(ps, t, n);
-		q = t + n + 1;
-	}
-	return (int)(q - from);
-}
-
-/*
  * "    I:NAME", I the number of sequence lines before.  The line is
  * compared with that number's digits and ':' (ps->seq_text, kept
  * counting), which is what reading I and checking it finds for every
@@ -108,8 +78,7 @@ int hd_ps_sequence_line(struct parser *ps, struct hd_slice l)
 				    (long long)i, len);
 	}
 	file_sequence(ps, t.p, n);
-	return t.p + n < ps->end && t.p[n] == '\n' ?
-	       sequence_lines(ps, t.p + n + 1) : 0;
+	return 0;
 }
 
 /* Splits "name{idx}" (or "name") into name, index, key. */
@@ -221,11 +190,10 @@ live_line(struct parser *ps, struct hd_slice l)
 	return 0;
 }
 
-/* A BufferLiveRange line and the ones after it, which start with "    "
- * as every line of the section does (read_run). */
+/* A BufferLiveRange line. */
 int hd_ps_buffer_live_line(struct parser *ps, struct hd_slice l)
 {
-	return read_run(ps, l, "    ", 4, live_line);
+	return live_line(ps, l);
 }
 
 int hd_ps_peak_header(struct parser *ps, struct hd_slice l)
