@@ -405,7 +405,12 @@ static int parse_lines(struct parser *ps)
 		struct hd_slice l;
 		int rc;
 
-		nl = hd_scan_line_end(p, end);
+		/* a peak line's end was found ahead (look_ahead) */
+		if (ps->a_used < ps->a_scanned &&
+		    ps->ahead[ps->a_used % AHEAD_RING].line == p)
+			nl = ps->ahead[ps->a_used % AHEAD_RING].nl;
+		else
+			nl = hd_scan_line_end(p, end);
 
 		ps->line++;
 		if (__builtin_expect(!nl || *nl == '\0', 0)) {

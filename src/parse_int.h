@@ -88,6 +88,32 @@ enum record_part {
 	REC_DONE,          /* " from instruction:" read */
 };
 
+/*
+ * Peak lines whose lookups are started ahead (look_ahead; a live-range
+ * line takes its value from the one before, live_value):
+ * a line's key is hashed and its index slot loading AHEAD_SCAN lines
+ * before it is read, its value record AHEAD_VALUE lines before, its
+ * name AHEAD_NAME lines before.  AHEAD_RING (a power of two) holds them.
+ */
+#define AHEAD_RING 64
+#define AHEAD_SCAN 48
+#define AHEAD_VALUE 32
+#define AHEAD_NAME 16
+
+/* A key hashed ahead of its line, so that the line does not hash it
+ * again; the line's ':' and end are kept too, so that neither is looked
+ * for a second time. */
+struct hashed_key {
+	const char *p;
+	size_t n;
+	uint32_t hash;
+	const char *line;       /* the line's first byte */
+	const char *colon;      /* its first ':' */
+	const char *nl;         /* its '\n' (no NUL byte before it) */
+	uint32_t v;             /* the value its slot names first (once
+				   looked at), HD_NONE for none */
+};
+
 /* A value not yet filed under its key (hd_ps_file_pending). */
 struct pending_key {
 	uint32_t hash;          /* hd_index_hash of its key */
@@ -113,6 +139,17 @@ struct parser {
 	int modules_seen;       /* buffer-assignment files seen in a wrapper */
 	uint32_t file_sections; /* enum hd_sections seen in this file */
 	uint32_t last_insn;     /* instruction of the previous record */
+	/* prefetch_records: the ids with a value after the record's (up to
+	 * 4, ascending: ahead_ids[(ahead_first + k) % 4] for k below
+	 * n_ahead_ids, a ring, as a record passes about one a time), found
+	 * by a scan of the id slots that has come to ids_scanned; records
+	 * come in id order, so each slot is looked at about once, not four
+	 * times */
+	size_t ahead_ids[4];
+	unsigned n_ahead_ids, ahead_first;
+	size_t ids_scanned;
+	/* live_value: the id slot after the last live range's value */
+	size_t live_id;
 	/* hd_ps_sequence_line: the position the next sequence line must
 	 * have (d->sequence.len: every line filed there adds one to it,
 	 * next_seq_text) in decimal, seq_n digits; none yet when 0 */
@@ -120,6 +157,14 @@ struct parser {
 	char seq_text[24];
 	uint64_t record_hash;   /* XXH3-64 of the record's value name (its low
 				   32 bits are the hd_index_hash) */
+	/* look_ahead: the lines ahead, ahead[k % AHEAD_RING] for k from
+	 * a_used (the next line to read) to a_scanned; those before
+	 * a_value have their value record loading, those before a_name
+	 * their name.  The scan goes on at scan_at unless scan_done. */
+	struct hashed_key ahead[AHEAD_RING];
+	size_t a_used, a_name, a_value, a_scanned;
+	const char *scan_at;
+	int scan_done;
 	struct shape_memo *memo; /* SHAPE_MEMO_SLOTS of them */
 	struct long_memo *long_memo; /* LONG_MEMO_SLOTS of them */
 	uint64_t stack_lines;
@@ -523,14 +568,31 @@ int hd_ps_record_short_form(struct parser *ps, struct hd_slice line,
 			    struct hd_slice *s, uint32_t *out);
 
 /*
- * The bytes of the lines a record's reading reads after it at most
- * (hd_ps_record -> first_position -> usual_uses): parse_lines moves the
- * input's window (hd_input_pass_at) at the line after them, not much
- * later than it would have at each line.  No such reader takes a line
- * of LINES_AHEAD_MAX bytes or more, and each stops once LINES_AHEAD_MAX
- * bytes are behind it, so what they return adds up in an int even for
- * a line of gigabytes, which parse_lines reads itself.
+ * The bytes of the lines a line's reading reads after it at most
+ * (hd_ps_record -> first_position -> usual_uses, sequence_lines):
+ * parse_lines moves the input's window (hd_input_pass_at) at the line
+ * after them, not much later than it would have at each line.  No such
+ * reader takes a line of LINES_AHEAD_MAX bytes or more, and each stops
+ * once LINES_AHEAD_MAX bytes are behind it, so what they return adds up
+ * in an int even for a line of gigabytes, which parse_lines reads
+ * itself.
  */
 #define LINES_AHEAD_MAX ((ptrdiff_t)64 << 10)
+
+/*
+ * Starts loading all of value v's record: one cache line (64 bytes; two
+ * where the array is not 64-byte aligned, as a small dump's from
+ * malloc), which a record line, its instruction line and a live range
+ * write to.  always_inline: GCC drops the call of a function that only
+ * prefetches.
+ */
+static inline __attribute__((always_inline)) void
+prefetch_value(const struct hd_dump *d, uint32_t v)
+{
+	const char *p = (const char *)&HD_VALUE(d, v);
+
+	__builtin_prefetch(p);
+	__builtin_prefetch(p + sizeof(struct hd_value) - 1);
+}
 
 #endif

@@ -46,6 +46,36 @@ static inline void file_sequence(struct parser *ps, const char *t, size_t n)
 }
 
 /*
+ * The sequence lines from q on, while each is "    I:NAME" with the
+ * next number (ps->seq_text) and its '\n' (a line hd_ps_sequence_line
+ * reads at once), read as it reads them and counted (ps->line): their
+ * bytes, for parse_lines to pass over.  Such a line has no NUL byte.
+ * The first other line is left to parse_lines.
+ */
+static int sequence_lines(struct parser *ps, const char *q)
+{
+	const char *from = q;
+
+	while (q - from < LINES_AHEAD_MAX &&
+	       ps->end - q > (ptrdiff_t)(ps->seq_n + 6) &&
+	       hd_bytes_eq(q, "    ", 4) && q[ps->seq_n + 4] == ':' &&
+	       hd_bytes_eq(q + 4, ps->seq_text, ps->seq_n)) {
+		const char *t = q + ps->seq_n + 5;
+		size_t n = name_span(hd_slice_make(t, (size_t)(ps->end - t)),
+				     ps->end);
+
+		/* a longer name is left to parse_lines (as in usual_uses) */
+		if (n == 0 || n >= (size_t)LINES_AHEAD_MAX || t + n == ps->end ||
+		    t[n] != '\n')
+			break;
+		ps->line++;
+		file_sequence(ps, t, n);
+		q = t + n + 1;
+	}
+	return (int)(q - from);
+}
+
+/*
  * "    I:NAME", I the number of sequence lines before.  The line is
  * compared with that number's digits and ':' (ps->seq_text, kept
  * counting), which is what reading I and checking it finds for every
@@ -78,7 +108,8 @@ int hd_ps_sequence_line(struct parser *ps, struct hd_slice l)
 				    (long long)i, len);
 	}
 	file_sequence(ps, t.p, n);
-	return 0;
+	return t.p + n < ps->end && t.p[n] == '\n' ?
+	       sequence_lines(ps, t.p + n + 1) : 0;
 }
 
 /* Splits "name{idx}" (or "name") into name, index, key. */
@@ -120,6 +151,194 @@ static int second_live_range(struct parser *ps, const struct hd_live_range *r,
 }
 
 /*
+ * Each peak line looks a value up by its key: three dependent cache
+ * misses (index slot, value record, the key's bytes) on a large dump
+ * (a BufferLiveRange line mostly names the value after the last one's:
+ * live_value).  The lookups of the lines ahead are started in three
+ * stages, each some lines before the next (look_ahead), so that their
+ * misses overlap with the reading of other lines instead of following
+ * one another.  The scan that finds each key also finds the line's ':'
+ * and end, which the line's reading takes from it (parse_lines,
+ * colon_ahead) instead of looking for them again.
+ */
+
+/*
+ * The first ':', '\n' or '\0' in [p, end), NULL when there is none: a
+ * live-range or peak line's colon, or the end of a line without one.
+ */
+static const char *find_colon_or_end(const char *p, const char *end)
+{
+	for (; end - p >= 16; p += 16) {
+		hd_v16 b = hd_v_load(p);
+		unsigned mask = hd_v_mask(hd_v_or(
+			hd_v_or(hd_v_eq(b, ':'), hd_v_eq(b, '\n')),
+			hd_v_eq(b, '\0')));
+
+		if (mask)
+			return p + __builtin_ctz(mask);
+	}
+	for (; p < end; p++)
+		if (*p == ':' || *p == '\n' || *p == '\0')
+			return p;
+	return NULL;
+}
+
+/* Scans the line at ps->scan_at into the next entry of ps->ahead and
+ * starts loading its index slot; at a line that is not "    KEY:..."
+ * (or a partial one) the scan is done. */
+static void scan_ahead(struct parser *ps)
+{
+	const char *p = ps->scan_at, *colon, *nl;
+	struct hashed_key *a;
+	struct hd_slice key;
+
+	if (ps->end - p < 5 || memcmp(p, "    ", 4) != 0 ||
+	    !(colon = find_colon_or_end(p + 4, ps->end)) || *colon != ':' ||
+	    !(nl = hd_scan_line_end(colon + 1, ps->end)) || *nl != '\n') {
+		ps->scan_done = 1;
+		return;
+	}
+	key = hd_value_key(hd_slice_make(p + 4, (size_t)(colon - p - 4)));
+	a = &ps->ahead[ps->a_scanned++ % AHEAD_RING];
+	*a = (struct hashed_key){ key.p, key.n, hd_index_hash(key), p, colon,
+				  nl, HD_NONE };
+	hd_index_prefetch(&ps->d->value_by_key, a->hash);
+	ps->scan_at = nl + 1;
+}
+
+/*
+ * Before a peak line (at line) is read: keeps the lines
+ * ahead of it going through the three stages above, about one line a
+ * stage each time, so that the loads of each stage have had the reading
+ * of 16 lines to arrive.  At the first such line (or any line that is
+ * not the next one scanned) the scan starts over there.  Only hints: the
+ * lines are then read as usual, with the hashes and ends found here.
+ */
+static void look_ahead(struct parser *ps, const char *line)
+{
+	const struct hd_dump *d = ps->d;
+
+	if (ps->a_used == ps->a_scanned ||
+	    ps->ahead[ps->a_used % AHEAD_RING].line != line) {
+		ps->a_used = ps->a_name = ps->a_value = ps->a_scanned = 0;
+		ps->scan_at = line;
+		ps->scan_done = 0;
+	}
+	while (!ps->scan_done && ps->a_scanned - ps->a_used < AHEAD_SCAN)
+		scan_ahead(ps);
+	while (ps->a_value < ps->a_scanned &&
+	       ps->a_value - ps->a_used < AHEAD_VALUE) {
+		struct hashed_key *a = &ps->ahead[ps->a_value++ % AHEAD_RING];
+
+		a->v = hd_index_first(&d->value_by_key, a->hash);
+		if (a->v != HD_NONE)
+			prefetch_value(d, a->v);
+	}
+	while (ps->a_name < ps->a_value &&
+	       ps->a_name - ps->a_used < AHEAD_NAME) {
+		const struct hashed_key *a = &ps->ahead[ps->a_name++ % AHEAD_RING];
+
+		if (a->v != HD_NONE)
+			__builtin_prefetch(HD_VALUE(d, a->v).name.p);
+	}
+}
+
+/* The first ':' of line l (a peak line, l.n >= 4) after its indent, or
+ * NULL: as look_ahead found it when it scanned this line. */
+static inline const char *colon_ahead(const struct parser *ps, struct hd_slice l)
+{
+	const struct hashed_key *a = &ps->ahead[ps->a_used % AHEAD_RING];
+
+	if (ps->a_used < ps->a_scanned && a->line == l.p)
+		return a->colon;
+	return memchr(l.p + 4, ':', l.n - 4);
+}
+
+/*
+ * The value whose key is name_index, with the hash worked out ahead
+ * (look_ahead) when this is the line it was worked out for.  The value
+ * look_ahead found first under that hash (a->v, once looked at) is the
+ * answer when its key is this one: keys are unique in the index and
+ * never leave it, so the lookup would find that value, and it is not
+ * made a second time.  Anything else (no value there then, another
+ * key) is looked up.
+ */
+static inline __attribute__((always_inline)) uint32_t
+value_by_key_ahead(struct parser *ps, struct hd_slice name_index)
+{
+	struct hd_slice key = hd_value_key(name_index);
+
+	if (ps->a_used < ps->a_scanned) {
+		const struct hashed_key *a = &ps->ahead[ps->a_used % AHEAD_RING];
+
+		if (a->p == key.p && a->n == key.n) {
+			ps->a_used++;
+			if (a->v != HD_NONE &&
+			    name_eq(hd_value_key_of(&HD_VALUE(ps->d, a->v)), key))
+				return a->v;
+			return hd_dump_value_by_hash(ps->d, a->hash, key);
+		}
+	}
+	return hd_dump_value_by_key(ps->d, name_index);
+}
+
+/*
+ * BufferLiveRange lists values in id order (docs/format.md, "Live
+ * ranges"), most of them with a live range: a line's value is mostly
+ * the next one by id after the previous line's (live_id), or one of the
+ * few after it
+ * (values of thread-local allocations have no live range).  Each
+ * candidate is taken when its key is the line's, as the index lookup
+ * would (keys are unique in it, and every value is filed by the time
+ * a live range is read); LIVE_TRIES of them, then the key is looked up
+ * (hashed) as before, and the next line's candidates follow the value
+ * found.  The values and names of the ids ahead start loading here, as
+ * look_ahead does for the peak lines: LIVE_AHEAD_VALUE id slots ahead
+ * the value, LIVE_AHEAD_NAME the name.
+ */
+#define LIVE_TRIES 3
+#define LIVE_SLOTS 64           /* empty id slots passed at most */
+#define LIVE_AHEAD_VALUE 24
+#define LIVE_AHEAD_NAME 12
+
+static inline __attribute__((always_inline)) uint32_t
+live_value(struct parser *ps, struct hd_slice name_index)
+{
+	const struct hd_dump *d = ps->d;
+	const uint32_t *slot = d->id_slots.data;
+	size_t n = d->id_slots.len, i = ps->live_id, stop, tries = 0;
+	struct hd_slice key = hd_value_key(name_index);
+	uint32_t v;
+	int64_t id;
+
+	stop = n - i > LIVE_SLOTS ? i + LIVE_SLOTS : n;
+	for (; i < stop && tries < LIVE_TRIES; i++) {
+		v = slot[i];
+		if (v == HD_NONE)
+			continue;
+		tries++;
+		if (name_eq(hd_value_key_of(&HD_VALUE(d, v)), key)) {
+			ps->live_id = i + 1;
+			if (n - i > LIVE_AHEAD_VALUE &&
+			    slot[i + LIVE_AHEAD_VALUE] != HD_NONE)
+				prefetch_value(d, slot[i + LIVE_AHEAD_VALUE]);
+			if (n - i > LIVE_AHEAD_NAME &&
+			    slot[i + LIVE_AHEAD_NAME] != HD_NONE)
+				__builtin_prefetch(
+					HD_VALUE(d, slot[i + LIVE_AHEAD_NAME]).name.p);
+			return v;
+		}
+	}
+	v = hd_dump_value_by_key(d, name_index);
+	if (v != HD_NONE) {
+		id = HD_VALUE(d, v).id;
+		if (id >= 0 && (uint64_t)id < n && slot[id] == v)
+			ps->live_id = (size_t)id + 1;
+	}
+	return v;
+}
+
+/*
  * The value named by the key text s (a live-range or peak line's
  * "NAME{IDX}" before its ':') into *v, and s split into name and index
  * as split_key splits it.  A value found has a key of exactly these
@@ -130,11 +349,11 @@ static int second_live_range(struct parser *ps, const struct hd_live_range *r,
  */
 static inline __attribute__((always_inline)) int
 lookup_key(struct parser *ps, struct hd_slice s, uint32_t *v,
-	   struct hd_slice *name, struct hd_slice *index)
+	   struct hd_slice *name, struct hd_slice *index, int live)
 {
 	struct hd_slice key;
 
-	*v = hd_dump_value_by_key(ps->d, s);
+	*v = live ? live_value(ps, s) : value_by_key_ahead(ps, s);
 	if (*v == HD_NONE)
 		return split_key(ps, s, name, index, &key);
 	*name = hd_slice_make(s.p, HD_VALUE(ps->d, *v).name.n);
@@ -165,7 +384,7 @@ live_line(struct parser *ps, struct hd_slice l)
 		return hd_ps_bad_line(ps, l, "live range ends before it starts", "START <= END");
 	r = PUSH(&ps->d->live_ranges, struct hd_live_range);
 	if (lookup_key(ps, hd_slice_make(t.p, (size_t)(colon - t.p)), &v,
-		       &name, &index))
+		       &name, &index, 1))
 		return hd_ps_bad_line(ps, l, "bad live range name", "'NAME{IDX}'");
 	r->start = start;
 	r->end = end;
@@ -213,8 +432,8 @@ int hd_ps_peak_header(struct parser *ps, struct hd_slice l)
 	return 0;
 }
 
-/* Not inlined: in the line loop (parse_one) it cost the loop
- * registers, and instructions on every line of the dump. */
+/* Not inlined: in the line loop (parse_one), with look_ahead, it cost
+ * the loop registers, and instructions on every line of the dump. */
 __attribute__((noinline)) int
 hd_ps_peak_line(struct parser *ps, struct hd_slice l)
 {
@@ -226,14 +445,15 @@ hd_ps_peak_line(struct parser *ps, struct hd_slice l)
 
 	if (pending_filed(ps))
 		return -1;
-	colon = memchr(l.p + 4, ':', l.n - 4);
+	look_ahead(ps, l.p);
+	colon = colon_ahead(ps, l);
 	if (!colon)
 		return hd_ps_bad_line(ps, l, "bad peak line", "'    NAME{IDX}: B bytes (cumulative: S bytes)'");
 	e = PUSH(&d->peak, struct hd_peak_entry);
 	e->line = (uint32_t)ps->line;
 	e->cumulative = -1;
 	if (lookup_key(ps, hd_slice_make(t.p, (size_t)(colon - t.p)),
-		       &e->value, &e->name, &e->index))
+		       &e->value, &e->name, &e->index, 0))
 		return hd_ps_bad_line(ps, l, "bad peak value name", "'NAME{IDX}'");
 	rest = skip(t, (size_t)(colon - t.p) + 1);
 	if (take_lit(&rest, " ") || take_i64(ps, &rest, &e->bytes) ||

@@ -6,6 +6,47 @@
 
 /* ---- Part A': Used values ------------------------------------------ */
 
+/*
+ * Records come in id order, but their values were made in the order of
+ * the allocations, so each record's value (and its key, which the short
+ * form is checked against) is a cache miss.  Start loading the value of
+ * the 4th id with a value after this one, and the key of the next.
+ */
+static void prefetch_records(struct parser *ps, int64_t id)
+{
+	const struct hd_dump *d = ps->d;
+	const uint32_t *slot = d->id_slots.data;
+	size_t n = d->id_slots.len, stop, i;
+
+	if (id < 0 || (uint64_t)id >= n)
+		return;
+	/* the ids ahead already found stay, those passed go */
+	while (ps->n_ahead_ids &&
+	       ps->ahead_ids[ps->ahead_first] <= (size_t)id) {
+		ps->ahead_first = (ps->ahead_first + 1) % 4;
+		ps->n_ahead_ids--;
+	}
+	if (ps->ids_scanned <= (size_t)id) {
+		ps->ids_scanned = (size_t)id + 1;
+		ps->n_ahead_ids = 0;
+	}
+	stop = n - (size_t)id > 64 ? (size_t)id + 64 : n;
+	for (i = ps->ids_scanned; i < stop && ps->n_ahead_ids < 4; i++)
+		if (slot[i] != HD_NONE) {
+			ps->ahead_ids[(ps->ahead_first + ps->n_ahead_ids++) % 4] = i;
+			if (ps->n_ahead_ids == 4) {
+				prefetch_value(d, slot[i]);
+				/* the record writes these too */
+				__builtin_prefetch(&HD_VALUE_LINES(d, slot[i]));
+				__builtin_prefetch(&HD_VALUE_POSITIONS(d, slot[i]));
+			}
+		}
+	ps->ids_scanned = i;
+	if (ps->n_ahead_ids)
+		__builtin_prefetch(
+			HD_VALUE(d, slot[ps->ahead_ids[ps->ahead_first]]).name.p);
+}
+
 /* Value v's entry of d->value_uses (HD_PARSE_KEEP_USES), the array
  * grown with zeroed entries up to it. */
 struct hd_value_uses *hd_ps_value_uses_of(struct hd_dump *d, uint32_t v)
@@ -66,6 +107,7 @@ int hd_ps_record(struct parser *ps, struct hd_slice l)
 	val->flags |= HD_VALUE_RECORD;
 	ps->d->n_records++;
 	ps->d->n_listed_records += (val->flags & HD_VALUE_IN_ALLOC) != 0;
+	prefetch_records(ps, val->id);
 	/* The instruction is most likely the value's namesake: start
 	 * loading its index slot for the " from instruction:" line. */
 	ps->record_hash = hd_hash64(val->name);

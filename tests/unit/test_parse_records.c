@@ -7,7 +7,8 @@
  * when each line is read on its own, every line is counted (the record lines and
  * the messages say the same lines), and lines of any other form (CRLF,
  * an index, two digits, "(none)", a NUL, the input's end) are read as
- * before.  The lines of an instruction sequence are read in order too.
+ * before.  So are the lines of an instruction sequence (sequence_lines in
+ * src/parse_live.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,8 +202,8 @@ static void test_messages(void)
 }
 
 /*
- * "    I:NAME" lines, each checked against the next number
- * (hd_ps_sequence_line's kept digits): a sequence of n lines (past 9, 99) gives the
+ * "    I:NAME" lines are read one after another (sequence_lines) while
+ * each has the next number: a sequence of n lines (past 9, 99) gives the
  * n names in order; a bad line among them is reported at its line.
  */
 static void test_sequence(unsigned n, unsigned bad)
