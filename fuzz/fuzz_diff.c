@@ -141,9 +141,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct hd_diff df;
 	unsigned flags = (size & 1) ? HD_MATCH_BY_NAME_ONLY : 0;
 	int rc_old, rc_new;
+	struct hd_canon_pre *pre;
+	struct hd_parse_hooks hooks;
+	struct hd_parse_opts popts = { 0, &hooks };
 
 	fuzz_msgs_reset();
-	rc_old = hd_parse_buffer(&old, "old.txt", text, old_len, HD_PARSE_CANON);
+	pre = hd_canon_pre_new();
+	hooks = hd_canon_pre_hooks(pre);
+	rc_old = hd_parse_buffer_opts(&old, "old.txt", text, old_len, &popts);
+	old.canon_pre = pre;
 	fuzz_check_parse_msgs(rc_old, "old.txt");
 	fuzz_msgs_reset();
 	rc_new = hd_parse_buffer(&new_dump, "new.txt", new_text, new_len, 0);

@@ -16,6 +16,7 @@
 #include "hlodiff/diag.h"
 #include "hlodiff/index.h"
 #include "hlodiff/parse.h"
+#include "hlodiff/scan.h"
 #include "hlodiff/shape.h"
 
 
@@ -163,7 +164,7 @@ static void add_name(struct cbuf *b, struct hd_slice name)
 
 /*
  * The first c in s[i, n) (n when none).  The short distances of
- * attribute texts are searched inline with SSE2, 16 bytes at a time (the
+ * attribute texts are searched inline, 16 bytes at a time (the
  * last block of s loaded whole and shifted: no byte outside s is read);
  * past 32 bytes, memchr.
  */
@@ -171,14 +172,13 @@ static inline size_t find_byte(const char *s, size_t n, size_t i, char c)
 {
 	const char *q;
 
-#ifdef __SSE2__
 	if (n >= 16) {
 		size_t stop = n - i > 32 ? i + 32 : n;
 
 		for (; i < stop; i += 16) {
 			size_t from = n - i >= 16 ? i : n - 16;
-			unsigned m = (unsigned)_mm_movemask_epi8(
-				hd_v_eq(hd_v_load(s + from), c)) >> (i - from);
+			unsigned m = hd_v_mask(hd_v_eq(hd_v_load(s + from), c)) >>
+				     (i - from);
 
 			if (m)
 				return i + (size_t)__builtin_ctz(m);
@@ -186,7 +186,6 @@ static inline size_t find_byte(const char *s, size_t n, size_t i, char c)
 		if (i >= n)
 			return n;
 	}
-#endif
 	if (i >= n)
 		return n;
 	q = memchr(s + i, c, n - i);
@@ -373,9 +372,8 @@ static void sink_name(struct sink *k, struct hd_slice name)
  * few instructions per block, not per byte, and the plain bytes between
  * two changes are written with one copy.  A block never reads outside
  * the slice: near its end the slice's last 16 bytes are loaded and the
- * masks shifted; a slice shorter than 16 bytes (and a build without
- * SSE2) is classified byte by byte through the tables, which give the
- * same masks.
+ * masks shifted; a slice shorter than 16 bytes is classified byte by
+ * byte through the tables, which give the same masks.
  */
 enum scan_set {
 	SCAN_OPERANDS,  /* put_operands: '"' '%' '/' */
@@ -399,29 +397,26 @@ struct block {
 	unsigned quote;     /* '"' bytes */
 };
 
-#ifdef __SSE2__
 /* The bytes of x in the set (quotes q included). */
-static inline __m128i set_bytes(__m128i x, __m128i q, enum scan_set set)
+static inline hd_v16 set_bytes(hd_v16 x, hd_v16 q, enum scan_set set)
 {
-	__m128i m;
+	hd_v16 m;
 
 	if (set == SCAN_OPERANDS)
-		return _mm_or_si128(q, _mm_or_si128(hd_v_eq(x, '%'),
-						    hd_v_eq(x, '/')));
+		return hd_v_or(q, hd_v_or(hd_v_eq(x, '%'), hd_v_eq(x, '/')));
 	/* '(' ')' differ in bit 0; '[' '{' and ']' '}' in bit 5 */
-	m = _mm_or_si128(hd_v_eq(_mm_or_si128(x, _mm_set1_epi8(0x20)), '{'),
-			 hd_v_eq(_mm_or_si128(x, _mm_set1_epi8(0x20)), '}'));
-	m = _mm_or_si128(m, hd_v_eq(_mm_or_si128(x, _mm_set1_epi8(1)), ')'));
-	m = _mm_or_si128(m, _mm_or_si128(hd_v_eq(x, ','), hd_v_eq(x, '%')));
-	return _mm_or_si128(m, q);
+	m = hd_v_or(hd_v_eq(hd_v_or_byte(x, 0x20), '{'),
+		    hd_v_eq(hd_v_or_byte(x, 0x20), '}'));
+	m = hd_v_or(m, hd_v_eq(hd_v_or_byte(x, 1), ')'));
+	m = hd_v_or(m, hd_v_or(hd_v_eq(x, ','), hd_v_eq(x, '%')));
+	return hd_v_or(m, q);
 }
 
 /* The bytes of x that matter in an attribute value (attr_special). */
-static inline __m128i v_attr_special(__m128i x)
+static inline hd_v16 v_attr_special(hd_v16 x)
 {
 	return set_bytes(x, hd_v_eq(x, '"'), SCAN_ATTRS);
 }
-#endif
 
 /* Classifies the block of s (n bytes) starting at at < n. */
 static inline void block_load(struct block *b, const char *s, size_t n,
@@ -431,19 +426,16 @@ static inline void block_load(struct block *b, const char *s, size_t n,
 	size_t k, end;
 
 	b->base = at;
-#ifdef __SSE2__
 	if (n >= 16) {
 		size_t from = n - at >= 16 ? at : n - 16;
 		unsigned shift = (unsigned)(at - from);
-		__m128i x = hd_v_load(s + from);
-		__m128i q = hd_v_eq(x, '"');
+		hd_v16 x = hd_v_load(s + from);
+		hd_v16 q = hd_v_eq(x, '"');
 
-		b->spec = (unsigned)_mm_movemask_epi8(set_bytes(x, q, set)) >>
-			  shift;
-		b->quote = (unsigned)_mm_movemask_epi8(q) >> shift;
+		b->spec = hd_v_mask(set_bytes(x, q, set)) >> shift;
+		b->quote = hd_v_mask(q) >> shift;
 		return;
 	}
-#endif
 	b->spec = b->quote = 0;
 	end = n - at < 16 ? n : at + 16;
 	for (k = at; k < end; k++) {
@@ -561,7 +553,6 @@ static inline size_t stem_len(const char *p, uint64_t dots, uint64_t digits,
 	return d;
 }
 
-#ifdef __SSE2__
 /*
  * The 32 bytes of window v around its byte q (q <= v->n, and v->n >=
  * 32): loaded from q when they lie in the window, else the last 32 bytes
@@ -569,7 +560,7 @@ static inline size_t stem_len(const char *p, uint64_t dots, uint64_t digits,
  * every mask is then 0).
  */
 struct v32 {
-	__m128i lo, hi;
+	hd_v16 lo, hi;
 	unsigned shift;
 };
 
@@ -585,26 +576,26 @@ static inline void v32_load(struct v32 *x, const struct win *v, size_t q)
 /* The mask of bytes of x (bit k: byte k from q) where vector test f
  * holds; bytes past the window are 0. */
 #define V32_MASK(x, f) \
-	(((uint64_t)(unsigned)_mm_movemask_epi8(f((x)->hi)) << 16 | \
-	  (unsigned)_mm_movemask_epi8(f((x)->lo))) >> (x)->shift)
+	(((uint64_t)hd_v_mask(f((x)->hi)) << 16 | \
+	  hd_v_mask(f((x)->lo))) >> (x)->shift)
 
-static inline __m128i v_dot(__m128i x)
+static inline hd_v16 v_dot(hd_v16 x)
 {
 	return hd_v_eq(x, '.');
 }
 
-static inline __m128i v_digit(__m128i x)
+static inline hd_v16 v_digit(hd_v16 x)
 {
 	return hd_v_in_range(x, '0', '9');
 }
 
-static inline __m128i v_under(__m128i x)
+static inline hd_v16 v_under(hd_v16 x)
 {
 	return hd_v_eq(x, '_');
 }
 
 /* [a-f] (hex digits that are not digits) */
-static inline __m128i v_hex_letter(__m128i x)
+static inline hd_v16 v_hex_letter(hd_v16 x)
 {
 	return hd_v_in_range(x, 'a', 'f');
 }
@@ -618,14 +609,13 @@ static inline void sink_v32(struct sink *k, const struct v32 *x,
 			    const char *at, size_t d)
 {
 	if (x->shift == 0 && (size_t)(k->end - k->o) >= 32) {
-		_mm_storeu_si128((__m128i *)(void *)k->o, x->lo);
-		_mm_storeu_si128((__m128i *)(void *)(k->o + 16), x->hi);
+		hd_v_store(k->o, x->lo);
+		hd_v_store(k->o + 16, x->hi);
 		k->o += d;
 		return;
 	}
 	sink_bytes(k, at, d);
 }
-#endif
 
 /*
  * sink_bytes for a piece s[0, n) inside window v: one of at most 16 (32)
@@ -636,24 +626,19 @@ static inline void sink_v32(struct sink *k, const struct v32 *x,
 SINK_INLINE void sink_near(struct sink *k, const char *s, size_t n,
 			   const struct win *v)
 {
-#ifdef __SSE2__
 	size_t ahead = (size_t)(v->p + v->n - s);
 
 	if (n <= 16 && ahead >= 16 && (size_t)(k->end - k->o) >= 16) {
-		_mm_storeu_si128((__m128i *)(void *)k->o, hd_v_load(s));
+		hd_v_store(k->o, hd_v_load(s));
 		k->o += n;
 		return;
 	}
 	if (n <= 32 && ahead >= 32 && (size_t)(k->end - k->o) >= 32) {
-		_mm_storeu_si128((__m128i *)(void *)k->o, hd_v_load(s));
-		_mm_storeu_si128((__m128i *)(void *)(k->o + 16),
-				 hd_v_load(s + 16));
+		hd_v_store(k->o, hd_v_load(s));
+		hd_v_store(k->o + 16, hd_v_load(s + 16));
 		k->o += n;
 		return;
 	}
-#else
-	(void)v;
-#endif
 	sink_bytes(k, s, n);
 }
 
@@ -669,7 +654,6 @@ SINK_INLINE size_t sink_name_at(struct sink *k, const char *s, size_t n,
 {
 	struct hd_slice name;
 
-#ifdef __SSE2__
 	if (v->n >= 32) {
 		struct v32 x;
 		uint64_t other, len, d, lim = n - i;
@@ -690,9 +674,6 @@ SINK_INLINE size_t sink_name_at(struct sink *k, const char *s, size_t n,
 			}
 		}
 	}
-#else
-	(void)v;
-#endif
 	name = hd_slice_make(s + i, name_span(s + i, n - i));
 	sink_name(k, name);
 	return name.n;
@@ -709,7 +690,6 @@ static void sink_insn_name(struct sink *k, const struct hd_insn *insn)
 	struct hd_slice name = insn->name, t = insn->text;
 	size_t at = t.n && t.p[0] == '%';
 
-#ifdef __SSE2__
 	if (t.n >= 32 && name.n < 32 && name.n && at + name.n <= t.n &&
 	    hd_bytes_eq(t.p + at, name.p, name.n)) {
 		struct win v = { t.p, t.n };
@@ -724,10 +704,6 @@ static void sink_insn_name(struct sink *k, const struct hd_insn *insn)
 			return;
 		}
 	}
-#else
-	(void)t;
-	(void)at;
-#endif
 	sink_name(k, name);
 }
 
@@ -774,7 +750,6 @@ static void put_operands(struct sink *k, const struct hd_insn *insn,
 	if (n == 0)
 		return;
 	v = win_of(insn, t);
-#ifdef __SSE2__
 	/* The usual list "%a.1, %b.2, ...": name after name without the
 	 * block walk, which takes over at anything else. */
 	while (v.n >= 32 && s[i] == '%') {
@@ -786,7 +761,6 @@ static void put_operands(struct sink *k, const struct hd_insn *insn,
 	}
 	if (i == n)
 		return;
-#endif
 	block_load(&b, s, n, i, SCAN_OPERANDS);
 	while ((j = block_next(&b, s, n, i, SCAN_OPERANDS)) < n) {
 		if (s[j] == '"') {
@@ -905,30 +879,27 @@ static inline int attr_stop_at(const char *s, size_t n, size_t k,
  * at the first such sequence (most often the end of the value), so a
  * value that must be walked costs at most its length again.
  */
-#ifdef __SSE2__
 /* Does a stop sequence (attr_stop_at) start at one of s[k, k + 16)?
  * Reads s[k, k + 19). */
 static inline int attr_block_stops(const char *p, enum attr_mode mode)
 {
 	/* loads at k, k + 1, k + 2, k + 3: the next bytes of every lane */
-	__m128i x0 = hd_v_load(p), x1 = hd_v_load(p + 1);
-	__m128i m = _mm_and_si128(hd_v_eq(x0, ','), hd_v_eq(x1, ' '));
+	hd_v16 x0 = hd_v_load(p), x1 = hd_v_load(p + 1);
+	hd_v16 m = hd_v_and(hd_v_eq(x0, ','), hd_v_eq(x1, ' '));
 
 	if (mode == ATTR_BACKEND) {
-		__m128i x2 = hd_v_load(p + 2), x3 = hd_v_load(p + 3);
-		__m128i id = _mm_and_si128(
+		hd_v16 x2 = hd_v_load(p + 2), x3 = hd_v_load(p + 3);
+		hd_v16 id = hd_v_and(
 			hd_v_eq(x0, '_'),
-			_mm_and_si128(hd_v_eq(x1, 'i'), hd_v_eq(x2, 'd')));
-		__m128i ues = _mm_and_si128(
+			hd_v_and(hd_v_eq(x1, 'i'), hd_v_eq(x2, 'd')));
+		hd_v16 ues = hd_v_and(
 			hd_v_eq(x0, 'u'),
-			_mm_and_si128(hd_v_eq(x1, 'e'), hd_v_eq(x2, 's')));
+			hd_v_and(hd_v_eq(x1, 'e'), hd_v_eq(x2, 's')));
 
-		m = _mm_or_si128(m, _mm_and_si128(hd_v_eq(x3, '"'),
-						  _mm_or_si128(id, ues)));
+		m = hd_v_or(m, hd_v_and(hd_v_eq(x3, '"'), hd_v_or(id, ues)));
 	}
-	return _mm_movemask_epi8(m) != 0;
+	return hd_v_mask(m) != 0;
 }
-#endif
 
 /*
  * The last few backend_config values found to run plain (copied whole:
@@ -966,8 +937,6 @@ struct plain_memo {
 	char attr[ATTR_SLOTS][32];
 };
 
-/* The attribute memo is read by the SSE2 walk only (copy_attr). */
-#ifdef __SSE2__
 /* Does an attribute that runs to s[e] end there: at ", " or at the end
  * of the slice? */
 static inline int ends_attr(const char *s, size_t n, size_t e)
@@ -998,10 +967,9 @@ static size_t attr_memo_len(const struct plain_memo *m, const char *s,
 	len = m->attr_len[k];
 	if (len == 0 || m->attr_head[k] != head || len > n - i)
 		return 0;
-	eq = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-		     hd_v_load(s + i), hd_v_load(m->attr[k]))) |
-	     (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-		     hd_v_load(s + i + 16), hd_v_load(m->attr[k] + 16))) << 16;
+	eq = hd_v_mask(hd_v_same(hd_v_load(s + i), hd_v_load(m->attr[k]))) |
+	     hd_v_mask(hd_v_same(hd_v_load(s + i + 16),
+				 hd_v_load(m->attr[k] + 16))) << 16;
 	if ((~eq & ((1u << len) - 1)) != 0)
 		return 0;
 	e = i + len;
@@ -1051,8 +1019,6 @@ static int stem_kept(const char *out, size_t d, const char *p, size_t nl)
 	return digits_end(p, nl, d + 1) == nl;
 }
 
-#endif
-
 /* Is s[0, n) a kept value? */
 static int memo_has(const struct plain_memo *m, const char *s, size_t n)
 {
@@ -1087,7 +1053,6 @@ static void memo_free(struct plain_memo *m)
 static int attr_runs_plain(const char *s, size_t n, size_t i,
 			   enum attr_mode mode)
 {
-#ifdef __SSE2__
 	if (n - i >= 19) {
 		for (; n - i >= 19; i += 16)
 			if (attr_block_stops(s + i, mode))
@@ -1102,7 +1067,6 @@ static int attr_runs_plain(const char *s, size_t n, size_t i,
 			i = n - 3;
 		}
 	}
-#endif
 	for (; i + 1 < n; i++)
 		if (attr_stop_at(s, n, i, mode))
 			return 0;
@@ -1185,7 +1149,6 @@ static size_t walk_attr(struct sink *k, const char *s, size_t n, size_t i,
 	return i;
 }
 
-#ifdef __SSE2__
 /*
  * Where an attribute value copied as it is (ATTR_COPY) from s[j] ends
  * when no byte walk_attr looks at comes before that end: the ", " at
@@ -1270,7 +1233,6 @@ static size_t copy_attr(struct sink *k, const char *s, size_t n, size_t i,
 	}
 	return e;
 }
-#endif
 
 /*
  * find_byte(s, n, i, '=') for a key at s[i] inside window v: most keys
@@ -1280,10 +1242,8 @@ static size_t copy_attr(struct sink *k, const char *s, size_t n, size_t i,
 static inline size_t key_end(const char *s, size_t n, size_t i,
 			     const struct win *v)
 {
-#ifdef __SSE2__
 	if ((size_t)(v->p + v->n - (s + i)) >= 16) {
-		unsigned m = (unsigned)_mm_movemask_epi8(
-			hd_v_eq(hd_v_load(s + i), '='));
+		unsigned m = hd_v_mask(hd_v_eq(hd_v_load(s + i), '='));
 
 		if (n - i < 16)
 			m &= (1u << (n - i)) - 1;
@@ -1291,9 +1251,6 @@ static inline size_t key_end(const char *s, size_t n, size_t i,
 			return i + (size_t)__builtin_ctz(m);
 		return n - i <= 16 ? n : find_byte(s, n, i + 16, '=');
 	}
-#else
-	(void)v;
-#endif
 	return find_byte(s, n, i, '=');
 }
 
@@ -1355,7 +1312,6 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 				}
 			}
 		}
-#ifdef __SSE2__
 		/* an attribute kept before (attr_memo_len) */
 		if (o->memo && n - i >= 8 &&
 		    (size_t)(v.p + v.n - (s + i)) >= 32) {
@@ -1368,7 +1324,6 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 				continue;
 			}
 		}
-#endif
 		k = key_end(s, n, i, &v);
 		mode = attr_mode_of(hd_slice_make(s + i, k - i));
 		if (mode == ATTR_DROP && k < n)
@@ -1377,14 +1332,12 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 			i = skip < n ? skip + 2 : n;
 			continue;
 		}
-#ifdef __SSE2__
 		if (mode == ATTR_COPY && k < n && v.n >= 32) {
 			i = copy_attr(o, s, n, i, k + 1, &v);
 			if (i < n)
 				i += 2;
 			continue;
 		}
-#endif
 		if (mode != ATTR_DROP) {
 			/* the key and its '=' (written when there is none) */
 			if (k < n) {
@@ -2515,7 +2468,6 @@ static size_t drop_hex_hashes(char *s, size_t n)
 	return o;
 }
 
-#ifdef __SSE2__
 /*
  * Bit masks of a class of bytes of a name of 4 to 31 bytes from the
  * movemasks a and b of the vectors loose_stem loaded (half: the bytes
@@ -2543,7 +2495,7 @@ static inline uint64_t loose_merge(unsigned a, unsigned b, unsigned half,
  */
 static size_t loose_stem(const char *p, size_t n, int *hex)
 {
-	__m128i lo, hi = _mm_setzero_si128();
+	hd_v16 lo, hi = hd_v_from64(0, 0);
 	uint64_t dots, digits, under, hexes, below, w0, w1;
 	uint32_t u0, u1;
 	unsigned half, sh;
@@ -2556,18 +2508,17 @@ static size_t loose_stem(const char *p, size_t n, int *hex)
 	} else if (n >= 8) {
 		memcpy(&w0, p, 8);
 		memcpy(&w1, p + n - 8, 8);
-		lo = _mm_unpacklo_epi64(_mm_cvtsi64_si128((long long)w0),
-					_mm_cvtsi64_si128((long long)w1));
+		lo = hd_v_from64(w0, w1);
 		half = 8;
 	} else {
 		memcpy(&u0, p, 4);
 		memcpy(&u1, p + n - 4, 4);
-		lo = _mm_cvtsi64_si128((long long)((uint64_t)u1 << 32 | u0));
+		lo = hd_v_from64((uint64_t)u1 << 32 | u0, 0);
 		half = 4;
 	}
 	sh = (unsigned)n - half;
-#define LOOSE_MASK(f) loose_merge((unsigned)_mm_movemask_epi8(f(lo)), \
-				  (unsigned)_mm_movemask_epi8(f(hi)), half, sh)
+#define LOOSE_MASK(f) loose_merge(hd_v_mask(f(lo)), \
+				  hd_v_mask(f(hi)), half, sh)
 	dots = LOOSE_MASK(v_dot);
 	digits = LOOSE_MASK(v_digit);
 	d = stem_len(p, dots, digits, n);
@@ -2597,7 +2548,6 @@ static size_t loose_stem(const char *p, size_t n, int *hex)
 	}
 	return d;
 }
-#endif
 
 /*
  * The matcher asks for the loose keys of values in increasing order (the
@@ -2695,11 +2645,9 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 		const char *p = val->name.p;
 		int hex = -1;
 
-#ifdef __SSE2__
 		if (val->name.n - 4 < 28)
 			n = loose_stem(p, val->name.n, &hex);
 		else
-#endif
 			n = strip_prefix(p, val->name.n);
 		if (n == 0) {
 			n = hd_canon_name(small, val->name);
@@ -3331,4 +3279,29 @@ void hd_canon_release(struct hd_canon *c)
 	release_array(&c->loose_store, c->insn_loose);
 	hd_vec_release(&c->value_store);
 	memset(c, 0, sizeof(*c));
+}
+
+static void pre_hook_input(void *ctx, size_t bytes)
+{
+	hd_canon_pre_budget(ctx, bytes);
+}
+
+static void pre_hook_insn(void *ctx, const struct hd_insn *in,
+			  struct hd_slice op_name)
+{
+	hd_canon_pre_insn(ctx, in, op_name);
+}
+
+static void pre_hook_position(void *ctx, const struct hd_position *pos,
+			      uint32_t k)
+{
+	hd_canon_pre_position(ctx, pos, k);
+}
+
+struct hd_parse_hooks hd_canon_pre_hooks(struct hd_canon_pre *p)
+{
+	struct hd_parse_hooks h = { p, pre_hook_input, pre_hook_insn,
+				    pre_hook_position };
+
+	return h;
 }

@@ -10,6 +10,7 @@
 #include "hlodiff/bytes.h"
 #include "hlodiff/diag.h"
 #include "hlodiff/format.h"
+#include "hlodiff/scan.h"
 
 void hd_json_init(struct hd_json *j, FILE *out)
 {
@@ -145,17 +146,14 @@ static inline int plain_byte(unsigned char c)
 	return (unsigned char)(c - 0x20) < 0x5f && c != '"' && c != '\\';
 }
 
-#ifdef __SSE2__
 /* Bit k set when byte k of x is not plain (plain_byte). */
-static inline unsigned not_plain_mask(__m128i x)
+static inline unsigned not_plain_mask(hd_v16 x)
 {
-	__m128i ok = _mm_andnot_si128(
-		_mm_or_si128(hd_v_eq(x, '"'), hd_v_eq(x, '\\')),
-		hd_v_in_range(x, 0x20, 0x7e));
+	hd_v16 ok = hd_v_andnot(hd_v_or(hd_v_eq(x, '"'), hd_v_eq(x, '\\')),
+				hd_v_in_range(x, 0x20, 0x7e));
 
-	return (unsigned)_mm_movemask_epi8(ok) ^ 0xffffu;
+	return hd_v_mask(ok) ^ 0xffffu;
 }
-#endif
 
 /*
  * The end of the run of plain bytes from s[i] (the first byte to escape,
@@ -165,14 +163,12 @@ static inline unsigned not_plain_mask(__m128i x)
  */
 static size_t plain_run(const char *s, size_t n, size_t i)
 {
-#ifdef __SSE2__
 	for (; n - i >= 16; i += 16) {
 		unsigned bad = not_plain_mask(hd_v_load(s + i));
 
 		if (bad)
 			return i + (size_t)__builtin_ctz(bad);
 	}
-#endif
 	while (i < n && plain_byte((unsigned char)s[i]))
 		i++;
 	return i;
@@ -224,13 +220,11 @@ static __attribute__((noinline)) void write_escaped(struct hd_json *j,
 }
 
 
-#ifdef __SSE2__
 /* Are all 16 bytes of x plain (plain_byte)? */
-static inline int plain_v(__m128i x)
+static inline int plain_v(hd_v16 x)
 {
 	return not_plain_mask(x) == 0;
 }
-#endif
 
 /*
  * Are all bytes of s[0, n) plain?  Nearly every string of a report is
@@ -243,7 +237,6 @@ static inline int plain_v(__m128i x)
 static inline __attribute__((always_inline)) int plain_all(const char *s,
 							    size_t n)
 {
-#ifdef __SSE2__
 	uint64_t a, b;
 	uint32_t c, d;
 	size_t i;
@@ -257,7 +250,7 @@ static inline __attribute__((always_inline)) int plain_all(const char *s,
 	if (n >= 8) {
 		memcpy(&a, s, 8);
 		memcpy(&b, s + n - 8, 8);
-		return plain_v(_mm_set_epi64x((long long)b, (long long)a));
+		return plain_v(hd_v_from64(a, b));
 	}
 	if (n >= 4) {
 		memcpy(&c, s, 4);
@@ -270,10 +263,7 @@ static inline __attribute__((always_inline)) int plain_all(const char *s,
 	} else {
 		return 1;
 	}
-	return plain_v(_mm_set_epi32(0x61616161, 0x61616161, (int)d, (int)c));
-#else
-	return plain_run(s, n, 0) == n;
-#endif
+	return plain_v(hd_v_from64((uint64_t)d << 32 | c, 0x6161616161616161ull));
 }
 
 /*

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "hlodiff/canon.h"
 #include "hlodiff/filename.h"
 #include "hlodiff/golden.h"
 #include "hlodiff/input.h"
@@ -36,6 +37,29 @@ static int golden_from_input(struct hd_dump *d, struct hd_input *in)
 	return st ? -1 : 1;
 }
 
+/*
+ * hd_parse_file (data NULL) or hd_parse_buffer, with canonical hashing's
+ * pre-walk as the parse hooks for HD_PARSE_CANON; its results go to
+ * d->canon_pre, released with d either way.
+ */
+static int parse_dump(struct hd_dump *d, const char *path, const char *data,
+		      size_t len, unsigned flags)
+{
+	struct hd_canon_pre *pre = flags & HD_PARSE_CANON ? hd_canon_pre_new() : NULL;
+	struct hd_parse_hooks hooks;
+	struct hd_parse_opts o = { flags, NULL };
+	int rc;
+
+	if (pre) {
+		hooks = hd_canon_pre_hooks(pre);
+		o.hooks = &hooks;
+	}
+	rc = data ? hd_parse_buffer_opts(d, path, data, len, &o) :
+		    hd_parse_file_opts(d, path, &o);
+	d->canon_pre = pre;
+	return rc;
+}
+
 int hd_load_dump(struct hd_dump *d, const char *path, unsigned flags)
 {
 	char head[sizeof(HD_GOLDEN_MAGIC) + 1];
@@ -52,7 +76,7 @@ int hd_load_dump(struct hd_dump *d, const char *path, unsigned flags)
 		}
 		n = peek_file(path, head, sizeof(head));
 		if (n < 0 || !hd_golden_any_version(head, (size_t)n)) {
-			if (hd_parse_file(d, path, flags))
+			if (parse_dump(d, path, NULL, 0, flags))
 				return -1;
 			hd_parse_report_unknown(d);
 			return 0;
@@ -75,7 +99,7 @@ int hd_load_dump(struct hd_dump *d, const char *path, unsigned flags)
 		hd_dump_init(d);
 		return -1;
 	}
-	if (hd_parse_buffer(d, in.name, in.data, in.len, flags)) {
+	if (parse_dump(d, in.name, in.data, in.len, flags)) {
 		d->inputs[0] = in;
 		d->n_inputs = 1;
 		return -1;

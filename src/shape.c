@@ -1,5 +1,5 @@
 /*
- * shape.c - XLA shape strings (FORMAT.md section 7) read on demand.
+ * shape.c - XLA shape strings (docs/format.md, "Shapes") read on demand.
  *
  * One recursive-descent walker (struct walk) reads a shape and, on the
  * way, works out its logical size and memory space (struct shape_info).
@@ -226,7 +226,7 @@ static int layout_unknown(struct walk *w)
 }
 
 /*
- * One layout item after ':' (FORMAT.md section 7).  Stores E(bits) in
+ * One layout item after ':' (docs/format.md, "Shapes").  Stores E(bits) in
  * *bits and S(n) in *space when present.  Returns 0, -1 on a syntax
  * error.
  */

@@ -56,6 +56,7 @@
 #include <stdint.h>
 
 #include "hlodiff/dump.h"
+#include "hlodiff/parse.h"
 #include "hlodiff/slice.h"
 
 #define HD_CANON_STORED "#hashes "
@@ -159,6 +160,8 @@ void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *insn,
 void hd_canon_pre_position(struct hd_canon_pre *p,
 			   const struct hd_position *pos, uint32_t k);
 void hd_canon_pre_free(struct hd_canon_pre *p);
+/* The parse hooks (parse.h) that feed p: budget, instructions, positions. */
+struct hd_parse_hooks hd_canon_pre_hooks(struct hd_canon_pre *p);
 
 /*
  * Where a run of hd_canon_loose calls over ascending values has fetched

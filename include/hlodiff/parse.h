@@ -1,5 +1,6 @@
 /*
- * parse.h - reads buffer-assignment dumps (FORMAT.md) into struct hd_dump.
+ * parse.h - reads buffer-assignment dumps (docs/format.md) into struct
+ * hd_dump.
  *
  * One pass over the lines of each input, dispatching on the line prefix.
  * Accepts the combined file (G1), the allocations-only newest file (G2)
@@ -29,13 +30,35 @@ enum hd_parse_flags {
 	 * on a dump of many small values they were a twelfth of its
 	 * memory; without this flag only each value's use_count is kept. */
 	HD_PARSE_KEEP_USES = 1u << 3,
-	/* Compute the canonical hashes of the instructions while each is in
-	 * cache, for hd_canon_compute (canon.h: hd_canon_pre); costs the
-	 * parse what hashing would cost later, so only for callers that
-	 * hash (a diff, golden files), not for stat.  Only such a parse
-	 * keeps where each instruction's metadata lies (hd_insn_metadata),
-	 * which the hashing reads to skip it. */
+	/* For the loaders (golden.h: hd_load_dump), not the parser: compute
+	 * the canonical hashes of the instructions while each is in cache,
+	 * for hd_canon_compute, by installing canonical hashing's pre-walk
+	 * as the parse hooks (canon.h: hd_canon_pre_hooks); costs the parse
+	 * what hashing would cost later, so only for callers that hash (a
+	 * diff, golden files), not for stat. */
 	HD_PARSE_CANON = 1u << 4
+};
+
+/*
+ * Called back as the parse goes, so that a later stage can work on each
+ * instruction while its text is in cache, without the parser knowing
+ * that stage.  Any of them may be NULL.  With an insn hook the parser
+ * also finds where each instruction's metadata lies (hd_insn_metadata)
+ * and its op_name, which it passes on.
+ */
+struct hd_parse_hooks {
+	void *ctx;
+	/* before each input (the main file, each companion) of bytes bytes */
+	void (*input)(void *ctx, size_t bytes);
+	/* an instruction filed, with its metadata's op_name (empty: none) */
+	void (*insn)(void *ctx, const struct hd_insn *in, struct hd_slice op_name);
+	/* position pos, the k-th (from 0) of its value's record */
+	void (*position)(void *ctx, const struct hd_position *pos, uint32_t k);
+};
+
+struct hd_parse_opts {
+	unsigned flags;                     /* enum hd_parse_flags */
+	const struct hd_parse_hooks *hooks; /* or NULL */
 };
 
 /*
@@ -46,6 +69,8 @@ enum hd_parse_flags {
  * way.
  */
 int hd_parse_file(struct hd_dump *d, const char *path, unsigned flags);
+int hd_parse_file_opts(struct hd_dump *d, const char *path,
+		       const struct hd_parse_opts *o);
 
 /*
  * Parses a buffer already in memory (not copied: it must outlive d).
@@ -53,6 +78,8 @@ int hd_parse_file(struct hd_dump *d, const char *path, unsigned flags);
  */
 int hd_parse_buffer(struct hd_dump *d, const char *name, const char *data,
 		    size_t len, unsigned flags);
+int hd_parse_buffer_opts(struct hd_dump *d, const char *name, const char *data,
+			 size_t len, const struct hd_parse_opts *o);
 
 /*
  * Prints the unknown-line summary for d on stderr ("hlodiff: FILE: N

@@ -1,5 +1,5 @@
 /*
- * shape.h - XLA shape strings (FORMAT.md section 7) read on demand.
+ * shape.h - XLA shape strings (docs/format.md, "Shapes") read on demand.
  *
  * Shapes stay text in the model; these functions walk the text.  They
  * never read outside the slice and cap nesting at HD_SHAPE_MAX_DEPTH.

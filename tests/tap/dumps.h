@@ -33,6 +33,10 @@ struct tap_parsed {
 
 void tap_parse_exact(struct tap_parsed *t, const char *name,
 		     const char *text, size_t n, unsigned flags);
+/* hd_parse_buffer, with canonical hashing's pre-walk installed as the
+ * parse hooks for HD_PARSE_CANON, as the loader (hd_load_dump) does. */
+int tap_parse_buffer(struct hd_dump *d, const char *name, const char *data,
+		     size_t n, unsigned flags);
 void tap_parsed_release(struct tap_parsed *t);
 
 /*

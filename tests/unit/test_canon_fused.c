@@ -22,6 +22,7 @@
 #include <xxhash.h>
 
 #include "hlodiff/canon.h"
+#include "hlodiff/golden.h"
 #include "hlodiff/parse.h"
 #include "tap/dumps.h"
 #include "tap/tap.h"
@@ -99,7 +100,7 @@ static int check_one(const char *name, const char *text, long walked)
 		rc = pt.rc | ft.rc;
 	} else {
 		rc = hd_parse_file(plain, name, flags) |
-		     hd_parse_file(fused, name, flags | HD_PARSE_CANON);
+		     hd_load_dump(fused, name, flags | HD_PARSE_CANON);
 	}
 	if (rc) {
 		tap_parsed_release(&pt);

@@ -1,13 +1,12 @@
 /*
  * test_parse_keys.c - the values of the allocations section are filed
  * under their keys when the section is over (file_pending in
- * src/parse.c), yet two values of one key are reported as if found at
+ * src/parse_alloc.c), yet two values of one key are reported as if found at
  * the line of the later one: that line, the first such pair when there
  * are several, before any error met after it and after any met before
  * it, a NUL byte anywhere still first; and the values are found by key
- * afterwards (live ranges, lookups), also past the lines the parser
- * looks ahead at (look_ahead: more of them than its ring holds, CRLF
- * ends, keys it does not know, a section change).
+ * afterwards (live ranges, lookups), also over many peak lines, CRLF
+ * ends, keys it does not know, a section change.
  */
 #include <stdio.h>
 #include <stdlib.h>

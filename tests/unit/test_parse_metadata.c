@@ -1,7 +1,7 @@
 /*
  * test_parse_metadata.c - an instruction's metadata={...}: op_name,
  * source_file and source_line as the parser keeps them, for the usual
- * form (read straight through, read_metadata_usual in src/parse.c) and
+ * form (read straight through, read_metadata_usual in src/parse_insn.c) and
  * every way out of it into the item loop: other orders, repeated keys,
  * two spaces, escaped quotes, brackets inside strings, unknown and
  * uppercase keys, a bad or empty number, empty strings, a long tail; each
@@ -14,6 +14,7 @@
 
 #include "hlodiff/canon.h"
 #include "hlodiff/parse.h"
+#include "tap/dumps.h"
 #include "tap/tap.h"
 
 struct meta_case {
@@ -85,9 +86,8 @@ static int slice_is(struct hd_slice s, const char *want)
 
 /*
  * The dump of one case: its instruction line, then pad empty lines (64
- * of them put 64 readable bytes after the attributes, as the parser's
- * own reading of the usual metadata asks, read_metadata_parser; none
- * leave it to read_metadata_usual).
+ * of them put readable bytes after the attributes, where the scanners
+ * read whole blocks; none leave the attributes at the input's end).
  */
 static char *case_text(const struct meta_case *c, const char *after,
 		       int pad, size_t *len)
@@ -130,8 +130,8 @@ static void check_case(const struct meta_case *c, const char *after, int pad)
 		ok(hd_insn_metadata(&HD_INSN(&plain, 0)).n == 0,
 		   "{%s}%s%s: no metadata place without the pre-walk",
 		   c->metadata, what, how);
-	rc = hd_parse_buffer(&d, "meta", text, n,
-			     HD_PARSE_ALLOW_INCOMPLETE | HD_PARSE_CANON);
+	rc = tap_parse_buffer(&d, "meta", text, n,
+			      HD_PARSE_ALLOW_INCOMPLETE | HD_PARSE_CANON);
 	if (ok(rc == 0 && d.insns.len == 1, "{%s}%s%s: parses (pre-walk)",
 	       c->metadata, what, how)) {
 		struct hd_insn_source in = hd_insn_source_of(&d, 0);

@@ -2,12 +2,13 @@
  * test_parse_records.c - a record's " positions:" line, its first
  * position (the value's own name), its " uses:" line and its usual use
  * lines ("  NAME, operand D") are read with the line before them
- * (next_line_is, first_position, usual_uses in src/parse.c): the values
- * get the same positions and kept uses (HD_PARSE_KEEP_USES) as when each
- * line is read on its own, every line is counted (the record lines and
+ * (next_line_is, first_position, usual_uses in src/parse_values.c): the
+ * values get the same positions and kept uses (HD_PARSE_KEEP_USES) as
+ * when each line is read on its own, every line is counted (the record lines and
  * the messages say the same lines), and lines of any other form (CRLF,
  * an index, two digits, "(none)", a NUL, the input's end) are read as
- * before.  So are the lines of an instruction sequence (sequence_lines).
+ * before.  So are the lines of an instruction sequence (sequence_lines in
+ * src/parse_live.c).
  */
 #include <stdio.h>
 #include <stdlib.h>

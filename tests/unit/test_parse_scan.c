@@ -1,5 +1,5 @@
 /*
- * test_parse_scan.c - the parser's 16-byte scanners (src/parse.c) read
+ * test_parse_scan.c - the parser's 16-byte scanners (scan.h, parse_int.h) read
  * the same fields wherever they lie in the input.
  *
  * The scanners look at 16 bytes at a time while the input holds them and
