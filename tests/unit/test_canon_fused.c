@@ -23,6 +23,7 @@
 
 #include "hlodiff/canon.h"
 #include "hlodiff/golden.h"
+#include "hlodiff/load.h"
 #include "hlodiff/parse.h"
 #include "tap/dumps.h"
 #include "tap/tap.h"
