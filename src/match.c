@@ -1690,6 +1690,8 @@ static int first_of_users(const struct gside *g, const struct gval *e)
 {
 	uint32_t u, k;
 
+	if (e->insn == HD_NONE || e->insn >= g->n_insns)
+		return 1;       /* no instruction: no users to be first of */
 	for (u = g->use_at[e->insn]; u < g->use_at[e->insn + 1]; u++) {
 		const struct gval *ue = &g->gv[g->uses[u] >> 8];
 
