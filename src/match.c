@@ -20,6 +20,7 @@
  * across the two dumps.
  */
 #include "hlodiff/match.h"
+#include "hlodiff/keysort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -172,63 +173,10 @@ const char *hd_match_how_name(enum hd_match_how how)
 /* ------------------------------------------------------------------ */
 /* Schedule order                                                      */
 
-/* Most bits a digit of the radix sort: 8192 counters (32 KiB) a pass. */
-#define DIGIT_BITS_MAX 13
-
 /* Bits needed for x (0 for 0). */
 static unsigned bit_width(uint64_t x)
 {
 	return x ? 64 - (unsigned)__builtin_clzll(x) : 0;
-}
-
-/*
- * Stable LSD radix sort of a[0, n) by bits [lo, lo + bits) of each
- * item, in as few passes as digits of DIGIT_BITS_MAX bits allow, the
- * bits shared out evenly among them.  The counts of every digit are made
- * before the passes, a digit at a time (the passes only move the items,
- * which keeps the counts of a digit); a pass whose digit is the same for
- * all items is skipped.  The items move between a and tmp (n items
- * each); returns where they end.
- */
-static uint64_t *radix_sort(uint64_t *a, uint64_t *tmp, uint32_t n,
-			    unsigned lo, unsigned bits)
-{
-	unsigned passes = (bits + DIGIT_BITS_MAX - 1) / DIGIT_BITS_MAX, d;
-	unsigned digit = passes ? (bits + passes - 1) / passes : 0;
-	uint32_t mask = (1u << digit) - 1, i;
-	uint32_t *count;
-
-	if (n < 2 || passes == 0)
-		return a;
-	count = hd_xcalloc((size_t)passes << digit, sizeof(*count));
-	for (d = 0; d < passes; d++) {
-		uint32_t *c = count + ((size_t)d << digit);
-		unsigned shift = lo + d * digit;
-
-		for (i = 0; i < n; i++)
-			c[(a[i] >> shift) & mask]++;
-	}
-	for (d = 0; d < passes; d++) {
-		unsigned shift = lo + d * digit;
-		uint32_t *c = count + ((size_t)d << digit), sum = 0, k;
-		uint64_t *t;
-
-		if (c[(a[0] >> shift) & mask] == n)
-			continue;
-		for (k = 0; k <= mask; k++) {
-			uint32_t x = c[k];
-
-			c[k] = sum;
-			sum += x;
-		}
-		for (i = 0; i < n; i++)
-			tmp[c[(a[i] >> shift) & mask]++] = a[i];
-		t = a;
-		a = tmp;
-		tmp = t;
-	}
-	free(count);
-	return a;
 }
 
 /* A value's id clamped to [0, 0xffffffff]. */
@@ -318,13 +266,13 @@ static void side_order(struct side *s)
 				key |= tmp[i];
 			a[i] = key << v_bits | i;
 		}
-		sorted = radix_sort(a, tmp, s->n, v_bits, start_bits + id_bits);
+		sorted = hd_key_radix_sort(a, tmp, s->n, v_bits, start_bits + id_bits);
 	} else {
 		uint64_t *other;
 
 		for (i = 0; i < s->n; i++)
 			a[i] = tmp[i] << v_bits | i;
-		sorted = radix_sort(a, tmp, s->n, v_bits, id_bits);
+		sorted = hd_key_radix_sort(a, tmp, s->n, v_bits, id_bits);
 		other = sorted == a ? tmp : a;
 		for (i = 0; i < s->n; i++) {
 			uint32_t v = (uint32_t)(sorted[i] & v_mask);
@@ -334,7 +282,7 @@ static void side_order(struct side *s)
 				start = max_start + 1;
 			sorted[i] = start << v_bits | v;
 		}
-		sorted = radix_sort(sorted, other, s->n, v_bits, start_bits);
+		sorted = hd_key_radix_sort(sorted, other, s->n, v_bits, start_bits);
 	}
 	for (i = 0; i < s->n; i++) {
 		uint32_t v = (uint32_t)(sorted[i] & v_mask);
