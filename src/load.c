@@ -42,8 +42,8 @@ static int golden_from_input(struct hd_dump *d, struct hd_input *in)
  * pre-walk as the parse hooks for HD_PARSE_CANON; its results go to
  * d->canon_pre, released with d either way.
  */
-static int parse_dump(struct hd_dump *d, const char *path, const char *data,
-		      size_t len, unsigned flags)
+int hd_load_parse(struct hd_dump *d, const char *path, const char *data,
+		  size_t len, unsigned flags)
 {
 	struct hd_canon_pre *pre = flags & HD_PARSE_CANON ? hd_canon_pre_new() : NULL;
 	struct hd_parse_hooks hooks;
@@ -76,7 +76,7 @@ int hd_load_dump(struct hd_dump *d, const char *path, unsigned flags)
 		}
 		n = peek_file(path, head, sizeof(head));
 		if (n < 0 || !hd_golden_any_version(head, (size_t)n)) {
-			if (parse_dump(d, path, NULL, 0, flags))
+			if (hd_load_parse(d, path, NULL, 0, flags))
 				return -1;
 			hd_parse_report_unknown(d);
 			return 0;
@@ -99,7 +99,7 @@ int hd_load_dump(struct hd_dump *d, const char *path, unsigned flags)
 		hd_dump_init(d);
 		return -1;
 	}
-	if (parse_dump(d, in.name, in.data, in.len, flags)) {
+	if (hd_load_parse(d, in.name, in.data, in.len, flags)) {
 		d->inputs[0] = in;
 		d->n_inputs = 1;
 		return -1;

@@ -19,4 +19,9 @@
  */
 int hd_load_dump(struct hd_dump *d, const char *path, unsigned flags);
 
+/* hd_parse_file (data NULL) or hd_parse_buffer, with canonical hashing's
+ * pre-walk installed as the parse hooks when flags has HD_PARSE_CANON. */
+int hd_load_parse(struct hd_dump *d, const char *path, const char *data,
+		  size_t len, unsigned flags);
+
 #endif

@@ -8,6 +8,7 @@
 
 #include "hlodiff/canon.h"
 #include "hlodiff/diag.h"
+#include "hlodiff/load.h"
 #include "hlodiff/parse.h"
 #include "tap.h"
 
@@ -73,18 +74,7 @@ void tap_parse_exact(struct tap_parsed *t, const char *name,
 int tap_parse_buffer(struct hd_dump *d, const char *name, const char *data,
 		     size_t n, unsigned flags)
 {
-	struct hd_canon_pre *pre = flags & HD_PARSE_CANON ? hd_canon_pre_new() : NULL;
-	struct hd_parse_hooks hooks;
-	struct hd_parse_opts o = { flags, NULL };
-	int rc;
-
-	if (pre) {
-		hooks = hd_canon_pre_hooks(pre);
-		o.hooks = &hooks;
-	}
-	rc = hd_parse_buffer_opts(d, name, data, n, &o);
-	d->canon_pre = pre;
-	return rc;
+	return hd_load_parse(d, name, data, n, flags);
 }
 
 void tap_parsed_release(struct tap_parsed *t)
