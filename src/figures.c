@@ -11,19 +11,10 @@
 #include <string.h>
 
 #include "hlodiff/figures.h"
+#include "hlodiff/format.h"
 #include "hlodiff/keysort.h"
 #include "hlodiff/shape.h"
 #include "hlodiff/table.h"
-
-/* a + b, saturating at INT64_MAX / INT64_MIN instead of overflowing. */
-static int64_t add_sat(int64_t a, int64_t b)
-{
-	if (b > 0 && a > INT64_MAX - b)
-		return INT64_MAX;
-	if (b < 0 && a < INT64_MIN - b)
-		return INT64_MIN;
-	return a + b;
-}
 
 static int cmp_color(const void *a, const void *b)
 {
@@ -62,10 +53,10 @@ static void sum_allocs(struct hd_figures *f, const struct hd_dump *d)
 		last_color = a->color;
 		last_slot = slot;
 		c = &HD_VEC_AT(&f->by_color, struct hd_color_bytes, slot);
-		c->bytes = add_sat(c->bytes, a->size);
+		c->bytes = hd_sat_add(c->bytes, a->size);
 		c->allocs++;
-		f->alloc_bytes = add_sat(f->alloc_bytes, a->size);
-		f->by_kind[k] = add_sat(f->by_kind[k], a->size);
+		f->alloc_bytes = hd_sat_add(f->alloc_bytes, a->size);
+		f->by_kind[k] = hd_sat_add(f->by_kind[k], a->size);
 		f->allocs_by_kind[k]++;
 	}
 	hd_table_release(&slot_of);
@@ -102,8 +93,8 @@ static void stated_peak(struct hd_figures *f, const struct hd_dump *d)
 	} else if (d->peak_style == HD_PEAK_PLAIN) {
 		f->has_stated = 1;
 		for (i = 0; i < d->peak.len; i++)
-			f->stated_bytes = add_sat(f->stated_bytes,
-						  HD_PEAK_ENTRY(d, i).bytes);
+			f->stated_bytes = hd_sat_add(f->stated_bytes,
+						     HD_PEAK_ENTRY(d, i).bytes);
 	}
 	if (f->has_stated)
 		f->stated_time = d->peak_time;
@@ -1439,9 +1430,9 @@ static int64_t held_assign(const struct hd_dump *d, struct held_item *it,
 
 			if (p->stop > end)
 				end = p->stop;
-			sum = add_sat(sum, got);
+			sum = hd_sat_add(sum, got);
 			if (bytes_at)
-				bytes_at[p->value] = add_sat(bytes_at[p->value], got);
+				bytes_at[p->value] = hd_sat_add(bytes_at[p->value], got);
 			if (bits)
 				bits[p->value / 64] |= (uint64_t)1 << (p->value % 64);
 			if (pieces)
@@ -1496,9 +1487,9 @@ int64_t hd_figures_held_at_peak(const struct hd_figures *f,
 		const struct hd_held_piece *p =
 			&HD_VEC_AT(&f->peak_pieces, struct hd_held_piece, i);
 
-		sum = add_sat(sum, p->bytes);
+		sum = hd_sat_add(sum, p->bytes);
 		if (bytes_at)
-			bytes_at[p->value] = add_sat(bytes_at[p->value], p->bytes);
+			bytes_at[p->value] = hd_sat_add(bytes_at[p->value], p->bytes);
 		if (bits)
 			bits[p->value / 64] |= (uint64_t)1 << (p->value % 64);
 	}
@@ -1853,7 +1844,7 @@ static void alias_figures(struct hd_figures *f, const struct hd_dump *d)
 
 		if (!hd_alloc_is_aliased(a))
 			continue;
-		f->aliased_bytes = add_sat(f->aliased_bytes, a->size);
+		f->aliased_bytes = hd_sat_add(f->aliased_bytes, a->size);
 		f->aliased_params++;
 	}
 }
@@ -2146,7 +2137,7 @@ void hd_peak_explain(const struct hd_dump *d, const struct hd_figures *f,
 		const struct hd_peak_entry *e = &HD_PEAK_ENTRY(d, i);
 
 		if (e->value != HD_NONE) {
-			stated[e->value] = add_sat(stated[e->value], e->bytes);
+			stated[e->value] = hd_sat_add(stated[e->value], e->bytes);
 		} else if (e->bytes != 0) {
 			struct hd_peak_gap *g = hd_vec_push(out);
 
@@ -2175,8 +2166,8 @@ void hd_peak_explain(const struct hd_dump *d, const struct hd_figures *f,
 		for (i = 0; i < out->len; i++) {
 			const struct hd_peak_gap *g = &HD_VEC_AT(out, struct hd_peak_gap, i);
 
-			by_reason[g->reason] = add_sat(by_reason[g->reason],
-						       g->stated - g->held);
+			by_reason[g->reason] = hd_sat_add(by_reason[g->reason],
+							  g->stated - g->held);
 		}
 	if (out->len > 1)
 		qsort(out->data, out->len, sizeof(struct hd_peak_gap), cmp_gap);

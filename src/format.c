@@ -49,15 +49,6 @@ int64_t hd_delta(int64_t old_v, int64_t new_v)
 	return d;
 }
 
-int64_t hd_sat_add(int64_t a, int64_t b)
-{
-	int64_t s;
-
-	if (__builtin_add_overflow(a, b, &s))
-		return b > 0 ? INT64_MAX : INT64_MIN;
-	return s;
-}
-
 char *hd_percent(char *buf, size_t n, int64_t old_v, int64_t new_v)
 {
 	double pct;

@@ -36,6 +36,7 @@
 #include "hlodiff/canon.h"
 #include "hlodiff/diag.h"
 #include "hlodiff/figures.h"
+#include "hlodiff/format.h"
 #include "hlodiff/shape.h"
 
 #define MAX_FIELDS 12
@@ -176,13 +177,6 @@ static int64_t default_size(struct hd_slice shape)
 	return shape.n ? hd_shape_logical_bytes(shape) : -1;
 }
 
-static int64_t add_sat(int64_t a, int64_t b)
-{
-	if (b > 0 && a > INT64_MAX - b)
-		return INT64_MAX;
-	return a + b;
-}
-
 /* "Total bytes used" when the golden leaves it out: the allocation
  * sizes added up. */
 static int64_t default_total(const struct hd_dump *d)
@@ -191,7 +185,7 @@ static int64_t default_total(const struct hd_dump *d)
 	size_t i;
 
 	for (i = 0; i < d->allocs.len; i++)
-		s = add_sat(s, HD_ALLOC(d, i).size);
+		s = hd_sat_add(s, HD_ALLOC(d, i).size);
 	return s;
 }
 
@@ -1523,7 +1517,7 @@ static int peak_derivable(const struct hd_dump *d)
 
 		a[i].value = e->value;
 		a[i].bytes = e->bytes;
-		sum = add_sat(sum, e->bytes);
+		sum = hd_sat_add(sum, e->bytes);
 		if (e->value == HD_NONE ||
 		    (d->peak_style == HD_PEAK_PLAIN && e->cumulative != -1))
 			ok = 0;
@@ -1599,7 +1593,7 @@ static void write_ranges_and_peak(struct writer *w, int derived_peak)
 		/* prev points into buf: keep the two apart */
 		prev = hd_slice_make(hd_arena_strndup(&w->ids.arena, buf, n), n);
 		fprintf(w->out, "\t%" PRId64, e->bytes);
-		sum = add_sat(sum, e->bytes);
+		sum = hd_sat_add(sum, e->bytes);
 		want = d->peak_style == HD_PEAK_CUMULATIVE ? sum : -1;
 		if (e->cumulative == want)
 			opt_skip(&o);
@@ -2644,7 +2638,7 @@ static int read_peak_entry(struct reader *r)
 	r->prev_peak = text;
 	if (e->bytes < 0)
 		return bad(r, "negative bytes", "a number >= 0");
-	r->peak_sum = add_sat(r->peak_sum, e->bytes);
+	r->peak_sum = hd_sat_add(r->peak_sum, e->bytes);
 	if (opt_field(r, 3).n) {
 		if (num_field(r, 3, &e->cumulative, &has))
 			return -1;
@@ -2729,7 +2723,7 @@ static void place_alloc_values(struct reader *r)
 	for (i = 0; i < n; i++) {
 		const struct pending_av *p = &HD_VEC_AT(&r->pending, struct pending_av, i);
 
-		int64_t stop = add_sat(p->offset, p->size);
+		int64_t stop = hd_sat_add(p->offset, p->size);
 
 		if (p->offset >= 0 && stop > next[p->alloc])
 			next[p->alloc] = stop;
@@ -2747,7 +2741,7 @@ static void place_alloc_values(struct reader *r)
 		av->offset = p->offset;
 		if (p->offset < 0) {
 			av->offset = next[p->alloc];
-			next[p->alloc] = add_sat(next[p->alloc], p->size);
+			next[p->alloc] = hd_sat_add(next[p->alloc], p->size);
 		}
 		av->shape = p->shape;
 		HD_VALUE_LINES(d, p->value).listed_line = p->line;
@@ -2783,7 +2777,7 @@ static void derive_peak(struct reader *r)
 		if (d->peak_style != HD_PEAK_PLAIN)
 			e->index = hd_value_index(val);
 		e->bytes = peak_bytes_of(d, v);
-		sum = add_sat(sum, e->bytes);
+		sum = hd_sat_add(sum, e->bytes);
 		if (d->peak_style == HD_PEAK_CUMULATIVE)
 			e->cumulative = sum;
 	}

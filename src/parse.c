@@ -496,7 +496,7 @@ static int check_stack_tree(struct parser *ps)
 			     (long long)d->stack_total);
 	for (i = 0; i < d->stack.len; i++)
 		if (HD_STACK_NODE(d, i).depth == 0)
-			top = sat_add(top, HD_STACK_NODE(d, i).total);
+			top = hd_sat_add(top, HD_STACK_NODE(d, i).total);
 	last = &HD_STACK_NODE(d, d->stack.len - 1);
 	if (last->remaining > 0)
 		return truncation(ps, HD_SEC_STACK_TREE, "stack-trace breakdown ends with %lld bytes still to account for (truncated dump?)",

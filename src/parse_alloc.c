@@ -683,7 +683,7 @@ alloc_value(struct parser *ps, struct hd_slice l)
 	val->flags |= HD_VALUE_IN_ALLOC;
 	d->n_listed++;
 	d->n_listed_records += (val->flags & HD_VALUE_RECORD) != 0;
-	d->value_bytes = sat_add(d->value_bytes, size);
+	d->value_bytes = hd_sat_add(d->value_bytes, size);
 	val->alloc_value = (uint32_t)d->alloc_values.len;
 	av = PUSH(&d->alloc_values, struct hd_alloc_value);
 	av->value = v;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "hlodiff/diag.h"
+#include "hlodiff/format.h"
 #include "hlodiff/scan.h"
 #include "hlodiff/shape.h"
 
@@ -489,15 +490,6 @@ static inline __attribute__((always_inline)) size_t
 balanced_until(struct hd_slice s, char stop1, char stop2)
 {
 	return balanced_scan(s, stop1, stop2, 0);
-}
-
-static inline int64_t sat_add(int64_t a, int64_t b)
-{
-	int64_t r;
-
-	if (__builtin_add_overflow(a, b, &r))
-		return b > 0 ? INT64_MAX : INT64_MIN;
-	return r;
 }
 
 /*

@@ -27,8 +27,16 @@ char *hd_percent(char *buf, size_t n, int64_t old_v, int64_t new_v);
 
 /* Overflow-safe new - old (saturates at INT64_MIN/MAX). */
 int64_t hd_delta(int64_t old_v, int64_t new_v);
-/* Overflow-safe a + b (saturates). */
-int64_t hd_sat_add(int64_t a, int64_t b);
+/* Overflow-safe a + b (saturates at INT64_MIN/MAX).  Inline: sums of
+ * sizes in the figures' and the parser's loops call it per value. */
+static inline int64_t hd_sat_add(int64_t a, int64_t b)
+{
+	int64_t s;
+
+	if (__builtin_add_overflow(a, b, &s))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return s;
+}
 
 /* |v| as an unsigned number (exact for INT64_MIN too): the order of a
  * change by its size. */
