@@ -18,6 +18,7 @@
 #include "hlodiff/parse.h"
 #include "hlodiff/scan.h"
 #include "hlodiff/shape.h"
+#include "hlodiff/str.h"
 
 
 /* A growable byte buffer, reused for every instruction. */
@@ -59,15 +60,10 @@ static void cbuf_add_slice(struct cbuf *b, struct hd_slice s)
 	cbuf_add(b, s.p, s.n);
 }
 
-static int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 /* The end of the run of digits at p[i] (i when there is none). */
 static size_t digits_end(const char *p, size_t n, size_t i)
 {
-	while (i < n && is_digit(p[i]))
+	while (i < n && hd_is_digit(p[i]))
 		i++;
 	return i;
 }
@@ -105,7 +101,7 @@ static size_t strip_prefix(const char *p, size_t n)
 {
 	size_t j = n, keep;
 
-	while (j > 0 && is_digit(p[j - 1]))
+	while (j > 0 && hd_is_digit(p[j - 1]))
 		j--;
 	keep = j < n && j > 1 && p[j - 1] == '.' ? j - 1 : n;
 	if (memchr(p, '.', keep) || constant_prefix(p, n))
@@ -190,35 +186,6 @@ static inline size_t find_byte(const char *s, size_t n, size_t i, char c)
 		return n;
 	q = memchr(s + i, c, n - i);
 	return q ? (size_t)(q - s) : n;
-}
-
-/* Index just past the string literal that starts at s[i] == '"'. */
-static size_t skip_string(const char *s, size_t n, size_t i)
-{
-	for (i++; i < n;) {
-		const char *q = memchr(s + i, '"', n - i);
-		size_t j, bs = 0;
-
-		if (!q)
-			return n;
-		j = (size_t)(q - s);
-		while (j - bs > i && s[j - bs - 1] == '\\')
-			bs++;
-		if (bs % 2 == 0)
-			return j + 1;
-		i = j + 1;
-	}
-	return n;
-}
-
-/* Length of the HLO name starting at s (after a '%'). */
-static size_t name_span(const char *s, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n && hd_name_char[(unsigned char)s[i]])
-		i++;
-	return i;
 }
 
 /*
@@ -468,10 +435,10 @@ static inline size_t block_next(struct block *b, const char *s, size_t n,
 }
 
 /*
- * skip_string for the string opening at s[j], a special byte of block b:
+ * hd_scan_string_end for the string opening at s[j], a special byte of block b:
  * the first closing quote (in the block, in a block loaded at j, or
  * found by find_byte after that) ends it when no backslash precedes it;
- * anything else takes skip_string.
+ * anything else takes hd_scan_string_end.
  */
 static inline size_t block_string_end(struct block *b, const char *s,
 				      size_t n, size_t j, enum scan_set set)
@@ -494,7 +461,7 @@ static inline size_t block_string_end(struct block *b, const char *s,
 		if (e < n && s[e - 1] != '\\')
 			return e + 1;
 	}
-	return skip_string(s, n, j);
+	return hd_scan_string_end(s, n, j);
 }
 
 /*
@@ -647,7 +614,7 @@ SINK_INLINE void sink_near(struct sink *k, const char *s, size_t n,
  * window v) to k and returns the name's length.  A name of fewer than 32
  * bytes whose stripped form is a prefix of it (stem_len) is classified
  * with two 16-byte loads inside the window and copied whole; the rest
- * goes through name_span and sink_name.
+ * goes through hd_scan_name_span and sink_name.
  */
 SINK_INLINE size_t sink_name_at(struct sink *k, const char *s, size_t n,
 				  size_t i, const struct win *v)
@@ -674,7 +641,7 @@ SINK_INLINE size_t sink_name_at(struct sink *k, const char *s, size_t n,
 			}
 		}
 	}
-	name = hd_slice_make(s + i, name_span(s + i, n - i));
+	name = hd_slice_make(s + i, hd_scan_name_span(s + i, n - i, s + n));
 	sink_name(k, name);
 	return name.n;
 }
@@ -813,7 +780,7 @@ static size_t skip_json_value(const char *s, size_t n, size_t i)
 		char c = s[i];
 
 		if (c == '"') {
-			i = skip_string(s, n, i);
+			i = hd_scan_string_end(s, n, i);
 			if (depth == 0)
 				return i;
 			continue;

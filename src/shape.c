@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "hlodiff/shape.h"
+#include "hlodiff/str.h"
 
 /* Bytes of one tuple index table entry (ShapeUtil::ByteSizeOf pointer size). */
 #define POINTER_SIZE 8
@@ -73,11 +74,6 @@ static int eat_n(struct walk *w, const char *s, size_t n)
 /* Consumes the string literal lit if it is next. */
 #define eat_str(w, lit) eat_n((w), (lit), sizeof(lit) - 1)
 
-static int is_digit(int c)
-{
-	return c >= '0' && c <= '9';
-}
-
 static int is_lower(int c)
 {
 	return c >= 'a' && c <= 'z';
@@ -94,13 +90,13 @@ static int read_uint(struct walk *w, int64_t *out)
 	int overflow = 0;
 	const char *fast;
 
-	if (!is_digit(peek(w)))
+	if (!hd_is_digit(peek(w)))
 		return -1;
 	/* 18 digits fit in int64 whatever they are: no checks until then */
 	fast = w->end - w->p > 18 ? w->p + 18 : w->end;
-	while (w->p < fast && is_digit((unsigned char)*w->p))
+	while (w->p < fast && hd_is_digit((unsigned char)*w->p))
 		v = v * 10 + (*w->p++ - '0');
-	while (is_digit(peek(w))) {
+	while (hd_is_digit(peek(w))) {
 		int d = *w->p++ - '0';
 
 		if (v > (INT64_MAX - d) / 10)
@@ -192,7 +188,7 @@ static int paren_type(struct walk *w)
 {
 	if (!eat(w, '(') || !is_lower(peek(w)))
 		return -1;
-	while (is_lower(peek(w)) || is_digit(peek(w)))
+	while (is_lower(peek(w)) || hd_is_digit(peek(w)))
 		w->p++;
 	return eat(w, ')') ? 0 : -1;
 }
@@ -294,7 +290,7 @@ static int walk_layout(struct walk *w, int64_t *bits, int64_t *space)
 
 	if (!eat(w, '{'))
 		return -1;
-	if (is_digit(peek(w))) {
+	if (hd_is_digit(peek(w))) {
 		do {
 			if (read_uint(w, &v) < 0)
 				return -1;
@@ -356,7 +352,7 @@ static int walk_array(struct walk *w, struct shape_info *info)
 
 	if (!is_lower(peek(w)))
 		return -1;
-	while (is_lower(peek(w)) || is_digit(peek(w)))
+	while (is_lower(peek(w)) || hd_is_digit(peek(w)))
 		w->p++;
 	type_len = (size_t)(w->p - type);
 	if (walk_dims(w, &elements) < 0)
@@ -595,7 +591,7 @@ struct hd_slice hd_shape_strip_layout(struct hd_slice shape)
 
 	if (shape.n == 0 || !is_lower(peek(&w)) || eat_str(&w, "b("))
 		return shape;
-	while (is_lower(peek(&w)) || is_digit(peek(&w)))
+	while (is_lower(peek(&w)) || hd_is_digit(peek(&w)))
 		w.p++;
 	if (walk_dims(&w, &elements) < 0)
 		return shape;

@@ -24,4 +24,10 @@ static inline int hd_ends_with(const char *s, size_t n, const char *suffix)
 	return n >= k && memcmp(s + n - k, suffix, k) == 0;
 }
 
+/* Is c an ASCII digit?  (isdigit depends on the locale.) */
+static inline int hd_is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
 #endif
