@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "hlodiff/bytes.h"
 #include "hlodiff/canon.h"
 #include "hlodiff/parse.h"
 #include "hlodiff/shape.h"
@@ -88,6 +89,18 @@ void hd_dump_release(struct hd_dump *d)
 int64_t hd_value_shape_space(const struct hd_dump *d, uint32_t v)
 {
 	return hd_shape_memory_space(hd_value_shape(d, v));
+}
+
+struct hd_slice hd_insn_first_operand(const struct hd_insn *in)
+{
+	struct hd_slice ops = in->operands;
+	const char *p = ops.n ? memchr(ops.p, '%', ops.n) : NULL, *s;
+
+	if (!p)
+		return HD_SLICE_NULL;
+	for (s = ++p; p < ops.p + ops.n && hd_name_char[(unsigned char)*p]; p++)
+		;
+	return hd_slice_make(s, (size_t)(p - s));
 }
 
 struct hd_insn_source hd_insn_source_of(const struct hd_dump *d, uint32_t i)

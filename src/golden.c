@@ -23,7 +23,6 @@
  */
 #include "hlodiff/golden.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
@@ -37,6 +36,7 @@
 #include "hlodiff/diag.h"
 #include "hlodiff/figures.h"
 #include "hlodiff/format.h"
+#include "hlodiff/scan.h"
 #include "hlodiff/shape.h"
 
 #define MAX_FIELDS 12
@@ -765,24 +765,6 @@ static void write_allocs(struct writer *w)
 	}
 }
 
-/* The first %name of an operand list, without the '%'. */
-static struct hd_slice first_operand(struct hd_slice ops)
-{
-	const char *p = ops.n ? memchr(ops.p, '%', ops.n) : NULL;
-	size_t i;
-
-	if (!p)
-		return HD_SLICE_NULL;
-	p++;
-	for (i = 0; p + i < ops.p + ops.n; i++) {
-		char c = p[i];
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-'))
-			break;
-	}
-	return hd_slice_make(p, i);
-}
-
 /*
  * The attribute item of attrs that starts with key (at its start or
  * after ' '), up to the ", " that ends it; empty when absent.
@@ -812,7 +794,7 @@ static void write_copy_extras(struct opt *o, const struct hd_insn *in)
 	static const char *const keys[] = {
 		"cross_program_prefetch_index=", "is_cross_program_prefetch=",
 	};
-	struct hd_slice op = first_operand(in->operands);
+	struct hd_slice op = hd_insn_first_operand(in);
 	size_t k;
 	int n = 0;
 
@@ -855,18 +837,12 @@ static size_t next_operand(struct hd_slice t, size_t i, struct hd_slice *name)
 
 	while (i < t.n) {
 		if (t.p[i] == '"') {
-			for (i++; i < t.n && t.p[i] != '"'; i++)
-				if (t.p[i] == '\\')
-					i++;
-			i++;
+			i = hd_scan_string_end(t.p, t.n, i);
 			continue;
 		}
 		if (t.p[i++] != '%')
 			continue;
-		for (j = i; j < t.n && (isalnum((unsigned char)t.p[j]) ||
-				       t.p[j] == '_' || t.p[j] == '.' ||
-				       t.p[j] == '-'); j++)
-			;
+		j = i + hd_scan_name_span(t.p + i, t.n - i, t.p + t.n);
 		*name = hd_slice_make(t.p + i, j - i);
 		return j;
 	}

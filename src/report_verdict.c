@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hlodiff/bytes.h"
 #include "hlodiff/format.h"
 #include "hlodiff/html.h"
 #include "hlodiff/json.h"
@@ -69,19 +68,6 @@ static void contrib_label(char *buf, size_t n, const struct hd_diff *df,
 	free(w);
 }
 
-/* The first %name among the operands of a copy-start. */
-static struct hd_slice first_operand(struct hd_slice ops)
-{
-	const char *p = memchr(ops.p ? ops.p : "", '%', ops.n), *s;
-
-	if (!p)
-		return HD_SLICE_NULL;
-	s = ++p;
-	while (p < ops.p + ops.n && hd_name_char[(unsigned char)*p])
-		p++;
-	return hd_slice_make(s, (size_t)(p - s));
-}
-
 struct copy_info {
 	const struct hd_copy *c;
 	struct hd_slice shape, op_name, source, source_op_name;
@@ -98,7 +84,7 @@ static void copy_info(const struct hd_dump *d, const struct hd_copy *c,
 
 		hd_shape_tuple_element(in->shape, 0, &ci->shape);
 		ci->op_name = hd_insn_source_of(d, c->insn).op_name;
-		ci->source = first_operand(in->operands);
+		ci->source = hd_insn_first_operand(in);
 		src = ci->source.n ? hd_dump_insn_by_name(d, ci->source) : HD_NONE;
 		if (src != HD_NONE)
 			ci->source_op_name = hd_insn_source_of(d, src).op_name;

@@ -221,6 +221,10 @@ static inline struct hd_slice hd_insn_metadata(const struct hd_insn *in)
 			     HD_SLICE_NULL;
 }
 
+/* The first %NAME among an instruction's operands, without the '%'
+ * (empty when there is none): a copy-start's source. */
+struct hd_slice hd_insn_first_operand(const struct hd_insn *in);
+
 /* "    NAME{IDX}:START-END".  24 bytes; the name of a range that names
  * no value is in dump->unknown_ranges. */
 struct hd_live_range {
