@@ -16,6 +16,8 @@
 
 #include "hlodiff/arena.h"
 #include "hlodiff/diag.h"
+#include "hlodiff/filename.h"
+#include "hlodiff/str.h"
 
 #define READ_CHUNK_MIN (64 * 1024)
 
@@ -306,13 +308,6 @@ void hd_input_pass_at(const struct hd_input *in, struct hd_input_pass *p,
 	p->next = map_due < give_due ? map_due : give_due;
 }
 
-int hd_input_exists(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 /* ---- files that are not dumps ------------------------------------------ */
 
 /* The next non-empty line from *p: its start and length; NULL at end. */
@@ -332,13 +327,6 @@ static const char *next_line(const char **p, const char *end, size_t *n)
 	return s;
 }
 
-static int starts(const char *s, size_t n, const char *prefix)
-{
-	size_t k = strlen(prefix);
-
-	return n >= k && memcmp(s, prefix, k) == 0;
-}
-
 enum hd_input_kind hd_input_kind(const char *data, size_t len)
 {
 	const char *p = data, *end = data + len, *a, *b;
@@ -346,21 +334,21 @@ enum hd_input_kind hd_input_kind(const char *data, size_t len)
 
 	if (!(a = next_line(&p, end, &na)))
 		return HD_INPUT_OTHER;
-	if (starts(a, na, "HloModule "))
+	if (hd_starts_with(a, na, "HloModule "))
 		return HD_INPUT_HLO_TEXT;
-	if (starts(a, na, "HloLiveRange (max ") ||
-	    starts(a, na, "HloLiveRange not available"))
+	if (hd_starts_with(a, na, "HloLiveRange (max ") ||
+	    hd_starts_with(a, na, "HloLiveRange not available"))
 		return HD_INPUT_LIVE_RANGE;
-	if (starts(a, na, "Memory Space: "))
+	if (hd_starts_with(a, na, "Memory Space: "))
 		return HD_INPUT_MEMORY_USAGE;
-	if (!starts(a, na, "Total bytes used: "))
+	if (!hd_starts_with(a, na, "Total bytes used: "))
 		return HD_INPUT_OTHER;
 	/* A dump has 'BufferAssignment:' and allocations before its total;
 	 * what follows the total says which file leads with it. */
 	b = next_line(&p, end, &nb);
-	if (b && starts(b, nb, "Allocations sorted by size"))
+	if (b && hd_starts_with(b, nb, "Allocations sorted by size"))
 		return HD_INPUT_MEMORY_USAGE;
-	if (b && starts(b, nb, "Used values:"))
+	if (b && hd_starts_with(b, nb, "Used values:"))
 		return HD_INPUT_VALUES;
 	return HD_INPUT_OTHER;
 }
@@ -409,7 +397,7 @@ int hd_input_refuse_other(const char *path, const char *data, size_t len)
 	named = strcmp(path, "-") != 0 &&
 		swap_suffix(dump, sizeof(dump), path, from, ba) == 0;
 	/* an HLO file of another stage has no dump of the same name */
-	if (named && k == HD_INPUT_HLO_TEXT && !hd_input_exists(dump))
+	if (named && k == HD_INPUT_HLO_TEXT && !hd_is_regular_file(dump))
 		named = 0;
 	if (named && (k == HD_INPUT_VALUES || k == HD_INPUT_LIVE_RANGE))
 		hd_error(name, 0, "this is %s; pass the matching %s (its companions are read with it)",

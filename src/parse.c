@@ -12,6 +12,8 @@
  */
 #include "parse_int.h"
 
+#include "hlodiff/filename.h"
+
 /* ---- messages ---------------------------------------------------- */
 
 static int no_nul_left(struct parser *ps);
@@ -756,9 +758,9 @@ int hd_parse_file_opts(struct hd_dump *d, const char *path,
 			continue;
 		if (i == 1 && (had & (HD_SEC_LIVE_RANGE | HD_SEC_LIVE_RANGE_NA)))
 			continue;
-		if (!hd_input_exists(sib)) {
+		if (!hd_is_regular_file(sib)) {
 			char *gz = sibling_path(&d->arena, path, suffixes[i], 1);
-			if (!hd_input_exists(gz)) {
+			if (!hd_is_regular_file(gz)) {
 				/* a split dump read without it: say what it leaves out */
 				if (main_sections == HD_SEC_ALLOCATIONS) {
 					d->missing |= i == 0 ? HD_SEC_TOTAL | HD_SEC_USED_VALUES :

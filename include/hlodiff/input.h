@@ -96,7 +96,4 @@ enum hd_input_kind hd_input_kind(const char *data, size_t len);
  */
 int hd_input_refuse_other(const char *path, const char *data, size_t len);
 
-/* Does a file exist and is it a regular file? */
-int hd_input_exists(const char *path);
-
 #endif
