@@ -181,20 +181,12 @@ static void path_lit(struct path *pa, const char *s)
  * elements are dropped. */
 static void split_op_name(struct path *pa, struct hd_slice op)
 {
-	size_t i, start = 0;
-	int depth = 0;
+	size_t start, end;
 
-	for (i = 0; i <= op.n; i++) {
-		char c = i < op.n ? op.p[i] : '/';
-		if (c == '(' || c == '[' || c == '{')
-			depth++;
-		else if ((c == ')' || c == ']' || c == '}') && depth > 0)
-			depth--;
-		if (c != '/' || (depth > 0 && i < op.n))
-			continue;
-		if (i > start)
-			path_push(pa, hd_slice_make(op.p + start, i - start));
-		start = i + 1;
+	for (start = 0; start <= op.n; start = end + 1) {
+		end = hd_op_name_part_end(op, start);
+		if (end > start)
+			path_push(pa, hd_slice_make(op.p + start, end - start));
 	}
 }
 

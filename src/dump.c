@@ -103,6 +103,23 @@ struct hd_slice hd_insn_first_operand(const struct hd_insn *in)
 	return hd_slice_make(s, (size_t)(p - s));
 }
 
+size_t hd_op_name_part_end(struct hd_slice op, size_t i)
+{
+	int depth = 0;
+
+	for (; i < op.n; i++) {
+		char c = op.p[i];
+
+		if (c == '(' || c == '[' || c == '{')
+			depth++;
+		else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+			depth--;
+		else if (c == '/' && depth == 0)
+			break;
+	}
+	return i;
+}
+
 struct hd_insn_source hd_insn_source_of(const struct hd_dump *d, uint32_t i)
 {
 	struct hd_insn_source s;

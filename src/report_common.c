@@ -273,24 +273,6 @@ void hd_rc_pair_label(char *buf, size_t n, const struct hd_diff *df,
 
 /* ---- what a value is and where it came from ---------------------------- */
 
-/* End of the '/' component of op that starts at i (outside (), [], {}). */
-static size_t op_component_end(struct hd_slice op, size_t i)
-{
-	int depth = 0;
-
-	for (; i < op.n; i++) {
-		char c = op.p[i];
-
-		if (c == '(' || c == '[' || c == '{')
-			depth++;
-		else if ((c == ')' || c == ']' || c == '}') && depth > 0)
-			depth--;
-		else if (c == '/' && depth == 0)
-			break;
-	}
-	return i;
-}
-
 void hd_rc_short_op_name(char *buf, size_t n, struct hd_slice op, size_t width)
 {
 	size_t at = 0, e, cut, len;
@@ -302,7 +284,7 @@ void hd_rc_short_op_name(char *buf, size_t n, struct hd_slice op, size_t width)
 		return;
 	/* "jit(NAME)/jit(main)/": the same for every value of a module */
 	if (hd_starts_with(op.p, op.n, "jit(")) {
-		e = op_component_end(op, 0);
+		e = hd_op_name_part_end(op, 0);
 		if (e < op.n && hd_starts_with(op.p + e + 1, op.n - e - 1, "jit(main)/"))
 			at = e + 1 + strlen("jit(main)/");
 	}

@@ -489,6 +489,10 @@ uint32_t hd_dump_slot_put(struct hd_vec *slots, struct hd_table *big,
  */
 struct hd_insn_source hd_insn_source_of(const struct hd_dump *d, uint32_t i);
 
+/* The end of the '/'-separated part of an op_name that starts at op.p[i]:
+ * the first '/' outside (), [] and {} from i, or op.n. */
+size_t hd_op_name_part_end(struct hd_slice op, size_t i);
+
 /*
  * Every instruction's source, for a pass that asks for all of them: each
  * metadata read once.  d->insn_sources when the model has them, else an
