@@ -35,25 +35,11 @@ const char *hd_rc_outcome(const struct hd_verdict *vd, int werror)
 	return hd_rc_fails(vd, werror) ? "error" : "warning";
 }
 
-void hd_rc_numbers(char *buf, size_t n, const struct hd_verdict *vd)
+void hd_rc_threshold(char *buf, size_t n, const struct hd_verdict *vd)
 {
 	const struct hd_rule *r = vd->rule;
-	char d[NUM_MAX], p[NUM_MAX], a[NUM_MAX];
-	int len;
+	char p[NUM_MAX], a[NUM_MAX];
 
-	if (vd->result == HD_VERDICT_NA) {
-		snprintf(buf, n, "%s: not applicable (%s)", r->metric.label,
-			 vd->na_reason ? vd->na_reason : "no data");
-		return;
-	}
-	hd_percent(p, sizeof(p), vd->old_v, vd->new_v);
-	len = snprintf(buf, n, "%s: %" PRId64 " -> %" PRId64 " (%s%s%s)",
-		       r->metric.label, vd->old_v, vd->new_v,
-		       hd_signed(d, sizeof(d), vd->delta), p[0] ? ", " : "", p);
-	if (len < 0 || (size_t)len >= n)
-		return;
-	buf += len;
-	n -= (size_t)len;
 	if (r->and_next) {
 		hd_verdict_parts_text(buf, n, vd);
 		return;
@@ -77,6 +63,26 @@ void hd_rc_numbers(char *buf, size_t n, const struct hd_verdict *vd)
 		snprintf(buf, n, "; %" PRIu32 " lost", vd->n_lost_total);
 		break;
 	}
+}
+
+void hd_rc_numbers(char *buf, size_t n, const struct hd_verdict *vd)
+{
+	const struct hd_rule *r = vd->rule;
+	char d[NUM_MAX], p[NUM_MAX];
+	int len;
+
+	if (vd->result == HD_VERDICT_NA) {
+		snprintf(buf, n, "%s: not applicable (%s)", r->metric.label,
+			 vd->na_reason ? vd->na_reason : "no data");
+		return;
+	}
+	hd_percent(p, sizeof(p), vd->old_v, vd->new_v);
+	len = snprintf(buf, n, "%s: %" PRId64 " -> %" PRId64 " (%s%s%s)",
+		       r->metric.label, vd->old_v, vd->new_v,
+		       hd_signed(d, sizeof(d), vd->delta), p[0] ? ", " : "", p);
+	if (len < 0 || (size_t)len >= n)
+		return;
+	hd_rc_threshold(buf + len, n - (size_t)len, vd);
 }
 
 void hd_rc_where(char *buf, size_t n, const struct hd_verdicts *v,

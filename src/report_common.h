@@ -26,6 +26,10 @@ int hd_rc_fails(const struct hd_verdict *vd, int werror);
  * counts: a violated warning rule is an "error" with werror. */
 const char *hd_rc_outcome(const struct hd_verdict *vd, int werror);
 
+/* "; THRESHOLD": what the rule of a verdict allows ("; 10% of OLD allows
+ * +N", "; ceiling N", ...), or the parts of an 'and' rule. */
+void hd_rc_threshold(char *buf, size_t n, const struct hd_verdict *vd);
+
 /* "METRIC: OLD -> NEW (+DELTA, +P%); THRESHOLD" as in the text report. */
 void hd_rc_numbers(char *buf, size_t n, const struct hd_verdict *vd);
 

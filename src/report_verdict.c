@@ -215,35 +215,14 @@ static void text_lost(FILE *out, const struct hd_verdicts *v,
 static void text_numbers(FILE *out, const struct hd_verdict *vd)
 {
 	const struct hd_rule *r = vd->rule;
-	char d[NUM_MAX], p[NUM_MAX], a[NUM_MAX], parts[256];
+	char d[NUM_MAX], p[NUM_MAX], threshold[256];
 
 	hd_percent(p, sizeof(p), vd->old_v, vd->new_v);
 	fprintf(out, "    %s: %" PRId64 " -> %" PRId64 " (%s%s%s)",
 		r->metric.label, vd->old_v, vd->new_v,
 		hd_signed(d, sizeof(d), vd->delta), p[0] ? ", " : "", p);
-	if (r->and_next) {
-		fprintf(out, "%s\n", hd_verdict_parts_text(parts, sizeof(parts), vd));
-		return;
-	}
-	switch (r->cond) {
-	case HD_COND_GROWS_PCT:
-		fprintf(out, "; %s%% of %" PRId64 " allows %s\n",
-			hd_pct_text(p, sizeof(p), r->pct), vd->old_v,
-			hd_signed(a, sizeof(a), vd->allowed));
-		break;
-	case HD_COND_GROWS_BY:
-		fprintf(out, "; allowed %s\n", hd_signed(a, sizeof(a), vd->allowed));
-		break;
-	case HD_COND_ABOVE:
-		fprintf(out, "; ceiling %" PRId64 "\n", vd->allowed);
-		break;
-	case HD_COND_ANY_NEW:
-		fprintf(out, "; %" PRIu32 " new\n", vd->n_new_total);
-		break;
-	case HD_COND_ANY_LOST:
-		fprintf(out, "; %" PRIu32 " lost\n", vd->n_lost_total);
-		break;
-	}
+	hd_rc_threshold(threshold, sizeof(threshold), vd);
+	fprintf(out, "%s\n", threshold);
 }
 
 static void text_violation(FILE *out, const struct hd_verdicts *v,
