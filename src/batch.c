@@ -763,28 +763,38 @@ static void render_parts(const struct hd_batch_opts *o, struct hd_module_report 
 	}
 }
 
+/* The rule results as an HTML table, in memory (free it); NULL without
+ * rules. */
+static char *rules_html(const struct hd_verdicts *v)
+{
+	char *rules = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	if (!v)
+		return NULL;
+	mem = open_memstream(&rules, &len);
+	if (!mem)
+		hd_die("out of memory");
+	hd_verdicts_report_html(mem, v);
+	if (fclose(mem) != 0)
+		hd_die("out of memory");
+	return rules;
+}
+
 /* The HTML page: the diff, the rule results as a table, the breakdown
  * as a folding tree. */
 static int write_html(const struct hd_batch_opts *o, const struct hd_diff *df,
 		      const struct hd_verdicts *v, const struct hd_breakdown *b)
 {
 	FILE *f = fopen(o->html_path, "w");
-	char *rules = NULL;
-	size_t len = 0;
+	char *rules;
 
 	if (!f) {
 		hd_error(o->html_path, 0, "cannot write: %s", strerror(errno));
 		return -1;
 	}
-	if (v) {
-		FILE *mem = open_memstream(&rules, &len);
-
-		if (!mem)
-			hd_die("out of memory");
-		hd_verdicts_report_html(mem, v);
-		if (fclose(mem) != 0)
-			hd_die("out of memory");
-	}
+	rules = rules_html(v);
 	hd_report_html_full(f, df, rules, b, o->html_top_n);
 	free(rules);
 	if (ferror(f) | fclose(f)) {
@@ -800,18 +810,9 @@ static void html_part(const struct hd_batch_opts *o, struct hd_module_report *m,
 		      const struct hd_diff *df, const struct hd_verdicts *v,
 		      const struct hd_breakdown *b)
 {
-	char *rules = NULL, prefix[32];
-	size_t len = 0;
+	char *rules = rules_html(v), prefix[32];
 	FILE *mem;
 
-	if (v) {
-		mem = open_memstream(&rules, &len);
-		if (!mem)
-			hd_die("out of memory");
-		hd_verdicts_report_html(mem, v);
-		if (fclose(mem) != 0)
-			hd_die("out of memory");
-	}
 	snprintf(prefix, sizeof(prefix), "m%zu", m->index + 1);
 	mem = open_memstream(&m->html, &m->html_len);
 	if (!mem)
