@@ -1263,6 +1263,91 @@ static void put_offset(struct writer *w, const struct hd_alloc_value *av)
 	w->off_count[av->alloc]++;
 }
 
+/*
+ * The key field of a "v" line: "{IDX}" alone after the "i" line of its
+ * name (empty for "{}"), else name{index} after what it shares with the
+ * previous key.  The current key then becomes the previous one.
+ */
+static void put_value_key(struct writer *w, const struct hd_value *val)
+{
+	size_t kn = current_key(w, val), cap;
+	char *t;
+
+	if (w->prev_name.n && val->index_n && hd_slice_eq(val->name, w->prev_name)) {
+		if (!hd_slice_eq_cstr(hd_value_index(val), "{}"))
+			put_escaped(w->out, hd_value_index(val));
+	} else
+		put_prefixed(w->out, hd_slice_make(w->cur, kn), hd_slice_make(w->key, w->key_n));
+	t = w->key;
+	w->key = w->cur;
+	w->cur = t;
+	w->key_n = kn;
+	cap = w->key_cap;
+	w->key_cap = w->cur_cap;
+	w->cur_cap = cap;
+}
+
+/* The allocation (with "+OFFSET" where the bytes held depend on it) and
+ * live range fields of a "v" line, each empty or shortened when it
+ * repeats the line before's. */
+static void put_value_place(struct writer *w, uint32_t v, const struct hd_value *val,
+			    const struct hd_alloc *a, const struct hd_alloc_value *av)
+{
+	FILE *out = w->out;
+
+	if (!a)
+		fputs("\t-", out);
+	else if (a->index == w->prev_alloc)
+		fputc('\t', out);
+	else
+		fprintf(out, "\t%" PRId64, a->index);
+	if (a && w->offset_needed[v])
+		put_offset(w, av);
+	w->prev_alloc = a ? a->index : -1;
+	if (!(val->flags & HD_VALUE_LIVE))
+		fputs("\t-", out);
+	else if (val->live_start == w->prev_start)
+		fprintf(out, "\t-%" PRId64, val->live_end);
+	else
+		fprintf(out, "\t%" PRId64 "-%" PRId64, val->live_start, val->live_end);
+	w->prev_start = val->flags & HD_VALUE_LIVE ? val->live_start : -1;
+}
+
+/* The optional size, colour, instruction and shape fields of a value in
+ * an allocation, each skipped when the reader can derive it. */
+static void put_alloc_value_opts(struct writer *w, struct opt *o, uint32_t v,
+				 const struct hd_alloc *a,
+				 const struct hd_alloc_value *av, int same_insn)
+{
+	const struct hd_dump *d = w->d;
+	const struct hd_value *val = &HD_VALUE(d, v);
+	struct hd_slice sh = default_shape(d, val->insn, hd_value_index(val));
+
+	if (av->size == default_size(av->shape))
+		opt_skip(o);
+	else if (av->size == a->size)
+		fputc('=', opt_next(o));
+	else
+		fprintf(opt_next(o), "%" PRId64, av->size);
+	if ((val->flags & HD_VALUE_HAS_COLOR) &&
+	    HD_VALUE_COLOR(d, v) == a->color)
+		opt_skip(o);
+	else if (val->flags & HD_VALUE_HAS_COLOR)
+		fprintf(opt_next(o), "%" PRId64, HD_VALUE_COLOR(d, v));
+	else
+		fputc('-', opt_next(o));
+	if (val->insn != HD_NONE && !same_insn)
+		put_field(opt_next(o), HD_INSN(d, val->insn).name);
+	else
+		opt_skip(o);
+	if (hd_slice_eq(av->shape, sh)) {
+		opt_skip(o);
+	} else {
+		opt_next(o);
+		put_value_shape(w, av->shape);
+	}
+}
+
 static void write_value(struct writer *w, uint32_t v)
 {
 	const struct hd_dump *d = w->d;
@@ -1275,8 +1360,6 @@ static void write_value(struct writer *w, uint32_t v)
 	uint32_t named = hd_dump_insn_by_name(d, val->name);
 	int same_insn = val->insn != HD_NONE && val->insn == named;
 	uint32_t flags = (val->flags & FLAG_MASK) | (same_insn ? FLAG_DEFINED : 0);
-	size_t kn = current_key(w, val);
-	char *t;
 
 	/* The instructions up to this value's, in dump order. */
 	if (val->insn != HD_NONE)
@@ -1286,70 +1369,14 @@ static void write_value(struct writer *w, uint32_t v)
 		named = HD_NONE;        /* not written yet: the reader knows none */
 
 	fputs("v\t", out);
-	if (w->prev_name.n && val->index_n && hd_slice_eq(val->name, w->prev_name)) {
-		/* "{IDX}": the last "i" line's; its array value, the most
-		 * common, is the empty field */
-		if (!hd_slice_eq_cstr(hd_value_index(val), "{}"))
-			put_escaped(out, hd_value_index(val));
-	} else
-		put_prefixed(out, hd_slice_make(w->cur, kn), hd_slice_make(w->key, w->key_n));
-	t = w->key;             /* the current key becomes the previous one */
-	w->key = w->cur;
-	w->cur = t;
-	w->key_n = kn;
-	kn = w->key_cap;
-	w->key_cap = w->cur_cap;
-	w->cur_cap = kn;
-
-	if (!a)
-		fputs("\t-", out);
-	else if (a->index == w->prev_alloc)
-		fputc('\t', out);      /* empty: the allocation of the line before */
-	else
-		fprintf(out, "\t%" PRId64, a->index);
-	/* "+OFFSET" where the bytes held depend on it (offsets_needed) */
-	if (a && w->offset_needed[v])
-		put_offset(w, av);
-	w->prev_alloc = a ? a->index : -1;
-	if (!(val->flags & HD_VALUE_LIVE))
-		fputs("\t-", out);
-	else if (val->live_start == w->prev_start)
-		fprintf(out, "\t-%" PRId64, val->live_end);
-	else
-		fprintf(out, "\t%" PRId64 "-%" PRId64, val->live_start, val->live_end);
-	w->prev_start = val->flags & HD_VALUE_LIVE ? val->live_start : -1;
-
+	put_value_key(w, val);
+	put_value_place(w, v, val, a, av);
 	if (flags != default_flags(d, named))
 		put_flags(opt_next(&o), flags);
 	else
 		opt_skip(&o);
 	if (av) {
-		struct hd_slice sh = default_shape(d, val->insn, hd_value_index(val));
-
-		if (av->size == default_size(av->shape))
-			opt_skip(&o);
-		else if (av->size == a->size)
-			fputc('=', opt_next(&o));
-		else
-			fprintf(opt_next(&o), "%" PRId64, av->size);
-		if ((val->flags & HD_VALUE_HAS_COLOR) &&
-		    HD_VALUE_COLOR(d, v) == a->color)
-			opt_skip(&o);
-		else if (val->flags & HD_VALUE_HAS_COLOR)
-			fprintf(opt_next(&o), "%" PRId64, HD_VALUE_COLOR(d, v));
-		else
-			fputc('-', opt_next(&o));
-		if (val->insn != HD_NONE && !same_insn)
-			put_field(opt_next(&o), HD_INSN(d, val->insn).name);
-		else
-			opt_skip(&o);
-		if (hd_slice_eq(av->shape, sh))
-			opt_skip(&o);
-		else
-		{
-			opt_next(&o);
-			put_value_shape(w, av->shape);
-		}
+		put_alloc_value_opts(w, &o, v, a, av, same_insn);
 	} else {
 		opt_skip(&o);   /* no size */
 		if (val->flags & HD_VALUE_HAS_COLOR)
