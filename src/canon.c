@@ -1240,6 +1240,26 @@ static size_t metadata_end(const struct hd_insn *insn, const char *s,
 	return end == n || (end + 1 < n && s[end] == ',') ? end : 0;
 }
 
+/*
+ * Where the attributes go on after the parser's metadata item when it
+ * starts at s[i] ("metadata={...}" of meta_n bytes inside the braces,
+ * then the end or ", "): n or past the ", "; 0 when it is not there.
+ */
+static inline size_t past_metadata(const char *s, size_t n, size_t i,
+				   size_t meta_n)
+{
+	size_t e = i + 10 + meta_n;     /* its '}' */
+
+	if (e < n && s[e] == '}' && memcmp(s + i, "metadata", 8) == 0 &&
+	    s[i + 8] == '=' && s[i + 9] == '{') {
+		if (e + 1 == n)
+			return n;
+		if (e + 2 < n && s[e + 1] == ',')
+			return e + 3;
+	}
+	return 0;
+}
+
 /* Writes the attributes that define the computation (canon.h). */
 static void put_attrs(struct sink *o, const struct hd_insn *insn)
 {
@@ -1260,24 +1280,11 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 		enum attr_mode mode;
 		size_t skip = 0;
 
-		/* the parser's metadata item (metadata_end), dropped without
-		 * looking for its key (the attribute memo keeps none that
-		 * starts so) */
-		if (i == meta_at) {
-			size_t e = i + 10 + meta.n;     /* its '}' */
-
-			if (e < n && s[e] == '}' &&
-			    memcmp(s + i, "metadata", 8) == 0 &&
-			    s[i + 8] == '=' && s[i + 9] == '{') {
-				if (e + 1 == n) {
-					i = n;
-					continue;
-				}
-				if (e + 2 < n && s[e + 1] == ',') {
-					i = e + 3;
-					continue;
-				}
-			}
+		/* the parser's metadata item, dropped without looking for
+		 * its key (the attribute memo keeps none that starts so) */
+		if (i == meta_at && (skip = past_metadata(s, n, i, meta.n))) {
+			i = skip;
+			continue;
 		}
 		/* an attribute kept before (attr_memo_len) */
 		if (o->memo && n - i >= 8 &&
@@ -3110,29 +3117,13 @@ static void *alloc_array(size_t n, size_t size)
 	return hd_xcalloc(n ? n : 1, size);
 }
 
-int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
+/* The arrays of the instructions' hashes: the parser's, taken as they
+ * are (no copy, no new pages), when it made them; else new ones. */
+static void insn_arrays(struct work *w)
 {
-	/* On the heap: struct work holds the sink's buffer and the
-	 * streaming state, too big for the stack of a thread. */
-	struct work *w = hd_xzalloc_aligned(_Alignof(struct work), sizeof(*w));
-	size_t npos = d->positions.len;
-	struct carve cut;
-	uint32_t i;
+	struct hd_canon *c = w->c;
 
-	memset(c, 0, sizeof(*c));
-	w->d = d;
-	w->c = c;
-	w->sink.st = &w->st;
-	w->refs = (struct hd_vec)HD_VEC_INIT(uint32_t);
-	hd_vec_reserve(&w->refs, 1024);
-	w->ops = (struct hd_vec)HD_VEC_INIT(uint32_t);
-	c->n_insns = (uint32_t)d->insns.len;
-	c->n_values = (uint32_t)d->values.len;
-	w->pre = pre_take(d);
-	w->by_index = w->pre && d->insn_by_name.count == d->insns.len;
 	if (w->pre) {
-		/* the parser's loose parts and canonical hashes, taken as
-		 * they are: no copy, no new pages */
 		c->loose_store = w->pre->loose;
 		w->pre->loose = (struct hd_vec)HD_VEC_INIT(uint64_t);
 		c->insn_loose = c->loose_store.data;
@@ -3150,6 +3141,16 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 					  sizeof(uint64_t));
 	}
 	c->insn_struct = alloc_array(c->n_insns, sizeof(uint64_t));
+}
+
+/* The values' arrays in one block of c, and the work's scratch arrays
+ * in one block of w. */
+static void carve_arrays(struct work *w)
+{
+	struct hd_canon *c = w->c;
+	size_t npos = w->d->positions.len;
+	struct carve cut;
+
 	carve_begin(&cut, &c->value_store,
 		    2 * carve_bytes(c->n_values, sizeof(uint64_t)) +
 		    carve_bytes(c->n_values, sizeof(uint32_t)));
@@ -3160,10 +3161,72 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 		    carve_bytes(c->n_insns, sizeof(struct late)) +
 		    carve_bytes(c->n_insns, 1) +
 		    3 * carve_bytes(npos + 1, sizeof(uint32_t)) +
-		    carve_bytes(name_map_size(d->insns.len + npos),
+		    carve_bytes(name_map_size(w->d->insns.len + npos),
 				sizeof(struct name_slot)));
 	w->late = carve(&w->cut, c->n_insns, sizeof(struct late));
 	w->done = carve(&w->cut, c->n_insns, 1);
+}
+
+/* Every value's hashes (value_keys). */
+static void value_hashes(struct work *w)
+{
+	const struct hd_canon *c = w->c;
+	uint32_t i;
+
+	for (i = 0; i < c->n_values; i++) {
+		/* values follow the allocations, instructions the records:
+		 * fetch the hashes of the instruction a few values on */
+		if (i + VALUE_AHEAD < c->n_values &&
+		    c->value_insn[i + VALUE_AHEAD] != HD_NONE) {
+			__builtin_prefetch(&c->insn_canon[c->value_insn[i + VALUE_AHEAD]]);
+			__builtin_prefetch(&c->insn_struct[c->value_insn[i + VALUE_AHEAD]]);
+		}
+		value_keys(w, i);
+	}
+}
+
+/* Keeps the operand lists in c (a copy at their size: the vector may
+ * have room to spare) and frees w. */
+static void work_finish(struct work *w)
+{
+	struct hd_canon *c = w->c;
+
+	if (c->insn_ops_at) {
+		c->insn_ops = alloc_array(w->ops.len, sizeof(uint32_t));
+		if (w->ops.len)
+			memcpy(c->insn_ops, w->ops.data,
+			       w->ops.len * sizeof(uint32_t));
+	}
+	hd_vec_release(&w->ops);
+	hd_vec_release(&w->scratch);
+	hd_vec_release(&w->refs);
+	free(w->buf.p);
+	free(w->name.p);
+	free(w->leaves.h);
+	free(w->leaves.slots);
+	free(w);
+}
+
+int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
+{
+	/* On the heap: struct work holds the sink's buffer and the
+	 * streaming state, too big for the stack of a thread. */
+	struct work *w = hd_xzalloc_aligned(_Alignof(struct work), sizeof(*w));
+	uint32_t i;
+
+	memset(c, 0, sizeof(*c));
+	w->d = d;
+	w->c = c;
+	w->sink.st = &w->st;
+	w->refs = (struct hd_vec)HD_VEC_INIT(uint32_t);
+	hd_vec_reserve(&w->refs, 1024);
+	w->ops = (struct hd_vec)HD_VEC_INIT(uint32_t);
+	c->n_insns = (uint32_t)d->insns.len;
+	c->n_values = (uint32_t)d->values.len;
+	w->pre = pre_take(d);
+	w->by_index = w->pre && d->insn_by_name.count == d->insns.len;
+	insn_arrays(w);
+	carve_arrays(w);
 
 	value_basics(w);
 	if (!(c->n_insns && is_stored(&HD_INSN(d, 0))))
@@ -3184,32 +3247,8 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	} else {
 		hash_insns(w);
 	}
-	for (i = 0; i < c->n_values; i++) {
-		/* values follow the allocations, instructions the records:
-		 * fetch the hashes of the instruction a few values on */
-		if (i + VALUE_AHEAD < c->n_values &&
-		    c->value_insn[i + VALUE_AHEAD] != HD_NONE) {
-			__builtin_prefetch(&c->insn_canon[c->value_insn[i + VALUE_AHEAD]]);
-			__builtin_prefetch(&c->insn_struct[c->value_insn[i + VALUE_AHEAD]]);
-		}
-		value_keys(w, i);
-	}
-
-	if (c->insn_ops_at) {
-		/* a copy at its size: the vector may have room to spare */
-		c->insn_ops = alloc_array(w->ops.len, sizeof(uint32_t));
-		if (w->ops.len)
-			memcpy(c->insn_ops, w->ops.data,
-			       w->ops.len * sizeof(uint32_t));
-	}
-	hd_vec_release(&w->ops);
-	hd_vec_release(&w->scratch);
-	hd_vec_release(&w->refs);
-	free(w->buf.p);
-	free(w->name.p);
-	free(w->leaves.h);
-	free(w->leaves.slots);
-	free(w);
+	value_hashes(w);
+	work_finish(w);
 	return 0;
 }
 
