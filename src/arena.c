@@ -31,10 +31,9 @@ static void out_of_memory(size_t n)
  * most often a mapping of its own, that the kernel backs with 4 KiB
  * pages: a page fault per 4 KiB on first touch.  Asking for 2 MiB pages
  * on the whole 2 MiB steps inside it (the edges keep 4 KiB pages) makes
- * that one fault per 2 MiB where the block is still untouched: the
- * hashing after a load (canon.c) takes tens of megabytes of such tables
- * (diff 256M: page faults 33.8k -> 24.4k).  A hint only: the memory is
- * the same, and free() gives it back as before.
+ * that one fault per 2 MiB where the block is still untouched, which
+ * matters for the large tables of the hashing after a load (canon.c).
+ * A hint only: the memory is the same, and free() gives it back.
  */
 #define BIG_FROM ((size_t)2 << 20)
 #define HUGE_PAGE ((uintptr_t)2 << 20)
@@ -238,8 +237,8 @@ void hd_arena_release(struct hd_arena *a)
  * reservation of VEC_MAP_SPAN bytes of address space, where it grows in
  * place: no more copies or remaps, and the kernel may back it with 2 MiB
  * pages (MADV_HUGEPAGE), which takes one page fault where 4 KiB pages
- * take 512.  The model of a large dump is written once, front to back,
- * so those faults were a fifth of a parse.  Only touched pages count
+ * take 512: the model of a large dump is written once, front to back,
+ * so its faults are a large part of a parse.  Only touched pages count
  * (MAP_NORESERVE); where the reservation is refused (strict overcommit,
  * a small address space), the array stays with malloc.
  */

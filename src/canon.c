@@ -1377,8 +1377,8 @@ static uint64_t hash_buf(const struct cbuf *b)
 /*
  * Arrays of sizes known at once, carved from one block (hd_vec_block):
  * one mapping backed by 2 MiB pages where a big input makes it big, in
- * place of a calloc per array whose 4 KiB pages each faulted (and were
- * zeroed) one by one.  Every piece is zeroed, as from calloc: a mapped
+ * place of a calloc per array whose 4 KiB pages would each fault (and
+ * be zeroed) one by one.  Every piece is zeroed, as from calloc: a mapped
  * block comes zeroed from the kernel, one from malloc is zeroed here.
  * Pieces are 64-byte aligned, so no two share a cache line.
  */
@@ -1561,7 +1561,7 @@ struct pre_op {
  * number among the dump's positions, and the XXH3-64 of its name.  Only
  * the few that build_names files by their own names are kept (not the
  * first of each value, the instruction's own name), in position order,
- * where one 8-byte hash per position was nine in ten zeros. */
+ * where one 8-byte hash per position would be mostly zeros. */
 struct pre_pos {
 	uint64_t h;
 	uint32_t q;
@@ -2534,9 +2534,8 @@ static size_t loose_stem(const char *p, size_t n, int *hex)
  * further on are fetched now, so that they have come in from memory when
  * asked for; a value whose turn came without a fetch costs three misses
  * (a wasted fetch when a value is not asked).  The window is as wide as
- * the gaps between the values asked are long: two in five on average,
- * but in runs, and on the 256M bench a window of 8 took a fifth off the
- * keys' time that one of 2 left (the names' fetch another fifth).
+ * the gaps between the values asked are long: the values come two in
+ * five on average, but in runs, which a narrower window misses.
  */
 #define LOOSE_AHEAD 8
 #define LOOSE_SPAN 8

@@ -478,11 +478,11 @@ fetch_ahead(const struct hd_diff *df, uint32_t i, uint32_t to)
  * fixed halves would end apart by whatever share of a core each got);
  * the last chunk is the added new values.  Each chunk's entries go at
  * their index in out, their sort items into items.  A partial listing
- * keeps the differing entries alone (a sixth of them on a recompile):
+ * keeps the differing entries alone (few of them on a recompile):
  * there each thread appends its chunks' entries (and no items) to an
- * array of its own, and gather_listed then puts them together in order.
- * Written at their index, their chunks' pages were all touched, and the
- * kernel zeroed memory for every entry.
+ * array of its own, and gather_listed then puts them together in order;
+ * written at their index, all their chunks' pages would be touched, and
+ * the kernel would zero memory for every entry.
  */
 #define LIST_CHUNK 16384
 
@@ -725,8 +725,7 @@ static void keep_listed(struct hd_diff *df, struct hd_key_item *items,
 	/* An entry whose delta is 0 comes after every other (|delta|
 	 * first): where k others have one, the first k are among those
 	 * alone, and only they are given items.  Most entries that differ
-	 * differ in their live range alone (6817 of 7086 on the 16M
-	 * pair). */
+	 * differ in their live range alone. */
 	for (i = 0; i < a; i++)
 		m += v[i].delta != 0;
 	if (m < k)

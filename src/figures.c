@@ -183,8 +183,8 @@ static inline uint64_t kept_of(const struct hd_dump *d,
 
 /*
  * The sizes of live range i's value.  Worked out again each time they
- * are needed rather than kept for every range (16 bytes a range, which
- * on a dump of a million small values was a tenth of the peak memory):
+ * are needed rather than kept for every range (16 bytes a range, much
+ * of the peak memory on a dump of many small values):
  * the peak time needs them all once, the bytes at a time only those of
  * the ranges live then.  Where the parser kept both in the value record
  * (the value line's and the instruction's shape_bytes, which is what
@@ -372,10 +372,8 @@ struct live_diff {
  * a start never exceed an earlier one).  A value whose whole shape is
  * unknown weighs its own size.
  *
- * Measured on the 104 corpus dumps with a peak section (55 cumulative,
- * 49 plain): this rule gives the stated time in 104 of 104; the naive
- * rule (own value sizes, inclusive ranges, first maximum) in 44 of 104
- * (32 of 55 cumulative).
+ * This rule, not the naive one (own value sizes, inclusive ranges, first
+ * maximum), is what gives the stated time of the corpus dumps.
  *
  * Returns -1 when the sizes add up beyond int64 (only hostile shapes
  * do), so the caller leaves the figure absent rather than wrong.
@@ -439,8 +437,8 @@ static int live_at(const struct hd_dump *d, size_t i, int64_t t)
  * Bytes live at time t (start <= t <= end): the values' own logical
  * sizes, except in the plain peak style where XLA printed (and summed)
  * the whole instruction shape of each value.  Unknown sizes add 0.
- * Measured on the corpus: equals the stated peak bytes at the stated
- * time in 55 of 55 cumulative and 49 of 49 plain dumps.
+ * At the stated time this gives the stated peak bytes of the corpus
+ * dumps, cumulative and plain.
  *
  * Worked out at two times in one pass (sum[0] at t[0], sum[1] at t[1]),
  * the ranges live at either prefetched a block at a time.  Returns -1 when a
@@ -527,7 +525,7 @@ static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
 		return;
 	/* the two difference arrays in one block, on 2 MiB pages where
 	 * the kernel can (arena.h): they are written at random times, and
-	 * 4 KiB pages took a fault each and missed the TLB */
+	 * 4 KiB pages would each take a fault and miss the TLB */
 	n = (size_t)d->live_max + 3;
 	ld.at = hd_vec_block_zeroed(&mem, sizeof(*ld.at), 2 * n);
 	ld.peak = ld.at + n;
@@ -1603,10 +1601,10 @@ static void add_copy(struct hd_figures *f, const struct hd_copy *c)
 /*
  * What copy_from_insn reads from a copy-start's tuple shape: its
  * element 0 (DEST, as an offset into the text) and the memory spaces
- * of elements 0 and 1.  Walking the shape text took most of the
- * figures' time on a dump with many copies, and the copies of a
- * program mostly share a few shapes (all 4913 of the 256M bench one):
- * a memo of the last shape read for each length (mod SHAPE_MEMO)
+ * of elements 0 and 1.  Walking the shape text is the figures' main
+ * cost on a dump with many copies, and the copies of a program mostly
+ * share a few shapes: a memo of the last shape read for each length
+ * (mod SHAPE_MEMO)
  * answers the others after a compare of the text, with the same result
  * (it depends on nothing but the text).
  */
@@ -1795,8 +1793,8 @@ static void find_copies(struct hd_figures *f, const struct hd_dump *d)
 		return;
 	}
 	memset(&m, 0, sizeof(m));
-	/* room for all at once: grown a copy at a time, the array was
-	 * copied at each doubling */
+	/* room for all at once: grown a copy at a time, the array would
+	 * be copied at each doubling */
 	hd_vec_reserve(&f->copies, d->copy_starts.len);
 	for (i = 0; i < d->copy_starts.len; i += COPY_BATCH)
 		copies_batch(f, d, in + i, d->copy_starts.len - i < COPY_BATCH ?

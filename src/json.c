@@ -24,8 +24,8 @@ void hd_json_init(struct hd_json *j, FILE *out)
 
 /*
  * The output goes through j->buf: a report of every value of a big diff
- * is tens of MB, and a stdio call per character (each taking the
- * stream's lock) was most of the time it took to write.
+ * is large, and a stdio call per character (each taking the stream's
+ * lock) would cost more than the writing itself.
  */
 static void flush(struct hd_json *j)
 {
@@ -158,8 +158,8 @@ static inline unsigned not_plain_mask(hd_v16 x)
 /*
  * The end of the run of plain bytes from s[i] (the first byte to escape,
  * or n): 16 bytes at a time while a whole block lies inside s[0, n),
- * then byte by byte.  A report writes millions of short names, and the
- * test per byte was most of the cost of writing them.
+ * then byte by byte.  A report writes many short names, and a test per
+ * byte would be most of the cost of writing them.
  */
 static size_t plain_run(const char *s, size_t n, size_t i)
 {

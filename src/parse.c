@@ -564,10 +564,9 @@ static int finish(struct parser *ps)
  * (hd_vec_expect) instead of growing through malloc to the size at
  * which they move into a reservation anyway.  An array is expected to
  * grow that far when the input has at least `per` bytes for each of its
- * bytes: about half of what the 256 MB bench dump has (insns 1 : 6.4,
- * values 1 : 11.5, ..., value colours 1 : 92), so that a dump of another mix
- * still fills most of them.  An array that stays small costs one 2 MiB
- * page instead of a few 4 KiB ones.
+ * bytes: about half the input a typical large dump has per array byte,
+ * so that a dump of another mix still fills most of them.  An array that
+ * stays small costs one 2 MiB page instead of a few 4 KiB ones.
  */
 #define EXPECT_FROM ((size_t)2 << 20)
 
@@ -591,8 +590,8 @@ static void expect_big(struct hd_dump *d, size_t len)
 	for (i = 0; i < sizeof(big) / sizeof(big[0]); i++)
 		if (len / big[i].per >= EXPECT_FROM)
 			hd_vec_expect((struct hd_vec *)((char *)d + big[i].off));
-	/* the arena keeps the values' names (1 : 38 on the bench dumps);
-	 * past 64 MiB it grows by blocks of that size anyway (arena.c) */
+	/* the arena keeps the values' names; past 64 MiB it grows by
+	 * blocks of that size anyway (arena.c) */
 	if (len / 16 >= EXPECT_FROM)
 		hd_arena_expect(&d->arena, len / 16 < ((size_t)64 << 20) ?
 				len / 16 : (size_t)64 << 20);

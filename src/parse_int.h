@@ -43,7 +43,7 @@ enum section {
 /*
  * The logical sizes of shape texts seen recently.  A dump repeats a few
  * hundred shapes over and over (f32[]{:T(128)}, ...), and walking each
- * one again was an eighth of the parse.  Direct-mapped by memo_index (a
+ * one again would be a large part of the parse.  Direct-mapped by memo_index (a
  * few multiplies of the text's first and last 16 bytes), shapes of up
  * to SHAPE_MEMO_TEXT bytes; the text is kept to compare with, and its
  * XXH3-64 (the hash a value's shape is kept under) is taken from the
@@ -498,9 +498,7 @@ balanced_until(struct hd_slice s, char stop1, char stop2)
  * two per line).  hd_vec_push itself grows a full vector.  The record is
  * zeroed 32 bytes at a time: GCC makes each constant 32-byte memset two
  * 16-byte stores, where one memset of a whole record (24 to 128 bytes)
- * becomes a `rep stos`, whose start-up costs tens of cycles on the
- * machines measured (about 4% of a parse, for some 2.3 million pushes
- * in a 256 MiB dump).
+ * becomes a `rep stos`, slow to start for so few bytes.
  */
 static inline __attribute__((always_inline)) void *
 push_zeroed(struct hd_vec *v, size_t size)

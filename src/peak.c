@@ -190,8 +190,7 @@ static void top_peak(struct hd_peak_diff *p, const struct hd_dump *old,
 	/* An entry whose delta is 0 comes after every other (|delta|
 	 * first): where k others have one, the first k are among those
 	 * alone, and only they are given items.  At a peak most values are
-	 * live on both sides at the same size (all but a thousand of the
-	 * 107k entries of the 256M pair). */
+	 * live on both sides at the same size. */
 	for (i = 0; i < n; i++)
 		m += v[i].delta != 0;
 	if (m < k)
@@ -297,7 +296,7 @@ static void compute(struct hd_peak_diff *p, const struct hd_dump *old,
 		    int partial, uint32_t top)
 {
 	/* ob and nb in one block, on 2 MiB pages where the kernel can
-	 * (arena.h): one page fault where 4 KiB pages took 512 */
+	 * (arena.h): one page fault where 4 KiB pages take 512 */
 	struct hd_vec mem = HD_VEC_INIT(int64_t);
 	size_t no = old->values.len, nn = new_dump->values.len;
 	size_t n = no + 1 + nn + 1, wo = (no + 63) / 64, wn = (nn + 63) / 64;

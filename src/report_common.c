@@ -237,7 +237,7 @@ void hd_rc_change_words(char *buf, size_t n, uint32_t c)
 		return;
 	buf[0] = '\0';
 	/* a call per value listed: words copied, not printed (snprintf
-	 * was most of the cost of a --json line) */
+	 * would be most of the cost of a --json line) */
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (c & words[i].bit) {
 			if (o)

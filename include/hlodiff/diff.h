@@ -126,7 +126,7 @@ void hd_diff_complete(struct hd_diff *df);
  * (values[0, n_listed): a report without --all): those are sorted, the
  * others listed and counted but left in listing order (rest_unsorted),
  * which spares their sort, most of a whole listing's on a recompile
- * (257k of 371k entries on the 256M pair).  hd_diff_complete then sorts
+ * where most entries do not differ.  hd_diff_complete then sorts
  * them, making it what hd_diff_compute_sides makes; pointers into
  * values[n_listed, len) do not survive it.
  */

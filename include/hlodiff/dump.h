@@ -125,8 +125,8 @@ static inline struct hd_slice hd_value_index(const struct hd_value *v)
 /*
  * Where a value was read (dump->value_lines, one per value, filled by
  * the parser): kept apart from struct hd_value, whose records every pass
- * after the load reads scattered, so that those stay 64 bytes (16 bytes
- * more made a diff of two large dumps several percent slower).
+ * after the load reads scattered, so that those stay 64 bytes, a cache
+ * line.
  */
 struct hd_value_lines {
 	uint32_t line;          /* first line that named this value */

@@ -5,7 +5,7 @@
  *
  * open_memstream grows its buffer by realloc, zeroing each new part and
  * copying the text when the block moves: a --json report of a large
- * diff is tens of megabytes, and those copies and the 4 KiB page faults
+ * diff is large, and those copies and the 4 KiB page faults
  * of every fresh block cost more than rendering it.  A membuf keeps the
  * text in an hd_vec, which a big array's address-space reservation lets
  * grow in place on 2 MiB pages (arena.h).

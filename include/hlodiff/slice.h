@@ -72,7 +72,7 @@ hd_bytes_eq(const char *a, const char *b, size_t n)
 
 /* Do a and b hold the same bytes?  Inline up to 32 bytes (hd_bytes_eq):
  * the index lookups of every value line, record and live range compare
- * keys this way, where a memcmp call was 4% of a parse. */
+ * keys this way, too often for a memcmp call each. */
 static inline int hd_slice_eq(struct hd_slice a, struct hd_slice b)
 {
 	return a.n == b.n && hd_bytes_eq(a.p, b.p, a.n);
