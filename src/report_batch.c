@@ -267,21 +267,10 @@ static void json_pair(struct hd_json *j, const char *key, int has_old,
 {
 	hd_json_key(j, key);
 	hd_json_begin_object(j);
-	hd_json_key(j, "old");
-	if (has_old)
-		hd_json_int(j, old_v);
-	else
-		hd_json_null(j);
-	hd_json_key(j, "new");
-	if (has_new)
-		hd_json_int(j, new_v);
-	else
-		hd_json_null(j);
-	hd_json_key(j, "delta");
-	if (has_old && has_new)
-		hd_json_int(j, hd_delta(old_v, new_v));
-	else
-		hd_json_null(j);
+	hd_json_key_opt_int(j, "old", has_old, old_v);
+	hd_json_key_opt_int(j, "new", has_new, new_v);
+	hd_json_key_opt_int(j, "delta", has_old && has_new,
+			    has_old && has_new ? hd_delta(old_v, new_v) : 0);
 	hd_json_end_object(j);
 }
 
