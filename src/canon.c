@@ -1596,7 +1596,6 @@ struct hd_canon_pre {
 	struct hd_vec insns;    /* struct pre_insn */
 	struct hd_vec canon;    /* uint64_t per instruction: canonical hash */
 	struct hd_vec loose;    /* uint64_t, two per instruction: insn_loose */
-	struct hd_vec src;      /* uint64_t, two per instruction: insn_src */
 	struct hd_vec ops;      /* struct pre_op */
 	size_t max_ops;         /* the budget of ops.len */
 	size_t ops_lim;         /* pre_ops_limit */
@@ -2707,15 +2706,15 @@ static void loose_parts(uint64_t *out, const struct hd_insn *in,
 	loose_parts_hashed(out, hd_hash64(in->opcode), op_name);
 }
 
-/* insn_src (canon.h) of instruction in to out[0, 2), from its source. */
-static void src_parts(uint64_t *out, const struct hd_insn *in,
-		      const struct hd_insn_source *s)
+void hd_canon_insn_src(uint64_t out[2], const struct hd_dump *d, uint32_t i)
 {
+	const struct hd_insn *in = &HD_INSN(d, i);
+	struct hd_insn_source s = hd_insn_source_of(d, i);
 	uint64_t file = 0, line = 0, param = 0;
 
-	if (s->source_file.n) {
-		file = hd_hash64(s->source_file);
-		line = mix(file, (uint64_t)s->source_line);
+	if (s.source_file.n) {
+		file = hd_hash64(s.source_file);
+		line = mix(file, (uint64_t)s.source_line);
 	}
 	/* a golden leaves out the number 0 (golden.c) */
 	if (hd_slice_eq(in->opcode, hd_slice_make("parameter", 9)))
@@ -2723,77 +2722,6 @@ static void src_parts(uint64_t *out, const struct hd_insn *in,
 				  hd_slice_make("0", 1)) | 1;
 	out[0] = line || param ? mix(line, param) : 0;
 	out[1] = file || param ? mix(file, param) : 0;
-}
-
-/* Reads the usual metadata m, items key="string" or key=word separated
- * by spaces, into s (source file and line) up to the line.  Returns -1
- * at anything else, a backslash before a string's closing quote or in
- * the file's name among them. */
-static int read_usual_meta(struct hd_slice m, struct hd_insn_source *s)
-{
-	const char *p = m.p, *end = m.p + m.n, *eq, *v, *q;
-
-	while (p < end) {
-		if (*p == ' ') {
-			p++;
-			continue;
-		}
-		eq = memchr(p, '=', (size_t)(end - p));
-		if (!eq || eq + 1 == end || eq[1] == '{')
-			return -1;
-		v = eq + 1;
-		if (*v == '"') {
-			q = memchr(v + 1, '"', (size_t)(end - v - 1));
-			if (!q || q[-1] == '\\')
-				return -1;
-			if (eq - p == 11 && memcmp(p, "source_file", 11) == 0) {
-				s->source_file = hd_slice_make(v + 1,
-							       (size_t)(q - v - 1));
-				if (memchr(v + 1, '\\', s->source_file.n))
-					return -1;
-			}
-			p = q + 1;
-			continue;
-		}
-		q = memchr(v, ' ', (size_t)(end - v));
-		q = q ? q : end;
-		if (eq - p == 11 && memcmp(p, "source_line", 11) == 0) {
-			if (q - v > 18)
-				return -1;
-			for (s->source_line = 0; v < q; v++) {
-				if (*v < '0' || *v > '9')
-					return -1;
-				s->source_line = 10 * s->source_line + (*v - '0');
-			}
-			/* the items after the line say nothing of the source */
-			return s->source_file.n ? 0 : -1;
-		}
-		p = q;
-	}
-	return 0;
-}
-
-/*
- * src_parts for the parser, from the metadata it found (meta_at): the
- * usual one read here, any other as hd_parse_insn_source reads it, from
- * "metadata={" on.
- */
-static void src_parts_pre(uint64_t *out, const struct hd_insn *in)
-{
-	static const char key[] = "metadata={";
-	struct hd_insn_source s = { HD_SLICE_NULL, HD_SLICE_NULL, -1 };
-	struct hd_slice m = hd_insn_metadata(in);
-
-	if (m.n && read_usual_meta(m, &s)) {
-		struct hd_insn t = *in;
-
-		s = (struct hd_insn_source){ HD_SLICE_NULL, HD_SLICE_NULL, -1 };
-		t.attrs = hd_slice_make(in->text.p + in->meta_at -
-					(sizeof(key) - 1),
-					in->meta_n + sizeof(key));
-		hd_parse_insn_source(&t, &s);
-	}
-	src_parts(out, in, &s);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2844,7 +2772,6 @@ struct hd_canon_pre *hd_canon_pre_new(void)
 	p->insns = (struct hd_vec)HD_VEC_INIT(struct pre_insn);
 	p->canon = (struct hd_vec)HD_VEC_INIT(uint64_t);
 	p->loose = (struct hd_vec)HD_VEC_INIT(uint64_t);
-	p->src = (struct hd_vec)HD_VEC_INIT(uint64_t);
 	p->ops = (struct hd_vec)HD_VEC_INIT(struct pre_op);
 	p->pos = (struct hd_vec)HD_VEC_INIT(struct pre_pos);
 	return p;
@@ -2860,7 +2787,6 @@ void hd_canon_pre_budget(struct hd_canon_pre *p, size_t input_bytes)
 	hd_vec_reserve(&p->insns, p->insns.len + guess);
 	hd_vec_reserve(&p->canon, p->canon.len + guess);
 	hd_vec_reserve(&p->loose, p->loose.len + 2 * guess);
-	hd_vec_reserve(&p->src, p->src.len + 2 * guess);
 	hd_vec_reserve(&p->ops, p->ops.len + guess);
 	hd_vec_reserve(&p->pos, p->pos.len + guess / 4);
 
@@ -2915,13 +2841,8 @@ void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in,
 {
 	size_t first = p->ops.len;
 	struct pre_insn *r;
-	uint64_t *canon, *loose, *src;
+	uint64_t *canon, *loose;
 
-	if (p->src.len + 2 > p->src.cap)
-		hd_vec_reserve(&p->src, p->src.len + 2);
-	src = &HD_VEC_AT(&p->src, uint64_t, p->src.len);
-	p->src.len += 2;
-	src_parts_pre(src, in);
 	if (p->insns.len == p->insns.cap)
 		hd_vec_reserve(&p->insns, p->insns.len + 1);
 	if (p->canon.len == p->canon.cap)
@@ -2982,7 +2903,6 @@ static void pre_drop_records(struct hd_canon_pre *p)
 	hd_vec_release(&p->insns);
 	hd_vec_release(&p->canon);
 	hd_vec_release(&p->loose);
-	hd_vec_release(&p->src);
 	hd_vec_release(&p->ops);
 	hd_vec_release(&p->pos);
 }
@@ -3006,7 +2926,6 @@ static struct hd_canon_pre *pre_take(const struct hd_dump *d)
 
 	if (!p || p->taken || p->insns.len == 0 || p->insns.len != d->insns.len ||
 	    p->canon.len != p->insns.len || p->loose.len != 2 * p->insns.len ||
-	    p->src.len != 2 * p->insns.len ||
 	    p->n_pos != d->positions.len)
 		return NULL;
 	p->taken = 1;
@@ -3101,7 +3020,6 @@ static void hash_insns(struct work *w)
 		is = hd_insn_source_of(d, i);
 		loose_parts(&c->insn_loose[2 * (size_t)i], &HD_INSN(d, i),
 			    is.op_name);
-		src_parts(&c->insn_src[2 * (size_t)i], &HD_INSN(d, i), &is);
 		settle(w, i);
 	}
 	c->n_walked = c->n_insns;
@@ -3129,15 +3047,10 @@ static void insn_arrays(struct work *w)
 		c->canon_store = w->pre->canon;
 		w->pre->canon = (struct hd_vec)HD_VEC_INIT(uint64_t);
 		c->insn_canon = c->canon_store.data;
-		c->src_store = w->pre->src;
-		w->pre->src = (struct hd_vec)HD_VEC_INIT(uint64_t);
-		c->insn_src = c->src_store.data;
 	} else {
 		c->insn_canon = alloc_array(c->n_insns, sizeof(uint64_t));
 		c->insn_loose = alloc_array(2 * (size_t)c->n_insns,
 					    sizeof(uint64_t));
-		c->insn_src = alloc_array(2 * (size_t)c->n_insns,
-					  sizeof(uint64_t));
 	}
 	c->insn_struct = alloc_array(c->n_insns, sizeof(uint64_t));
 }
@@ -3240,8 +3153,6 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 
 			loose_parts(&c->insn_loose[2 * (size_t)i],
 				    &HD_INSN(d, i), is.op_name);
-			src_parts(&c->insn_src[2 * (size_t)i], &HD_INSN(d, i),
-				  &is);
 		}
 	} else {
 		hash_insns(w);
@@ -3273,8 +3184,6 @@ void hd_canon_drop_insn_ops(struct hd_canon *c)
 	free(c->insn_ops_at);
 	free(c->insn_ops);
 	c->insn_ops_at = c->insn_ops = NULL;
-	release_array(&c->src_store, c->insn_src);
-	c->insn_src = NULL;
 }
 
 void hd_canon_release(struct hd_canon *c)

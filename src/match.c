@@ -1174,7 +1174,8 @@ struct gval {
 	uint64_t op, opn;       /* opcode hash; opcode mixed with op_name */
 	uint64_t name, idx;     /* stripped name; index */
 	uint64_t src, file;     /* source file and line; file alone; each
-				 * with a parameter's number (insn_src) */
+				 * with a parameter's number
+				 * (hd_canon_insn_src) */
 	uint32_t insn;          /* its instruction, HD_NONE if unknown */
 	uint32_t v;             /* the value */
 	uint32_t ops_at, ops_n; /* its operands in gside.ops */
@@ -1448,15 +1449,14 @@ static uint64_t gside_name(char *buf, size_t cap, struct hd_slice name)
 }
 
 /* The source file and line of entry e and, for a parameter, its
- * number: canonical hashing read them with the metadata (insn_src). */
+ * number (hd_canon_insn_src). */
 static void gside_source(const struct gside *g, struct gval *e)
 {
-	const uint64_t *src = g->s->c.insn_src;
+	uint64_t src[2];
 
-	if (src) {
-		e->src = src[2 * (size_t)e->insn];
-		e->file = src[2 * (size_t)e->insn + 1];
-	}
+	hd_canon_insn_src(src, g->s->d, e->insn);
+	e->src = src[0];
+	e->file = src[1];
 }
 
 /*

@@ -82,11 +82,6 @@ struct hd_canon {
 	 * name with no record).  NULL for stored hashes (a golden). */
 	uint32_t *insn_ops_at;    /* n_insns + 1 */
 	uint32_t *insn_ops;
-	/* Where each instruction came from, read with its metadata while
-	 * the text is in cache, for the same pass: 2 * n_insns, the
-	 * metadata's source file and line, then the file alone, each
-	 * mixed with a parameter's number; 0 when it has neither. */
-	uint64_t *insn_src;
 	uint32_t n_cyclic;        /* instructions hashed with broken cycles */
 	uint32_t n_walked;        /* instructions whose text hd_canon_compute
 				   * read: all of them, but those the parser
@@ -97,7 +92,6 @@ struct hd_canon {
 	 * hd_canon_drop_insn_hashes free them either way). */
 	struct hd_vec loose_store;
 	struct hd_vec canon_store;
-	struct hd_vec src_store;  /* insn_src's, the same way */
 	/* One block holding value_canon, value_struct and value_insn. */
 	struct hd_vec value_store;
 };
@@ -124,9 +118,17 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d);
 /* Frees insn_canon and insn_struct (NULL after), which the matcher does
  * not need: it keeps the values' hashes and the loose parts. */
 void hd_canon_drop_insn_hashes(struct hd_canon *c);
-/* Frees insn_ops_at, insn_ops and insn_src (NULL after). */
+/* Frees insn_ops_at and insn_ops (NULL after). */
 void hd_canon_drop_insn_ops(struct hd_canon *c);
 void hd_canon_release(struct hd_canon *c);
+
+/*
+ * Where instruction i of d came from, as two keys: out[0] its source
+ * file and line, out[1] the file alone, each mixed with a parameter's
+ * number; 0 when it has neither.  Read from the metadata when asked:
+ * only the instructions the strict passes leave need it.
+ */
+void hd_canon_insn_src(uint64_t out[2], const struct hd_dump *d, uint32_t i);
 
 /*
  * Canonical hashing while the parser has each instruction in cache
@@ -134,7 +136,7 @@ void hd_canon_release(struct hd_canon *c);
  * instruction texts again (by then the parser has given their pages
  * back, input.h).  For every instruction it files, the parser calls
  * hd_canon_pre_insn (with its op_name, hd_insn_source), which computes
- * its canonical hash, insn_loose and insn_src parts (the same canonical
+ * its canonical hash and insn_loose parts (the same canonical
  * text as hd_canon_compute's, one code path) and keeps the XXH3-64 and length of
  * each operand name; hd_canon_pre_position counts every position and
  * keeps the XXH3-64 of the name of those operands may be resolved

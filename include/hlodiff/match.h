@@ -25,7 +25,7 @@
  *               rounds again: first those whose operands are all paired
  *               and that are the first unpaired operand of each of
  *               their users, then all.  Reads no instruction text
- *               (canon.h's insn_ops and insn_src).
+ *               (canon.h's insn_ops and hd_canon_insn_src).
  *   loose       unique on both sides, by opcode + shape + op_name, then
  *               stripped name + opcode + shape without layout, then
  *               opcode + shape without layout.
