@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every message of src/parse.c, src/input.c and src/main.c is produced by
+# Every message of src/parse*.c, src/input.c and src/main.c is produced by
 # some test, with its position checked.  This file triggers the ones no
 # other test does (the list, message by message, is in
 # docs/robustness.md), and its last two tests read the sources and fail
@@ -263,8 +263,8 @@ UNREACHABLE = {
 }
 lit = r'"((?:[^"\\]|\\.)*)"'
 calls = [
-    r'\bperr\(\s*ps,\s*' + lit,
-    r'\bbad_line\(\s*ps,\s*\w+,\s*(?:[^;]*?\?\s*)?' + lit + r'(?:\s*:\s*' + lit + r')?',
+    r'\b(?:hd_ps_error|perr)\(\s*ps,\s*' + lit,
+    r'\b(?:hd_ps_bad_line|bad_line)\(\s*ps,\s*\w+,\s*(?:[^;]*?\?\s*)?' + lit + r'(?:\s*:\s*' + lit + r')?',
     r'\bhd_error(?:_col)?\([^;"]*?' + lit + r'(?:\s*,\s*' + lit + r')?',
     r'\bhd_warning\([^;"]*?' + lit,
     r'\busage_error\(\s*' + lit + r'(?:\s*,\s*' + lit + r')?',
@@ -276,7 +276,9 @@ for t in glob.glob(os.path.join(root, "tests", "t*.t")):
     tests += open(t, encoding="utf-8", errors="replace").read()
 missing = []
 found = {}
-for src in ("src/parse.c", "src/input.c", "src/main.c", "src/golden.c"):
+parsers = sorted(os.path.relpath(f, root)
+                 for f in glob.glob(os.path.join(root, "src", "parse*.c")))
+for src in parsers + ["src/input.c", "src/main.c", "src/golden.c"]:
     text = open(os.path.join(root, src), encoding="utf-8").read()
     for pat in calls:
         for m in re.finditer(pat, text, re.S):
@@ -295,6 +297,9 @@ for src in ("src/parse.c", "src/input.c", "src/main.c", "src/golden.c"):
                     continue
                 if stem not in tests:
                     missing.append("%s: %s" % (src, s))
+if sum(found.get(f, 0) for f in parsers) < 80:
+    missing.append("src/parse*.c: only %d messages found: the patterns no longer fit"
+                   % sum(found.get(f, 0) for f in parsers))
 if found.get("src/golden.c", 0) < 40:
     missing.append("src/golden.c: only %d messages found: the patterns no longer fit"
                    % found.get("src/golden.c", 0))
@@ -315,7 +320,7 @@ untested_ok() {
 grep -v -e '^src/main.c: ' -e '^src/golden.c: ' "$T/untested" >"$T/untested.core"
 grep '^src/main.c: ' "$T/untested" >"$T/untested.main"
 grep '^src/golden.c: ' "$T/untested" >"$T/untested.golden"
-untested_ok "$T/untested.core" "parse.c and input.c"
+untested_ok "$T/untested.core" "parse*.c and input.c"
 untested_ok "$T/untested.main" "main.c"
 untested_ok "$T/untested.golden" "golden.c"
 
