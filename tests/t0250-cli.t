@@ -9,6 +9,12 @@ ok_cmd "--help shows the usage line" grep -q '^usage: hlodiff \[options\] OLD NE
 ok_cmd "--help documents the exit status" grep -q '2 usage or input error' "$TMPDIR_T/out"
 run_hlodiff 0 "--version exits 0" --version
 ok_cmd "--version prints the version" grep -Eq '^hlodiff [0-9]+\.[0-9]+\.[0-9]+$' "$TMPDIR_T/out"
+# the newest released version of CHANGELOG.md and the man page's
+ver=$(sed -n 's/^## \[\([0-9][0-9.]*\)\] - [0-9-]*$/\1/p' "$HD_SRCDIR/CHANGELOG.md" | head -n 1)
+ok_cmd "--version is CHANGELOG.md's newest release ($ver)" \
+	grep -qx "hlodiff $ver" "$TMPDIR_T/out"
+ok_cmd "the man page names the same version" \
+	grep -q "^\.TH HLODIFF 1 .*\"hlodiff $ver\"" "$HD_SRCDIR/docs/hlodiff.1"
 
 usage_error() { # DESC MESSAGE ARGS...
 	d=$1
