@@ -2533,8 +2533,8 @@ static size_t loose_stem(const char *p, size_t n, int *hex)
  * further on are fetched now, so that they have come in from memory when
  * asked for; a value whose turn came without a fetch costs three misses
  * (a wasted fetch when a value is not asked).  The window is as wide as
- * the gaps between the values asked are long: the values come two in
- * five on average, but in runs, which a narrower window misses.
+ * the gaps between the values asked are long: they come in runs, and
+ * a narrower window misses the start of the next run.
  */
 #define LOOSE_AHEAD 8
 #define LOOSE_SPAN 8

@@ -1470,20 +1470,28 @@ static void gside_meta(struct gside *g, enum gkey_kind kind)
 	const struct hd_dump *d = g->s->d;
 	char buf[256];
 	uint32_t t, want = kind >= GK_META ? 2 : 1;
+	const struct gval *prev;
 
-	/* an entry paired before it needed them never will */
+	/* an entry paired before it needed them never will; the values
+	 * of one tuple follow each other: their instruction is read once */
 	for (; g->meta < want; g->meta++)
-		for (t = 0; t < g->n_nometa; t++) {
+		for (t = 0, prev = NULL; t < g->n_nometa; t++) {
 			struct gval *e = &g->gv[g->nometa[t]];
+			int same;
 
 			if (e->insn == HD_NONE ||
 			    g->s->partner[e->v] != HD_NONE)
 				continue;
+			same = prev && prev->insn == e->insn;
 			if (g->meta == 0)
-				e->name = gside_name(buf, sizeof(buf),
+				e->name = same ? prev->name :
+					  gside_name(buf, sizeof(buf),
 						     HD_INSN(d, e->insn).name);
+			else if (same)
+				e->src = prev->src, e->file = prev->file;
 			else
 				gside_source(g, e);
+			prev = e;
 		}
 }
 

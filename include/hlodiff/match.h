@@ -24,8 +24,10 @@
  *               ("schedule"), one key at a time, each followed by the
  *               rounds again: first those whose operands are all paired
  *               and that are the first unpaired operand of each of
- *               their users, then all.  Reads no instruction text
- *               (canon.h's insn_ops and hd_canon_insn_src).
+ *               their users, then all.  Operand links are
+ *               canon.h's insn_ops; names and sources are read (once
+ *               an instruction) only for the values still unpaired
+ *               when a key first needs them (hd_canon_insn_src).
  *   loose       unique on both sides, by opcode + shape + op_name, then
  *               stripped name + opcode + shape without layout, then
  *               opcode + shape without layout.
