@@ -607,17 +607,17 @@ static void list_new_copies(struct eval *e, struct hd_verdict *vd, int cls)
 
 /* ---- lost aliases ------------------------------------------------------- */
 
-/* A parameter allocation by parameter number and shape index. */
+/* An aliased parameter of OLD by parameter number and shape index,
+ * and what NEW has under that key. */
 struct param_key {
 	int64_t number;
 	struct hd_slice index;
-	uint32_t alloc;
+	uint32_t new_alloc;     /* NEW's first allocation there, or HD_NONE */
+	int new_aliased;        /* NEW aliases one of them */
 };
 
-static int cmp_param_key(const void *a, const void *b)
+static int cmp_param_key(const struct param_key *x, const struct param_key *y)
 {
-	const struct param_key *x = a, *y = b;
-
 	if (x->number != y->number)
 		return x->number < y->number ? -1 : 1;
 	return hd_slice_cmp(x->index, y->index);
@@ -659,52 +659,46 @@ static int alias_waived(struct eval *e, uint32_t alloc)
 /*
  * Fills v->lost, once: each aliased parameter of OLD, by parameter
  * number and shape index, that NEW does not alias under the same number
- * and index (NEW's parameter allocations sorted by that key, searched).
+ * and index.  OLD's few aliased keys (sorted, equal ones adjacent) are
+ * searched for each of NEW's parameters, which are many.
  */
 static void find_lost_aliases(struct eval *e)
 {
 	const struct hd_dump *o = e->d[OLD], *n = e->d[NEW];
-	struct param_key *keys;
+	struct param_key *keys, *run = NULL;
 	uint32_t *al;
-	size_t i, j, nk = 0, na;
+	size_t i, na;
 
 	if (e->lost_done)
 		return;
 	e->lost_done = 1;
-	keys = hd_xmalloc((n->allocs.len + 1) * sizeof(*keys));
-	for (i = 0; i < n->allocs.len; i++) {
-		const struct hd_alloc *a = &HD_ALLOC(n, i);
-
-		if (!(a->flags & HD_ALLOC_PARAMETER))
-			continue;
-		keys[nk].number = a->param_number;
-		keys[nk].index = a->param_index;
-		keys[nk].alloc = (uint32_t)i;
-		nk++;
-	}
-	qsort(keys, nk, sizeof(*keys), cmp_param_key);
 	al = hd_aliases_sorted(o, &na);
+	keys = hd_xmalloc((na + 1) * sizeof(*keys));
+	for (i = 0; i < na; i++)
+		keys[i] = (struct param_key){ HD_ALLOC(o, al[i]).param_number,
+					      HD_ALLOC(o, al[i]).param_index,
+					      HD_NONE, 0 };
+	for (i = 0; na && i < n->allocs.len; i++) {
+		const struct hd_alloc *a = &HD_ALLOC(n, i);
+		struct param_key k = { a->param_number, a->param_index, 0, 0 }, *hit;
+
+		if (!(a->flags & HD_ALLOC_PARAMETER) ||
+		    !(hit = first_param(keys, na, &k)))
+			continue;
+		if (hit->new_alloc == HD_NONE)
+			hit->new_alloc = (uint32_t)i;
+		hit->new_aliased |= hd_alloc_is_aliased(a);
+	}
 	for (i = 0; i < na; i++) {
-		const struct hd_alloc *a = &HD_ALLOC(o, al[i]);
-		struct param_key k, *hit;
 		struct hd_lost_alias *l;
 
-		k.number = a->param_number;
-		k.index = a->param_index;
-		hit = first_param(keys, nk, &k);
-		/* a malformed dump may give one key several allocations:
-		 * aliased when any of them is */
-		for (j = hit ? (size_t)(hit - keys) : nk;
-		     j < nk && cmp_param_key(&keys[j], &k) == 0; j++)
-			if (hd_alloc_is_aliased(&HD_ALLOC(n, keys[j].alloc)))
-				break;
-		if (j < nk && cmp_param_key(&keys[j], &k) == 0)
-			continue;
-		if (alias_waived(e, al[i]))
+		if (!run || cmp_param_key(run, &keys[i]) != 0)
+			run = &keys[i];
+		if (run->new_aliased || alias_waived(e, al[i]))
 			continue;
 		l = hd_vec_push(&e->v->lost);
 		l->old_alloc = al[i];
-		l->new_alloc = hit ? hit->alloc : HD_NONE;
+		l->new_alloc = run->new_alloc;
 	}
 	free(al);
 	free(keys);
