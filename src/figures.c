@@ -1047,6 +1047,14 @@ static void make_tree(struct held_alloc *a, struct held_item *it, size_t n,
 		}
 }
 
+/* What an item's start or end changes: its bytes in colour slot color,
+ * or, shared (item not HD_NONE), what its tree says.  The sweep reads
+ * these in order rather than the items, scattered over memory. */
+struct held_event {
+	int64_t bytes;
+	uint32_t color, item;
+};
+
 /* The state of one sweep (hd_held_sweep). */
 struct held_sweep {
 	const struct hd_dump *d;
@@ -1059,7 +1067,7 @@ struct held_sweep {
 	int64_t *xs_pool, *len_pool;
 	int32_t *cnt_pool;
 	uint32_t *at_start, *at_end;    /* end of each time's bucket */
-	uint32_t *by_start, *by_end;    /* items by start, by end */
+	struct held_event *by_start, *by_end; /* by time, read in order */
 	int64_t *run, total, best;      /* held per colour and in all */
 	uint32_t *dirty, n_dirty;       /* colours changed since the last t */
 	unsigned char *is_dirty;
@@ -1162,8 +1170,11 @@ static void held_events(struct held_sweep *sw, size_t T)
 	sw->by_start = hd_xmalloc(sw->n * sizeof(*sw->by_start));
 	sw->by_end = hd_xmalloc(sw->n * sizeof(*sw->by_end));
 	for (i = 0; i < sw->n; i++) {
-		sw->by_start[sw->at_start[it[i].start]++] = (uint32_t)i;
-		sw->by_end[sw->at_end[it[i].end]++] = (uint32_t)i;
+		struct held_event e = { it[i].stop - it[i].offset, it[i].color,
+					it[i].shared ? (uint32_t)i : HD_NONE };
+
+		sw->by_start[sw->at_start[it[i].start]++] = e;
+		sw->by_end[sw->at_end[it[i].end]++] = e;
 	}
 }
 
@@ -1180,28 +1191,23 @@ static int64_t tree_change(const struct held_sweep *sw,
 }
 
 /*
- * Applies the events list[*p, n) of time below bound (dlt 1: starts by
- * start, -1: ends by end); the reason when the bytes overflow, else
- * NULL.  Inlined: it runs a few events a call, once or twice a time.
+ * Applies the events list[*p, end) (dlt 1: starts, -1: ends); the
+ * reason when the bytes overflow, else NULL.  Inlined: it runs a few
+ * events a call, once or twice a time.
  */
 static inline __attribute__((always_inline)) const char *
-held_apply(struct held_sweep *sw, const uint32_t *list, uint32_t *p,
-	   int64_t bound, int dlt)
+held_apply(struct held_sweep *sw, const struct held_event *list, uint32_t *p,
+	   uint32_t end, int dlt)
 {
-	const struct held_item *it = sw->it;
-	uint32_t i = *p, n = (uint32_t)sw->n;
+	uint32_t i;
 
-	for (; i < n; i++) {
-		const struct held_item *x = &it[list[i]];
-		int64_t change = x->stop - x->offset;
-		uint32_t c = x->color;
+	for (i = *p; i < end; i++) {
+		const struct held_event *e = &list[i];
+		int64_t change = dlt > 0 ? e->bytes : -e->bytes;
+		uint32_t c = e->color;
 
-		if ((dlt > 0 ? x->start : x->end) >= bound)
-			break;
-		if (x->shared)
-			change = tree_change(sw, x, dlt);
-		else if (dlt < 0)
-			change = -change;
+		if (e->item != HD_NONE)
+			change = tree_change(sw, &sw->it[e->item], dlt);
 		if (__builtin_add_overflow(sw->total, change, &sw->total) ||
 		    __builtin_add_overflow(sw->run[c], change, &sw->run[c]))
 			return "bytes held that add up beyond int64";
@@ -1264,16 +1270,15 @@ static const char *held_run(struct held_sweep *sw, size_t T, hd_held_fn fn,
 	sw->is_dirty = hd_xcalloc(sw->h->n_colors, 1);
 	sw->best = -1;
 	while (t <= (int64_t)T) {
-		why = held_apply(sw, sw->by_end, &pe, t, -1);
+		why = held_apply(sw, sw->by_end, &pe, t ? sw->at_end[t - 1] : 0, -1);
 		if (!why)
-			why = held_apply(sw, sw->by_start, &ps, t + 1, 1);
+			why = held_apply(sw, sw->by_start, &ps, sw->at_start[t], 1);
 		if (why)
 			break;
 		held_settle(sw, t, fn, ctx);
-		if (fn)
-			t++;
-		else
-			t = ps < sw->n ? sw->it[sw->by_start[ps]].start : (int64_t)T + 1;
+		/* without fn, on to the next time a range starts at */
+		for (t++; !fn && t <= (int64_t)T && sw->at_start[t] == ps; t++)
+			;
 	}
 	sw->h->bytes = sw->best;
 	return why;
