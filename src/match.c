@@ -1681,6 +1681,10 @@ static void graph_keys(struct gside *g, enum gkey_kind kind)
 		uint32_t v = s->free_list[r], f = g->slot[v];
 		uint64_t k = 0;
 
+		if (r + KEYS_AHEAD < s->n_free) {
+			__builtin_prefetch(&g->slot[s->free_list[r + KEYS_AHEAD]]);
+			__builtin_prefetch(&s->partner[s->free_list[r + KEYS_AHEAD]]);
+		}
 		if (f != HD_NONE && s->partner[v] == HD_NONE &&
 		    (!g->sources_only || source_ready(g, &g->gv[f])))
 			k = graph_key(g, &g->gv[f], kind);
