@@ -972,17 +972,6 @@ const struct hd_figure_row *hd_diff_row(const struct hd_diff *df, const char *na
 
 /* ---- changes of shape (diff.h) ------------------------------------------ */
 
-int hd_value_diff_shapes(const struct hd_diff *df,
-			 const struct hd_value_diff *vd,
-			 struct hd_slice *old_shape, struct hd_slice *new_shape)
-{
-	*old_shape = vd->old_v == HD_NONE ? HD_SLICE_NULL :
-					    hd_value_shape(df->old, vd->old_v);
-	*new_shape = vd->new_v == HD_NONE ? HD_SLICE_NULL :
-					    hd_value_shape(df->new_dump, vd->new_v);
-	return old_shape->n && new_shape->n && !hd_slice_eq(*old_shape, *new_shape);
-}
-
 double hd_value_diff_ratio(const struct hd_value_diff *vd)
 {
 	if (vd->status != HD_STATUS_MATCHED || vd->old_bytes <= 0 ||

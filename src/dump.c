@@ -318,11 +318,6 @@ int64_t hd_value_logical_bytes_walk(const struct hd_dump *d, uint32_t v)
 	return shape.n ? hd_shape_logical_bytes(shape) : -1;
 }
 
-int64_t hd_insn_shape_bytes(const struct hd_dump *d, uint32_t i)
-{
-	return HD_INSN(d, i).shape_bytes;
-}
-
 void hd_dump_derive_facts(struct hd_dump *d)
 {
 	size_t i;

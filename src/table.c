@@ -84,11 +84,6 @@ uint32_t hd_table_get_i64(const struct hd_table *t, int64_t key)
 	return found ? found->idx : HD_NONE;
 }
 
-uint32_t hd_table_count(const struct hd_table *t)
-{
-	return (uint32_t)HASH_COUNT(t->head);
-}
-
 void hd_table_release(struct hd_table *t)
 {
 	/* Nodes belong to the arena; only uthash's bucket array is ours. */

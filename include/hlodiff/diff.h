@@ -145,13 +145,6 @@ void hd_figure_rows(struct hd_vec *rows, struct hd_arena *arena,
 
 /* ---- changes of shape (docs/matching.md) -------------------------------- */
 
-/*
- * The old and new shape of a value entry (empty on a missing side or
- * when unknown); returns nonzero when both are known and differ.
- */
-int hd_value_diff_shapes(const struct hd_diff *df,
-			 const struct hd_value_diff *vd,
-			 struct hd_slice *old_shape, struct hd_slice *new_shape);
 /* new_bytes / old_bytes of a matched entry; 0 when either is unknown or
  * old_bytes is 0. */
 double hd_value_diff_ratio(const struct hd_value_diff *vd);

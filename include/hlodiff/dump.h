@@ -584,8 +584,6 @@ static inline int64_t hd_value_logical_bytes(const struct hd_dump *d,
 		return HD_ALLOC_VALUE(d, av).shape_bytes;
 	return hd_value_logical_bytes_walk(d, v);
 }
-/* hd_shape_logical_bytes() of instruction i's shape (its shape_bytes). */
-int64_t hd_insn_shape_bytes(const struct hd_dump *d, uint32_t i);
 
 /*
  * Fills the digest fields and tallies above from the records, as the

@@ -34,7 +34,6 @@ uint32_t hd_table_get(const struct hd_table *t, struct hd_slice key);
 /* Same for 64-bit integer keys (stored by value in the node). */
 uint32_t hd_table_put_i64(struct hd_table *t, int64_t key, uint32_t idx);
 uint32_t hd_table_get_i64(const struct hd_table *t, int64_t key);
-uint32_t hd_table_count(const struct hd_table *t);
 void hd_table_release(struct hd_table *t);
 
 #endif
