@@ -726,8 +726,9 @@ static void render_parts(const struct hd_batch_opts *o, struct hd_module_report 
 {
 	int f;
 
-	for (f = 0; f < HD_FORMAT_COUNT; f++) {
+	for (f = 0; f < HD_PART_COUNT; f++) {
 		struct hd_membuf *mb = &m->part_buf[f];
+		struct hd_report_opts tro = *ro;
 		FILE *out;
 
 		if (!(o->formats & (1u << f)))
@@ -737,7 +738,9 @@ static void render_parts(const struct hd_batch_opts *o, struct hd_module_report 
 			hd_die("out of memory");
 		switch (f) {
 		case HD_FORMAT_TEXT:
-			hd_report_diff_text(out, df, ro);
+		case HD_FORMAT_TEXT_COLOR:
+			tro.color = f == HD_FORMAT_TEXT_COLOR;
+			hd_report_diff_text(out, df, &tro);
 			if (b) {
 				fputc('\n', out);
 				hd_breakdown_report_text(out, b);
@@ -1022,7 +1025,8 @@ static int load_pair(struct pair_side *os, struct pair_side *ns)
  */
 static int top_values_only(const struct hd_batch_opts *o)
 {
-	return o->formats == 1u << HD_FORMAT_TEXT && !o->report.all &&
+	return o->formats && !(o->formats & ~(1u << HD_FORMAT_TEXT | 1u << HD_FORMAT_TEXT_COLOR)) &&
+	       !o->report.all &&
 	       !o->by_nkeys && !o->html_path && !o->html_parts;
 }
 
@@ -1181,7 +1185,7 @@ void hd_module_report_release(struct hd_module_report *m)
 {
 	int f;
 
-	for (f = 0; f < HD_FORMAT_COUNT; f++)
+	for (f = 0; f < HD_PART_COUNT; f++)
 		hd_membuf_release(&m->part_buf[f]);
 	free(m->html);
 	memset(m, 0, sizeof(*m));

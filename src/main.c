@@ -370,10 +370,16 @@ static int use_color(const struct options *o)
 	return isatty(STDOUT_FILENO);
 }
 
+/* The format of standard output: the text in colour when asked. */
+static enum hd_format stdout_format(const struct options *o)
+{
+	return o->format == HD_FORMAT_TEXT && use_color(o) ? HD_FORMAT_TEXT_COLOR : o->format;
+}
+
 /* The formats whose parts must be rendered: standard output and files. */
 static unsigned wanted_formats(const struct options *o)
 {
-	unsigned f = 1u << o->format;
+	unsigned f = 1u << stdout_format(o);
 	int k;
 
 	for (k = 0; k < HD_FORMAT_COUNT; k++)
@@ -404,26 +410,11 @@ static void batch_opts(const struct options *o, const struct hd_rules *rules,
 /* Writes one document in format f to out. */
 typedef void (*render_fn)(FILE *out, enum hd_format f, const void *ctx);
 
-/* The --format document on standard output, text coloured when asked
- * (write errors are caught by finish()). */
+/* The --format document on standard output (write errors are caught by
+ * finish()). */
 static void emit_stdout(const struct options *o, render_fn render, const void *ctx)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem;
-
-	if (o->format != HD_FORMAT_TEXT || !use_color(o)) {
-		render(stdout, o->format, ctx);
-		return;
-	}
-	mem = open_memstream(&buf, &len);
-	if (!mem)
-		hd_die("out of memory");
-	render(mem, HD_FORMAT_TEXT, ctx);
-	if (fclose(mem) != 0)
-		hd_die("out of memory");
-	hd_text_colorize(stdout, buf, len);
-	free(buf);
+	render(stdout, stdout_format(o), ctx);
 }
 
 /* Every --FORMAT FILE document.  Returns 0, or -1 after printing why a

@@ -247,22 +247,23 @@ static void stat_text_aliases(FILE *out, const struct hd_dump *d,
 	free(al);
 }
 
-/* "PREFIXincomplete: WHY (FILE:LINE); left out: ..." for a cut dump. */
-static void text_incomplete(FILE *out, const char *prefix, const struct hd_dump *d)
+/* "PREFIXincomplete: WHY (FILE:LINE); left out: ...END" for a cut dump. */
+static void text_incomplete(FILE *out, const char *prefix, const char *end,
+			    const struct hd_dump *d)
 {
 	int i;
 
 	/* a split dump's companion not found beside it: not an error */
 	for (i = 0; i < 2; i++)
 		if (d->missing_files[i])
-			fprintf(out, "%smissing: %s; left out: %s\n", prefix,
+			fprintf(out, "%smissing: %s; left out: %s%s\n", prefix,
 				d->missing_files[i],
-				hd_missing_affects(i == 0 ? HD_SEC_USED_VALUES : HD_SEC_LIVE_RANGE));
+				hd_missing_affects(i == 0 ? HD_SEC_USED_VALUES : HD_SEC_LIVE_RANGE), end);
 	if (!d->incomplete)
 		return;
-	fprintf(out, "%sincomplete: %s (%s:%" PRIu64 "); left out: %s\n", prefix,
+	fprintf(out, "%sincomplete: %s (%s:%" PRIu64 "); left out: %s%s\n", prefix,
 		d->incomplete_why, d->incomplete_file, d->incomplete_line,
-		hd_incomplete_affects(d->incomplete));
+		hd_incomplete_affects(d->incomplete), end);
 }
 
 /* The same as a JSON member, only when the dump is incomplete. */
@@ -303,7 +304,7 @@ void hd_report_stat_text(FILE *out, const struct hd_dump *d,
 
 	(void)opts;
 	fprintf(out, "%s\n", d->name);
-	text_incomplete(out, "  ", d);
+	text_incomplete(out, "  ", "", d);
 	fprintf(out, "  %-24s %s\n", "sections", section_names(d, secs, sizeof(secs)));
 	fprintf(out, "  %-24s %15" PRIu64 "\n", "allocations", f->n_allocs);
 	fprintf(out, "  %-24s %15" PRIu64 "  in allocations; %" PRIu64 " records, %" PRIu64 " live ranges\n",
@@ -605,14 +606,14 @@ static void figure_cell(char *buf, size_t n, int has, int64_t v)
 		snprintf(buf, n, "-");
 }
 
-static void diff_text_rows(FILE *out, const struct hd_diff *df)
+static void diff_text_rows(FILE *out, const struct hd_diff *df, int c)
 {
 	size_t i;
 
 	hd_print_line(out, "%-26s %15s %15s %15s %8s", "figure", "old", "new", "delta", "%");
 	for (i = 0; i < df->rows.len; i++) {
 		const struct hd_figure_row *r = &HD_VEC_AT(&df->rows, struct hd_figure_row, i);
-		char o[32], nw[32], d[32], p[32], h[2 * HD_HUMAN_MAX + 8] = "";
+		char o[32], nw[32], d[32], p[32], h[2 * HD_HUMAN_MAX + 8] = "", dc[48], pc[48];
 		figure_cell(o, sizeof(o), r->has_old, r->old_v);
 		figure_cell(nw, sizeof(nw), r->has_new, r->new_v);
 		if (r->has_old && r->has_new) {
@@ -631,7 +632,9 @@ static void diff_text_rows(FILE *out, const struct hd_diff *df)
 				 hd_human_bytes(ho, sizeof(ho), r->old_v),
 				 hd_human_bytes(hn, sizeof(hn), r->new_v));
 		}
-		hd_print_line(out, "%-26s %15s %15s %15s %8s  %s", r->name, o, nw, d, p, h);
+		hd_print_line(out, "%-26s %15s %15s %s %s  %s", r->name, o, nw,
+			      hd_rc_cell(dc, sizeof(dc), c, hd_rc_sign_pen(d), 15, d),
+			      hd_rc_cell(pc, sizeof(pc), c, hd_rc_sign_pen(p), 8, p), h);
 	}
 	{
 		char legend[256];
@@ -675,11 +678,23 @@ static void text_value_detail(FILE *out, const struct hd_diff *df,
 			op[0] && src[0] ? "; " : "", src[0] ? "source: " : "", src);
 }
 
+/* The pen of hd_rc_value_verb's word: added red, removed green, changed
+ * yellow. */
+static enum hd_pen verb_pen(const struct hd_value_diff *x)
+{
+	if (x->status == HD_STATUS_ADDED)
+		return HD_PEN_RED;
+	if (x->status == HD_STATUS_REMOVED)
+		return HD_PEN_GREEN;
+	return x->changes ? HD_PEN_YELLOW : HD_PEN_NONE;
+}
+
 static void diff_text_value(FILE *out, const struct hd_diff *df,
 			    const struct hd_value_diff *x,
 			    const struct hd_report_opts *opts)
 {
 	char label[2 * LABEL_MAX + 16], o[32], nw[32], d[32], words[96], h[80];
+	char vc[32], dc[48];
 
 	hd_rc_pair_label(label, sizeof(label), df, x->old_v, x->new_v);
 	figure_cell(o, sizeof(o), x->old_bytes >= 0, x->old_bytes);
@@ -687,8 +702,9 @@ static void diff_text_value(FILE *out, const struct hd_diff *df,
 	hd_signed(d, sizeof(d), x->delta);
 	hd_rc_change_words(words, sizeof(words), x->changes);
 	human_pair(h, sizeof(h), x->old_bytes, x->new_bytes);
-	fprintf(out, "  %-8s %12s %12s %12s  %-22s  %s", hd_rc_value_verb(x), o, nw, d,
-		h, label);
+	fprintf(out, "  %s %12s %12s %s  %-22s  %s",
+		hd_rc_cell(vc, sizeof(vc), opts->color, verb_pen(x), -8, hd_rc_value_verb(x)),
+		o, nw, hd_rc_cell(dc, sizeof(dc), opts->color, hd_rc_sign_pen(d), 12, d), h, label);
 	if (words[0])
 		fprintf(out, "  [%s]", words);
 	fputc('\n', out);
@@ -715,13 +731,15 @@ static void diff_text_values(FILE *out, const struct hd_diff *df,
 	for (i = 0; i < shown; i++)
 		diff_text_value(out, df, &HD_VEC_AT(&df->values, struct hd_value_diff, i), opts);
 	if (!opts->all && shown < df->n_listed) {
-		char d[32], h[HD_HUMAN_MAX + 1];
+		char d[32], dc[48], h[HD_HUMAN_MAX + 1];
 		for (i = shown; i < df->n_listed; i++)
 			rest = hd_sat_add(rest, HD_VEC_AT(&df->values, struct hd_value_diff, i).delta);
 		h[0] = rest > 0 ? '+' : '\0';
 		hd_human_bytes(h + (rest > 0), sizeof(h) - 1, rest);
-		fprintf(out, "  %-8s %12s %12s %12s  %-22s  in %u other value%s (sum of value sizes)\n",
-			"...", "", "", hd_signed(d, sizeof(d), rest), h, df->n_listed - shown,
+		hd_signed(d, sizeof(d), rest);
+		fprintf(out, "  %-8s %12s %12s %s  %-22s  in %u other value%s (sum of value sizes)\n",
+			"...", "", "", hd_rc_cell(dc, sizeof(dc), opts->color, hd_rc_sign_pen(d), 12, d),
+			h, df->n_listed - shown,
 			df->n_listed - shown == 1 ? "" : "s");
 	}
 }
@@ -807,12 +825,6 @@ static void diff_text_peak(FILE *out, const struct hd_diff *df,
 	}
 }
 
-/* The notes at the top: other modules, other programs (diff.h). */
-static void diff_text_notes(FILE *out, const struct hd_diff *df)
-{
-	hd_rc_put_notes(out, df, "note: ", "\n");
-}
-
 /* The scaling summary (diff.h), when many values changed size. */
 static void diff_text_scaling(FILE *out, const struct hd_diff *df)
 {
@@ -849,17 +861,27 @@ static void diff_text_scaling(FILE *out, const struct hd_diff *df)
 void hd_report_diff_text(FILE *out, const struct hd_diff *df,
 			 const struct hd_report_opts *opts)
 {
-	fprintf(out, "--- %s\n+++ %s\n", df->old->name, df->new_dump->name);
-	text_incomplete(out, "--- ", df->old);
-	text_incomplete(out, "+++ ", df->new_dump);
-	diff_text_notes(out, df);
-	diff_text_rows(out, df);
+	const char *bold = hd_rc_ink(opts->color, HD_PEN_BOLD);
+	const char *end = hd_rc_ink_end(opts->color, HD_PEN_BOLD);
+	char pre[2][16], note[16], note_end[8];
+
+	snprintf(pre[0], sizeof(pre[0]), "%s--- ", bold);
+	snprintf(pre[1], sizeof(pre[1]), "%s+++ ", bold);
+	snprintf(note, sizeof(note), "%snote: ", hd_rc_ink(opts->color, HD_PEN_DIM));
+	snprintf(note_end, sizeof(note_end), "%s\n", hd_rc_ink_end(opts->color, HD_PEN_DIM));
+	fprintf(out, "%s%s%s\n%s%s%s\n", pre[0], df->old->name, end, pre[1],
+		df->new_dump->name, end);
+	text_incomplete(out, pre[0], end, df->old);
+	text_incomplete(out, pre[1], end, df->new_dump);
+	/* the notes at the top: other modules, other programs (diff.h) */
+	hd_rc_put_notes(out, df, note, note_end);
+	diff_text_rows(out, df, opts->color);
 	diff_text_values(out, df, opts);
 	diff_text_scaling(out, df);
 	diff_text_peak(out, df, opts);
 	if (opts->verdicts) {
 		fputc('\n', out);
-		hd_verdicts_report_text(out, opts->verdicts);
+		hd_verdicts_report_text(out, opts->verdicts, opts->color);
 	}
 }
 

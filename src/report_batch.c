@@ -104,22 +104,33 @@ static const char *absent_words(const struct hd_batch_report *b,
 	return "not read (input error)";
 }
 
-/* The verdict column: "FAIL: 2 errors", "ok", "ok, 1 warning", ... */
-static void verdict_words(char *buf, size_t n, const struct hd_batch_report *b,
-			  const struct hd_module_report *m)
+/* The verdict column: "FAIL: 2 errors", "ok", "ok, 1 warning", ...;
+ * returns its pen in the text report: failures red, warnings yellow,
+ * passes green. */
+static enum hd_pen verdict_words(char *buf, size_t n, const struct hd_batch_report *b,
+				 const struct hd_module_report *m)
 {
-	if (m->state != HD_MODULE_COMPARED)
+	if (m->state != HD_MODULE_COMPARED) {
 		snprintf(buf, n, "%s", absent_words(b, m));
-	else if (!m->has_rules)
+		return m->state == HD_MODULE_FAILED ||
+		       (m->state == HD_MODULE_ONLY_NEW && is_golden(b) && m->status) ?
+		       HD_PEN_RED : HD_PEN_NONE;
+	}
+	if (!m->has_rules) {
 		snprintf(buf, n, "compared");
-	else if (m->status)
+		return HD_PEN_NONE;
+	}
+	if (m->status) {
 		snprintf(buf, n, "FAIL: %" PRIu32 " error%s%s", m->n_error,
 			 m->n_error == 1 ? "" : "s", m->n_warn ? ", warnings" : "");
-	else if (m->n_warn)
+		return HD_PEN_RED;
+	}
+	if (m->n_warn)
 		snprintf(buf, n, "ok, %" PRIu32 " warning%s", m->n_warn,
 			 m->n_warn == 1 ? "" : "s");
 	else
 		snprintf(buf, n, "ok");
+	return m->n_warn ? HD_PEN_YELLOW : HD_PEN_GREEN;
 }
 
 static void num_cell(char *buf, size_t n, int has, int64_t v)
@@ -192,44 +203,50 @@ static int label_width(const struct hd_batch_report *b)
 	return (int)(w > LABEL_COL_MAX ? LABEL_COL_MAX : w);
 }
 
-static void text_summary(FILE *out, const struct hd_batch_report *b)
+static void text_summary(FILE *out, const struct hd_batch_report *b, int color)
 {
-	char line[512], c[6][NUM_MAX], verdict[128];
+	const char *bold = hd_rc_ink(color, HD_PEN_BOLD), *end = hd_rc_ink_end(color, HD_PEN_BOLD);
+	char line[512], c[6][NUM_MAX], verdict[128], vc[160];
 	int w = label_width(b);
 	size_t i;
 
 	tally_line(line, sizeof(line), b);
-	fprintf(out, "hlodiff: %zu module%s, %s -> %s: %s\n", b->n, b->n == 1 ? "" : "s",
-		b->old_root, b->new_root, line);
+	fprintf(out, "%shlodiff: %zu module%s, %s -> %s: %s%s\n", bold, b->n,
+		b->n == 1 ? "" : "s", b->old_root, b->new_root, line, end);
 	fprintf(out, "%-*s %15s %15s %15s %8s %15s %15s  %s\n", w, "module", "total old",
 		"total new", "delta", "%", "peak old", "peak new", "verdict");
 	for (i = 0; i < b->n; i++) {
 		const struct hd_module_report *m = &b->mods[i];
 
 		row_cells(m, c);
-		verdict_words(verdict, sizeof(verdict), b, m);
+		hd_rc_cell(vc, sizeof(vc), color, verdict_words(verdict, sizeof(verdict), b, m),
+			   0, verdict);
 		fprintf(out, "%-*s %15s %15s %15s %8s %15s %15s  %s\n", w, m->label,
-			c[0], c[1], c[2], c[3], c[4], c[5], verdict);
+			c[0], c[1], c[2], c[3], c[4], c[5], vc);
 	}
 	for (i = 0; i < b->n; i++)
 		if (new_note(b, i))
-			fprintf(out, "note: %s: %s\n", b->mods[i].module, b->mods[i].note);
+			fprintf(out, "%snote: %s: %s%s\n", hd_rc_ink(color, HD_PEN_DIM),
+				b->mods[i].module, b->mods[i].note, hd_rc_ink_end(color, HD_PEN_DIM));
 }
 
-static void text_batch(FILE *out, const struct hd_batch_report *b)
+/* f: HD_FORMAT_TEXT, or HD_FORMAT_TEXT_COLOR for a terminal. */
+static void text_batch(FILE *out, const struct hd_batch_report *b, enum hd_format f)
 {
+	int color = f == HD_FORMAT_TEXT_COLOR;
 	size_t i;
 
-	text_summary(out, b);
+	text_summary(out, b, color);
 	if (b->summary_only)
 		return;
 	for (i = 0; i < b->n; i++) {
 		const struct hd_module_report *m = &b->mods[i];
 
-		if (!m->part[HD_FORMAT_TEXT])
+		if (!m->part[f])
 			continue;
-		fprintf(out, "\n== %s: %s -> %s\n", m->label, m->old_name, m->new_name);
-		fwrite(m->part[HD_FORMAT_TEXT], 1, m->part_len[HD_FORMAT_TEXT], out);
+		fprintf(out, "\n%s== %s: %s -> %s%s\n", hd_rc_ink(color, HD_PEN_BOLD), m->label,
+			m->old_name, m->new_name, hd_rc_ink_end(color, HD_PEN_BOLD));
+		fwrite(m->part[f], 1, m->part_len[f], out);
 	}
 }
 
@@ -818,7 +835,8 @@ void hd_report_batch(FILE *out, enum hd_format f,
 		     const struct hd_batch_report *b)
 {
 	switch (f) {
-	case HD_FORMAT_TEXT: text_batch(out, b); break;
+	case HD_FORMAT_TEXT:
+	case HD_FORMAT_TEXT_COLOR: text_batch(out, b, f); break;
 	case HD_FORMAT_JSON: json_batch(out, b); break;
 	case HD_FORMAT_MARKDOWN:
 		if (b->pr)
@@ -828,6 +846,6 @@ void hd_report_batch(FILE *out, enum hd_format f,
 		break;
 	case HD_FORMAT_JUNIT: junit_batch(out, b); break;
 	case HD_FORMAT_GITHUB: github_batch(out, b); break;
-	case HD_FORMAT_COUNT: break;
+	case HD_PART_COUNT: break;
 	}
 }

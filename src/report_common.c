@@ -20,6 +20,37 @@
 #define NUM_MAX 48
 #define LABEL_MAX 512
 
+static const char *const inks[] = { "", "\033[31m", "\033[32m", "\033[33m",
+				     "\033[1m", "\033[2m" };
+
+const char *hd_rc_ink(int color, enum hd_pen p)
+{
+	return color ? inks[p] : "";
+}
+
+const char *hd_rc_ink_end(int color, enum hd_pen p)
+{
+	return color && p != HD_PEN_NONE ? "\033[0m" : "";
+}
+
+enum hd_pen hd_rc_sign_pen(const char *num)
+{
+	if (num[0] == '+')
+		return HD_PEN_RED;
+	return num[0] == '-' && num[1] >= '0' && num[1] <= '9' ? HD_PEN_GREEN : HD_PEN_NONE;
+}
+
+char *hd_rc_cell(char *buf, size_t n, int color, enum hd_pen p, int width,
+		 const char *s)
+{
+	int pad = abs(width) - (int)strlen(s);
+
+	pad = pad > 0 ? pad : 0;
+	snprintf(buf, n, "%*s%s%s%s%*s", width > 0 ? pad : 0, "", hd_rc_ink(color, p), s,
+		 hd_rc_ink_end(color, p), width < 0 ? pad : 0, "");
+	return buf;
+}
+
 int hd_rc_fails(const struct hd_verdict *vd, int werror)
 {
 	return vd->result == HD_VERDICT_VIOLATED &&

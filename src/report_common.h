@@ -2,8 +2,8 @@
  * report_common.h - helpers shared by the report renderers of this
  * directory (report_md.c, report_junit.c, report_github.c,
  * report_batch.c): the words of a rule verdict as the text report
- * writes them (report_verdict.c), for formats that lay them out differently.
- * Not part of the API.
+ * writes them (report_verdict.c), for formats that lay them out differently,
+ * and the pens of the text report.  Not part of the API.
  */
 #ifndef HLODIFF_REPORT_COMMON_H
 #define HLODIFF_REPORT_COMMON_H
@@ -17,6 +17,22 @@
 #include "hlodiff/verdict.h"
 
 #define HD_RC_LINE 1024
+
+/* ---- colour: the text report on a terminal (hd_report_opts.color) ---- */
+
+enum hd_pen { HD_PEN_NONE, HD_PEN_RED, HD_PEN_GREEN, HD_PEN_YELLOW, HD_PEN_BOLD, HD_PEN_DIM };
+
+/* The ANSI escape that starts pen p, and the one that ends it; "" when
+ * color is 0 or p is HD_PEN_NONE, so plain text stays byte for byte. */
+const char *hd_rc_ink(int color, enum hd_pen p);
+const char *hd_rc_ink_end(int color, enum hd_pen p);
+/* Growth red, shrinkage green: the pen of a signed number ("+3", "-2.0%";
+ * none for "0" or "-"). */
+enum hd_pen hd_rc_sign_pen(const char *num);
+/* s in pen p, padded with spaces to width bytes (on the right when width
+ * < 0), the padding outside the pen; returns buf. */
+char *hd_rc_cell(char *buf, size_t n, int color, enum hd_pen p, int width,
+		 const char *s);
 
 /* Does the verdict fail the run (a violated error rule, or any violated
  * rule with werror)? */

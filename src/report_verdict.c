@@ -226,21 +226,24 @@ static void text_numbers(FILE *out, const struct hd_verdict *vd)
 }
 
 static void text_violation(FILE *out, const struct hd_verdicts *v,
-			   const struct hd_verdict *vd)
+			   const struct hd_verdict *vd, int c)
 {
 	const struct hd_rule *r = vd->rule;
+	enum hd_pen pen = r->severity == HD_SEV_ERROR ? HD_PEN_RED : HD_PEN_YELLOW;
 
-	fprintf(out, "  %s %s:%" PRIu32 ": %s\n", sev_word(r->severity),
-		v->rules->name, r->line, r->text);
+	fprintf(out, "%s  %s %s:%" PRIu32 ": %s%s\n", hd_rc_ink(c, pen), sev_word(r->severity),
+		v->rules->name, r->line, r->text, hd_rc_ink_end(c, pen));
 	text_numbers(out, vd);
 	text_contribs(out, v, vd);
 	text_copies(out, v, vd);
 	text_lost(out, v, vd);
 }
 
-static void text_summary(FILE *out, const struct hd_verdicts *v)
+static void text_summary(FILE *out, const struct hd_verdicts *v, int c)
 {
-	fprintf(out, "rules: %s", v->rules->name);
+	enum hd_pen pen = v->n_error ? HD_PEN_RED : v->n_warn ? HD_PEN_YELLOW : HD_PEN_GREEN;
+
+	fprintf(out, "%srules: %s", hd_rc_ink(c, pen), v->rules->name);
 	if (v->module)
 		fprintf(out, ", module %s", v->module);
 	fprintf(out, ": %" PRIu32 " violated", v->n_error + v->n_warn);
@@ -250,49 +253,53 @@ static void text_summary(FILE *out, const struct hd_verdicts *v)
 	fprintf(out, ", %" PRIu32 " passed", v->n_pass);
 	if (v->n_na)
 		fprintf(out, ", %" PRIu32 " not applicable", v->n_na);
-	fputc('\n', out);
+	fprintf(out, "%s\n", hd_rc_ink_end(c, pen));
 }
 
-void hd_verdicts_report_text(FILE *out, const struct hd_verdicts *v)
+/* The line of a passed rule (green) or one not applicable (dim). */
+static void text_pass(FILE *out, const struct hd_verdicts *v,
+		      const struct hd_verdict *vd, int c)
+{
+	enum hd_pen pen = vd->result == HD_VERDICT_PASS ? HD_PEN_GREEN : HD_PEN_DIM;
+	char d[NUM_MAX], parts[256];
+
+	fprintf(out, "%s  %s %s:%" PRIu32 ": %s (", hd_rc_ink(c, pen),
+		vd->result == HD_VERDICT_PASS ? "ok" : "n/a", v->rules->name,
+		vd->rule->line, vd->rule->text);
+	if (vd->result == HD_VERDICT_NA)
+		fprintf(out, "%s", vd->na_reason);
+	else if (vd->rule->cond == HD_COND_ANY_NEW)
+		fputs("0 new", out);
+	else if (vd->rule->cond == HD_COND_ANY_LOST)
+		fprintf(out, "%" PRId64 " -> %" PRId64 " aliased, 0 lost", vd->old_v,
+			vd->new_v);
+	else
+		fprintf(out, "%" PRId64 " -> %" PRId64 ", %s%s", vd->old_v, vd->new_v,
+			hd_signed(d, sizeof(d), vd->delta),
+			hd_verdict_parts_text(parts, sizeof(parts), vd));
+	fprintf(out, ")%s\n", hd_rc_ink_end(c, pen));
+}
+
+void hd_verdicts_report_text(FILE *out, const struct hd_verdicts *v, int c)
 {
 	size_t i;
 
-	text_summary(out, v);
+	text_summary(out, v, c);
 	for (i = 0; i < v->verdicts.len; i++)
 		if (HD_VERDICT(v, i).result == HD_VERDICT_VIOLATED)
-			text_violation(out, v, &HD_VERDICT(v, i));
-	for (i = 0; i < v->verdicts.len; i++) {
-		const struct hd_verdict *vd = &HD_VERDICT(v, i);
-		char d[NUM_MAX], parts[256];
-
-		if (vd->result == HD_VERDICT_PASS &&
-		    vd->rule->cond == HD_COND_ANY_NEW)
-			fprintf(out, "  ok %s:%" PRIu32 ": %s (0 new)\n",
-				v->rules->name, vd->rule->line, vd->rule->text);
-		else if (vd->result == HD_VERDICT_PASS &&
-			 vd->rule->cond == HD_COND_ANY_LOST)
-			fprintf(out, "  ok %s:%" PRIu32 ": %s (%" PRId64 " -> %" PRId64
-				" aliased, 0 lost)\n", v->rules->name, vd->rule->line,
-				vd->rule->text, vd->old_v, vd->new_v);
-		else if (vd->result == HD_VERDICT_PASS)
-			fprintf(out, "  ok %s:%" PRIu32 ": %s (%" PRId64 " -> %" PRId64
-				", %s%s)\n", v->rules->name, vd->rule->line,
-				vd->rule->text, vd->old_v, vd->new_v,
-				hd_signed(d, sizeof(d), vd->delta),
-				hd_verdict_parts_text(parts, sizeof(parts), vd));
-		else if (vd->result == HD_VERDICT_NA)
-			fprintf(out, "  n/a %s:%" PRIu32 ": %s (%s)\n",
-				v->rules->name, vd->rule->line, vd->rule->text,
-				vd->na_reason);
-	}
+			text_violation(out, v, &HD_VERDICT(v, i), c);
+	for (i = 0; i < v->verdicts.len; i++)
+		if (HD_VERDICT(v, i).result != HD_VERDICT_VIOLATED)
+			text_pass(out, v, &HD_VERDICT(v, i), c);
 	for (i = 0; i < v->waivers.len; i++) {
 		const struct hd_waiver_use *u =
 			&HD_VEC_AT(&v->waivers, struct hd_waiver_use, i);
 
-		fprintf(out, "  waived %s:%" PRIu32 ": %s (values: %" PRIu32
-			" in OLD, %" PRIu32 " in NEW; copies: %" PRIu32
-			" in NEW)\n", v->rules->name, u->waiver->line,
-			u->waiver->text, u->n_old, u->n_new, u->n_copies);
+		fprintf(out, "%s  waived %s:%" PRIu32 ": %s (values: %" PRIu32
+			" in OLD, %" PRIu32 " in NEW; copies: %" PRIu32 " in NEW)%s\n",
+			hd_rc_ink(c, HD_PEN_DIM), v->rules->name, u->waiver->line,
+			u->waiver->text, u->n_old, u->n_new, u->n_copies,
+			hd_rc_ink_end(c, HD_PEN_DIM));
 		if (u->n_aliases)
 			fprintf(out, "    and %" PRIu32 " lost alias%s of OLD\n",
 				u->n_aliases, u->n_aliases == 1 ? "" : "es");

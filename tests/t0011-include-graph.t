@@ -25,7 +25,7 @@ diff: diff breakdown
 verdict: rules verdict
 render-common: report_opts report_common
 render: html report_verdict
-report: report report_md report_github report_junit report_batch report_color
+report: report report_md report_github report_junit report_batch
 batch: batch
 main: main
 EOF

@@ -141,6 +141,72 @@ fi
 run_hlodiff 1 "--text FILE never has colour" --color=always --text "$T/t.txt" "$OLD" "$NEW"
 is_file golden/diff-splash_attention-0035-0044.txt "$T/t.txt" "--text FILE: plain"
 
+# Colour is written with the text: stripped of its escapes, each report
+# is the plain one, and given things get given pens (values read from
+# the dumps: the GPU pair shrinks, the TPU pair grows).
+R="$ESC[31m" G="$ESC[32m" Y="$ESC[33m" B="$ESC[1m" D="$ESC[2m" O="$ESC[0m"
+SF_OLD=tests/data/gpu-full_run-simple.txt
+SF_NEW=tests/data/gpu-full_run-simplefused.txt
+same_plain() { # DESC ARGS...: --color=always, stripped, is --color=never
+	d=$1
+	shift
+	"$HLODIFF" --color=never "$@" >"$T/plain" 2>/dev/null
+	"$HLODIFF" --color=always "$@" >"$T/ink" 2>/dev/null
+	ok_cmd "$d: in colour" grep -q "$ESC\[3" "$T/ink"
+	sed "s/$ESC\[[0-9;]*m//g" "$T/ink" >"$T/stripped"
+	is_file "$T/plain" "$T/stripped" "$d: without the escapes, the plain report"
+}
+inked() { # DESC LINE FRAGMENT: the first line of $T/ink holding LINE holds FRAGMENT
+	ok_cmd "$1" sh -c 'grep -F -- "$1" "$3" | head -n 1 | grep -qF -- "$2"' - "$2" "$3" "$T/ink"
+}
+whole() { # DESC LINE: LINE (not empty) is a line of $T/ink
+	ok_cmd "$1" sh -c '[ -n "$1" ] && grep -qxF -- "$1" "$2"' - "$2" "$T/ink"
+}
+same_plain "rules violated" --rules rules/strict.rules "$OLD" "$NEW"
+inked "a growth figure red" "total_bytes " "${R}+786432${O}    ${R}+4.2%${O}"
+inked "a changed value's word yellow, its growth red" "splash_mha_fwd_c602b16d.1{0} (was" "  ${Y}changed${O}        262144       524288      ${R}+262144${O}  "
+whole "an error rule's line red" "${R}  error rules/strict.rules:11: error total_bytes grows by more than 0 B${O}"
+whole "the rules line red with an error" "${R}rules: rules/strict.rules, module tpu-splash_attention-0044: 5 violated (5 error, 0 warning), 20 passed${O}"
+whole "the header bold" "${B}--- $OLD${O}"
+same_plain "added and removed values, -n 5" -n 5 "$SF_OLD" "$SF_NEW"
+inked "a shrinking figure green" "total_bytes " "${G}-13516672${O}    ${G}-2.2%${O}"
+inked "a growing time red" "peak_time " "${R}+15${O}"
+inked "an added value's word and growth red" "input_transpose_fusion.1{}" "  ${R}added${O}               -    235929600   ${R}+235929600${O}  "
+inked "a removed value's word and shrinkage green" " fft.0.0{}" "  ${G}removed${O}     235929600            -   ${G}-235929600${O}  "
+inked "the other values' sum green" "in 64 other values" "${G}-1415577576${O}"
+whole "a passed rule green" "${G}  ok <default.rules>:15: error peak_bytes grows by more than 1% and by more than 64 KiB (625825160 -> 614274400, -11550760; 1% of 625825160 allows +6258251 (within) and allowed +65536 (within))${O}"
+same_plain "a breakdown" --by op_name -n 5 "$SF_OLD" "$SF_NEW"
+printf 'warn total_bytes grows by more than 1%%\n' >"$T/w.rules"
+same_plain "a warning" --rules "$T/w.rules" "$OLD" "$NEW"
+whole "a warning rule's line yellow" "${Y}  warning $T/w.rules:1: warn total_bytes grows by more than 1%${O}"
+"$HLODIFF" --color=always --rules "$T/peak.rules" "$T/nopeak.txt" "$S3" >"$T/ink" 2>/dev/null
+inked "a rule not applicable dim" "  n/a $T/peak.rules:1:" "${D}  n/a "
+# directories: the summary's verdicts, the module headings
+mkdir "$T/cold" "$T/cnew"
+ba=after_optimizations-buffer-assignment.txt
+cp "$OLD" "$T/cold/module_0035.jit_splash.$ba"
+cp "$NEW" "$T/cnew/module_0044.jit_splash.$ba"
+cp "$SF_OLD" "$T/cold/module_0041.jit__full_run.$ba"
+cp "$SF_NEW" "$T/cnew/module_0041.jit__full_run.$ba"
+cp "$S3" "$T/cold/module_0003.jit_only_old.$ba"
+same_plain "directories" "$T/cold" "$T/cnew"
+inked "a failing module red" "jit_splash " "  ${R}FAIL: 2 errors${O}"
+inked "a passing module green" "jit__full_run " "  ${G}ok${O}"
+inked "a module on one side plain" "jit_only_old " "  only in OLD"
+whole "a module's heading bold" "${B}== jit_splash: $T/cold/module_0035.jit_splash.$ba -> $T/cnew/module_0044.jit_splash.$ba${O}"
+same_plain "directories, --summary" --summary "$T/cold" "$T/cnew"
+inked "--summary: the title bold" "hlodiff: 3 modules" "${B}hlodiff: "
+# what only looks like a line to colour is not coloured: a scope named
+# "error ..." in a breakdown, a negative number inside an op_name, a
+# rules file whose name says " error, "
+sed -e 's|op_name="q"|op_name="error check/q"|' -e 's|/pallas_call"|/pallas_call[grid=(1, 2, -3)]"|' "$OLD" >"$T/lo.txt"
+sed -e 's|op_name="q"|op_name="error check/q"|' -e 's|/pallas_call"|/pallas_call[grid=(1, 2, -3)]"|' "$NEW" >"$T/ln.txt"
+printf 'error total_bytes grows by more than 50%%\n' >"$T/no error, ever.rules"
+same_plain "look-alike lines" --by op_name --rules "$T/no error, ever.rules" "$T/lo.txt" "$T/ln.txt"
+whole "a breakdown's 'error check' plain" "$(grep '^  error check ' "$T/plain")"
+whole "an op_name's '-3)]' plain" "$(grep -m 1 'grid=(1, 2, -3)\]' "$T/plain")"
+inked "a rules file named ' error, ' passing: green" "rules: $T/no error, ever.rules" "${G}rules: "
+
 # ---- usage errors -------------------------------------------------------------------
 usage() { # DESC MESSAGE ARGS...
 	d=$1

@@ -72,7 +72,8 @@ struct hd_batch_opts {
 	const struct hd_rules *rules;  /* NULL: no rules */
 	int werror;
 	struct hd_report_opts report;  /* top_n, all */
-	unsigned formats;       /* 1u << enum hd_format: parts to render */
+	unsigned formats;       /* 1u << enum hd_format: parts to render
+				   (HD_FORMAT_TEXT_COLOR among them) */
 	int md_level;           /* heading level of the Markdown parts */
 	const char *html_path;  /* a single comparison: also write HTML */
 	int html_parts;         /* many: render each module's HTML part */

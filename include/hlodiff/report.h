@@ -4,8 +4,8 @@
  *
  * Formats (docs: README "Output formats", docs/json.md, docs/ci.md):
  *
- *   text      the report for people (report.c), optionally coloured
- *             afterwards by hd_text_colorize (report_batch.c)
+ *   text      the report for people (report.c); on a terminal in colour,
+ *             which each writer adds as it writes (hd_report_opts.color)
  *   json      one JSON object, "schema": 1 (report.c; docs/json.md)
  *   markdown  a PR comment or $GITHUB_STEP_SUMMARY page (report_md.c)
  *   junit     JUnit XML, one test case per rule per module
@@ -43,7 +43,10 @@ enum hd_format {
 	HD_FORMAT_MARKDOWN,
 	HD_FORMAT_JUNIT,
 	HD_FORMAT_GITHUB,
-	HD_FORMAT_COUNT
+	HD_FORMAT_COUNT,
+	/* not a format of its own: text with ANSI colours, standard output only */
+	HD_FORMAT_TEXT_COLOR = HD_FORMAT_COUNT,
+	HD_PART_COUNT
 };
 
 /* "text", "json", "markdown", "junit", "github". */
@@ -141,9 +144,9 @@ struct hd_module_report {
 	int has_rules;
 	uint32_t n_error, n_warn, n_pass, n_na;  /* violated errors/warnings */
 	struct hd_junit_counts junit;
-	const char *part[HD_FORMAT_COUNT];  /* per-module rendering, or NULL */
-	size_t part_len[HD_FORMAT_COUNT];
-	struct hd_membuf part_buf[HD_FORMAT_COUNT];  /* where part lies */
+	const char *part[HD_PART_COUNT];  /* per-module rendering, or NULL */
+	size_t part_len[HD_PART_COUNT];
+	struct hd_membuf part_buf[HD_PART_COUNT];  /* where part lies */
 	char *html;              /* the module's part of the HTML page of many
 				    modules (malloc'd), or NULL */
 	size_t html_len;
@@ -201,13 +204,5 @@ void hd_report_pair_pr(FILE *out, const char *md, size_t n,
  */
 void hd_report_batch(FILE *out, enum hd_format f,
 		     const struct hd_batch_report *b);
-
-/*
- * Copies a text report to out with ANSI colours: violations red,
- * warnings yellow, passes green, growth red and shrinkage green in the
- * figure and value tables.  Only escape sequences are added: without
- * them the bytes are the input's.
- */
-void hd_text_colorize(FILE *out, const char *text, size_t n);
 
 #endif

@@ -25,6 +25,7 @@ struct hd_report_opts {
 	 * Markdown, GitHub); NULL when none */
 	const char *const *source_prefix;
 	int n_source_prefix;
+	int color;          /* text: ANSI colours, for a terminal */
 };
 
 #endif

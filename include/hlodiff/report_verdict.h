@@ -15,9 +15,10 @@
  * violation with old, new, delta, percent and the values (or copies)
  * that account for it, one line per passed or not applicable rule, and
  * the waivers with their reasons.  Starts with "rules:", no blank line
- * before it.
+ * before it.  color: violations, passes and the rest in their pens
+ * (hd_report_opts.color).
  */
-void hd_verdicts_report_text(FILE *out, const struct hd_verdicts *v);
+void hd_verdicts_report_text(FILE *out, const struct hd_verdicts *v, int color);
 /* Writes one JSON value (an object); see docs/rules.md for the schema. */
 void hd_verdicts_report_json(struct hd_json *j, const struct hd_verdicts *v);
 /* An HTML fragment (summary and one table row per rule) for the page. */

@@ -7,7 +7,7 @@
  *	if (hd_rules_load(&r, path) < 0)          (or hd_rules_load_default)
  *		return HD_EXIT_TROUBLE;           (message already printed)
  *	v = hd_rules_eval(r, &df, module);        (module may be NULL)
- *	hd_verdicts_report_text(stdout, v);
+ *	hd_verdicts_report_text(stdout, v, 0); (1: in colour)
  *	status = hd_verdicts_status(v, werror);   (0 or 1)
  *	hd_verdicts_free(v);                      (before df and r)
  *	hd_rules_free(r);

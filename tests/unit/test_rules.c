@@ -66,7 +66,7 @@ static int drive_eval(const struct drive *o)
 		hd_verdicts_report_json(&j, v);
 		hd_json_finish(&j);
 	} else {
-		hd_verdicts_report_text(stdout, v);
+		hd_verdicts_report_text(stdout, v, 0);
 	}
 	st = hd_verdicts_status(v, o->werror);
 	hd_verdicts_free(v);
@@ -269,7 +269,7 @@ static char *report_text(const char *text, const struct hd_diff *df,
 	size_t n = 0;
 	FILE *f = open_memstream(&buf, &n);
 
-	hd_verdicts_report_text(f, v);
+	hd_verdicts_report_text(f, v, 0);
 	fclose(f);
 	hd_verdicts_free(v);
 	hd_rules_free(r);
