@@ -1424,21 +1424,12 @@ static void *carve(struct carve *k, size_t n, size_t elem)
 }
 
 /*
- * Operand resolution looks up every operand name, tens of thousands per
- * dump, so it uses a flat open-addressing table sized once (no node per
- * entry, one probe sequence per lookup) instead of struct hd_table.
+ * A name filed in the names table, in filing order (struct work's
+ * names indexes them by hash): its XXH3-64 and the target it resolves to.
  */
-struct name_slot {
-	uint64_t h;             /* XXH3-64 of the name */
-	uint32_t len;           /* length of the name */
-	uint32_t tag;           /* target + 1 (insn or value|REF_VALUE);
-				 * 0 = empty, so that tag - 1 of an empty
-				 * slot is HD_NONE */
-};
-
-struct name_map {
-	struct name_slot *slots;
-	size_t mask;
+struct name_rec {
+	uint64_t h;
+	uint32_t target;        /* insn, or value | REF_VALUE */
 };
 
 /*
@@ -1454,74 +1445,17 @@ struct name_map {
 #define REF_TAG 0xc0000000u
 #define REF_INDEX 0x3fffffffu
 
-/* The slots of a table for max_entries names. */
-static size_t name_map_size(size_t max_entries)
+/* The keys of record k of the names table and of leaf k
+ * (hd_index_key64_fn). */
+static uint64_t name_key(const void *ctx, uint32_t k)
 {
-	size_t n = 16;
-
-	while (n < max_entries + max_entries / 2)
-		n *= 2;
-	return n;
+	return ((const struct name_rec *)ctx)[k].h;
 }
 
-/* The table, its slots (zeroed) carved from k. */
-static void name_map_init(struct name_map *m, size_t max_entries,
-			  struct carve *k)
+static uint64_t leaf_key(const void *ctx, uint32_t k)
 {
-	size_t n = name_map_size(max_entries);
-
-	m->slots = carve(k, n, sizeof(*m->slots));
-	m->mask = n - 1;
+	return ((const uint64_t *)ctx)[k];
 }
-
-static size_t name_map_home(const struct name_map *m, uint64_t h)
-{
-	return (size_t)(h ^ (h >> 32)) & m->mask;
-}
-
-/*
- * The slot of the name with hash h and length len, or the empty slot
- * where it would go.  Names are told apart by XXH3-64 and length, not by
- * their bytes: comparing bytes would touch the input again for every
- * operand (a cache miss each), and two names of a dump colliding on 64
- * bits and length has a chance of about n^2 / 2^65.
- */
-static struct name_slot *name_map_find(const struct name_map *m,
-				       uint64_t h, size_t len)
-{
-	size_t i = name_map_home(m, h);
-
-	for (;; i = (i + 1) & m->mask) {
-		struct name_slot *s = &m->slots[i];
-
-		if (s->tag == 0 || (s->h == h && s->len == len))
-			return s;
-	}
-}
-
-/*
- * Adds name -> target.  An instruction is never replaced; a value is
- * replaced by a value of lower id, so the result does not depend on the
- * order of the values in the dump.
- */
-static void name_map_put(struct name_map *m, const struct hd_dump *d,
-			 uint64_t h, size_t len, uint32_t target)
-{
-	struct name_slot *s = name_map_find(m, h, len);
-
-	if (s->tag != 0) {
-		uint32_t old = s->tag - 1;
-
-		if (!(old & REF_VALUE) || !(target & REF_VALUE) ||
-		    HD_VALUE(d, target & ~REF_VALUE).id >=
-			    HD_VALUE(d, old & ~REF_VALUE).id)
-			return;
-	}
-	s->h = h;
-	s->len = (uint32_t)len;
-	s->tag = target + 1;
-}
-
 
 /*
  * The hashes of the unresolved operand names, each once: a name that
@@ -1531,8 +1465,7 @@ static void name_map_put(struct name_map *m, const struct hd_dump *d,
 struct leaves {
 	uint64_t *h;            /* by leaf index */
 	uint32_t n, cap;
-	uint32_t *slots;        /* open addressing: leaf index + 1, 0 = empty */
-	size_t mask;
+	struct hd_index x;      /* hash -> leaf index */
 };
 
 /*
@@ -1630,7 +1563,9 @@ struct late {
 struct work {
 	const struct hd_dump *d;
 	struct hd_canon *c;
-	struct name_map names;       /* operand name -> REF_* target */
+	struct hd_index names;       /* operand name's hash -> name_rec */
+	struct name_rec *name_rec;   /* by record number */
+	uint32_t n_names;            /* records filed */
 	struct cbuf buf;             /* scratch for values without insn */
 	struct cbuf name;            /* scratch for leaf names */
 	struct pending pend[PEND_MAX]; /* operands of the instruction being
@@ -1742,25 +1677,62 @@ static uint64_t pre_pos_hash(struct work *w, uint32_t q)
 	       r[w->pos_next].h : 0;
 }
 
-/* The hash and length of name i of put_names. */
-static void put_key(struct work *w, size_t i, const uint32_t *pos,
-		    uint64_t *h, size_t *len)
+/* The hash of name i of put_names. */
+static uint64_t put_key(struct work *w, size_t i, const uint32_t *pos)
 {
 	const struct hd_dump *d = w->d;
-	struct hd_slice name;
+	uint64_t h;
 
-	name = pos ? HD_POSITION(d, pos[i]).name : HD_INSN(d, i).name;
 	if (!pos)
-		*h = HD_INSN(d, i).name_hash;
-	else if (pos && w->pre)
-		*h = pre_pos_hash(w, pos[i]);
+		h = HD_INSN(d, i).name_hash;
+	else if (w->pre)
+		h = pre_pos_hash(w, pos[i]);
 	else
-		*h = 0;
+		h = 0;
 	/* 0: not hashed by the parser (or a hash of 0, which hashing
 	 * again gives) */
-	if (*h == 0)
-		*h = hd_hash64(name);
-	*len = name.n;
+	return h ? h : hd_hash64(pos ? HD_POSITION(d, pos[i]).name :
+				       HD_INSN(d, i).name);
+}
+
+/*
+ * Files name hash h -> target.  An instruction is never replaced; a
+ * value is replaced by a value of lower id, so the result does not
+ * depend on the order of the values in the dump.
+ */
+static void name_put(struct work *w, uint64_t h, uint32_t target)
+{
+	struct name_rec *r = w->name_rec;
+	uint32_t k = hd_index_put64(&w->names, h, w->n_names, name_key, r),
+		 old;
+
+	if (k == HD_NONE) {
+		r[w->n_names].h = h;
+		r[w->n_names++].target = target;
+		return;
+	}
+	old = r[k].target;
+	if ((old & REF_VALUE) && (target & REF_VALUE) &&
+	    HD_VALUE(w->d, target & ~REF_VALUE).id <
+		    HD_VALUE(w->d, old & ~REF_VALUE).id)
+		r[k].target = target;
+}
+
+/* The target of the name of hash h, or HD_NONE.  Names are told apart
+ * by their XXH3-64, not their bytes: comparing bytes would touch the
+ * input again for every operand (a cache miss each), and two names of a
+ * dump colliding on 64 bits has a chance of about n^2 / 2^65. */
+static inline uint32_t name_target(const struct work *w, uint64_t h)
+{
+	uint32_t k = hd_index_find64(&w->names, h, name_key, w->name_rec);
+
+	return k == HD_NONE ? HD_NONE : w->name_rec[k].target;
+}
+
+/* Starts loading the slots a lookup of h in the names table reads. */
+static inline void names_prefetch(const struct work *w, uint64_t h)
+{
+	hd_index_prefetch(&w->names, hd_index_hash64(h));
 }
 
 static void put_names(struct work *w, size_t n, const uint32_t *pos,
@@ -1768,26 +1740,23 @@ static void put_names(struct work *w, size_t n, const uint32_t *pos,
 {
 	const struct hd_dump *d = w->d;
 	uint64_t h[PUT_AHEAD];
-	size_t len[PUT_AHEAD], i, j;
+	size_t i, j;
 
 	/* name i goes to ring slot i % PUT_AHEAD once name i - PUT_AHEAD,
 	 * which had it, is in */
 	for (i = 0; i < n + PUT_AHEAD; i++) {
 		if (i >= PUT_AHEAD) {
 			j = i - PUT_AHEAD;
-			name_map_put(&w->names, d, h[j % PUT_AHEAD],
-				     len[j % PUT_AHEAD],
-				     pos ? val[j] | REF_VALUE : (uint32_t)j);
+			name_put(w, h[j % PUT_AHEAD],
+				 pos ? val[j] | REF_VALUE : (uint32_t)j);
 			if (!w->pre && (j % PUT_AHEAD == PUT_AHEAD - 1 ||
 					j + 1 == n))
 				pass_at(w, pos ? HD_POSITION(d, pos[j]).name.p :
 						 HD_INSN(d, j).name.p);
 		}
 		if (i < n) {
-			put_key(w, i, pos, &h[i % PUT_AHEAD],
-				&len[i % PUT_AHEAD]);
-			__builtin_prefetch(&w->names.slots[name_map_home(
-				&w->names, h[i % PUT_AHEAD])], 1);
+			h[i % PUT_AHEAD] = put_key(w, i, pos);
+			names_prefetch(w, h[i % PUT_AHEAD]);
 		}
 	}
 }
@@ -1796,14 +1765,14 @@ static void build_names(struct work *w)
 {
 	const struct hd_dump *d = w->d;
 	uint32_t np = 0;
-	size_t npos = d->positions.len, q;
+	size_t npos = d->positions.len, q, n_rec;
 	uint32_t *owner, *pos, *val;
 
 	if (d->values.len >= REF_LEAF || d->insns.len >= REF_LEAF)
 		HD_BUG("too many values to match");
 	/* The positions to file, visited in position order, which is the
 	 * dump's text order (the result does not depend on the order, see
-	 * name_map_put). */
+	 * name_put). */
 	owner = w->owner;
 	pos = carve(&w->cut, npos + 1, sizeof(uint32_t));
 	val = carve(&w->cut, npos + 1, sizeof(uint32_t));
@@ -1821,8 +1790,9 @@ static void build_names(struct work *w)
 		val[np++] = owner[q];
 	}
 	w->owner = NULL;
-	name_map_init(&w->names, (w->by_index ? 0 : d->insns.len) + np,
-		      &w->cut);
+	n_rec = (w->by_index ? 0 : d->insns.len) + np;
+	hd_index_reserve(&w->names, n_rec);
+	w->name_rec = carve(&w->cut, n_rec, sizeof(struct name_rec));
 	if (!w->by_index)
 		put_names(w, d->insns.len, NULL, NULL);
 	pass_begin(w);
@@ -1835,12 +1805,13 @@ static void build_names(struct work *w)
  * (w->by_index), or HD_NONE.  The parser files every instruction it
  * makes in d->insn_by_name under the low 32 bits of its name's XXH3-64
  * (names unique), and keeps the whole hash and the length (struct
- * pre_insn): the lookup compares those, as name_map_find does, not the
- * names' bytes.  So the names table need not hold the instructions: a
- * fraction of its size, and the parser's index is in memory already (8
- * bytes a slot, where a names slot takes 16).  Of two instructions whose
+ * pre_insn): the lookup compares those, not the names' bytes (as
+ * name_target compares the hash).  So the names table need not hold the
+ * instructions: a fraction of its size, and the parser's index is in
+ * memory already (8 bytes a slot, where a name takes a slot and a record
+ * of 16).  Of two instructions whose
  * names have the same hash and length (a chance of about n^2 / 2^65, see
- * name_map_find) it gives the one it meets first, where the names table
+ * name_target) it gives the one it meets first, where the names table
  * gave the first in the dump.  When the index does not file every
  * instruction (a dump made otherwise), by_index is 0 and the names table
  * holds them, as without the parser's results.
@@ -1872,34 +1843,19 @@ static inline uint32_t insn_named(const struct work *w, uint64_t h,
 /* The leaf index of hash h, added when new. */
 static uint32_t leaf_of(struct leaves *l, uint64_t h)
 {
-	size_t i;
+	uint32_t k;
 
-	if (2 * (size_t)(l->n + 1) > l->mask) {
-		size_t n = l->mask ? 2 * (l->mask + 1) : 64, k;
-
-		free(l->slots);
-		l->slots = hd_xcalloc(n, sizeof(uint32_t));
-		l->mask = n - 1;
-		for (k = 0; k < l->n; k++) {
-			i = (size_t)(l->h[k] ^ (l->h[k] >> 32)) & l->mask;
-			while (l->slots[i])
-				i = (i + 1) & l->mask;
-			l->slots[i] = (uint32_t)k + 1;
-		}
-	}
-	i = (size_t)(h ^ (h >> 32)) & l->mask;
-	for (; l->slots[i]; i = (i + 1) & l->mask)
-		if (l->h[l->slots[i] - 1] == h)
-			return l->slots[i] - 1;
-	if (l->n == REF_INDEX)
-		hd_die("too many distinct operand names");
 	if (l->n == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 64;
 		l->h = hd_xrealloc(l->h, l->cap * sizeof(uint64_t));
 	}
+	k = hd_index_put64(&l->x, h, l->n, leaf_key, l->h);
+	if (k != HD_NONE)
+		return k;
+	if (l->n == REF_INDEX)
+		hd_die("too many distinct operand names");
 	l->h[l->n] = h;
-	l->slots[i] = ++l->n;
-	return l->n - 1;
+	return l->n++;
 }
 
 /* Appends code to refs (inlined: once per operand). */
@@ -1951,7 +1907,7 @@ static inline void resolve_one(struct work *w, uint64_t h, size_t n,
 	uint32_t t = w->by_index ? insn_named(w, h, n) : HD_NONE;
 
 	if (t == HD_NONE)
-		t = name_map_find(&w->names, h, n)->tag - 1;
+		t = name_target(w, h);
 
 	if (t == HD_NONE)
 		t = leaf_code(w, name, n);
@@ -1966,7 +1922,7 @@ static inline void resolve_kept(struct work *w, const struct pre_op *o,
 	uint32_t t = w->by_index ? insn_named(w, o->h, o->len) : HD_NONE;
 
 	if (t == HD_NONE)
-		t = name_map_find(&w->names, o->h, o->len)->tag - 1;
+		t = name_target(w, o->h);
 
 	if (t == HD_NONE)
 		t = leaf_code(w, HD_INSN(w->d, i).text.p + o->off, o->len);
@@ -1993,7 +1949,7 @@ static void add_ref(struct work *w, struct hd_slice name)
 	p = &w->pend[w->n_pend++];
 	p->h = hd_hash64(name);
 	p->name = name;
-	__builtin_prefetch(&w->names.slots[name_map_home(&w->names, p->h)]);
+	names_prefetch(w, p->h);
 }
 
 /* The instruction reference code r depends on, or HD_NONE (a leaf). */
@@ -2959,7 +2915,7 @@ prefetch_operand(const struct work *w, uint64_t h)
 	if (w->by_index)
 		hd_index_prefetch(&w->d->insn_by_name, (uint32_t)h);
 	else
-		__builtin_prefetch(&w->names.slots[name_map_home(&w->names, h)]);
+		names_prefetch(w, h);
 }
 
 /*
@@ -3073,8 +3029,8 @@ static void carve_arrays(struct work *w)
 		    carve_bytes(c->n_insns, sizeof(struct late)) +
 		    carve_bytes(c->n_insns, 1) +
 		    3 * carve_bytes(npos + 1, sizeof(uint32_t)) +
-		    carve_bytes(name_map_size(w->d->insns.len + npos),
-				sizeof(struct name_slot)));
+		    carve_bytes(w->d->insns.len + npos,
+				sizeof(struct name_rec)));
 	w->late = carve(&w->cut, c->n_insns, sizeof(struct late));
 	w->done = carve(&w->cut, c->n_insns, 1);
 }
@@ -3115,7 +3071,8 @@ static void work_finish(struct work *w)
 	free(w->buf.p);
 	free(w->name.p);
 	free(w->leaves.h);
-	free(w->leaves.slots);
+	hd_index_release(&w->leaves.x);
+	hd_index_release(&w->names);
 	free(w);
 }
 
@@ -3133,6 +3090,8 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 	w->refs = (struct hd_vec)HD_VEC_INIT(uint32_t);
 	hd_vec_reserve(&w->refs, 1024);
 	w->ops = (struct hd_vec)HD_VEC_INIT(uint32_t);
+	w->names = (struct hd_index)HD_INDEX_INIT;
+	w->leaves.x = (struct hd_index)HD_INDEX_INIT;
 	c->n_insns = (uint32_t)d->insns.len;
 	c->n_values = (uint32_t)d->values.len;
 	w->pre = pre_take(d);

@@ -62,17 +62,36 @@ static inline void reserve_one(struct hd_index *x)
 		grow(x);
 }
 
-void hd_index_reserve(struct hd_index *x, uint64_t n)
+/* The slots the doublings of reserve_one reach for n entries from cap. */
+static uint64_t slots_for(uint64_t n, uint64_t cap)
 {
-	uint64_t cap = x->slots ? (uint64_t)x->mask + 1 : 0, want;
+	uint64_t want = cap ? cap : INDEX_MIN_SLOTS;
 
-	if (n * 10 <= cap * 7)
-		return;
-	/* the size the doublings of reserve_one would reach for n */
-	want = cap ? cap : INDEX_MIN_SLOTS;
 	while (n * 10 > want * 7)
 		want *= 2;
-	grow_to(x, want);
+	return want;
+}
+
+void hd_index_reserve(struct hd_index *x, uint64_t n)
+{
+	uint64_t cap = x->slots ? (uint64_t)x->mask + 1 : 0;
+
+	if (n * 10 > cap * 7)
+		grow_to(x, slots_for(n, cap));
+}
+
+void hd_index_reset(struct hd_index *x, uint64_t n)
+{
+	uint64_t want = slots_for(n, 0);
+
+	x->count = 0;
+	if (want > x->store.cap) {
+		hd_index_release(x);
+		grow_to(x, want);
+		return;
+	}
+	x->mask = (uint32_t)(want - 1);
+	memset(x->slots, 0xff, (size_t)want * sizeof(*x->slots));
 }
 
 void hd_index_add(struct hd_index *x, uint32_t hash, uint32_t idx)

@@ -2,8 +2,8 @@
  * match.c - pairs the values of two dumps (see match.h).
  *
  * Every pass looks only at values that earlier passes left unpaired.
- * Grouping by a key uses an open-addressing table from the 64-bit key to
- * the group (see struct part); groups are numbered in the order of their
+ * Grouping by a key uses a hash index from the 64-bit key to the group
+ * (see struct part); groups are numbered in the order of their
  * first old member in schedule order, so the result never depends on
  * hash order.  The two dumps are canonicalised on two threads at once.
  *
@@ -29,6 +29,7 @@
 #include "hlodiff/bytes.h"
 #include "hlodiff/canon.h"
 #include "hlodiff/figures.h"
+#include "hlodiff/index.h"
 #include "hlodiff/parallel.h"
 #include "hlodiff/diag.h"
 
@@ -82,24 +83,15 @@ struct mctx;
 /*
  * The groups of one part of a pass (see top): the unpaired values whose
  * key is in the part, by their place r in the side's free list, and the
- * table from key to group.  Arrays are sized for all values of a side
- * at the start, so a pass allocates nothing.
- *
- * The table is open addressing with linear probing, at most half full:
- * a slot is 0 (empty) or the group's number + 1 in its low half and the
- * key's high half in its high half, which tells most other keys of a
- * probe apart without a look at their group.  A lookup reads one slot
- * (8 bytes, mostly one cache line) where a chained table read a bucket
- * and then a node of a hundred bytes.
+ * index from key to group (a group's key is its record's).  Arrays are
+ * sized for all values of a side at the start, so a pass allocates
+ * nothing but the index's growth past its largest pass so far.
  */
 struct part {
 	struct mctx *x;
-	uint64_t *slot;                 /* the table, 1 << log2 slots */
-	unsigned log2;                  /* its size in this pass, log2 */
-	size_t dirty;                   /* slots [dirty, ...) are all 0 */
+	struct hd_index table;          /* key -> group */
 	struct group *groups;           /* in order of first old member */
 	struct hd_vec group_mem;        /* where groups is (see part_init) */
-	struct hd_vec slot_mem;         /* where slot is */
 	struct hd_vec mem;              /* where the other arrays are */
 	uint32_t n_groups;
 	uint32_t *o_at, *n_at;          /* own places r, ascending */
@@ -146,15 +138,8 @@ struct mctx {
  * (HD_MATCH_LABELS_LATER); hd_match_label tells exact from structural. */
 #define LABEL_LATER 0x80
 
-/* Keys are well-mixed 64-bit hashes: their slot in a pass's table
- * (slot_home) comes from this fold. */
-static unsigned key_hash(uint64_t key)
-{
-	return (unsigned)(key ^ (key >> 32));
-}
-
 /* The part (0 or 1) of a key when a pass has two: its top bit once
- * more mixed, so that it does not follow the slot bits. */
+ * more mixed, so that it does not follow the bits of its slot. */
 static unsigned key_part(uint64_t key)
 {
 	return (unsigned)((key * 0x9e3779b97f4a7c15u) >> 63);
@@ -455,17 +440,6 @@ static void *new_keys_thread(void *arg)
 	return NULL;
 }
 
-/* Slots of the table of n keys at most: 2n rounded up to a power of
- * two, at least 32; log2 of that. */
-static unsigned table_log2(size_t n)
-{
-	unsigned log2 = 5;
-
-	while (log2 < 8 * sizeof(size_t) - 2 && ((size_t)1 << log2) < 2 * n)
-		log2++;
-	return log2;
-}
-
 static void part_init(struct part *p, struct mctx *x)
 {
 	memset(p, 0, sizeof(*p));
@@ -473,10 +447,7 @@ static void part_init(struct part *p, struct mctx *x)
 	/* a group per old value; the arrays of a side and of a part are
 	 * each one block on 2 MiB pages where the kernel can (arena.h) */
 	p->groups = hd_vec_block(&p->group_mem, sizeof(*p->groups), x->o.n + 1);
-	p->slot = hd_vec_block(&p->slot_mem, sizeof(*p->slot),
-			       (size_t)1 << table_log2(x->o.n));
-	/* a fresh mapping is zero: the first pass need not clear it */
-	p->dirty = p->slot_mem.mapped ? 0 : (size_t)1 << table_log2(x->o.n);
+	p->table = (struct hd_index)HD_INDEX_INIT;
 	p->o_at = hd_vec_block(&p->mem, 1, 3 * ((size_t)x->o.n + 1 + x->n.n + 1) *
 			    sizeof(uint32_t));
 	p->n_at = p->o_at + x->o.n + 1;
@@ -500,67 +471,19 @@ static void part_lists(struct part *p)
 static void part_release(struct part *p)
 {
 	hd_vec_release(&p->group_mem);
-	hd_vec_release(&p->slot_mem);
+	hd_index_release(&p->table);
 	hd_vec_release(&p->mem);
 }
 
-/* Empties the table for a pass of at most n keys, at its size for
- * them (cleared only as far as the pass uses it). */
-static void part_reset(struct part *p, uint32_t n)
+/* The key of group g (hd_index_key64_fn). */
+static uint64_t group_key(const void *ctx, uint32_t g)
 {
-	size_t size;
-
-	p->n_groups = 0;
-	p->log2 = table_log2(n);
-	size = (size_t)1 << p->log2;
-	memset(p->slot, 0, (size < p->dirty ? size : p->dirty) * sizeof(*p->slot));
-	if (size > p->dirty)
-		p->dirty = size;
-}
-
-/* The slot where key's probe starts. */
-static size_t slot_home(const struct part *p, uint64_t key)
-{
-	return key_hash(key) & (((size_t)1 << p->log2) - 1);
-}
-
-/* The high half of a key, as its slots keep it. */
-static uint64_t slot_tag(uint64_t key)
-{
-	return key & 0xffffffff00000000u;
-}
-
-/*
- * Looks key up: returns its group's number, or HD_NONE with *at the
- * empty slot where it would go.  The table is never full (part_reset).
- */
-static uint32_t table_find(const struct part *p, uint64_t key, size_t *at)
-{
-	size_t mask = ((size_t)1 << p->log2) - 1, h = slot_home(p, key);
-	uint64_t tag = slot_tag(key);
-
-	for (;; h = (h + 1) & mask) {
-		uint64_t e = p->slot[h];
-		uint32_t g = (uint32_t)e - 1;
-
-		if (e == 0) {
-			*at = h;
-			return HD_NONE;
-		}
-		if ((e & 0xffffffff00000000u) == tag && p->groups[g].key == key)
-			return g;
-	}
+	return ((const struct group *)ctx)[g].key;
 }
 
 /* How far ahead group_old and group_new fetch the slot of a key: the
  * keys are random, so each lookup would wait for a cache miss. */
 #define SLOT_AHEAD 16
-
-static inline __attribute__((always_inline)) void
-fetch_slot(const struct part *p, uint64_t key)
-{
-	__builtin_prefetch(&p->slot[slot_home(p, key)]);
-}
 
 /* Groups the part's old values: a group for each key, counts, first
  * members; o_grp[i] the group of the i-th. */
@@ -572,11 +495,12 @@ static void group_old(struct part *p)
 	for (i = 0; i < p->n_o; i++) {
 		uint32_t r = p->o_at[i], g;
 		uint64_t key = s->keys[r];
-		size_t at = 0;  /* set by table_find; GCC -O3 cannot tell */
 
 		if (i + SLOT_AHEAD < p->n_o)
-			fetch_slot(p, s->keys[p->o_at[i + SLOT_AHEAD]]);
-		g = table_find(p, key, &at);
+			hd_index_prefetch(&p->table, hd_index_hash64(
+				s->keys[p->o_at[i + SLOT_AHEAD]]));
+		g = hd_index_put64(&p->table, key, p->n_groups, group_key,
+				   p->groups);
 		if (g == HD_NONE) {
 			struct group *q = &p->groups[p->n_groups];
 
@@ -586,7 +510,6 @@ static void group_old(struct part *p)
 			q->first_old = s->free_list[r];
 			q->first_new = HD_NONE;
 			q->at_old = q->at_new = 0;
-			p->slot[at] = slot_tag(key) | (g + 1);
 		}
 		p->groups[g].n_old++;
 		p->o_grp[i] = g;
@@ -602,12 +525,12 @@ static void group_new(struct part *p)
 
 	for (i = 0; i < p->n_n; i++) {
 		uint32_t r = p->n_at[i], g;
-		uint64_t key = s->keys[r];
-		size_t at;
 
 		if (i + SLOT_AHEAD < p->n_n)
-			fetch_slot(p, s->keys[p->n_at[i + SLOT_AHEAD]]);
-		g = table_find(p, key, &at);
+			hd_index_prefetch(&p->table, hd_index_hash64(
+				s->keys[p->n_at[i + SLOT_AHEAD]]));
+		g = hd_index_find64(&p->table, s->keys[r], group_key,
+				    p->groups);
 		p->n_grp[i] = g;
 		if (g != HD_NONE && p->groups[g].n_new++ == 0)
 			p->groups[g].first_new = s->free_list[r];
@@ -652,7 +575,8 @@ static void *part_run(void *arg)
 	struct part *p = arg;
 	const struct mctx *x = p->x;
 
-	part_reset(p, p->n_o);
+	p->n_groups = 0;
+	hd_index_reset(&p->table, p->n_o);
 	part_lists(p);
 	group_old(p);
 	group_new(p);

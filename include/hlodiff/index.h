@@ -9,7 +9,8 @@
  * gives the record's own key to compare with, so a lookup touches one
  * cache line of slots and, on a hit, the record's key.  Growth doubles the
  * array and rehashes from the stored hashes (keys are never re-read).
- * Linear probing, load at most 0.7: 12 to 23 bytes per entry.
+ * Linear probing, load at most 0.7: 12 to 23 bytes per entry.  Keys that
+ * are 64-bit hashes themselves (find64, put64) are compared whole.
  *
  * Invariant: slots is NULL (mask 0, count 0) or holds mask + 1 slots, a
  * power of two, of which count have idx != HD_NONE.
@@ -138,6 +139,68 @@ static inline uint32_t hd_index_mask(const struct hd_index *x)
 {
 	return x->mask;
 }
+
+/*
+ * Indexes keyed by a well-mixed 64-bit hash, compared whole in place of
+ * a text (names told apart by their XXH3-64, the text not read again):
+ * key64_of gives record idx's key, the slot keeps 32 bits of it.
+ */
+typedef uint64_t (*hd_index_key64_fn)(const void *ctx, uint32_t idx);
+
+/* The hash a 64-bit key files under (folded: any of its bits count). */
+static inline uint32_t hd_index_hash64(uint64_t key)
+{
+	return (uint32_t)(key ^ key >> 32);
+}
+
+/* Record with this 64-bit key, or HD_NONE. */
+static inline uint32_t hd_index_find64(const struct hd_index *x, uint64_t key,
+				       hd_index_key64_fn key_of,
+				       const void *ctx)
+{
+	uint32_t hash = hd_index_hash64(key), i;
+
+	if (!x->slots)
+		return HD_NONE;
+	for (i = hash & x->mask;; i = (i + 1) & x->mask) {
+		const struct hd_index_slot *s = &x->slots[i];
+
+		if (s->idx == HD_NONE)
+			return HD_NONE;
+		if (s->hash == hash && key_of(ctx, s->idx) == key)
+			return s->idx;
+	}
+}
+
+/* hd_index_put for a 64-bit key: files idx unless a record has key
+ * (returns HD_NONE), else gives that record.  Inline, as find64, so that
+ * key_of inlines too: a match pass puts every value. */
+static inline uint32_t hd_index_put64(struct hd_index *x, uint64_t key,
+				      uint32_t idx, hd_index_key64_fn key_of,
+				      const void *ctx)
+{
+	uint32_t hash = hd_index_hash64(key), i;
+
+	if (!x->slots || (uint64_t)(x->count + 1) * 10 >
+			 ((uint64_t)x->mask + 1) * 7)
+		hd_index_reserve(x, (uint64_t)x->count + 1);
+	for (i = hash & x->mask;; i = (i + 1) & x->mask) {
+		struct hd_index_slot *s = &x->slots[i];
+
+		if (s->idx == HD_NONE) {
+			s->hash = hash;
+			s->idx = idx;
+			x->count++;
+			return HD_NONE;
+		}
+		if (s->hash == hash && key_of(ctx, s->idx) == key)
+			return s->idx;
+	}
+}
+
+/* Empties the index, sized for n entries in the memory it has when that
+ * is enough: one index serves pass after pass. */
+void hd_index_reset(struct hd_index *x, uint64_t n);
 
 void hd_index_release(struct hd_index *x);
 
