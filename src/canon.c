@@ -1626,19 +1626,7 @@ uint64_t hd_canon_mix(uint64_t h, uint64_t x)
  */
 static void pass_at(struct work *w, const char *at)
 {
-	const struct hd_dump *d = w->d;
-	uintptr_t p = (uintptr_t)at;
-	int k;
-
-	for (k = 0; k < d->n_inputs && k < 3; k++) {
-		const struct hd_input *in = &d->inputs[k];
-		uintptr_t lo = (uintptr_t)in->data;
-
-		if (p >= lo && p - lo < in->len) {
-			hd_input_pass_at(in, &w->pass[k], at);
-			return;
-		}
-	}
+	hd_dump_pass_at(w->d, w->pass, at);
 }
 
 /* Starts a new pass over the dump. */

@@ -318,6 +318,23 @@ int64_t hd_value_logical_bytes_walk(const struct hd_dump *d, uint32_t v)
 	return shape.n ? hd_shape_logical_bytes(shape) : -1;
 }
 
+void hd_dump_pass_at(const struct hd_dump *d, struct hd_input_pass pass[3],
+		     const char *at)
+{
+	uintptr_t p = (uintptr_t)at;
+	int k;
+
+	for (k = 0; k < d->n_inputs && k < 3; k++) {
+		const struct hd_input *in = &d->inputs[k];
+		uintptr_t lo = (uintptr_t)in->data;
+
+		if (p >= lo && p - lo < in->len) {
+			hd_input_pass_at(in, &pass[k], at);
+			return;
+		}
+	}
+}
+
 void hd_dump_derive_facts(struct hd_dump *d)
 {
 	size_t i;

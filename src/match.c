@@ -1123,7 +1123,8 @@ struct gside {
 	struct gval *gv;        /* nf entries */
 	uint32_t *slot;         /* value -> its gv entry, HD_NONE */
 	uint32_t *todo;         /* entries not anchored yet (graph_anchors_more) */
-	uint32_t *nometa;       /* entries, for gside_meta */
+	uint32_t *nometa;       /* entries, for gside_meta: in the order of
+				 * their instructions (the dump's order) */
 	uint32_t n_todo, n_nometa;
 	uint32_t meta;          /* what gside_meta has read: 0 nothing,
 				 * 1 names, 2 names and sources */
@@ -1273,7 +1274,7 @@ static void gside_alloc(struct gside *g, struct side *s, uint32_t nf)
 	g->todo = hd_xmalloc(2 * ((size_t)nf + 1) * sizeof(*g->todo));
 	g->nometa = g->todo + nf + 1;
 	for (f = 0; f < nf; f++)
-		g->todo[f] = g->nometa[f] = f;
+		g->todo[f] = f;
 	g->n_todo = g->n_nometa = nf;
 	memset(g->quiet, 0xff, sizeof(g->quiet));
 	/* canonical hashing's operand links, else the text's (a golden) */
@@ -1335,6 +1336,22 @@ static void gside_users(struct gside *g)
 	free(fill);
 }
 
+/* Puts g->nometa in the order of the entries' instructions (a counting
+ * sort; entries without one last). */
+static void gside_meta_order(struct gside *g)
+{
+	uint32_t *at = hd_xcalloc((size_t)g->n_insns + 2, sizeof(*at)), f, i;
+
+	for (f = 0; f < g->nf; f++)
+		at[(g->gv[f].insn == HD_NONE ? g->n_insns : g->gv[f].insn) + 1]++;
+	for (i = 0; i <= g->n_insns; i++)
+		at[i + 1] += at[i];
+	for (f = 0; f < g->nf; f++)
+		g->nometa[at[g->gv[f].insn == HD_NONE ? g->n_insns :
+			     g->gv[f].insn]++] = f;
+	free(at);
+}
+
 /* The features of the nf free values of side s (see struct gval). */
 static void gside_init(struct gside *g, struct side *s, uint32_t nf)
 {
@@ -1360,6 +1377,7 @@ static void gside_init(struct gside *g, struct side *s, uint32_t nf)
 		if (e->insn != HD_NONE)
 			gside_value(g, e, i);
 	}
+	gside_meta_order(g);
 	gside_users(g);
 }
 
@@ -1397,8 +1415,14 @@ static void gside_meta(struct gside *g, enum gkey_kind kind)
 	const struct gval *prev;
 
 	/* an entry paired before it needed them never will; the values
-	 * of one tuple follow each other: their instruction is read once */
-	for (; g->meta < want; g->meta++)
+	 * of one tuple follow each other: their instruction is read once.
+	 * The text is read front to back, keeping a window of it resident
+	 * (hd_dump_pass_at): the parser gave it back. */
+	for (; g->meta < want; g->meta++) {
+		struct hd_input_pass pass[3] = { HD_INPUT_PASS_SPARSE,
+						 HD_INPUT_PASS_SPARSE,
+						 HD_INPUT_PASS_SPARSE };
+
 		for (t = 0, prev = NULL; t < g->n_nometa; t++) {
 			struct gval *e = &g->gv[g->nometa[t]];
 			int same;
@@ -1407,6 +1431,8 @@ static void gside_meta(struct gside *g, enum gkey_kind kind)
 			    g->s->partner[e->v] != HD_NONE)
 				continue;
 			same = prev && prev->insn == e->insn;
+			if (!same)
+				hd_dump_pass_at(d, pass, HD_INSN(d, e->insn).text.p);
 			if (g->meta == 0)
 				e->name = same ? prev->name :
 					  gside_name(buf, sizeof(buf),
@@ -1417,6 +1443,7 @@ static void gside_meta(struct gside *g, enum gkey_kind kind)
 				gside_source(g, e);
 			prev = e;
 		}
+	}
 }
 
 static void gside_release(struct gside *g)

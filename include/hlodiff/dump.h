@@ -592,6 +592,15 @@ static inline int64_t hd_value_logical_bytes(const struct hd_dump *d,
  * query as a parsed one does.
  */
 void hd_dump_derive_facts(struct hd_dump *d);
+
+/*
+ * A front-to-back pass over the dump's text after the parse (input.h,
+ * hd_input_pass_at), pass[k] for input k: at, a byte of one of the
+ * inputs, has been reached.  Readers that go back to the text keep only
+ * a window of it resident this way.
+ */
+void hd_dump_pass_at(const struct hd_dump *d, struct hd_input_pass pass[3],
+		     const char *at);
 /* Do an instruction's attributes mark a cross-program prefetch
  * (cross_program_prefetch_index=, is_cross_program_prefetch=true)? */
 int hd_attrs_cross_program_prefetch(struct hd_slice attrs);

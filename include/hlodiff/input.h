@@ -15,6 +15,7 @@
 #define HLODIFF_INPUT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define HD_INPUT_PAD 64
 
@@ -57,6 +58,9 @@ struct hd_input_pass {
 };
 
 #define HD_INPUT_PASS_INIT { 0, 0, 0 }
+/* A pass that reads a line here and there: nothing is mapped ahead
+ * (pages come in by faults, as read), only given back behind. */
+#define HD_INPUT_PASS_SPARSE { 0, SIZE_MAX, 0 }
 
 /*
  * The pass p over in has come to at (a byte of in; other pointers are
