@@ -172,9 +172,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memset(&opts, 0, sizeof(opts));
 		opts.top_n = 5;
 		opts.all = (int)((size >> 1) & 1);
+		opts.color = (int)((size >> 2) & 1);
 		hd_report_diff_text(fuzz_null(), &df, &opts);
 		hd_report_diff_json(fuzz_null(), &df, &opts);
-		hd_verdicts_report_text(fuzz_null(), v);
+		hd_verdicts_report_text(fuzz_null(), v, opts.color);
 		hd_verdicts_free(v);
 		hd_diff_release(&df);
 	}

@@ -64,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (have_diff) {
 		v = hd_rules_eval(r, &df, (size & 1) ? "jit_normal" : NULL);
 		fuzz_check(hd_verdicts_status(v, 0) <= 1);
-		hd_verdicts_report_text(fuzz_null(), v);
+		hd_verdicts_report_text(fuzz_null(), v, (int)((size >> 1) & 1));
 		hd_json_init(&j, fuzz_null());
 		hd_verdicts_report_json(&j, v);
 		hd_json_finish(&j);
