@@ -1804,12 +1804,26 @@ static void build_names(struct work *w)
  * instruction (a dump made otherwise), by_index is 0 and the names table
  * holds them, as without the parser's results.
  */
+struct named_key {
+	const struct pre_insn *pi;
+	uint64_t h;
+	size_t len;
+};
+
+static inline int is_named(const void *arg, uint32_t idx)
+{
+	const struct named_key *k = arg;
+
+	return k->pi[idx].name_hash == k->h && k->pi[idx].name_len == k->len;
+}
+
 static inline uint32_t insn_named(const struct work *w, uint64_t h,
 				  size_t len)
 {
 	const struct hd_index *x = &w->d->insn_by_name;
 	const struct pre_insn *pi = w->pre->insns.data;
 	uint32_t i = w->recent[h % RECENT_SLOTS];
+	struct named_key k;
 
 	/* one of the last instructions: its record is in cache, and the
 	 * index's slot (a miss) is not read */
@@ -1817,15 +1831,8 @@ static inline uint32_t insn_named(const struct work *w, uint64_t h,
 		return i - 1;
 	if (!x->slots)
 		return HD_NONE;
-	for (i = (uint32_t)h & x->mask;; i = (i + 1) & x->mask) {
-		const struct hd_index_slot *s = &x->slots[i];
-
-		if (s->idx == HD_NONE)
-			return HD_NONE;
-		if (s->hash == (uint32_t)h && pi[s->idx].name_hash == h &&
-		    pi[s->idx].name_len == len)
-			return s->idx;
-	}
+	k = (struct named_key){ pi, h, len };
+	return hd_index_probe(x, (uint32_t)h, is_named, &k)->idx;
 }
 
 /* The leaf index of hash h, added when new. */

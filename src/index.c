@@ -47,22 +47,8 @@ static __attribute__((noinline)) void grow_to(struct hd_index *x,
 	x->store = fresh;
 }
 
-/* Doubles the slots (or makes the first ones), rehashing. */
-static void grow(struct hd_index *x)
-{
-	grow_to(x, x->slots ? ((uint64_t)x->mask + 1) * 2 : INDEX_MIN_SLOTS);
-}
-
-/* Room for one more entry at load <= 0.7. */
-static inline void reserve_one(struct hd_index *x)
-{
-	uint64_t cap = x->slots ? (uint64_t)x->mask + 1 : 0;
-
-	if ((uint64_t)(x->count + 1) * 10 > cap * 7)
-		grow(x);
-}
-
-/* The slots the doublings of reserve_one reach for n entries from cap. */
+/* The slots the doublings of hd_index_reserve_one reach for n entries
+ * from cap. */
 static uint64_t slots_for(uint64_t n, uint64_t cap)
 {
 	uint64_t want = cap ? cap : INDEX_MIN_SLOTS;
@@ -94,13 +80,6 @@ void hd_index_reset(struct hd_index *x, uint64_t n)
 	memset(x->slots, 0xff, (size_t)want * sizeof(*x->slots));
 }
 
-void hd_index_add(struct hd_index *x, uint32_t hash, uint32_t idx)
-{
-	reserve_one(x);
-	put_slot(x->slots, x->mask, hash, idx);
-	x->count++;
-}
-
 /*
  * One probe: the room is made first (so a key already present may grow
  * the table a lookup earlier than it would have; no result changes),
@@ -113,46 +92,36 @@ uint32_t hd_index_put(struct hd_index *x, struct hd_slice key, uint32_t idx,
 	return hd_index_put_hashed(x, hd_index_hash(key), key, idx, key_of, ctx);
 }
 
-/*
- * The probe of the puts: idx filed under hash, or the entry already
- * there under the same key.  The key is key, or with key NULL idx's own
- * (key_of), read only when a slot of the same hash is met.  Inlined into
- * each put with key a constant NULL or not.
- */
-static inline __attribute__((always_inline)) uint32_t
-put_probe(struct hd_index *x, uint32_t hash, const struct hd_slice *key,
-	  uint32_t idx, hd_index_key_fn key_of, const void *ctx)
+/* Is idx's own key (own->key_of) the key of record r?  For a put that
+ * files a record by its own key, read only when a hash is met. */
+struct own_key {
+	uint32_t idx;
+	hd_index_key_fn key_of;
+	const void *ctx;
+};
+
+static inline int is_own(const void *arg, uint32_t r)
 {
-	uint32_t i;
+	const struct own_key *k = arg;
 
-	reserve_one(x);
-	for (i = hash & x->mask;; i = (i + 1) & x->mask) {
-		struct hd_index_slot *s = &x->slots[i];
-
-		if (s->idx == HD_NONE) {
-			s->hash = hash;
-			s->idx = idx;
-			x->count++;
-			return HD_NONE;
-		}
-		if (s->hash == hash &&
-		    hd_slice_eq(key_of(ctx, s->idx),
-				    key ? *key : key_of(ctx, idx)))
-			return s->idx;
-	}
+	return hd_slice_eq(k->key_of(k->ctx, r), k->key_of(k->ctx, k->idx));
 }
 
 uint32_t hd_index_put_hashed(struct hd_index *x, uint32_t hash,
 			     struct hd_slice key, uint32_t idx,
 			     hd_index_key_fn key_of, const void *ctx)
 {
-	return put_probe(x, hash, &key, idx, key_of, ctx);
+	struct hd_index_text_key k = { key, key_of, ctx };
+
+	return hd_index_put_with(x, hash, idx, hd_index_is_text, &k);
 }
 
 uint32_t hd_index_put_own(struct hd_index *x, uint32_t hash, uint32_t idx,
 			  hd_index_key_fn key_of, const void *ctx)
 {
-	return put_probe(x, hash, NULL, idx, key_of, ctx);
+	struct own_key k = { idx, key_of, ctx };
+
+	return hd_index_put_with(x, hash, idx, is_own, &k);
 }
 
 void hd_index_release(struct hd_index *x)

@@ -66,23 +66,51 @@ static inline uint32_t hd_index_hash(struct hd_slice key)
 	return (uint32_t)hd_hash64(key);
 }
 
+/*
+ * The probe of every lookup and put (x has slots): the slot of the
+ * record filed under hash that is_key(arg, idx) accepts, or the empty
+ * slot where it would go.  Always inlined with is_key a constant, so
+ * that each caller's comparison inlines too.
+ */
+static inline __attribute__((always_inline)) struct hd_index_slot *
+hd_index_probe(const struct hd_index *x, uint32_t hash,
+	       int (*is_key)(const void *arg, uint32_t idx), const void *arg)
+{
+	uint32_t i;
+
+	for (i = hash & x->mask;; i = (i + 1) & x->mask) {
+		struct hd_index_slot *s = &x->slots[i];
+
+		if (s->idx == HD_NONE || (s->hash == hash && is_key(arg, s->idx)))
+			return s;
+	}
+}
+
+
+/* A text key and how a record's is read, for hd_index_probe. */
+struct hd_index_text_key {
+	struct hd_slice key;
+	hd_index_key_fn key_of;
+	const void *ctx;
+};
+
+static inline int hd_index_is_text(const void *arg, uint32_t idx)
+{
+	const struct hd_index_text_key *k = arg;
+
+	return hd_slice_eq(k->key_of(k->ctx, idx), k->key);
+}
+
 /* Record with this key (hash = hd_index_hash(key)), or HD_NONE. */
 static inline uint32_t hd_index_find(const struct hd_index *x, uint32_t hash,
 				     struct hd_slice key, hd_index_key_fn key_of,
 				     const void *ctx)
 {
-	uint32_t i;
+	struct hd_index_text_key k = { key, key_of, ctx };
 
 	if (!x->slots)
 		return HD_NONE;
-	for (i = hash & x->mask;; i = (i + 1) & x->mask) {
-		const struct hd_index_slot *s = &x->slots[i];
-
-		if (s->idx == HD_NONE)
-			return HD_NONE;
-		if (s->hash == hash && hd_slice_eq(key_of(ctx, s->idx), key))
-			return s->idx;
-	}
+	return hd_index_probe(x, hash, hd_index_is_text, &k)->idx;
 }
 
 /* The first record filed under hash (the likely one), or HD_NONE; for
@@ -105,12 +133,6 @@ static inline void hd_index_prefetch(const struct hd_index *x, uint32_t hash)
 		__builtin_prefetch(&x->slots[hash & x->mask]);
 }
 
-/*
- * Files idx under hash without looking for the key: the caller knows it
- * is absent (hd_index_find said so).  idx must not be HD_NONE.
- */
-void hd_index_add(struct hd_index *x, uint32_t hash, uint32_t idx);
-
 /* Files idx under key unless the key is present.  Returns HD_NONE when
  * it did, else the record already filed (the index is unchanged). */
 uint32_t hd_index_put(struct hd_index *x, struct hd_slice key, uint32_t idx,
@@ -131,6 +153,32 @@ uint32_t hd_index_put_own(struct hd_index *x, uint32_t hash, uint32_t idx,
  * one at a time would grow to, without the doublings on the way.
  */
 void hd_index_reserve(struct hd_index *x, uint64_t n);
+
+/* Room for one more entry (load at most 0.7). */
+static inline void hd_index_reserve_one(struct hd_index *x)
+{
+	if (!x->slots || (uint64_t)(x->count + 1) * 10 >
+			 ((uint64_t)x->mask + 1) * 7)
+		hd_index_reserve(x, (uint64_t)x->count + 1);
+}
+
+/* The put of every key kind: idx filed under hash unless a record there
+ * is the key (is_key, as hd_index_probe); HD_NONE, or that record. */
+static inline __attribute__((always_inline)) uint32_t
+hd_index_put_with(struct hd_index *x, uint32_t hash, uint32_t idx,
+		  int (*is_key)(const void *arg, uint32_t idx), const void *arg)
+{
+	struct hd_index_slot *s;
+
+	hd_index_reserve_one(x);
+	s = hd_index_probe(x, hash, is_key, arg);
+	if (s->idx != HD_NONE)
+		return s->idx;
+	s->hash = hash;
+	s->idx = idx;
+	x->count++;
+	return HD_NONE;
+}
 
 /* Bits of the slot a hash files under, for filing many in slot order:
  * the home slot is hash & hd_index_mask(x) (slots made, e.g. by
@@ -153,23 +201,31 @@ static inline uint32_t hd_index_hash64(uint64_t key)
 	return (uint32_t)(key ^ key >> 32);
 }
 
+/* A 64-bit key and how a record's is read, for hd_index_probe. */
+struct hd_index_key64 {
+	uint64_t key;
+	hd_index_key64_fn key_of;
+	const void *ctx;
+};
+
+static inline int hd_index_is_key64(const void *arg, uint32_t idx)
+{
+	const struct hd_index_key64 *k = arg;
+
+	return k->key_of(k->ctx, idx) == k->key;
+}
+
 /* Record with this 64-bit key, or HD_NONE. */
 static inline uint32_t hd_index_find64(const struct hd_index *x, uint64_t key,
 				       hd_index_key64_fn key_of,
 				       const void *ctx)
 {
-	uint32_t hash = hd_index_hash64(key), i;
+	struct hd_index_key64 k = { key, key_of, ctx };
 
 	if (!x->slots)
 		return HD_NONE;
-	for (i = hash & x->mask;; i = (i + 1) & x->mask) {
-		const struct hd_index_slot *s = &x->slots[i];
-
-		if (s->idx == HD_NONE)
-			return HD_NONE;
-		if (s->hash == hash && key_of(ctx, s->idx) == key)
-			return s->idx;
-	}
+	return hd_index_probe(x, hd_index_hash64(key), hd_index_is_key64,
+			      &k)->idx;
 }
 
 /* hd_index_put for a 64-bit key: files idx unless a record has key
@@ -179,23 +235,10 @@ static inline uint32_t hd_index_put64(struct hd_index *x, uint64_t key,
 				      uint32_t idx, hd_index_key64_fn key_of,
 				      const void *ctx)
 {
-	uint32_t hash = hd_index_hash64(key), i;
+	struct hd_index_key64 k = { key, key_of, ctx };
 
-	if (!x->slots || (uint64_t)(x->count + 1) * 10 >
-			 ((uint64_t)x->mask + 1) * 7)
-		hd_index_reserve(x, (uint64_t)x->count + 1);
-	for (i = hash & x->mask;; i = (i + 1) & x->mask) {
-		struct hd_index_slot *s = &x->slots[i];
-
-		if (s->idx == HD_NONE) {
-			s->hash = hash;
-			s->idx = idx;
-			x->count++;
-			return HD_NONE;
-		}
-		if (s->hash == hash && key_of(ctx, s->idx) == key)
-			return s->idx;
-	}
+	return hd_index_put_with(x, hd_index_hash64(key), idx,
+				 hd_index_is_key64, &k);
 }
 
 /* Empties the index, sized for n entries in the memory it has when that
