@@ -57,7 +57,7 @@ static void check_fused_hashes(const struct hd_dump *fused,
 	fuzz_check(a.n_insns == b.n_insns && a.n_values == b.n_values);
 	fuzz_check(same_u64(a.insn_canon, b.insn_canon, a.n_insns));
 	fuzz_check(same_u64(a.insn_struct, b.insn_struct, a.n_insns));
-	fuzz_check(same_u64(a.insn_loose, b.insn_loose, 2 * (size_t)a.n_insns));
+	fuzz_check(same_u64(a.insn_loose, b.insn_loose, HD_LOOSE_PARTS * (size_t)a.n_insns));
 	fuzz_check(same_u64(a.value_canon, b.value_canon, a.n_values));
 	fuzz_check(same_u64(a.value_struct, b.value_struct, a.n_values));
 	fuzz_check(a.n_cyclic == b.n_cyclic);

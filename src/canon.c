@@ -1528,7 +1528,7 @@ struct pre_insn {
 struct hd_canon_pre {
 	struct hd_vec insns;    /* struct pre_insn */
 	struct hd_vec canon;    /* uint64_t per instruction: canonical hash */
-	struct hd_vec loose;    /* uint64_t, two per instruction: insn_loose */
+	struct hd_vec loose;    /* uint64_t, HD_LOOSE_PARTS per instruction */
 	struct hd_vec ops;      /* struct pre_op */
 	size_t max_ops;         /* the budget of ops.len */
 	size_t ops_lim;         /* pre_ops_limit */
@@ -2510,7 +2510,7 @@ loose_fetch_ahead(const struct hd_canon *c, const struct hd_dump *d,
 		uint32_t ins = c->value_insn[k];
 
 		if (ins != HD_NONE)
-			__builtin_prefetch(&c->insn_loose[2 * (size_t)ins]);
+			__builtin_prefetch(&c->insn_loose[HD_LOOSE_PARTS * (size_t)ins]);
 		if (val->alloc_value != HD_NONE)
 			__builtin_prefetch(&HD_ALLOC_VALUE(d, val->alloc_value)
 						    .shape_hash);
@@ -2555,8 +2555,8 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 	 * its strict passes left */
 	loose_fetch_ahead(c, d, v, cur);
 	if (ins != HD_NONE) {
-		opcode = c->insn_loose[2 * (size_t)ins];
-		op_name = c->insn_loose[2 * (size_t)ins + 1];
+		opcode = c->insn_loose[HD_LOOSE_PARTS * (size_t)ins];
+		op_name = c->insn_loose[HD_LOOSE_PARTS * (size_t)ins + 1];
 	}
 	keys[HD_LOOSE_OP_NAME] = mix(mix(op_name, shape), idx);
 	h = mix(mix(opcode, bare), idx);
@@ -2641,38 +2641,35 @@ static void stored_hashes(struct hd_canon *c, const struct hd_dump *d)
 	}
 }
 
-/* The per-instruction parts of the loose keys of an instruction (canon.h:
- * insn_loose) to out[0, 2), while its text is in cache, from its
- * opcode's hash. */
+/* The per-instruction parts of the loose keys of instruction in (canon.h:
+ * insn_loose) to out[0, HD_LOOSE_PARTS), while its text is in cache,
+ * from its opcode's hash and its source s. */
 static void loose_parts_hashed(uint64_t *out, uint64_t opcode,
-			       struct hd_slice op_name)
+			       const struct hd_insn *in,
+			       const struct hd_insn_source *s)
 {
-	out[0] = opcode;
-	out[1] = mix(opcode, hd_hash64(op_name));
-}
-
-static void loose_parts(uint64_t *out, const struct hd_insn *in,
-			struct hd_slice op_name)
-{
-	loose_parts_hashed(out, hd_hash64(in->opcode), op_name);
-}
-
-void hd_canon_insn_src(uint64_t out[2], const struct hd_dump *d, uint32_t i)
-{
-	const struct hd_insn *in = &HD_INSN(d, i);
-	struct hd_insn_source s = hd_insn_source_of(d, i);
 	uint64_t file = 0, line = 0, param = 0;
 
-	if (s.source_file.n) {
-		file = hd_hash64(s.source_file);
-		line = mix(file, (uint64_t)s.source_line);
+	out[0] = opcode;
+	out[1] = mix(opcode, hd_hash64(s->op_name));
+	if (s->source_file.n) {
+		file = hd_hash64(s->source_file);
+		line = mix(file, (uint64_t)s->source_line);
 	}
 	/* a golden leaves out the number 0 (golden.c) */
 	if (hd_slice_eq(in->opcode, hd_slice_make("parameter", 9)))
 		param = hd_hash64(in->operands.n ? in->operands :
 				  hd_slice_make("0", 1)) | 1;
-	out[0] = line || param ? mix(line, param) : 0;
-	out[1] = file || param ? mix(file, param) : 0;
+	out[2] = line || param ? mix(line, param) : 0;
+	out[3] = file || param ? mix(file, param) : 0;
+}
+
+static void loose_parts(uint64_t *out, const struct hd_dump *d, uint32_t i)
+{
+	const struct hd_insn *in = &HD_INSN(d, i);
+	struct hd_insn_source s = hd_insn_source_of(d, i);
+
+	loose_parts_hashed(out, hd_hash64(in->opcode), in, &s);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2685,7 +2682,8 @@ void hd_canon_insn_src(uint64_t out[2], const struct hd_dump *d, uint32_t i)
  * the 8 bytes read lie inside it, or the opcode is hashed).
  */
 static void loose_parts_pre(struct hd_canon_pre *p, uint64_t *out,
-			    const struct hd_insn *in, struct hd_slice op_name)
+			    const struct hd_insn *in,
+			    const struct hd_insn_source *src)
 {
 	/* the first n bytes of 8 set, in memory order: ones + 8 - n */
 	static const unsigned char ones[16] = {
@@ -2710,7 +2708,7 @@ static void loose_parts_pre(struct hd_canon_pre *p, uint64_t *out,
 	} else {
 		opcode = hd_hash64(op);
 	}
-	loose_parts_hashed(out, opcode, op_name);
+	loose_parts_hashed(out, opcode, in, src);
 }
 
 struct hd_canon_pre *hd_canon_pre_new(void)
@@ -2737,7 +2735,7 @@ void hd_canon_pre_budget(struct hd_canon_pre *p, size_t input_bytes)
 	 * dump needs): no copies as they grow */
 	hd_vec_reserve(&p->insns, p->insns.len + guess);
 	hd_vec_reserve(&p->canon, p->canon.len + guess);
-	hd_vec_reserve(&p->loose, p->loose.len + 2 * guess);
+	hd_vec_reserve(&p->loose, p->loose.len + HD_LOOSE_PARTS * guess);
 	hd_vec_reserve(&p->ops, p->ops.len + guess);
 	hd_vec_reserve(&p->pos, p->pos.len + guess / 4);
 
@@ -2788,7 +2786,7 @@ SINK_INLINE void pre_add(struct hd_canon_pre *p, struct hd_slice name)
 }
 
 void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in,
-		       struct hd_slice op_name)
+		       const struct hd_insn_source *src)
 {
 	size_t first = p->ops.len;
 	struct pre_insn *r;
@@ -2798,12 +2796,12 @@ void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in,
 		hd_vec_reserve(&p->insns, p->insns.len + 1);
 	if (p->canon.len == p->canon.cap)
 		hd_vec_reserve(&p->canon, p->canon.len + 1);
-	if (p->loose.len + 2 > p->loose.cap)
-		hd_vec_reserve(&p->loose, p->loose.len + 2);
+	if (p->loose.len + HD_LOOSE_PARTS > p->loose.cap)
+		hd_vec_reserve(&p->loose, p->loose.len + HD_LOOSE_PARTS);
 	r = &HD_VEC_AT(&p->insns, struct pre_insn, p->insns.len++);
 	canon = &HD_VEC_AT(&p->canon, uint64_t, p->canon.len++);
 	loose = &HD_VEC_AT(&p->loose, uint64_t, p->loose.len);
-	p->loose.len += 2;
+	p->loose.len += HD_LOOSE_PARTS;
 	/* An operand list longer than the budget left would likely run
 	 * past it (a name takes 16 bytes of records, a few of text): the
 	 * instruction is left to hd_canon_compute, which hashes it and
@@ -2818,7 +2816,7 @@ void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in,
 		insn_text(&p->sink, in, NULL, p);
 		*canon = sink_hash(&p->sink);
 	}
-	loose_parts_pre(p, loose, in, op_name);
+	loose_parts_pre(p, loose, in, src);
 	r->name_hash = in->name_hash;
 	r->name_len = in->name.n < UINT32_MAX ? (uint32_t)in->name.n :
 						UINT32_MAX;
@@ -2876,7 +2874,7 @@ static struct hd_canon_pre *pre_take(const struct hd_dump *d)
 	struct hd_canon_pre *p = d->canon_pre;
 
 	if (!p || p->taken || p->insns.len == 0 || p->insns.len != d->insns.len ||
-	    p->canon.len != p->insns.len || p->loose.len != 2 * p->insns.len ||
+	    p->canon.len != p->insns.len || p->loose.len != HD_LOOSE_PARTS * p->insns.len ||
 	    p->n_pos != d->positions.len)
 		return NULL;
 	p->taken = 1;
@@ -2964,13 +2962,9 @@ static void hash_insns(struct work *w)
 	build_names(w);
 	pass_begin(w);
 	for (i = 0; i < c->n_insns; i++) {
-		struct hd_insn_source is;
-
 		w->cur_first = w->refs.len;
 		walk_insn(w, i);
-		is = hd_insn_source_of(d, i);
-		loose_parts(&c->insn_loose[2 * (size_t)i], &HD_INSN(d, i),
-			    is.op_name);
+		loose_parts(&c->insn_loose[HD_LOOSE_PARTS * (size_t)i], d, i);
 		settle(w, i);
 	}
 	c->n_walked = c->n_insns;
@@ -3000,7 +2994,7 @@ static void insn_arrays(struct work *w)
 		c->insn_canon = c->canon_store.data;
 	} else {
 		c->insn_canon = alloc_array(c->n_insns, sizeof(uint64_t));
-		c->insn_loose = alloc_array(2 * (size_t)c->n_insns,
+		c->insn_loose = alloc_array(HD_LOOSE_PARTS * (size_t)c->n_insns,
 					    sizeof(uint64_t));
 	}
 	c->insn_struct = alloc_array(c->n_insns, sizeof(uint64_t));
@@ -3102,12 +3096,9 @@ int hd_canon_compute(struct hd_canon *c, const struct hd_dump *d)
 		hash_insns_pre(w);
 	} else if (c->n_insns && is_stored(&HD_INSN(d, 0))) {
 		stored_hashes(c, d);
-		for (i = 0; i < c->n_insns; i++) {
-			struct hd_insn_source is = hd_insn_source_of(d, i);
-
-			loose_parts(&c->insn_loose[2 * (size_t)i],
-				    &HD_INSN(d, i), is.op_name);
-		}
+		for (i = 0; i < c->n_insns; i++)
+			loose_parts(&c->insn_loose[HD_LOOSE_PARTS * (size_t)i],
+				    d, i);
 	} else {
 		hash_insns(w);
 	}
@@ -3155,9 +3146,9 @@ static void pre_hook_input(void *ctx, size_t bytes)
 }
 
 static void pre_hook_insn(void *ctx, const struct hd_insn *in,
-			  struct hd_slice op_name)
+			  const struct hd_insn_source *src)
 {
-	hd_canon_pre_insn(ctx, in, op_name);
+	hd_canon_pre_insn(ctx, in, src);
 }
 
 static void pre_hook_position(void *ctx, const struct hd_position *pos,

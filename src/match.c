@@ -1098,8 +1098,7 @@ struct gval {
 	uint64_t op, opn;       /* opcode hash; opcode mixed with op_name */
 	uint64_t name, idx;     /* stripped name; index */
 	uint64_t src, file;     /* source file and line; file alone; each
-				 * with a parameter's number
-				 * (hd_canon_insn_src) */
+				 * with a parameter's number (insn_loose) */
 	uint32_t insn;          /* its instruction, HD_NONE if unknown */
 	uint32_t v;             /* the value */
 	uint32_t ops_at, ops_n; /* its operands in gside.ops */
@@ -1123,11 +1122,10 @@ struct gside {
 	struct gval *gv;        /* nf entries */
 	uint32_t *slot;         /* value -> its gv entry, HD_NONE */
 	uint32_t *todo;         /* entries not anchored yet (graph_anchors_more) */
-	uint32_t *nometa;       /* entries, for gside_meta: in the order of
+	uint32_t *by_insn;      /* entries, for gside_names: in the order of
 				 * their instructions (the dump's order) */
-	uint32_t n_todo, n_nometa;
-	uint32_t meta;          /* what gside_meta has read: 0 nothing,
-				 * 1 names, 2 names and sources */
+	uint32_t n_todo, n_by_insn;
+	int named;              /* gside_names has read the names */
 	uint32_t *ops;          /* operand instructions: canonical hashing's
 				 * links (links), else read from the text */
 	size_t n_ops, cap_ops;
@@ -1272,10 +1270,10 @@ static void gside_alloc(struct gside *g, struct side *s, uint32_t nf)
 	g->anchor = hd_xmalloc(((size_t)g->n_insns + 1) * sizeof(*g->anchor));
 	g->gv = hd_xcalloc((size_t)nf + 1, sizeof(*g->gv));
 	g->todo = hd_xmalloc(2 * ((size_t)nf + 1) * sizeof(*g->todo));
-	g->nometa = g->todo + nf + 1;
+	g->by_insn = g->todo + nf + 1;
 	for (f = 0; f < nf; f++)
 		g->todo[f] = f;
-	g->n_todo = g->n_nometa = nf;
+	g->n_todo = g->n_by_insn = nf;
 	memset(g->quiet, 0xff, sizeof(g->quiet));
 	/* canonical hashing's operand links, else the text's (a golden) */
 	g->links = s->c.insn_ops_at != NULL;
@@ -1289,10 +1287,13 @@ static void gside_value(struct gside *g, struct gval *e, uint32_t i)
 {
 	const struct side *s = g->s;
 	const struct hd_insn *in = &HD_INSN(s->d, i);
+	const uint64_t *loose = &s->c.insn_loose[HD_LOOSE_PARTS * (size_t)i];
 
-	e->op = s->c.insn_loose[2 * (size_t)i];
-	e->opn = s->c.insn_loose[2 * (size_t)i + 1];
-	/* a parameter's operand is its number (gside_source) */
+	e->op = loose[0];
+	e->opn = loose[1];
+	e->src = loose[2];
+	e->file = loose[3];
+	/* a parameter's operand is its number (in src and file) */
 	if (e->op == g->param_op) {
 		return;
 	} else if (g->links) {
@@ -1336,9 +1337,9 @@ static void gside_users(struct gside *g)
 	free(fill);
 }
 
-/* Puts g->nometa in the order of the entries' instructions (a counting
+/* Puts g->by_insn in the order of the entries' instructions (a counting
  * sort; entries without one last). */
-static void gside_meta_order(struct gside *g)
+static void gside_by_insn(struct gside *g)
 {
 	uint32_t *at = hd_xcalloc((size_t)g->n_insns + 2, sizeof(*at)), f, i;
 
@@ -1347,7 +1348,7 @@ static void gside_meta_order(struct gside *g)
 	for (i = 0; i <= g->n_insns; i++)
 		at[i + 1] += at[i];
 	for (f = 0; f < g->nf; f++)
-		g->nometa[at[g->gv[f].insn == HD_NONE ? g->n_insns :
+		g->by_insn[at[g->gv[f].insn == HD_NONE ? g->n_insns :
 			     g->gv[f].insn]++] = f;
 	free(at);
 }
@@ -1377,7 +1378,7 @@ static void gside_init(struct gside *g, struct side *s, uint32_t nf)
 		if (e->insn != HD_NONE)
 			gside_value(g, e, i);
 	}
-	gside_meta_order(g);
+	gside_by_insn(g);
 	gside_users(g);
 }
 
@@ -1390,60 +1391,39 @@ static uint64_t gside_name(char *buf, size_t cap, struct hd_slice name)
 	return n ? XXH3_64bits(buf, n) : ghash(name);
 }
 
-/* The source file and line of entry e and, for a parameter, its
- * number (hd_canon_insn_src). */
-static void gside_source(const struct gside *g, struct gval *e)
-{
-	uint64_t src[2];
-
-	hd_canon_insn_src(src, g->s->d, e->insn);
-	e->src = src[0];
-	e->file = src[1];
-}
-
 /*
- * What the keys of kind need and the free values still lack, read: the
- * stripped names (GK_BOTTOM_NAMED on), then the sources (GK_META on).
- * The first keys pair most values: the others are read only for those
- * they leave.
+ * The stripped names of the free values (GK_BOTTOM_NAMED on), read
+ * when a key first needs them: the first key pairs most values, the
+ * names are read only for those it leaves.
  */
-static void gside_meta(struct gside *g, enum gkey_kind kind)
+static void gside_names(struct gside *g)
 {
 	const struct hd_dump *d = g->s->d;
+	struct hd_input_pass pass[3] = { HD_INPUT_PASS_SPARSE,
+					 HD_INPUT_PASS_SPARSE,
+					 HD_INPUT_PASS_SPARSE };
 	char buf[256];
-	uint32_t t, want = kind >= GK_META ? 2 : 1;
-	const struct gval *prev;
+	const struct gval *prev = NULL;
+	uint32_t t;
 
-	/* an entry paired before it needed them never will; the values
-	 * of one tuple follow each other: their instruction is read once.
-	 * The text is read front to back, keeping a window of it resident
-	 * (hd_dump_pass_at): the parser gave it back. */
-	for (; g->meta < want; g->meta++) {
-		struct hd_input_pass pass[3] = { HD_INPUT_PASS_SPARSE,
-						 HD_INPUT_PASS_SPARSE,
-						 HD_INPUT_PASS_SPARSE };
+	/* the values of one tuple follow each other: their instruction is
+	 * read once.  The text is read front to back, keeping a window of
+	 * it resident (hd_dump_pass_at): the parser gave it back. */
+	for (t = 0; t < g->n_by_insn; t++) {
+		struct gval *e = &g->gv[g->by_insn[t]];
 
-		for (t = 0, prev = NULL; t < g->n_nometa; t++) {
-			struct gval *e = &g->gv[g->nometa[t]];
-			int same;
-
-			if (e->insn == HD_NONE ||
-			    g->s->partner[e->v] != HD_NONE)
-				continue;
-			same = prev && prev->insn == e->insn;
-			if (!same)
-				hd_dump_pass_at(d, pass, HD_INSN(d, e->insn).text.p);
-			if (g->meta == 0)
-				e->name = same ? prev->name :
-					  gside_name(buf, sizeof(buf),
-						     HD_INSN(d, e->insn).name);
-			else if (same)
-				e->src = prev->src, e->file = prev->file;
-			else
-				gside_source(g, e);
-			prev = e;
+		if (e->insn == HD_NONE || g->s->partner[e->v] != HD_NONE)
+			continue;
+		if (prev && prev->insn == e->insn) {
+			e->name = prev->name;
+		} else {
+			hd_dump_pass_at(d, pass, HD_INSN(d, e->insn).text.p);
+			e->name = gside_name(buf, sizeof(buf),
+					     HD_INSN(d, e->insn).name);
 		}
+		prev = e;
 	}
+	g->named = 1;
 }
 
 static void gside_release(struct gside *g)
@@ -1670,7 +1650,7 @@ static uint32_t pairs_made(const struct mctx *x)
 #define GRAPH_ROUNDS 16
 
 /*
- * One key kind of the graph passes: anchors and (meta) metadata brought
+ * One key kind of the graph passes: anchors and (meta) names brought
  * up to date, the kind's keys made on both sides, then unique keys
  * paired (graph) or, with align, the ties aligned by schedule order.
  */
@@ -1684,9 +1664,9 @@ static void graph_step(struct mctx *x, struct gside *go, struct gside *gn,
 	if (*quiet == before)
 		return;
 	graph_anchors_more(go, gn);
-	if (meta) {
-		gside_meta(go, k);
-		gside_meta(gn, k);
+	if (meta && !go->named) {
+		gside_names(go);
+		gside_names(gn);
 	}
 	graph_keys(go, k);
 	graph_keys(gn, k);

@@ -172,12 +172,11 @@ usual_plain_tail(struct hd_slice r)
  * its tail by usual_plain_tail: the items come out as read_metadata
  * reads them.  Returns -1 for anything else, and the caller reads the
  * items from the start with read_metadata, which keeps again whatever
- * was kept here.  m starts at the '{'.  Without line,
- * src->source_line is not read (the parser asks for op_name only).
+ * was kept here.  m starts at the '{'.
  */
 static int read_metadata_usual(struct hd_insn_source *src,
 			       struct hd_slice *meta, struct hd_slice m,
-			       const char *limit, int line)
+			       const char *limit)
 {
 	struct hd_slice r = tail(m, 1), v;
 	size_t e;
@@ -196,8 +195,7 @@ static int read_metadata_usual(struct hd_insn_source *src,
 		e = name_span(v, limit);
 		if (e >= v.n || (v.p[e] != ' ' && !is_closer(v.p[e])))
 			return -1;
-		if (line)
-			hd_parse_i64(hd_slice_make(v.p, e), &src->source_line);
+		hd_parse_i64(hd_slice_make(v.p, e), &src->source_line);
 		r = tail(v, e);
 		if (r.p[0] == ' ') {
 			size_t close = usual_plain_tail(r);
@@ -240,12 +238,11 @@ static const char *find_comma_metadata(struct hd_slice a)
 /*
  * Finds metadata={...} among the attributes.  XLA prints metadata before
  * backend_config and frontend attributes, so the first ", metadata={" is
- * the attribute (memmem keeps this a fast scan of long lines).  With
- * line 0, src->source_line may be left unread.
+ * the attribute (memmem keeps this a fast scan of long lines).
  */
 static struct hd_slice find_metadata(struct hd_slice a,
 				     struct hd_insn_source *src,
-				     const char *limit, int line)
+				     const char *limit)
 {
 	static const char key[] = "metadata={";
 	const char *at = NULL;
@@ -262,7 +259,7 @@ static struct hd_slice find_metadata(struct hd_slice a,
 	if (!at)
 		return meta;
 	m = tail(a, (size_t)(at - a.p) + sizeof(key) - 2); /* from '{' */
-	if (read_metadata_usual(src, &meta, m, limit, line) == 0)
+	if (read_metadata_usual(src, &meta, m, limit) == 0)
 		return meta;
 	no_source(src);
 	end = balanced_until(m, ',', ',');
@@ -454,18 +451,17 @@ from_instruction(struct parser *ps, struct hd_slice l)
 		if (same)
 			in->name = val->name;
 		if (ps->hooks->insn) {
-			/* op_name, for the hook, is not kept (reports read
-			 * it again: hd_insn_source_of), nor is source_line
-			 * read; the metadata's place spares canonical
-			 * hashing a walk.  Without the hook neither is
-			 * looked for: canonical hashing reads the metadata
-			 * item as any other then. */
+			/* the source, for the hook, is not kept (reports read
+			 * it again: hd_insn_source_of); the metadata's place
+			 * spares canonical hashing a walk.  Without the hook
+			 * neither is looked for: canonical hashing reads the
+			 * metadata item as any other then. */
 			struct hd_insn_source src;
 
 			no_source(&src);
 			keep_metadata(in, find_metadata(in->attrs, &src,
-							ps->end, 0));
-			ps->hooks->insn(ps->hooks->ctx, in, src.op_name);
+							ps->end));
+			ps->hooks->insn(ps->hooks->ctx, in, &src);
 		}
 	}
 	val->insn = i;
@@ -486,5 +482,5 @@ void hd_parse_insn_source(const struct hd_insn *in,
 	no_source(out);
 	/* no bytes past the attributes are known to be readable */
 	if (in->attrs.n)
-		(void)find_metadata(in->attrs, out, in->attrs.p + in->attrs.n, 1);
+		(void)find_metadata(in->attrs, out, in->attrs.p + in->attrs.n);
 }

@@ -61,6 +61,9 @@
 
 #define HD_CANON_STORED "#hashes "
 
+/* The parts of each instruction in hd_canon's insn_loose. */
+#define HD_LOOSE_PARTS 4
+
 struct hd_canon {
 	uint32_t n_insns, n_values;
 	uint64_t *insn_canon;     /* n_insns: canonical hash */
@@ -70,10 +73,13 @@ struct hd_canon {
 	uint64_t *value_struct;   /* n_values: insn structural + the same */
 	uint32_t *value_insn;     /* n_values: defining insn (by record or by
 				   * name), HD_NONE when unknown */
-	uint64_t *insn_loose;     /* 2 * n_insns: the per-instruction parts of
-				   * the loose keys, hashed while the text is
-				   * in cache: opcode hash, then opcode mixed
-				   * with op_name hash */
+	uint64_t *insn_loose;     /* HD_LOOSE_PARTS * n_insns: the
+				   * per-instruction parts of the loose and
+				   * graph keys, hashed while the text is in
+				   * cache: opcode hash; opcode mixed with
+				   * op_name hash; source file and line; source
+				   * file alone (the last two each mixed with a
+				   * parameter's number, 0 when it has neither) */
 	/* The operand links canonical hashing resolved, kept for the
 	 * matcher's graph pass so that it need not read the operand text
 	 * again: the operands of instruction i are insn_ops[insn_ops_at[i]
@@ -122,20 +128,13 @@ void hd_canon_drop_insn_hashes(struct hd_canon *c);
 void hd_canon_drop_insn_ops(struct hd_canon *c);
 void hd_canon_release(struct hd_canon *c);
 
-/*
- * Where instruction i of d came from, as two keys: out[0] its source
- * file and line, out[1] the file alone, each mixed with a parameter's
- * number; 0 when it has neither.  Read from the metadata when asked:
- * only the instructions the strict passes leave need it.
- */
-void hd_canon_insn_src(uint64_t out[2], const struct hd_dump *d, uint32_t i);
 
 /*
  * Canonical hashing while the parser has each instruction in cache
  * (HD_PARSE_CANON, parse.h), so that hd_canon_compute need not read the
  * instruction texts again (by then the parser has given their pages
  * back, input.h).  For every instruction it files, the parser calls
- * hd_canon_pre_insn (with its op_name, hd_insn_source), which computes
+ * hd_canon_pre_insn (with its op_name and source, hd_insn_source), which computes
  * its canonical hash and insn_loose parts (the same canonical
  * text as hd_canon_compute's, one code path) and keeps the XXH3-64 and length of
  * each operand name; hd_canon_pre_position counts every position and
@@ -157,7 +156,7 @@ void hd_canon_insn_src(uint64_t out[2], const struct hd_dump *d, uint32_t i);
 struct hd_canon_pre *hd_canon_pre_new(void);
 void hd_canon_pre_budget(struct hd_canon_pre *p, size_t input_bytes);
 void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *insn,
-		       struct hd_slice op_name);
+		       const struct hd_insn_source *src);
 /* Position pos, the k-th (from 0) of its value's record. */
 void hd_canon_pre_position(struct hd_canon_pre *p,
 			   const struct hd_position *pos, uint32_t k);

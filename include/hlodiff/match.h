@@ -25,9 +25,10 @@
  *               rounds again: first those whose operands are all paired
  *               and that are the first unpaired operand of each of
  *               their users, then all.  Operand links are
- *               canon.h's insn_ops; names and sources are read (once
- *               an instruction) only for the values still unpaired
- *               when a key first needs them (hd_canon_insn_src).
+ *               canon.h's insn_ops, opcodes, op_names and sources its
+ *               insn_loose; stripped names are read (once an
+ *               instruction) only for the values still unpaired when
+ *               a key first needs them.
  *   loose       unique on both sides, by opcode + shape + op_name, then
  *               stripped name + opcode + shape without layout, then
  *               opcode + shape without layout.

@@ -44,14 +44,15 @@ enum hd_parse_flags {
  * instruction while its text is in cache, without the parser knowing
  * that stage.  Any of them may be NULL.  With an insn hook the parser
  * also finds where each instruction's metadata lies (hd_insn_metadata)
- * and its op_name, which it passes on.
+ * and reads its op_name and source, which it passes on.
  */
 struct hd_parse_hooks {
 	void *ctx;
 	/* before each input (the main file, each companion) of bytes bytes */
 	void (*input)(void *ctx, size_t bytes);
-	/* an instruction filed, with its metadata's op_name (empty: none) */
-	void (*insn)(void *ctx, const struct hd_insn *in, struct hd_slice op_name);
+	/* an instruction filed, with its metadata's op_name and source */
+	void (*insn)(void *ctx, const struct hd_insn *in,
+		     const struct hd_insn_source *src);
 	/* position pos, the k-th (from 0) of its value's record */
 	void (*position)(void *ctx, const struct hd_position *pos, uint32_t k);
 };

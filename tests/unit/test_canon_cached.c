@@ -49,7 +49,7 @@ static void check_kept(const char *path, const struct hd_dump *d,
 
 		if (in->name_hash != hash_of(in->name))
 			bad(path, "name_hash of instruction", i);
-		if (c->insn_loose[2 * (size_t)i] != op)
+		if (c->insn_loose[HD_LOOSE_PARTS * (size_t)i] != op)
 			bad(path, "opcode hash of instruction", i);
 	}
 	for (i = 0; i < d->alloc_values.len; i++) {
@@ -285,7 +285,7 @@ static void test_loose_names(void)
 			    hd_canon_mix(keys[HD_LOOSE_SHAPE],
 					 XXH3_64bits(out, sn)) ||
 		    keys[HD_LOOSE_STEM] !=
-			    hd_canon_mix(hd_canon_mix(c.insn_loose[2 * ins],
+			    hd_canon_mix(hd_canon_mix(c.insn_loose[HD_LOOSE_PARTS * ins],
 						      XXH3_64bits(stem, tn)),
 					 empty))
 			if (wrong++ < 5)

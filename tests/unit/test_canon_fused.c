@@ -58,9 +58,9 @@ static void compare(const char *name, const struct hd_dump *d,
 			bad(name, "canonical hash of instruction", i);
 		if (a->insn_struct[i] != b->insn_struct[i])
 			bad(name, "structural hash of instruction", i);
-		if (a->insn_loose[2 * (size_t)i] != b->insn_loose[2 * (size_t)i] ||
-		    a->insn_loose[2 * (size_t)i + 1] !=
-			    b->insn_loose[2 * (size_t)i + 1])
+		if (memcmp(&a->insn_loose[HD_LOOSE_PARTS * (size_t)i],
+			   &b->insn_loose[HD_LOOSE_PARTS * (size_t)i],
+			   HD_LOOSE_PARTS * sizeof(uint64_t)))
 			bad(name, "loose parts of instruction", i);
 		n_insns++;
 	}
