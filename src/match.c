@@ -1612,9 +1612,15 @@ static void graph_keys(struct gside *g, enum gkey_kind kind)
 		uint32_t v = s->free_list[r], f = g->slot[v];
 		uint64_t k = 0;
 
+		/* the entry of the value half as far ahead: its slot was
+		 * fetched then */
 		if (r + KEYS_AHEAD < s->n_free) {
+			uint32_t fa = g->slot[s->free_list[r + KEYS_AHEAD / 2]];
+
 			__builtin_prefetch(&g->slot[s->free_list[r + KEYS_AHEAD]]);
 			__builtin_prefetch(&s->partner[s->free_list[r + KEYS_AHEAD]]);
+			if (fa != HD_NONE)
+				__builtin_prefetch(&g->gv[fa]);
 		}
 		if (f != HD_NONE && s->partner[v] == HD_NONE &&
 		    (!g->sources_only || source_ready(g, &g->gv[f])))
