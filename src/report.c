@@ -660,10 +660,11 @@ static void human_pair(char *buf, size_t n, int64_t o, int64_t w)
  * and where it came from (op_name shortened, source file:line). */
 static void text_value_detail(FILE *out, const struct hd_diff *df,
 			      uint32_t old_v, uint32_t new_v,
+			      const struct hd_insn_source *where,
 			      const struct hd_report_opts *opts)
 {
 	char shape[2 * LABEL_MAX + 8], op[LABEL_MAX], src[LABEL_MAX];
-	struct hd_insn_source s = hd_rc_diff_source(df, old_v, new_v);
+	struct hd_insn_source s = *where;
 
 	hd_rc_shape_pair(shape, sizeof(shape), df, old_v, new_v);
 	hd_rc_short_op_name(op, sizeof(op), s.op_name, HD_RC_OP_WIDTH);
@@ -691,6 +692,7 @@ static enum hd_pen verb_pen(const struct hd_value_diff *x)
 
 static void diff_text_value(FILE *out, const struct hd_diff *df,
 			    const struct hd_value_diff *x,
+			    const struct hd_insn_source *where,
 			    const struct hd_report_opts *opts)
 {
 	char label[2 * LABEL_MAX + 16], o[32], nw[32], d[32], words[96], h[80];
@@ -708,7 +710,7 @@ static void diff_text_value(FILE *out, const struct hd_diff *df,
 	if (words[0])
 		fprintf(out, "  [%s]", words);
 	fputc('\n', out);
-	text_value_detail(out, df, x->old_v, x->new_v, opts);
+	text_value_detail(out, df, x->old_v, x->new_v, where, opts);
 }
 
 static void diff_text_values(FILE *out, const struct hd_diff *df,
@@ -716,6 +718,7 @@ static void diff_text_values(FILE *out, const struct hd_diff *df,
 {
 	uint32_t shown = df->n_listed, i;
 	int64_t rest = 0;
+	struct hd_rc_sources src;
 
 	if (opts->all)
 		shown = (uint32_t)df->values.len;
@@ -728,8 +731,11 @@ static void diff_text_values(FILE *out, const struct hd_diff *df,
 	fprintf(out, "  sizes: size= bytes each value holds in its allocation, padding included\n");
 	fprintf(out, "  %-8s %12s %12s %12s  %-22s  %s\n", "status", "old", "new", "delta",
 		"old -> new", "value");
+	hd_rc_sources_read(&src, df, shown);
 	for (i = 0; i < shown; i++)
-		diff_text_value(out, df, &HD_VEC_AT(&df->values, struct hd_value_diff, i), opts);
+		diff_text_value(out, df, &HD_VEC_AT(&df->values, struct hd_value_diff, i),
+				&src.of[i], opts);
+	hd_rc_sources_release(&src);
 	if (!opts->all && shown < df->n_listed) {
 		char d[32], dc[48], h[HD_HUMAN_MAX + 1];
 		for (i = shown; i < df->n_listed; i++)
@@ -968,9 +974,10 @@ static void json_shape(struct hd_json *j, const char *key, const struct hd_dump 
 /* Both shapes (with layout) and where the value came from, the dump's
  * op_name and source path unshortened: read by programs. */
 static void json_value_where(struct hd_json *j, const struct hd_diff *df,
-			     uint32_t old_v, uint32_t new_v)
+			     uint32_t old_v, uint32_t new_v,
+			     const struct hd_insn_source *src)
 {
-	struct hd_insn_source s = hd_rc_diff_source(df, old_v, new_v);
+	struct hd_insn_source s = *src;
 
 	json_shape(j, "old_shape", df->old, old_v);
 	json_shape(j, "new_shape", df->new_dump, new_v);
@@ -989,7 +996,8 @@ static void json_value_where(struct hd_json *j, const struct hd_diff *df,
 }
 
 static void json_value_diff(struct hd_json *j, const struct hd_diff *df,
-			    const struct hd_value_diff *x)
+			    const struct hd_value_diff *x,
+			    const struct hd_insn_source *src)
 {
 	char words[96];
 
@@ -1009,7 +1017,7 @@ static void json_value_diff(struct hd_json *j, const struct hd_diff *df,
 	hd_json_key_int(j, "delta", x->delta);
 	hd_rc_change_words(words, sizeof(words), x->changes);
 	hd_json_key_str(j, "changes", words);
-	json_value_where(j, df, x->old_v, x->new_v);
+	json_value_where(j, df, x->old_v, x->new_v, src);
 	hd_json_end_object(j);
 }
 
@@ -1182,6 +1190,7 @@ void hd_report_diff_json(FILE *out, const struct hd_diff *df,
 			 const struct hd_report_opts *opts)
 {
 	struct hd_json j;
+	struct hd_rc_sources src;
 	uint32_t i, n = opts->all ? (uint32_t)df->values.len : df->n_listed;
 
 	hd_json_init(&j, out);
@@ -1221,13 +1230,16 @@ void hd_report_diff_json(FILE *out, const struct hd_diff *df,
 	hd_json_key(&j, "values");
 	hd_json_begin_array(&j);
 	j.compact_depth = 3;
+	hd_rc_sources_read(&src, df, n);
 	for (i = 0; i < n; i++) {
 		if (i + LABELS_AHEAD < n)
 			fetch_labels(df, i + LABELS_AHEAD, 0);
 		if (i + LABELS_AHEAD / 2 < n)
 			fetch_labels(df, i + LABELS_AHEAD / 2, 1);
-		json_value_diff(&j, df, &HD_VEC_AT(&df->values, struct hd_value_diff, i));
+		json_value_diff(&j, df, &HD_VEC_AT(&df->values, struct hd_value_diff, i),
+				&src.of[i]);
 	}
+	hd_rc_sources_release(&src);
 	j.compact_depth = 0;
 	hd_json_end_array(&j);
 	json_scaling(&j, df);

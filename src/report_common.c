@@ -13,6 +13,7 @@
 #include "hlodiff/figures.h"
 #include "hlodiff/filename.h"
 #include "hlodiff/format.h"
+#include "hlodiff/keysort.h"
 #include "hlodiff/label.h"
 #include "hlodiff/shape.h"
 #include "hlodiff/str.h"
@@ -414,6 +415,83 @@ struct hd_insn_source hd_rc_diff_source(const struct hd_diff *df, uint32_t old_v
 	if (s.op_name.n || s.source_file.n)
 		return s;
 	return hd_rc_value_source(df->old, old_v);
+}
+
+/* The instruction of value v of d, HD_NONE if none. */
+static uint32_t value_insn(const struct hd_dump *d, uint32_t v)
+{
+	return v == HD_NONE ? HD_NONE : HD_VALUE(d, v).insn;
+}
+
+static struct hd_slice copy_slice(struct hd_arena *a, struct hd_slice s)
+{
+	return s.n ? hd_slice_make(hd_arena_pack(a, s.p, s.n), s.n) : s;
+}
+
+/*
+ * The sources of the value diffs x[0, n) whose instruction on side d is
+ * known and that have none yet (no op_name nor file), read by
+ * instruction: in the dump's order.
+ */
+static void sources_side(struct hd_rc_sources *s, const struct hd_dump *d,
+			 const struct hd_value_diff *x, uint32_t n, int old)
+{
+	struct hd_input_pass pass[3] = { HD_INPUT_PASS_SPARSE,
+					 HD_INPUT_PASS_SPARSE,
+					 HD_INPUT_PASS_SPARSE };
+	const struct hd_insn_source none = { HD_SLICE_NULL, HD_SLICE_NULL, -1 };
+	struct hd_insn_source src = none;
+	unsigned ib = n > 1 ? 64 - (unsigned)__builtin_clzll(n - 1) : 1;
+	uint64_t *a = hd_xmalloc(2 * ((size_t)n + 1) * sizeof(*a)), *r;
+	uint64_t mask = ((uint64_t)1 << ib) - 1, prev = UINT64_MAX;
+	uint32_t i, m = 0;
+
+	/* (instruction, entry) in one number: sorted, by instruction */
+	for (i = 0; i < n; i++) {
+		uint32_t insn = value_insn(d, old ? x[i].old_v : x[i].new_v);
+
+		if (s->of[i].op_name.n || s->of[i].source_file.n)
+			continue;
+		s->of[i] = none;        /* a line alone is not shown */
+		if (insn < d->insns.len)
+			a[m++] = (uint64_t)insn << ib | i;
+	}
+	r = hd_key_radix_sort(a, a + n + 1, m, ib, 32);
+	for (i = 0; i < m; i++) {
+		if (r[i] >> ib != prev) {
+			uint32_t insn = (uint32_t)(r[i] >> ib);
+
+			prev = insn;
+			hd_dump_pass_at(d, pass, HD_INSN(d, insn).text.p);
+			src = hd_insn_source_of(d, insn);
+			src.op_name = copy_slice(&s->text, src.op_name);
+			src.source_file = copy_slice(&s->text, src.source_file);
+		}
+		s->of[r[i] & mask] = src;
+	}
+	free(a);
+}
+
+void hd_rc_sources_read(struct hd_rc_sources *s, const struct hd_diff *df,
+			uint32_t n)
+{
+	const struct hd_value_diff *x = df->values.data;
+	uint32_t i;
+
+	s->text = (struct hd_arena)HD_ARENA_INIT;
+	s->of = hd_xmalloc(((size_t)n + 1) * sizeof(*s->of));
+	for (i = 0; i < n; i++)
+		s->of[i] = (struct hd_insn_source){ HD_SLICE_NULL, HD_SLICE_NULL, -1 };
+	/* as hd_rc_diff_source: the new value's, else the old one's */
+	sources_side(s, df->new_dump, x, n, 0);
+	sources_side(s, df->old, x, n, 1);
+}
+
+void hd_rc_sources_release(struct hd_rc_sources *s)
+{
+	free(s->of);
+	hd_arena_release(&s->text);
+	s->of = NULL;
 }
 
 void hd_rc_shape_pair(char *buf, size_t n, const struct hd_diff *df,

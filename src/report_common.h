@@ -111,6 +111,21 @@ struct hd_insn_source hd_rc_value_source(const struct hd_dump *d, uint32_t v);
 struct hd_insn_source hd_rc_diff_source(const struct hd_diff *df, uint32_t old_v,
 					uint32_t new_v);
 
+/*
+ * hd_rc_diff_source of each of the first n value diffs of df, for a
+ * report that lists many: read in each dump's order, the pages behind
+ * given back, and copied.  Read in the listing's order instead, they
+ * would map most of both dumps back in.
+ */
+struct hd_rc_sources {
+	struct hd_insn_source *of;      /* per value diff */
+	struct hd_arena text;           /* the copies of the strings */
+};
+
+void hd_rc_sources_read(struct hd_rc_sources *s, const struct hd_diff *df,
+			uint32_t n);
+void hd_rc_sources_release(struct hd_rc_sources *s);
+
 /* "OLD -> NEW" shapes with layout of a value diff; the shape alone when
  * both are the same or one side is absent; "" when none is known. */
 void hd_rc_shape_pair(char *buf, size_t n, const struct hd_diff *df,
