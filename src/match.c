@@ -1399,9 +1399,7 @@ static uint64_t gside_name(char *buf, size_t cap, struct hd_slice name)
 static void gside_names(struct gside *g)
 {
 	const struct hd_dump *d = g->s->d;
-	struct hd_input_pass pass[3] = { HD_INPUT_PASS_SPARSE,
-					 HD_INPUT_PASS_SPARSE,
-					 HD_INPUT_PASS_SPARSE };
+	struct hd_input_pass pass[3] = HD_DUMP_PASS_SPARSE;
 	char buf[256];
 	const struct gval *prev = NULL;
 	uint32_t t;

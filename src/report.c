@@ -664,11 +664,10 @@ static void text_value_detail(FILE *out, const struct hd_diff *df,
 			      const struct hd_report_opts *opts)
 {
 	char shape[2 * LABEL_MAX + 8], op[LABEL_MAX], src[LABEL_MAX];
-	struct hd_insn_source s = *where;
 
 	hd_rc_shape_pair(shape, sizeof(shape), df, old_v, new_v);
-	hd_rc_short_op_name(op, sizeof(op), s.op_name, HD_RC_OP_WIDTH);
-	hd_rc_source_text(src, sizeof(src), &s, opts);
+	hd_rc_short_op_name(op, sizeof(op), where->op_name, HD_RC_OP_WIDTH);
+	hd_rc_source_text(src, sizeof(src), where, opts);
 	hd_mask_text(shape);
 	hd_mask_text(op);
 	hd_mask_text(src);
@@ -977,22 +976,21 @@ static void json_value_where(struct hd_json *j, const struct hd_diff *df,
 			     uint32_t old_v, uint32_t new_v,
 			     const struct hd_insn_source *src)
 {
-	struct hd_insn_source s = *src;
-
 	json_shape(j, "old_shape", df->old, old_v);
 	json_shape(j, "new_shape", df->new_dump, new_v);
 	hd_json_key(j, "op_name");
-	if (s.op_name.n)
-		hd_json_slice(j, s.op_name);
+	if (src->op_name.n)
+		hd_json_slice(j, src->op_name);
 	else
 		hd_json_null(j);
 	hd_json_key(j, "source_file");
-	if (s.source_file.n)
-		hd_json_slice(j, s.source_file);
+	if (src->source_file.n)
+		hd_json_slice(j, src->source_file);
 	else
 		hd_json_null(j);
-	hd_json_key_opt_int(j, "source_line", s.source_file.n && s.source_line >= 0,
-			    s.source_line);
+	hd_json_key_opt_int(j, "source_line",
+			    src->source_file.n && src->source_line >= 0,
+			    src->source_line);
 }
 
 static void json_value_diff(struct hd_json *j, const struct hd_diff *df,

@@ -436,9 +436,7 @@ static struct hd_slice copy_slice(struct hd_arena *a, struct hd_slice s)
 static void sources_side(struct hd_rc_sources *s, const struct hd_dump *d,
 			 const struct hd_value_diff *x, uint32_t n, int old)
 {
-	struct hd_input_pass pass[3] = { HD_INPUT_PASS_SPARSE,
-					 HD_INPUT_PASS_SPARSE,
-					 HD_INPUT_PASS_SPARSE };
+	struct hd_input_pass pass[3] = HD_DUMP_PASS_SPARSE;
 	const struct hd_insn_source none = { HD_SLICE_NULL, HD_SLICE_NULL, -1 };
 	struct hd_insn_source src = none;
 	unsigned ib = n > 1 ? 64 - (unsigned)__builtin_clzll(n - 1) : 1;
@@ -476,12 +474,10 @@ void hd_rc_sources_read(struct hd_rc_sources *s, const struct hd_diff *df,
 			uint32_t n)
 {
 	const struct hd_value_diff *x = df->values.data;
-	uint32_t i;
 
 	s->text = (struct hd_arena)HD_ARENA_INIT;
-	s->of = hd_xmalloc(((size_t)n + 1) * sizeof(*s->of));
-	for (i = 0; i < n; i++)
-		s->of[i] = (struct hd_insn_source){ HD_SLICE_NULL, HD_SLICE_NULL, -1 };
+	/* none yet: sources_side fills each in */
+	s->of = hd_xcalloc((size_t)n + 1, sizeof(*s->of));
 	/* as hd_rc_diff_source: the new value's, else the old one's */
 	sources_side(s, df->new_dump, x, n, 0);
 	sources_side(s, df->old, x, n, 1);

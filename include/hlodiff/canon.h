@@ -128,14 +128,13 @@ void hd_canon_drop_insn_hashes(struct hd_canon *c);
 void hd_canon_drop_insn_ops(struct hd_canon *c);
 void hd_canon_release(struct hd_canon *c);
 
-
 /*
  * Canonical hashing while the parser has each instruction in cache
  * (HD_PARSE_CANON, parse.h), so that hd_canon_compute need not read the
  * instruction texts again (by then the parser has given their pages
  * back, input.h).  For every instruction it files, the parser calls
- * hd_canon_pre_insn (with its op_name and source, hd_insn_source), which computes
- * its canonical hash and insn_loose parts (the same canonical
+ * hd_canon_pre_insn (with its op_name and source, hd_insn_source), which
+ * computes its canonical hash and insn_loose parts (the same canonical
  * text as hd_canon_compute's, one code path) and keeps the XXH3-64 and length of
  * each operand name; hd_canon_pre_position counts every position and
  * keeps the XXH3-64 of the name of those operands may be resolved

@@ -597,8 +597,11 @@ void hd_dump_derive_facts(struct hd_dump *d);
  * A front-to-back pass over the dump's text after the parse (input.h,
  * hd_input_pass_at), pass[k] for input k: at, a byte of one of the
  * inputs, has been reached.  Readers that go back to the text keep only
- * a window of it resident this way.
+ * a window of it resident this way.  HD_DUMP_PASS_SPARSE starts a pass
+ * that reads here and there (HD_INPUT_PASS_SPARSE for each input).
  */
+#define HD_DUMP_PASS_SPARSE { HD_INPUT_PASS_SPARSE, HD_INPUT_PASS_SPARSE, \
+			      HD_INPUT_PASS_SPARSE }
 void hd_dump_pass_at(const struct hd_dump *d, struct hd_input_pass pass[3],
 		     const char *at);
 /* Do an instruction's attributes mark a cross-program prefetch
