@@ -885,6 +885,28 @@ static uint64_t item_key(const struct held_field hf[3], int f, int g,
 	return (key << ib) | p;
 }
 
+/* Puts it[perm[i]] at i for each i, in place, cycle by cycle (a copy
+ * of the items would be fresh memory, whose pages cost more to fault in
+ * than the moves); perm is spent. */
+static void held_permute(struct held_item *it, uint32_t *perm, size_t n)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < n; i++) {
+		struct held_item x;
+
+		if (perm[i] == i)
+			continue;
+		x = it[i];
+		for (j = i; (k = perm[j]) != i; j = k) {
+			it[j] = it[k];
+			perm[j] = (uint32_t)j;
+		}
+		it[j] = x;
+		perm[j] = (uint32_t)j;
+	}
+}
+
 /*
  * Sorts it[0, n) (one allocation) as a stable sort by cmp_item, with
  * radix sorts, from the least significant field up: each pass sorts
@@ -899,7 +921,6 @@ static int held_radix(struct held_item *it, size_t n)
 	unsigned ib = 64 - (unsigned)__builtin_clzll(n - 1);
 	uint64_t *a = hd_xmalloc(2 * n * sizeof(*a)), *r, mask = ((uint64_t)1 << ib) - 1;
 	uint32_t *perm = hd_xmalloc(2 * n * sizeof(*perm)), *next = perm + n;
-	struct held_item *tmp;
 	int f = 0, g;
 	size_t i;
 
@@ -921,13 +942,8 @@ static int held_radix(struct held_item *it, size_t n)
 		}
 		f = g;
 	}
-	if (f == 3) {
-		tmp = hd_xmalloc(n * sizeof(*tmp));
-		for (i = 0; i < n; i++)
-			tmp[i] = it[perm[i]];
-		memcpy(it, tmp, n * sizeof(*it));
-		free(tmp);
-	}
+	if (f == 3)
+		held_permute(it, perm, n);
 	free(a);
 	free(perm);
 	return f == 3;
