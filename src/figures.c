@@ -578,16 +578,13 @@ static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
  * so each of their events costs O(log k).
  */
 
-/* One live range taking part. */
+/* One live range taking part.  Half a cache line: the sort moves the
+ * items, and what only the sweep needs is kept beside them. */
 struct held_item {
-	int64_t start, end;     /* clamped to [0, T] */
 	int64_t offset, stop;   /* [offset, stop) in its allocation */
+	uint32_t start, end;    /* clamped to [0, T] (held_usable: T < 2^32) */
 	uint32_t alloc;         /* index into dump->allocs */
 	uint32_t value;         /* index into dump->values */
-	uint32_t lo, hi;        /* shared: elementary segments [lo, hi) of
-				   its allocation's tree */
-	uint32_t color;         /* slot in the colours */
-	uint8_t shared;         /* in the tree */
 };
 
 /* The tree of an allocation with values that share bytes. */
@@ -790,14 +787,15 @@ static void held_item_of(const struct hd_dump *d, uint32_t i, uint32_t k,
 {
 	const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
 	const struct hd_alloc_value *av = &HD_ALLOC_VALUE(d, k);
+	int64_t start, end;
 
-	clamp_range(lr, d->live_max, &x->start, &x->end);
+	clamp_range(lr, d->live_max, &start, &end);
+	x->start = (uint32_t)start;
+	x->end = (uint32_t)end;
 	x->offset = av->offset;
 	x->stop = av->offset + av->size;
 	x->alloc = av->alloc;
 	x->value = lr->value;
-	x->lo = x->hi = x->color = 0;
-	x->shared = 0;
 }
 
 /* Items grouped by allocation: group g is it[group[g], group[g + 1]). */
@@ -1039,15 +1037,16 @@ static void held_sort_groups(struct held_set *set)
 #define SHARED_SCAN 64
 
 /*
- * Marks the items of it[0, n) (one allocation, in cmp_item's order) that
- * share a byte with another live at a same time.  Items of one interval
+ * Marks in shared[] the items of it[0, n) (one allocation, in cmp_item's
+ * order) that share a byte with another live at a same time.  Items of one interval
  * (a slot the allocator reuses) follow each other by start: one overlaps
  * another in time when the latest end before it reaches its start or
  * the next start is within its range.  Against the items of other
  * intervals that start inside it, each is compared, up to SHARED_SCAN of
  * them; past that, the whole allocation goes into the tree.
  */
-static void mark_shared(struct held_item *it, size_t n)
+static void mark_shared(const struct held_item *it, unsigned char *shared,
+			size_t n)
 {
 	size_t k, j, g, scanned;
 
@@ -1060,7 +1059,7 @@ static void mark_shared(struct held_item *it, size_t n)
 		for (k = g; k < j; k++) {
 			if ((k > g && max_end >= it[k].start) ||
 			    (k + 1 < j && it[k + 1].start <= it[k].end))
-				it[k].shared = 1;
+				shared[k] = 1;
 			if (it[k].end > max_end)
 				max_end = it[k].end;
 		}
@@ -1071,26 +1070,25 @@ static void mark_shared(struct held_item *it, size_t n)
 
 			for (q = g; q < j; q++) {
 				if (++scanned > SHARED_SCAN) {
-					for (q = 0; q < n; q++)
-						it[q].shared = 1;
+					memset(shared, 1, n);
 					return;
 				}
 				if (it[k].start <= it[q].end && it[q].start <= it[k].end)
-					it[k].shared = it[q].shared = 1;
+					shared[k] = shared[q] = 1;
 			}
 		}
 	}
 }
 
 /* Makes the tree of the shared items of it[0, n) (one allocation): its
- * endpoints into xs (room for 2n), nodes from *cnt_at / *len_at. */
-static void make_tree(struct held_alloc *a, struct held_item *it, size_t n,
-		      int64_t *xs)
+ * endpoints into xs (room for 2n). */
+static void make_tree(struct held_alloc *a, const struct held_item *it,
+		      const unsigned char *shared, size_t n, int64_t *xs)
 {
 	size_t j, k = 0;
 
 	for (j = 0; j < n; j++)
-		if (it[j].shared) {
+		if (shared[j]) {
 			xs[k++] = it[j].offset;
 			xs[k++] = it[j].stop;
 		}
@@ -1102,19 +1100,18 @@ static void make_tree(struct held_alloc *a, struct held_item *it, size_t n,
 			xs[a->k++] = xs[j];
 	for (a->leaves = 1; a->leaves < a->k - 1; a->leaves *= 2)
 		;
-	for (j = 0; j < n; j++)
-		if (it[j].shared) {
-			it[j].lo = find_x(a->xs, a->k, it[j].offset);
-			it[j].hi = find_x(a->xs, a->k, it[j].stop);
-		}
 }
 
-/* What an item's start or end changes: its bytes in colour slot color,
- * or, shared (item not HD_NONE), what its tree says.  The sweep reads
- * these in order rather than the items, scattered over memory. */
+/* What an item's start or end changes in colour slot color: its bytes,
+ * or, shared (tree not HD_NONE), what its segments change in the tree.
+ * The sweep reads these in order rather than the items, scattered over
+ * memory. */
 struct held_event {
-	int64_t bytes;
-	uint32_t color, item;
+	union {
+		int64_t bytes;                  /* not shared */
+		struct { uint32_t lo, hi; };    /* elementary segments */
+	};
+	uint32_t color, tree;
 };
 
 /* The state of one sweep (hd_held_sweep). */
@@ -1124,6 +1121,7 @@ struct held_sweep {
 	struct held_set set;
 	struct held_item *it;           /* set.it */
 	size_t n;                       /* set.n */
+	unsigned char *shared;          /* per item: in its allocation's tree */
 	struct held_alloc *trees;
 	uint32_t *tree_of, n_trees;     /* tree of an allocation, or HD_NONE */
 	int64_t *xs_pool, *len_pool;
@@ -1144,32 +1142,32 @@ static const char *held_usable(const struct hd_dump *d)
 		return "no live ranges (no BufferLiveRange section)";
 	if ((uint64_t)d->live_max > d->n_lines)
 		return "an 'HloLiveRange (max T)' beyond its line count";
+	/* the items keep their times in 32 bits (a dump of 2^32 lines) */
+	if (d->live_max >= UINT32_MAX)
+		return "an 'HloLiveRange (max T)' beyond 32 bits";
 	if (d->allocs.len == 0)
 		return "no allocations";
 	return NULL;
 }
 
-/* Per allocation: its items' colour slot, who shares bytes, and
- * whether it needs a tree; returns the endpoints the trees need. */
+/* Per allocation: who shares bytes, and whether it needs a tree;
+ * returns the endpoints the trees need. */
 static size_t held_mark(struct held_sweep *sw)
 {
 	size_t i, g, m, n_x = 0;
 
+	sw->shared = hd_xcalloc(sw->n ? sw->n : 1, 1);
 	sw->tree_of = hd_xmalloc(sw->d->allocs.len * sizeof(*sw->tree_of));
 	for (i = 0; i < sw->d->allocs.len; i++)
 		sw->tree_of[i] = HD_NONE;
 	for (g = 0; g < sw->set.n_groups; g++) {
 		size_t lo = sw->set.group[g], hi = sw->set.group[g + 1];
-		struct held_item *x = &sw->it[lo];
-		uint32_t color = color_slot(sw->h->colors, sw->h->n_colors,
-					    HD_ALLOC(sw->d, x->alloc).color);
+		const struct held_item *x = &sw->it[lo];
 
 		if (hi - lo > 1)
-			mark_shared(x, hi - lo);
-		for (i = lo, m = 0; i < hi; i++) {
-			sw->it[i].color = color;
-			m += sw->it[i].shared;
-		}
+			mark_shared(x, sw->shared + lo, hi - lo);
+		for (i = lo, m = 0; i < hi; i++)
+			m += sw->shared[i];
 		if (m) {
 			sw->tree_of[x->alloc] = sw->n_trees++;
 			n_x += 2 * m;
@@ -1197,9 +1195,9 @@ static void held_trees(struct held_sweep *sw, size_t n_x)
 		if (tree == HD_NONE)
 			continue;
 		a = &sw->trees[tree];
-		make_tree(a, sw->it + i, j - i, sw->xs_pool + n_x);
+		make_tree(a, sw->it + i, sw->shared + i, j - i, sw->xs_pool + n_x);
 		for (k = i; k < j; k++)
-			n_x += 2 * (size_t)sw->it[k].shared;
+			n_x += 2 * (size_t)sw->shared[k];
 		n_nodes += 2 * (size_t)a->leaves;
 	}
 	sw->cnt_pool = hd_xcalloc(n_nodes, sizeof(*sw->cnt_pool));
@@ -1212,12 +1210,32 @@ static void held_trees(struct held_sweep *sw, size_t n_x)
 	}
 }
 
+/* The event of item i, of colour slot color and (shared) tree tree. */
+static struct held_event held_event_of(const struct held_sweep *sw, size_t i,
+				       uint32_t color, uint32_t tree)
+{
+	const struct held_item *x = &sw->it[i];
+	struct held_event e;
+
+	e.color = color;
+	e.tree = sw->shared[i] ? tree : HD_NONE;
+	if (e.tree == HD_NONE) {
+		e.bytes = x->stop - x->offset;
+	} else {
+		const struct held_alloc *a = &sw->trees[tree];
+
+		e.lo = find_x(a->xs, a->k, x->offset);
+		e.hi = find_x(a->xs, a->k, x->stop);
+	}
+	return e;
+}
+
 /* The events bucketed by time (a counting sort); at_start[t] and
  * at_end[t] are left at the end of time t's bucket. */
 static void held_events(struct held_sweep *sw, size_t T)
 {
 	const struct held_item *it = sw->it;
-	size_t i;
+	size_t i, g;
 
 	sw->at_start = hd_xcalloc(T + 2, sizeof(*sw->at_start));
 	sw->at_end = hd_xcalloc(T + 2, sizeof(*sw->at_end));
@@ -1231,24 +1249,30 @@ static void held_events(struct held_sweep *sw, size_t T)
 	}
 	sw->by_start = hd_xmalloc(sw->n * sizeof(*sw->by_start));
 	sw->by_end = hd_xmalloc(sw->n * sizeof(*sw->by_end));
-	for (i = 0; i < sw->n; i++) {
-		struct held_event e = { it[i].stop - it[i].offset, it[i].color,
-					it[i].shared ? (uint32_t)i : HD_NONE };
+	for (g = 0; g < sw->set.n_groups; g++) {
+		uint32_t alloc = it[sw->set.group[g]].alloc;
+		uint32_t color = color_slot(sw->h->colors, sw->h->n_colors,
+					    HD_ALLOC(sw->d, alloc).color);
 
-		sw->by_start[sw->at_start[it[i].start]++] = e;
-		sw->by_end[sw->at_end[it[i].end]++] = e;
+		for (i = sw->set.group[g]; i < sw->set.group[g + 1]; i++) {
+			struct held_event e = held_event_of(sw, i, color,
+							    sw->tree_of[alloc]);
+
+			sw->by_start[sw->at_start[it[i].start]++] = e;
+			sw->by_end[sw->at_end[it[i].end]++] = e;
+		}
 	}
 }
 
-/* A shared item's start (dlt 1) or end (-1): what its tree's union
- * gains or loses. */
+/* A shared item's start (dlt 1) or end (-1), event e: what its tree's
+ * union gains or loses. */
 static int64_t tree_change(const struct held_sweep *sw,
-			   const struct held_item *x, int dlt)
+			   const struct held_event *e, int dlt)
 {
-	struct held_alloc *a = &sw->trees[sw->tree_of[x->alloc]];
+	struct held_alloc *a = &sw->trees[e->tree];
 	int64_t before = a->len[1];
 
-	seg_update(a, 1, 0, a->leaves, x->lo, x->hi, dlt);
+	seg_update(a, 1, 0, a->leaves, e->lo, e->hi, dlt);
 	return a->len[1] - before;
 }
 
@@ -1265,11 +1289,10 @@ held_apply(struct held_sweep *sw, const struct held_event *list, uint32_t *p,
 
 	for (i = *p; i < end; i++) {
 		const struct held_event *e = &list[i];
-		int64_t change = dlt > 0 ? e->bytes : -e->bytes;
+		int64_t change = e->tree != HD_NONE ? tree_change(sw, e, dlt) :
+				 dlt > 0 ? e->bytes : -e->bytes;
 		uint32_t c = e->color;
 
-		if (e->item != HD_NONE)
-			change = tree_change(sw, &sw->it[e->item], dlt);
 		if (__builtin_add_overflow(sw->total, change, &sw->total) ||
 		    __builtin_add_overflow(sw->run[c], change, &sw->run[c]))
 			return "bytes held that add up beyond int64";
@@ -1351,6 +1374,7 @@ static void held_sweep_free(struct held_sweep *sw)
 	held_set_free(&sw->set);
 	free(sw->trees);
 	free(sw->tree_of);
+	free(sw->shared);
 	free(sw->at_start);
 	free(sw->at_end);
 	free(sw->by_start);
