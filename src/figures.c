@@ -912,9 +912,9 @@ static void field_ranges(const struct held_item *it, size_t n,
 }
 
 /* The number pass [f, g) of held_radix sorts item x by: its fields g - 1
- * down to f, above its place p. */
+ * down to f. */
 static uint64_t item_key(const struct held_field hf[3], int f, int g,
-			 const struct held_item *x, unsigned ib, size_t p)
+			 const struct held_item *x)
 {
 	int64_t v[3];
 	uint64_t key = 0;
@@ -926,7 +926,7 @@ static uint64_t item_key(const struct held_field hf[3], int f, int g,
 	for (h = g - 1; h >= f; h--)
 		if (hf[h].bits)
 			key = (key << hf[h].bits) | field_key(&hf[h], v[h]);
-	return (key << ib) | p;
+	return key;
 }
 
 /* Puts it[perm[i]] at i for each i, in place, cycle by cycle (a copy
@@ -963,7 +963,8 @@ static int held_radix(struct held_item *it, size_t n)
 {
 	struct held_field hf[3];
 	unsigned ib = 64 - (unsigned)__builtin_clzll(n - 1);
-	uint64_t *a = hd_xmalloc(2 * n * sizeof(*a)), *r, mask = ((uint64_t)1 << ib) - 1;
+	uint64_t *a = hd_xmalloc(2 * n * sizeof(*a)), *b = a + n, *r;
+	uint64_t mask = ((uint64_t)1 << ib) - 1;
 	uint32_t *perm = hd_xmalloc(2 * n * sizeof(*perm)), *next = perm + n;
 	int f = 0, g;
 	size_t i;
@@ -977,9 +978,13 @@ static int held_radix(struct held_item *it, size_t n)
 		for (g = f + 1; g < 3 && bits + hf[g].bits + ib <= 64; g++)
 			bits += hf[g].bits;
 		if (bits) {
+			/* the keys made in the items' order, then put in
+			 * the order so far: a gather of 8 bytes, not items */
 			for (i = 0; i < n; i++)
-				a[i] = item_key(hf, f, g, &it[perm[i]], ib, i);
-			r = hd_key_radix_sort(a, a + n, n, ib, bits);
+				b[i] = item_key(hf, f, g, &it[i]);
+			for (i = 0; i < n; i++)
+				a[i] = (b[perm[i]] << ib) | i;
+			r = hd_key_radix_sort(a, b, n, ib, bits);
 			for (i = 0; i < n; i++)
 				next[i] = perm[r[i] & mask];
 			memcpy(perm, next, n * sizeof(*perm));
