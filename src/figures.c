@@ -714,14 +714,6 @@ struct held_filter {
 	int64_t at, color;
 };
 
-/* Can lr pass f?  Most ranges are not live at a given time: out before
- * their value record is read (the clamped range only ends sooner). */
-static int held_live_at(const struct hd_live_range *lr,
-			const struct held_filter *f)
-{
-	return f->all || (lr->start <= f->at && lr->end >= f->at);
-}
-
 /* Does live range i pass f?  Its value line's index in *k. */
 static int held_pick(const struct hd_dump *d, size_t i,
 		     const struct held_filter *f, uint32_t *k,
@@ -731,7 +723,9 @@ static int held_pick(const struct hd_dump *d, size_t i,
 	const struct hd_alloc_value *av;
 	int64_t s, e;
 
-	if (!held_live_at(lr, f))
+	/* most ranges are not live at a given time: out before their
+	 * value record is read (the clamped range only ends sooner) */
+	if (!f->all && (lr->start > f->at || lr->end < f->at))
 		return 0;
 	av = held_entry(d, i, &s, &e);
 	if (!av) {
@@ -746,40 +740,9 @@ static int held_pick(const struct hd_dump *d, size_t i,
 	return 1;
 }
 
-/* How far ahead held_items asks for the records of a range it is to
- * read (they are scattered): its value record this far ahead, its value
- * line half as far, when the record is in. */
+/* How far ahead held_items asks for the value line of an item it is to
+ * place (the lines are scattered: one cache miss after another). */
 #define HELD_AHEAD 16
-
-static void fetch_value_line(const struct hd_dump *d, uint32_t k)
-{
-	const struct hd_alloc_value *av = &HD_ALLOC_VALUE(d, k);
-
-	/* alloc, size and offset: they may straddle two lines */
-	__builtin_prefetch(&av->alloc);
-	__builtin_prefetch(&av->offset);
-}
-
-/* Ahead of held_pick at range i of nr: the value record of range
- * i + HELD_AHEAD, and the value line of range i + HELD_AHEAD / 2. */
-static void held_fetch(const struct hd_dump *d, size_t i, size_t nr,
-		       const struct held_filter *f)
-{
-	const struct hd_live_range *lr;
-	uint32_t k;
-
-	if (i + HELD_AHEAD < nr) {
-		lr = &HD_LIVE_RANGE(d, i + HELD_AHEAD);
-		if (lr->value != HD_NONE && held_live_at(lr, f))
-			__builtin_prefetch(&HD_VALUE(d, lr->value).alloc_value);
-	}
-	if (i + HELD_AHEAD / 2 < nr) {
-		lr = &HD_LIVE_RANGE(d, i + HELD_AHEAD / 2);
-		if (lr->value != HD_NONE && held_live_at(lr, f) &&
-		    (k = HD_VALUE(d, lr->value).alloc_value) != HD_NONE)
-			fetch_value_line(d, k);
-	}
-}
 
 /* Live range i, whose value line is k, as an item. */
 static void held_item_of(const struct hd_dump *d, uint32_t i, uint32_t k,
@@ -827,13 +790,11 @@ static void held_items(const struct hd_dump *d, const struct held_filter *f,
 	uint32_t *picked = hd_xmalloc(2 * (nr ? nr : 1) * sizeof(*picked));
 	uint32_t *line = picked + nr;
 
-	for (i = 0; i < nr; i++) {
-		held_fetch(d, i, nr, f);
+	for (i = 0; i < nr; i++)
 		if (held_pick(d, i, f, &line[n], unplaced)) {
 			first[HD_ALLOC_VALUE(d, line[n]).alloc + 1]++;
 			picked[n++] = (uint32_t)i;
 		}
-	}
 	set->n = n;
 	set->group = hd_xmalloc((n + 1) * sizeof(*set->group));
 	for (i = 0; i < na; i++) {
@@ -848,7 +809,8 @@ static void held_items(const struct hd_dump *d, const struct held_filter *f,
 	set->it = hd_xmalloc((n ? n : 1) * sizeof(*set->it));
 	for (i = 0; i < n; i++) {
 		if (i + HELD_AHEAD < n)
-			fetch_value_line(d, line[i + HELD_AHEAD]);
+			__builtin_prefetch(&HD_ALLOC_VALUE(d,
+							   line[i + HELD_AHEAD]));
 		held_item_of(d, picked[i], line[i],
 			     &set->it[first[HD_ALLOC_VALUE(d, line[i]).alloc]++]);
 	}
