@@ -761,6 +761,28 @@ static void held_item_of(const struct hd_dump *d, uint32_t i, uint32_t k,
 	x->value = lr->value;
 }
 
+/*
+ * Memory the passes of a sweep use one after another (the picked
+ * ranges, the sort's numbers, the events) as one block: a block fresh
+ * from the system costs a page fault and a zeroed page per page first
+ * touched, more than the passes' own work in it.
+ */
+struct held_scratch {
+	void *p;
+	size_t size;
+};
+
+/* size bytes of s, whatever they hold (a new block if s is smaller). */
+static void *scratch_get(struct held_scratch *s, size_t size)
+{
+	if (size > s->size) {
+		free(s->p);
+		s->p = hd_xmalloc(size);
+		s->size = size;
+	}
+	return s->p;
+}
+
 /* Items grouped by allocation: group g is it[group[g], group[g + 1]). */
 struct held_set {
 	struct held_item *it;
@@ -783,11 +805,12 @@ static void held_set_free(struct held_set *set)
  * all would be memory at the peak of a diff.
  */
 static void held_items(const struct hd_dump *d, const struct held_filter *f,
-		       struct held_set *set, uint32_t *unplaced)
+		       struct held_set *set, uint32_t *unplaced,
+		       struct held_scratch *sc)
 {
 	size_t nr = d->live_ranges.len, na = d->allocs.len, i, n = 0, g = 0;
 	uint32_t *first = hd_xcalloc(na + 1, sizeof(*first));
-	uint32_t *picked = hd_xmalloc(2 * (nr ? nr : 1) * sizeof(*picked));
+	uint32_t *picked = scratch_get(sc, 2 * (nr ? nr : 1) * sizeof(*picked));
 	uint32_t *line = picked + nr;
 
 	for (i = 0; i < nr; i++)
@@ -814,7 +837,6 @@ static void held_items(const struct hd_dump *d, const struct held_filter *f,
 		held_item_of(d, picked[i], line[i],
 			     &set->it[first[HD_ALLOC_VALUE(d, line[i]).alloc]++]);
 	}
-	free(picked);
 	free(first);
 }
 
@@ -921,13 +943,13 @@ static void held_permute(struct held_item *it, uint32_t *perm, size_t n)
  * total.  0 when a field does not fit beside the place (the caller
  * sorts otherwise).
  */
-static int held_radix(struct held_item *it, size_t n)
+static int held_radix(struct held_item *it, size_t n, struct held_scratch *sc)
 {
 	struct held_field hf[3];
 	unsigned ib = 64 - (unsigned)__builtin_clzll(n - 1);
-	uint64_t *a = hd_xmalloc(2 * n * sizeof(*a)), *b = a + n, *r;
-	uint64_t mask = ((uint64_t)1 << ib) - 1;
-	uint32_t *perm = hd_xmalloc(2 * n * sizeof(*perm)), *next = perm + n;
+	uint64_t *a = scratch_get(sc, 2 * n * (sizeof(*a) + sizeof(uint32_t)));
+	uint64_t *b = a + n, *r, mask = ((uint64_t)1 << ib) - 1;
+	uint32_t *perm = (uint32_t *)(a + 2 * n), *next = perm + n;
 	int f = 0, g;
 	size_t i;
 
@@ -955,8 +977,6 @@ static int held_radix(struct held_item *it, size_t n)
 	}
 	if (f == 3)
 		held_permute(it, perm, n);
-	free(a);
-	free(perm);
 	return f == 3;
 }
 
@@ -966,7 +986,7 @@ static int held_radix(struct held_item *it, size_t n)
 /* Sorts it[0, n) (one allocation) by cmp_item, stably: a few by
  * insertion, items in order already with one look, the others by
  * held_radix (a comparison sort of many costs several times more). */
-static void held_sort(struct held_item *it, size_t n)
+static void held_sort(struct held_item *it, size_t n, struct held_scratch *sc)
 {
 	size_t i, j;
 
@@ -975,7 +995,7 @@ static void held_sort(struct held_item *it, size_t n)
 	if (i >= n)
 		return;
 	if (n > HELD_FEW) {
-		if (!held_radix(it, n))
+		if (!held_radix(it, n, sc))
 			qsort(it, n, sizeof(*it), cmp_item);
 		return;
 	}
@@ -989,13 +1009,13 @@ static void held_sort(struct held_item *it, size_t n)
 }
 
 /* Sorts each allocation's items (held_items' groups). */
-static void held_sort_groups(struct held_set *set)
+static void held_sort_groups(struct held_set *set, struct held_scratch *sc)
 {
 	size_t g;
 
 	for (g = 0; g < set->n_groups; g++)
 		held_sort(set->it + set->group[g],
-			  set->group[g + 1] - set->group[g]);
+			  set->group[g + 1] - set->group[g], sc);
 }
 
 /* How many items of other intervals after one in offset order
@@ -1086,6 +1106,7 @@ struct held_sweep {
 	const struct hd_dump *d;
 	struct hd_held *h;
 	struct held_set set;
+	struct held_scratch scratch;    /* by_start, by_end, at_start, at_end */
 	struct held_item *it;           /* set.it */
 	size_t n;                       /* set.n */
 	unsigned char *shared;          /* per item: in its allocation's tree */
@@ -1202,10 +1223,14 @@ static struct held_event held_event_of(const struct held_sweep *sw, size_t i,
 static void held_events(struct held_sweep *sw, size_t T)
 {
 	const struct held_item *it = sw->it;
-	size_t i, g;
+	size_t i, g, nb = 2 * (T + 2) * sizeof(*sw->at_start);
 
-	sw->at_start = hd_xcalloc(T + 2, sizeof(*sw->at_start));
-	sw->at_end = hd_xcalloc(T + 2, sizeof(*sw->at_end));
+	sw->by_start = scratch_get(&sw->scratch,
+				   2 * sw->n * sizeof(*sw->by_start) + nb);
+	sw->by_end = sw->by_start + sw->n;
+	sw->at_start = (uint32_t *)(sw->by_end + sw->n);
+	sw->at_end = sw->at_start + T + 2;
+	memset(sw->at_start, 0, nb);
 	for (i = 0; i < sw->n; i++) {
 		sw->at_start[it[i].start + 1]++;
 		sw->at_end[it[i].end + 1]++;
@@ -1214,8 +1239,6 @@ static void held_events(struct held_sweep *sw, size_t T)
 		sw->at_start[i + 1] += sw->at_start[i];
 		sw->at_end[i + 1] += sw->at_end[i];
 	}
-	sw->by_start = hd_xmalloc(sw->n * sizeof(*sw->by_start));
-	sw->by_end = hd_xmalloc(sw->n * sizeof(*sw->by_end));
 	for (g = 0; g < sw->set.n_groups; g++) {
 		uint32_t alloc = it[sw->set.group[g]].alloc;
 		uint32_t color = color_slot(sw->h->colors, sw->h->n_colors,
@@ -1342,10 +1365,7 @@ static void held_sweep_free(struct held_sweep *sw)
 	free(sw->trees);
 	free(sw->tree_of);
 	free(sw->shared);
-	free(sw->at_start);
-	free(sw->at_end);
-	free(sw->by_start);
-	free(sw->by_end);
+	free(sw->scratch.p);
 	free(sw->dirty);
 	free(sw->is_dirty);
 	free(sw->xs_pool);
@@ -1376,13 +1396,17 @@ static const char *held_sweep_keep(const struct hd_dump *d, struct hd_held *h,
 	h->colors = held_colors(d, &h->n_colors);
 	h->color_bytes = hd_xcalloc(h->n_colors, sizeof(*h->color_bytes));
 	h->color_time = hd_xcalloc(h->n_colors, sizeof(*h->color_time));
-	held_items(d, &all, &sw.set, &h->unplaced);
+	/* sized for the most it holds, the events (a range has at most
+	 * one), so the passes before them use the same pages */
+	scratch_get(&sw.scratch, 2 * d->live_ranges.len * sizeof(*sw.by_start) +
+		    2 * ((size_t)d->live_max + 2) * sizeof(*sw.at_start));
+	held_items(d, &all, &sw.set, &h->unplaced, &sw.scratch);
 	sw.it = sw.set.it;
 	sw.n = sw.set.n;
 	if (sw.n == 0) {
 		why = "no live range of a value in an allocation";
 	} else {
-		held_sort_groups(&sw.set);
+		held_sort_groups(&sw.set, &sw.scratch);
 		held_trees(&sw, held_mark(&sw));
 		held_events(&sw, (size_t)d->live_max);
 		why = held_run(&sw, (size_t)d->live_max, fn, ctx);
@@ -1503,12 +1527,14 @@ int64_t hd_held_values_at(const struct hd_dump *d, int64_t t, int64_t color,
 			  int64_t *bytes_at, uint64_t *bits)
 {
 	struct held_filter f = { 0, t, color };
+	struct held_scratch sc = { NULL, 0 };
 	struct held_set set;
 	uint32_t unplaced = 0;
 	int64_t sum;
 
-	held_items(d, &f, &set, &unplaced);
-	held_sort_groups(&set);
+	held_items(d, &f, &set, &unplaced, &sc);
+	held_sort_groups(&set, &sc);
+	free(sc.p);
 	sum = held_assign(d, set.it, set.n, bytes_at, bits, NULL);
 	held_set_free(&set);
 	return sum;
