@@ -832,8 +832,7 @@ static void held_items(const struct hd_dump *d, const struct held_filter *f,
 	set->it = hd_xmalloc((n ? n : 1) * sizeof(*set->it));
 	for (i = 0; i < n; i++) {
 		if (i + HELD_AHEAD < n)
-			__builtin_prefetch(&HD_ALLOC_VALUE(d,
-							   line[i + HELD_AHEAD]));
+			__builtin_prefetch(&HD_ALLOC_VALUE(d, line[i + HELD_AHEAD]));
 		held_item_of(d, picked[i], line[i],
 			     &set->it[first[HD_ALLOC_VALUE(d, line[i]).alloc]++]);
 	}
@@ -1025,12 +1024,13 @@ static void held_sort_groups(struct held_set *set, struct held_scratch *sc)
 
 /*
  * Marks in shared[] the items of it[0, n) (one allocation, in cmp_item's
- * order) that share a byte with another live at a same time.  Items of one interval
- * (a slot the allocator reuses) follow each other by start: one overlaps
- * another in time when the latest end before it reaches its start or
- * the next start is within its range.  Against the items of other
- * intervals that start inside it, each is compared, up to SHARED_SCAN of
- * them; past that, the whole allocation goes into the tree.
+ * order) that share a byte with another live at a same time.  Items of
+ * one interval (a slot the allocator reuses) follow each other by start:
+ * one overlaps another in time when the latest end before it reaches its
+ * start or the next start is within its range.  Against the items of
+ * other intervals that start inside it, each is compared, up to
+ * SHARED_SCAN of them; past that, the whole allocation goes into the
+ * tree.
  */
 static void mark_shared(const struct held_item *it, unsigned char *shared,
 			size_t n)
@@ -1183,7 +1183,8 @@ static void held_trees(struct held_sweep *sw, size_t n_x)
 		if (tree == HD_NONE)
 			continue;
 		a = &sw->trees[tree];
-		make_tree(a, sw->it + i, sw->shared + i, j - i, sw->xs_pool + n_x);
+		make_tree(a, sw->it + i, sw->shared + i, j - i,
+			  sw->xs_pool + n_x);
 		for (k = i; k < j; k++)
 			n_x += 2 * (size_t)sw->shared[k];
 		n_nodes += 2 * (size_t)a->leaves;
