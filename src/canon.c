@@ -158,33 +158,11 @@ static void add_name(struct cbuf *b, struct hd_slice name)
 	b->n += hd_canon_name(b->p + b->n, name);
 }
 
-/*
- * The first c in s[i, n) (n when none).  The short distances of
- * attribute texts are searched inline, 16 bytes at a time (the
- * last block of s loaded whole and shifted: no byte outside s is read);
- * past 32 bytes, memchr.
- */
-static inline size_t find_byte(const char *s, size_t n, size_t i, char c)
+/* The first c in s[i, n) (n when none). */
+static size_t find_byte(const char *s, size_t n, size_t i, char c)
 {
-	const char *q;
+	const char *q = i < n ? memchr(s + i, c, n - i) : NULL;
 
-	if (n >= 16) {
-		size_t stop = n - i > 32 ? i + 32 : n;
-
-		for (; i < stop; i += 16) {
-			size_t from = n - i >= 16 ? i : n - 16;
-			unsigned m = hd_v_mask(hd_v_eq(hd_v_load(s + from), c)) >>
-				     (i - from);
-
-			if (m)
-				return i + (size_t)__builtin_ctz(m);
-		}
-		if (i >= n)
-			return n;
-	}
-	if (i >= n)
-		return n;
-	q = memchr(s + i, c, n - i);
 	return q ? (size_t)(q - s) : n;
 }
 
