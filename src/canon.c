@@ -695,17 +695,6 @@ static void put_operands(struct sink *k, const struct hd_insn *insn,
 	if (n == 0)
 		return;
 	v = win_of(insn, t);
-	/* The usual list "%a.1, %b.2, ...": name after name without the
-	 * block walk, which takes over at anything else. */
-	while (v.n >= 32 && s[i] == '%') {
-		i = cs = put_operand_name(k, s, n, cs, i + 1, &v, w, pre);
-		if (n - i < 3 || s[i] != ',' || s[i + 1] != ' ' ||
-		    s[i + 2] != '%')
-			break;
-		i += 2;
-	}
-	if (i == n)
-		return;
 	block_load(&b, s, n, i, SCAN_OPERANDS);
 	while ((j = block_next(&b, s, n, i, SCAN_OPERANDS)) < n) {
 		if (s[j] == '"') {
