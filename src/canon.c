@@ -173,7 +173,8 @@ static size_t find_byte(const char *s, size_t n, size_t i, char c)
  * instruction whose text fits the buffer, nearly all of them, is hashed
  * in one call, which gives the same hash as the streaming state.  So
  * hashing costs no memory in the size of the instruction (a 256 MiB
- * instruction line needs 8 KiB, not a 256 MiB copy).
+ * instruction line needs 8 KiB, not a 256 MiB copy), only in that of
+ * its longest name.
  */
 #ifndef CANON_SINK_CAP
 #define CANON_SINK_CAP 8192
@@ -264,44 +265,17 @@ SINK_INLINE void sink_bytes(struct sink *k, const char *s, size_t n)
 	sink_bytes_long(k, s, n);
 }
 
-/* hd_canon_name piece by piece, for a name longer than the buffer. */
-static void sink_name_long(struct sink *k, struct hd_slice name)
-{
-	const char *p = name.p;
-	size_t n = name.n, i, part = constant_prefix(p, n);
-
-	if (part) {
-		sink_bytes(k, "constant", 8);
-		i = part;
-	} else {
-		const char *dot = memchr(p, '.', n);
-
-		i = dot ? (size_t)(dot - p) : n;
-		sink_bytes(k, p, i);
-	}
-	while (i < n) {
-		size_t start = i + 1, j = digits_end(p, n, start), e;
-
-		if (j > start && (j == n || p[j] == '.')) {
-			i = j;
-			continue;
-		}
-		sink_byte(k, '.');
-		if (j > start && p[j] == '_')
-			start = j;
-		for (e = start; e < n && p[e] != '.'; e++)
-			;
-		sink_bytes(k, p + start, e - start);
-		i = e;
-	}
-}
-
-/* Writes the stripped form of name (hd_canon_name). */
+/* Writes the stripped form of name (hd_canon_name); one longer than the
+ * buffer is stripped in a copy. */
 static void sink_name(struct sink *k, struct hd_slice name)
 {
+	char *tmp;
+
 	if (name.n > (size_t)(k->end - k->o)) {
 		if (name.n > CANON_SINK_CAP) {
-			sink_name_long(k, name);
+			tmp = hd_xmalloc(name.n);
+			sink_bytes(k, tmp, hd_canon_name(tmp, name));
+			free(tmp);
 			return;
 		}
 		sink_flush(k);
