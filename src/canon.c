@@ -1973,59 +1973,6 @@ static int fold_insn(struct work *w, uint32_t i, uint32_t a, uint32_t b,
 	return 1;
 }
 
-/*
- * Called once instruction i's operand codes are in (refs from
- * cur_first), instructions in order: its structural hash when every
- * operand is finished (as in a dump that lists operands before their
- * users), and its codes are dropped; else i waits for structural_late,
- * its codes kept.  Any order that hashes an instruction after all of its
- * operands gives the same hashes.  So refs holds only the codes of the
- * late instructions, and no per-instruction index into it is kept.
- */
-/* fold_insn's fast path: at most this many codes, none a repeat. */
-#define FOLD_FEW 4
-
-/*
- * fold_insn (strict) for the usual instruction of a few operands, none
- * a repeat: the words hashed in one call, without the chunking.  -1
- * when the codes are not such (fold_insn then folds them).
- */
-static inline int fold_few(struct work *w, uint32_t i, uint32_t a,
-			   uint32_t b)
-{
-	const uint32_t *refs = w->refs.data;
-	uint64_t words[FOLD_FEW];
-	uint32_t k, m = 0;
-
-	if (b - a > FOLD_FEW)
-		return -1;
-	for (k = a; k < b; k++) {
-		uint32_t r = refs[k], ins;
-
-		if ((r & REF_TAG) == REF_REPEAT)
-			return -1;
-		ins = ref_insn(w, r);
-		if (ins == HD_NONE) {
-			words[m] = w->leaves.h[r & REF_INDEX];
-		} else if (ins == i) {
-			words[m] = w->c->insn_canon[i];
-		} else {
-			if (!w->done[ins])
-				return 0;
-			words[m] = w->c->insn_struct[ins];
-		}
-		/* ref_word, the operand known finished or i itself */
-		if (r & REF_VALUE)
-			words[m] = mix(words[m],
-				       w->c->value_struct[r & ~REF_VALUE]);
-		m++;
-	}
-	w->c->insn_struct[i] = XXH3_64bits_withSeed(words,
-						    m * sizeof(uint64_t),
-						    w->c->insn_canon[i]);
-	return 1;
-}
-
 /* Appends instruction i's operand links (hd_canon's insn_ops) from its
  * codes refs[a, b): an instruction, or HD_NONE for anything else. */
 static void keep_ops(struct work *w, uint32_t i, uint32_t a, uint32_t b)
@@ -2048,17 +1995,21 @@ static void keep_ops(struct work *w, uint32_t i, uint32_t a, uint32_t b)
 	w->c->insn_ops_at[i + 1] = (uint32_t)w->ops.len;
 }
 
+/*
+ * Called once instruction i's operand codes are in (refs from
+ * cur_first), instructions in order: its structural hash when every
+ * operand is finished (as in a dump that lists operands before their
+ * users), and its codes are dropped; else i waits for structural_late,
+ * its codes kept.  Any order that hashes an instruction after all of its
+ * operands gives the same hashes.  So refs holds only the codes of the
+ * late instructions, and no per-instruction index into it is kept.
+ */
 static void settle(struct work *w, uint32_t i)
 {
 	uint32_t a = (uint32_t)w->cur_first, b = (uint32_t)w->refs.len;
-	int done;
 
 	keep_ops(w, i, a, b);
-	done = fold_few(w, i, a, b);
-
-	if (done < 0)
-		done = fold_insn(w, i, a, b, 1);
-	if (done) {
+	if (fold_insn(w, i, a, b, 1)) {
 		w->done[i] = 1;
 		w->refs.len = a;
 	} else {
