@@ -1491,11 +1491,6 @@ struct hd_canon_pre {
 #define FOLD_CHUNK 256
 #endif
 
-/* The instructions hash_insns_pre met last, by their name hashes: most
- * operands name one of the few before their instruction (a power of
- * two). */
-#define RECENT_SLOTS 64
-
 /* An instruction left for structural_late, its operand codes refs[a, b). */
 struct late {
 	uint32_t i, a, b;
@@ -1520,8 +1515,6 @@ struct work {
 	uint32_t last_code;          /* its last code other than a repeat */
 	struct leaves leaves;
 	uint8_t *done;               /* n_insns: structural hash known */
-	uint32_t recent[RECENT_SLOTS]; /* insn_named's cache, instruction + 1
-					* by name hash (hash_insns_pre) */
 	struct late *late;           /* the instructions settle left for
 				      * structural_late, in order */
 	uint32_t n_late;
@@ -1762,17 +1755,10 @@ static inline uint32_t insn_named(const struct work *w, uint64_t h,
 				  size_t len)
 {
 	const struct hd_index *x = &w->d->insn_by_name;
-	const struct pre_insn *pi = w->pre->insns.data;
-	uint32_t i = w->recent[h % RECENT_SLOTS];
-	struct named_key k;
+	struct named_key k = { w->pre->insns.data, h, len };
 
-	/* one of the last instructions: its record is in cache, and the
-	 * index's slot (a miss) is not read */
-	if (i && pi[i - 1].name_hash == h && pi[i - 1].name_len == len)
-		return i - 1;
 	if (!x->slots)
 		return HD_NONE;
-	k = (struct named_key){ pi, h, len };
 	return hd_index_probe(x, (uint32_t)h, is_named, &k)->idx;
 }
 
@@ -2825,7 +2811,6 @@ static void hash_insns_pre(struct work *w)
 			pi[i + 1].op_first & ~PRE_WALK : (uint32_t)n_ops;
 
 		w->cur_first = w->refs.len;
-		w->recent[pi[i].name_hash % RECENT_SLOTS] = i + 1;
 		if (a & PRE_WALK) {
 			/* as hash_insns (the parser may not have hashed it) */
 			walk_insn(w, i);
