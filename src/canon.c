@@ -1477,9 +1477,6 @@ struct hd_canon_pre {
 	size_t n_pos;           /* positions met, hashed or not */
 	const char *base;       /* text of the instruction being hashed */
 	int over;               /* it keeps no operands */
-	size_t op_len;          /* the last opcode of up to 8 bytes (0: */
-	uint64_t op_word;       /* none), its bytes (masked to op_len) */
-	uint64_t op_hash;       /* and its hash: loose_parts_pre */
 	int taken;              /* hd_canon_compute took the results */
 	struct plain_memo memo;
 	XXH3_state_t st;
@@ -2553,42 +2550,6 @@ static void loose_parts(uint64_t *out, const struct hd_dump *d, uint32_t i)
 /* ------------------------------------------------------------------ */
 /* Hashing while the parser has the instruction in cache (canon.h)     */
 
-/*
- * loose_parts for the parser: a dump has a few opcodes, and runs of one,
- * so the hash of an opcode of at most 8 bytes equal to the last one is
- * taken again (the opcode is followed by its operand list in the text:
- * the 8 bytes read lie inside it, or the opcode is hashed).
- */
-static void loose_parts_pre(struct hd_canon_pre *p, uint64_t *out,
-			    const struct hd_insn *in,
-			    const struct hd_insn_source *src)
-{
-	/* the first n bytes of 8 set, in memory order: ones + 8 - n */
-	static const unsigned char ones[16] = {
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-	};
-	struct hd_slice op = in->opcode;
-	size_t at = (size_t)((uintptr_t)op.p - (uintptr_t)in->text.p);
-	uint64_t word, mask, opcode;
-
-	if (op.n && op.n <= 8 && at <= in->text.n && in->text.n - at >= 8) {
-		memcpy(&word, op.p, 8);
-		memcpy(&mask, ones + 8 - op.n, 8);
-		word &= mask;
-		if (op.n == p->op_len && word == p->op_word) {
-			opcode = p->op_hash;
-		} else {
-			opcode = hd_hash64(op);
-			p->op_len = op.n;
-			p->op_word = word;
-			p->op_hash = opcode;
-		}
-	} else {
-		opcode = hd_hash64(op);
-	}
-	loose_parts_hashed(out, opcode, in, src);
-}
-
 struct hd_canon_pre *hd_canon_pre_new(void)
 {
 	struct hd_canon_pre *p = hd_xzalloc_aligned(_Alignof(struct hd_canon_pre),
@@ -2694,7 +2655,7 @@ void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in,
 		insn_text(&p->sink, in, NULL, p);
 		*canon = sink_hash(&p->sink);
 	}
-	loose_parts_pre(p, loose, in, src);
+	loose_parts_hashed(loose, hd_hash64(in->opcode), in, src);
 	r->name_hash = in->name_hash;
 	r->name_len = in->name.n < UINT32_MAX ? (uint32_t)in->name.n :
 						UINT32_MAX;
