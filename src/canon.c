@@ -187,7 +187,7 @@ struct sink {
 	int flushed;            /* the buffer was hashed (or appended) before */
 	struct cbuf *text;      /* text mode: the text goes here */
 	XXH3_state_t *st;       /* hash mode: the streaming state */
-	struct plain_memo *memo; /* configs and attributes kept, or NULL */
+	struct plain_memo *memo; /* attributes kept, or NULL */
 	char buf[CANON_SINK_CAP];
 };
 
@@ -234,9 +234,7 @@ SINK_INLINE void sink_byte(struct sink *k, char c)
 	*k->o++ = c;
 }
 
-static __attribute__((noinline)) void sink_bytes_long(struct sink *k,
-							  const char *s,
-							  size_t n)
+SINK_INLINE void sink_bytes(struct sink *k, const char *s, size_t n)
 {
 	while (n) {
 		size_t room = (size_t)(k->end - k->o), c = n < room ? n : room;
@@ -250,19 +248,6 @@ static __attribute__((noinline)) void sink_bytes_long(struct sink *k,
 		s += c;
 		n -= c;
 	}
-}
-
-SINK_INLINE void sink_bytes(struct sink *k, const char *s, size_t n)
-{
-	if (n <= (size_t)(k->end - k->o)) {
-		if (n <= 16)
-			hd_copy_small(k->o, s, n);
-		else
-			memcpy(k->o, s, n);
-		k->o += n;
-		return;
-	}
-	sink_bytes_long(k, s, n);
 }
 
 /* Writes the stripped form of name (hd_canon_name); one longer than the
