@@ -116,11 +116,6 @@ size_t hd_canon_name(char *out, struct hd_slice name)
 
 	if (n == 0)
 		return 0;
-	part = strip_prefix(p, n);
-	if (part) {
-		memcpy(out, p, part);
-		return part;
-	}
 	/* First part: kept, except the id groups of a sanitised constant. */
 	part = constant_prefix(p, n);
 	if (part) {
