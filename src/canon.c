@@ -608,7 +608,7 @@ static void sink_insn_name(struct sink *k, const struct hd_insn *insn)
 
 struct work;
 static void add_ref(struct work *w, struct hd_slice name);
-SINK_INLINE void pre_add(struct hd_canon_pre *p, struct hd_slice name);
+static void pre_add(struct hd_canon_pre *p, struct hd_slice name);
 
 /*
  * put_operands' step at an operand name s[i] (just past its '%'):
@@ -1452,7 +1452,6 @@ struct hd_canon_pre {
 	struct hd_vec loose;    /* uint64_t, HD_LOOSE_PARTS per instruction */
 	struct hd_vec ops;      /* struct pre_op */
 	size_t max_ops;         /* the budget of ops.len */
-	size_t ops_lim;         /* pre_ops_limit */
 	struct hd_vec pos;      /* struct pre_pos: the positions hashed */
 	size_t n_pos;           /* positions met, hashed or not */
 	const char *base;       /* text of the instruction being hashed */
@@ -2563,41 +2562,20 @@ void hd_canon_pre_budget(struct hd_canon_pre *p, size_t input_bytes)
 							 PRE_WALK - 1;
 }
 
-/* Where pre_add's fast path stops: the end of ops' room and of the
- * budget, 0 when the instruction keeps no operands. */
-static void pre_ops_limit(struct hd_canon_pre *p)
+/* Keeps an operand name for hd_canon_compute; past the budget, none of
+ * the instruction's (it is walked again). */
+static void pre_add(struct hd_canon_pre *p, struct hd_slice name)
 {
-	p->ops_lim = p->over ? 0 : p->ops.cap < p->max_ops ? p->ops.cap :
-							    p->max_ops;
-}
+	struct pre_op *o;
 
-/* pre_add at the limit: grows ops, or gives up at the budget. */
-static __attribute__((noinline)) void pre_add_slow(struct hd_canon_pre *p,
-						   struct hd_slice name)
-{
 	if (p->over)
 		return;
 	if (p->ops.len == p->max_ops) {
 		p->over = 1;
-		pre_ops_limit(p);
 		return;
 	}
 	if (p->ops.len == p->ops.cap)
 		hd_vec_reserve(&p->ops, p->ops.len + 1);
-	pre_ops_limit(p);
-	pre_add(p, name);
-}
-
-/* Inlined: it runs for every operand name, and most calls only hash the
- * name and fill one record. */
-SINK_INLINE void pre_add(struct hd_canon_pre *p, struct hd_slice name)
-{
-	struct pre_op *o;
-
-	if (p->ops.len >= p->ops_lim) {
-		pre_add_slow(p, name);
-		return;
-	}
 	o = &HD_VEC_AT(&p->ops, struct pre_op, p->ops.len++);
 	o->h = hd_hash64(name);
 	o->len = (uint32_t)name.n;
@@ -2628,7 +2606,6 @@ void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in,
 	p->base = in->text.p;
 	p->over = in->text.n > UINT32_MAX ||
 		  in->operands.n > (p->max_ops - first) * sizeof(struct pre_op);
-	pre_ops_limit(p);
 	*canon = 0;
 	if (!p->over) {
 		sink_begin(&p->sink);
