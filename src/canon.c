@@ -265,20 +265,9 @@ static void sink_name(struct sink *k, struct hd_slice name)
 }
 
 /*
- * Block scanning.  The walks below look for a few special bytes in long
- * texts.  16 bytes are classified at a time into bit masks (bit k is byte
- * base + k) whose bits are then taken in order, so plain bytes cost a
- * few instructions per block, not per byte, and the plain bytes between
- * two changes are written with one copy.  A block never reads outside
- * the slice: near its end the slice's last 16 bytes are loaded and the
- * masks shifted; a slice shorter than 16 bytes is classified byte by
- * byte through the tables, which give the same masks.
+ * The walks below look for a few special bytes, set in these tables;
+ * the plain bytes between two are written with one copy.
  */
-enum scan_set {
-	SCAN_OPERANDS,  /* put_operands: '"' '%' '/' */
-	SCAN_ATTRS,     /* walk_attr: '"' brackets ',' '%' */
-};
-
 /* Bytes that start something put_operands must look at. */
 static const unsigned char special[256] = {
 	['"'] = 1, ['%'] = 1, ['/'] = 1,
@@ -290,110 +279,13 @@ static const unsigned char attr_special[256] = {
 	['}'] = 1, [','] = 1, ['%'] = 1,
 };
 
-struct block {
-	size_t base;        /* the byte of bit 0 */
-	unsigned spec;      /* special bytes of the set not yet taken */
-	unsigned quote;     /* '"' bytes */
-};
-
-/* The bytes of x in the set (quotes q included). */
-static inline hd_v16 set_bytes(hd_v16 x, hd_v16 q, enum scan_set set)
+/* The first byte at or after i that tab marks (n when none). */
+static size_t next_special(const unsigned char *tab, const char *s,
+			   size_t n, size_t i)
 {
-	hd_v16 m;
-
-	if (set == SCAN_OPERANDS)
-		return hd_v_or(q, hd_v_or(hd_v_eq(x, '%'), hd_v_eq(x, '/')));
-	/* '(' ')' differ in bit 0; '[' '{' and ']' '}' in bit 5 */
-	m = hd_v_or(hd_v_eq(hd_v_or_byte(x, 0x20), '{'),
-		    hd_v_eq(hd_v_or_byte(x, 0x20), '}'));
-	m = hd_v_or(m, hd_v_eq(hd_v_or_byte(x, 1), ')'));
-	m = hd_v_or(m, hd_v_or(hd_v_eq(x, ','), hd_v_eq(x, '%')));
-	return hd_v_or(m, q);
-}
-
-/* The bytes of x that matter in an attribute value (attr_special). */
-static inline hd_v16 v_attr_special(hd_v16 x)
-{
-	return set_bytes(x, hd_v_eq(x, '"'), SCAN_ATTRS);
-}
-
-/* Classifies the block of s (n bytes) starting at at < n. */
-static inline void block_load(struct block *b, const char *s, size_t n,
-			      size_t at, enum scan_set set)
-{
-	const unsigned char *tab = set == SCAN_ATTRS ? attr_special : special;
-	size_t k, end;
-
-	b->base = at;
-	if (n >= 16) {
-		size_t from = n - at >= 16 ? at : n - 16;
-		unsigned shift = (unsigned)(at - from);
-		hd_v16 x = hd_v_load(s + from);
-		hd_v16 q = hd_v_eq(x, '"');
-
-		b->spec = hd_v_mask(set_bytes(x, q, set)) >> shift;
-		b->quote = hd_v_mask(q) >> shift;
-		return;
-	}
-	b->spec = b->quote = 0;
-	end = n - at < 16 ? n : at + 16;
-	for (k = at; k < end; k++) {
-		unsigned char c = (unsigned char)s[k];
-
-		b->spec |= (unsigned)tab[c] << (k - at);
-		b->quote |= (unsigned)(c == '"') << (k - at);
-	}
-}
-
-/*
- * The first special byte at or after i (n when none).  b holds the block
- * of an earlier position <= i; bits before i are dropped.
- */
-static inline size_t block_next(struct block *b, const char *s, size_t n,
-				size_t i, enum scan_set set)
-{
-	if (i >= n)
-		return n;
-	if (i - b->base >= 16)
-		block_load(b, s, n, i, set);
-	else
-		b->spec &= ~0u << (i - b->base);
-	while (!b->spec) {
-		if (n - b->base <= 16)
-			return n;
-		block_load(b, s, n, b->base + 16, set);
-	}
-	return b->base + (size_t)__builtin_ctz(b->spec);
-}
-
-/*
- * hd_scan_string_end for the string opening at s[j], a special byte of block b:
- * the first closing quote (in the block, in a block loaded at j, or
- * found by find_byte after that) ends it when no backslash precedes it;
- * anything else takes hd_scan_string_end.
- */
-static inline size_t block_string_end(struct block *b, const char *s,
-				      size_t n, size_t j, enum scan_set set)
-{
-	unsigned q = b->quote & (~1u << (j - b->base));
-
-	if (!q && j != b->base) {
-		block_load(b, s, n, j, set);
-		q = b->quote & ~1u;
-	}
-	if (q) {
-		size_t e = b->base + (size_t)__builtin_ctz(q);
-
-		if (s[e - 1] != '\\')
-			return e + 1;
-	} else if (b->base + 16 < n) {
-		/* a longer string: the quote after the block */
-		size_t e = find_byte(s, n, b->base + 16, '"');
-
-		if (e < n && s[e - 1] != '\\')
-			return e + 1;
-	}
-	return hd_scan_string_end(s, n, j);
+	while (i < n && !tab[(unsigned char)s[i]])
+		i++;
+	return i;
 }
 
 /*
@@ -643,16 +535,14 @@ static void put_operands(struct sink *k, const struct hd_insn *insn,
 	struct hd_slice t = insn->operands;
 	const char *s = t.p;
 	size_t n = t.n, i = 0, cs = 0, j;
-	struct block b;
 	struct win v;
 
 	if (n == 0)
 		return;
 	v = win_of(insn, t);
-	block_load(&b, s, n, i, SCAN_OPERANDS);
-	while ((j = block_next(&b, s, n, i, SCAN_OPERANDS)) < n) {
+	while ((j = next_special(special, s, n, i)) < n) {
 		if (s[j] == '"') {
-			i = block_string_end(&b, s, n, j, SCAN_OPERANDS);
+			i = hd_scan_string_end(s, n, j);
 		} else if (s[j] == '/') {
 			const char *end;
 
@@ -989,12 +879,11 @@ static size_t walk_attr(struct sink *k, const char *s, size_t n, size_t i,
 {
 	int depth = 0;
 	size_t cs = i, j;
-	struct block b;
 
 	if (i >= n)
 		return n;
 	/* An attribute copied with its %names stripped is walked at once:
-	 * most are short and followed by more (", " in the first block),
+	 * most are short and followed by more (", " a few bytes on),
 	 * where the check of attr_runs_plain cost more than it saved. */
 	if (mode == ATTR_BACKEND ? backend_plain(k, s, n, i) :
 	    mode != ATTR_COPY && attr_runs_plain(s, n, i, mode)) {
@@ -1002,13 +891,12 @@ static size_t walk_attr(struct sink *k, const char *s, size_t n, size_t i,
 			sink_bytes(k, s + i, n - i);
 		return n;
 	}
-	block_load(&b, s, n, i, SCAN_ATTRS);
-	while ((j = block_next(&b, s, n, i, SCAN_ATTRS)) < n) {
+	while ((j = next_special(attr_special, s, n, i)) < n) {
 		char c = s[j];
 
 		i = j + 1;
 		if (c == '"') {
-			i = block_string_end(&b, s, n, j, SCAN_ATTRS);
+			i = hd_scan_string_end(s, n, j);
 			if (mode == ATTR_BACKEND && i < n && s[i] == ':' &&
 			    is_id_key(s + j, i - j)) {
 				sink_bytes(k, s + cs, i + 1 - cs);
@@ -1035,6 +923,18 @@ static size_t walk_attr(struct sink *k, const char *s, size_t n, size_t i,
 	if (mode != ATTR_DROP)
 		sink_bytes(k, s + cs, i - cs);
 	return i;
+}
+
+/* The bytes of x that matter in an attribute value (attr_special):
+ * '(' ')' differ in bit 0; '[' '{' and ']' '}' in bit 5. */
+static inline hd_v16 v_attr_special(hd_v16 x)
+{
+	hd_v16 m = hd_v_or(hd_v_eq(hd_v_or_byte(x, 0x20), '{'),
+			   hd_v_eq(hd_v_or_byte(x, 0x20), '}'));
+
+	m = hd_v_or(m, hd_v_eq(hd_v_or_byte(x, 1), ')'));
+	m = hd_v_or(m, hd_v_or(hd_v_eq(x, ','), hd_v_eq(x, '%')));
+	return hd_v_or(m, hd_v_eq(x, '"'));
 }
 
 /*
