@@ -380,17 +380,6 @@ static inline hd_v16 v_digit(hd_v16 x)
 	return hd_v_in_range(x, '0', '9');
 }
 
-static inline hd_v16 v_under(hd_v16 x)
-{
-	return hd_v_eq(x, '_');
-}
-
-/* [a-f] (hex digits that are not digits) */
-static inline hd_v16 v_hex_letter(hd_v16 x)
-{
-	return hd_v_in_range(x, 'a', 'f');
-}
-
 /*
  * Writes the d < 32 bytes of x from q to k: the two loaded vectors are
  * stored whole when they start at q and the buffer has room (the bytes
@@ -2147,87 +2136,6 @@ static size_t drop_hex_hashes(char *s, size_t n)
 }
 
 /*
- * Bit masks of a class of bytes of a name of 4 to 31 bytes from the
- * movemasks a and b of the vectors loose_stem loaded (half: the bytes
- * of each that are the name's first and last ones; sh: where the last
- * ones start, less half).
- */
-static inline uint64_t loose_merge(unsigned a, unsigned b, unsigned half,
-				   unsigned sh)
-{
-	if (half == 16)
-		return a | (uint64_t)b << sh;
-	return (a & ((1u << half) - 1)) | (uint64_t)(a >> half) << sh;
-}
-
-/*
- * strip_prefix for a name of 4 to 31 bytes (its stripped form is a
- * prefix of it in the usual case: stem_len), and when it is, in *hex
- * whether has_hex_hash holds for the prefix.  The name (in the dump's
- * arena, where no byte past it may be read) is loaded as its first and
- * last 16, 8 or 4 bytes, classified by masks (bit k: byte k) and its '_'
- * parts taken from them, where strip_prefix and has_hex_hash each
- * called memchr and walked it byte by byte.  (Copying it to a buffer
- * and loading that cost more than it saved: the loads waited for the
- * stores.)
- */
-static size_t loose_stem(const char *p, size_t n, int *hex)
-{
-	hd_v16 lo, hi = hd_v_from64(0, 0);
-	uint64_t dots, digits, under, hexes, below, w0, w1;
-	uint32_t u0, u1;
-	unsigned half, sh;
-	size_t d;
-
-	if (n >= 16) {
-		lo = hd_v_load(p);
-		hi = hd_v_load(p + n - 16);
-		half = 16;
-	} else if (n >= 8) {
-		memcpy(&w0, p, 8);
-		memcpy(&w1, p + n - 8, 8);
-		lo = hd_v_from64(w0, w1);
-		half = 8;
-	} else {
-		memcpy(&u0, p, 4);
-		memcpy(&u1, p + n - 4, 4);
-		lo = hd_v_from64((uint64_t)u1 << 32 | u0, 0);
-		half = 4;
-	}
-	sh = (unsigned)n - half;
-#define LOOSE_MASK(f) loose_merge(hd_v_mask(f(lo)), \
-				  hd_v_mask(f(hi)), half, sh)
-	dots = LOOSE_MASK(v_dot);
-	digits = LOOSE_MASK(v_digit);
-	d = stem_len(p, dots, digits, n);
-	if (d == 0)
-		return 0;
-	below = ((uint64_t)1 << d) - 1;
-	under = LOOSE_MASK(v_under) & below;
-	hexes = (LOOSE_MASK(v_hex_letter) | digits) & below;
-#undef LOOSE_MASK
-	/* each '_' starts a part, which runs to the next '_' (the prefix
-	 * has no '.') or the end: a hex hash is 6 or more of [0-9a-f] with
-	 * a digit among them */
-	*hex = 0;
-	while (under) {
-		size_t i = (size_t)__builtin_ctzll(under), j;
-		uint64_t part;
-
-		under &= under - 1;
-		j = under ? (size_t)__builtin_ctzll(under) : d;
-		if (j - i - 1 < 6)
-			continue;
-		part = (((uint64_t)1 << j) - 1) & ~(((uint64_t)2 << i) - 1);
-		if ((part & ~hexes) == 0 && (part & digits) != 0) {
-			*hex = 1;
-			break;
-		}
-	}
-	return d;
-}
-
-/*
  * The matcher asks for the loose keys of values in increasing order (the
  * ones its strict passes left: about two in five of a recompile's), and
  * three of the reads for each value are out of order: its instruction's
@@ -2320,22 +2228,15 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 		 * hashed in place; either is copied only when it has hex
 		 * parts to drop (dropping nothing keeps the hash) */
 		const char *p = val->name.p;
-		int hex = -1;
 
-		if (val->name.n - 4 < 28)
-			n = loose_stem(p, val->name.n, &hex);
-		else
-			n = strip_prefix(p, val->name.n);
+		n = strip_prefix(p, val->name.n);
 		if (n == 0) {
 			n = hd_canon_name(small, val->name);
 			p = small;
-			hex = -1;
 		}
 		named = XXH3_64bits(p, n);
 		keys[HD_LOOSE_NAMED] = mix(h, named);
-		if (hex < 0)
-			hex = has_hex_hash(p, n);
-		if (hex) {
+		if (has_hex_hash(p, n)) {
 			if (p != small)
 				memcpy(small, p, n);
 			named = XXH3_64bits(small, drop_hex_hashes(small, n));

@@ -204,8 +204,7 @@ static size_t ref_stem(char *out, const char *s, size_t n)
 
 /*
  * Values named by random pieces (digits, hex runs, '_', '.', GPU
- * constants, 1 to 60 bytes: both sides of the 32-byte fast path of
- * hd_canon_loose): their NAMED key is the shape key mixed with the hash
+ * constants, 1 to 60 bytes): their NAMED key is the shape key mixed with the hash
  * of the stripped name, and their STEM key the opcode part mixed with
  * the hash of its stem, then with the index's.
  */
