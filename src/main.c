@@ -29,7 +29,7 @@
 #include "hlodiff/rules.h"
 
 #ifndef HLODIFF_VERSION
-#define HLODIFF_VERSION "0.3.3"
+#define HLODIFF_VERSION "0.3.4"
 #endif
 
 #define DEFAULT_TOP_N 20
