@@ -763,24 +763,15 @@ static void held_item_of(const struct hd_dump *d, uint32_t i, uint32_t k,
 
 /*
  * Memory the passes of a sweep use one after another (the picked
- * ranges, the sort's numbers, the events) as one block: a block fresh
- * from the system costs a page fault and a zeroed page per page first
- * touched, more than the passes' own work in it.
+ * ranges, the sort's numbers, the events): one block, elements of one
+ * byte, whatever it holds.  A block fresh from the system costs a page
+ * fault and a zeroed page per page first touched, more than the passes'
+ * own work in it.
  */
-struct held_scratch {
-	void *p;
-	size_t size;
-};
-
-/* size bytes of s, whatever they hold (a new block if s is smaller). */
-static void *scratch_get(struct held_scratch *s, size_t size)
+static void *scratch_get(struct hd_vec *s, size_t size)
 {
-	if (size > s->size) {
-		free(s->p);
-		s->p = hd_xmalloc(size);
-		s->size = size;
-	}
-	return s->p;
+	hd_vec_reserve(s, size);
+	return s->data;
 }
 
 /* Items grouped by allocation: group g is it[group[g], group[g + 1]). */
@@ -806,7 +797,7 @@ static void held_set_free(struct held_set *set)
  */
 static void held_items(const struct hd_dump *d, const struct held_filter *f,
 		       struct held_set *set, uint32_t *unplaced,
-		       struct held_scratch *sc)
+		       struct hd_vec *sc)
 {
 	size_t nr = d->live_ranges.len, na = d->allocs.len, i, n = 0, g = 0;
 	uint32_t *first = hd_xcalloc(na + 1, sizeof(*first));
@@ -942,7 +933,7 @@ static void held_permute(struct held_item *it, uint32_t *perm, size_t n)
  * total.  0 when a field does not fit beside the place (the caller
  * sorts otherwise).
  */
-static int held_radix(struct held_item *it, size_t n, struct held_scratch *sc)
+static int held_radix(struct held_item *it, size_t n, struct hd_vec *sc)
 {
 	struct held_field hf[3];
 	unsigned ib = 64 - (unsigned)__builtin_clzll(n - 1);
@@ -985,7 +976,7 @@ static int held_radix(struct held_item *it, size_t n, struct held_scratch *sc)
 /* Sorts it[0, n) (one allocation) by cmp_item, stably: a few by
  * insertion, items in order already with one look, the others by
  * held_radix (a comparison sort of many costs several times more). */
-static void held_sort(struct held_item *it, size_t n, struct held_scratch *sc)
+static void held_sort(struct held_item *it, size_t n, struct hd_vec *sc)
 {
 	size_t i, j;
 
@@ -1008,7 +999,7 @@ static void held_sort(struct held_item *it, size_t n, struct held_scratch *sc)
 }
 
 /* Sorts each allocation's items (held_items' groups). */
-static void held_sort_groups(struct held_set *set, struct held_scratch *sc)
+static void held_sort_groups(struct held_set *set, struct hd_vec *sc)
 {
 	size_t g;
 
@@ -1106,7 +1097,7 @@ struct held_sweep {
 	const struct hd_dump *d;
 	struct hd_held *h;
 	struct held_set set;
-	struct held_scratch scratch;    /* by_start, by_end, at_start, at_end */
+	struct hd_vec scratch;          /* by_start, by_end, at_start, at_end */
 	struct held_item *it;           /* set.it */
 	size_t n;                       /* set.n */
 	unsigned char *shared;          /* per item: in its allocation's tree */
@@ -1219,19 +1210,24 @@ static struct held_event held_event_of(const struct held_sweep *sw, size_t i,
 	return e;
 }
 
+/* The scratch bytes of held_events: n events twice, T + 2 buckets twice. */
+static size_t held_events_bytes(size_t n, size_t T)
+{
+	return 2 * n * sizeof(struct held_event) + 2 * (T + 2) * sizeof(uint32_t);
+}
+
 /* The events bucketed by time (a counting sort); at_start[t] and
  * at_end[t] are left at the end of time t's bucket. */
 static void held_events(struct held_sweep *sw, size_t T)
 {
 	const struct held_item *it = sw->it;
-	size_t i, g, nb = 2 * (T + 2) * sizeof(*sw->at_start);
+	size_t i, g;
 
-	sw->by_start = scratch_get(&sw->scratch,
-				   2 * sw->n * sizeof(*sw->by_start) + nb);
+	sw->by_start = scratch_get(&sw->scratch, held_events_bytes(sw->n, T));
 	sw->by_end = sw->by_start + sw->n;
 	sw->at_start = (uint32_t *)(sw->by_end + sw->n);
 	sw->at_end = sw->at_start + T + 2;
-	memset(sw->at_start, 0, nb);
+	memset(sw->at_start, 0, 2 * (T + 2) * sizeof(*sw->at_start));
 	for (i = 0; i < sw->n; i++) {
 		sw->at_start[it[i].start + 1]++;
 		sw->at_end[it[i].end + 1]++;
@@ -1366,7 +1362,7 @@ static void held_sweep_free(struct held_sweep *sw)
 	free(sw->trees);
 	free(sw->tree_of);
 	free(sw->shared);
-	free(sw->scratch.p);
+	hd_vec_release(&sw->scratch);
 	free(sw->dirty);
 	free(sw->is_dirty);
 	free(sw->xs_pool);
@@ -1391,6 +1387,7 @@ static const char *held_sweep_keep(const struct hd_dump *d, struct hd_held *h,
 	if (why)
 		return why;
 	memset(&sw, 0, sizeof(sw));
+	sw.scratch.elem = 1;
 	sw.d = d;
 	sw.h = h;
 	h->t_max = d->live_max;
@@ -1399,8 +1396,8 @@ static const char *held_sweep_keep(const struct hd_dump *d, struct hd_held *h,
 	h->color_time = hd_xcalloc(h->n_colors, sizeof(*h->color_time));
 	/* sized for the most it holds, the events (a range has at most
 	 * one), so the passes before them use the same pages */
-	scratch_get(&sw.scratch, 2 * d->live_ranges.len * sizeof(*sw.by_start) +
-		    2 * ((size_t)d->live_max + 2) * sizeof(*sw.at_start));
+	scratch_get(&sw.scratch, held_events_bytes(d->live_ranges.len,
+						   (size_t)d->live_max));
 	held_items(d, &all, &sw.set, &h->unplaced, &sw.scratch);
 	sw.it = sw.set.it;
 	sw.n = sw.set.n;
@@ -1528,14 +1525,14 @@ int64_t hd_held_values_at(const struct hd_dump *d, int64_t t, int64_t color,
 			  int64_t *bytes_at, uint64_t *bits)
 {
 	struct held_filter f = { 0, t, color };
-	struct held_scratch sc = { NULL, 0 };
+	struct hd_vec sc = HD_VEC_INIT(char);
 	struct held_set set;
 	uint32_t unplaced = 0;
 	int64_t sum;
 
 	held_items(d, &f, &set, &unplaced, &sc);
 	held_sort_groups(&set, &sc);
-	free(sc.p);
+	hd_vec_release(&sc);
 	sum = held_assign(d, set.it, set.n, bytes_at, bits, NULL);
 	held_set_free(&set);
 	return sum;
