@@ -404,62 +404,42 @@ static void batch_opts(const struct options *o, const struct hd_rules *rules,
 	b->report = o->report;
 	b->formats = wanted_formats(o);
 	b->md_level = 3;
-	b->jobs = o->jobs ? o->jobs : hd_online_cpus();
+	b->html_top_n = o->report.all ? 0 : o->top_n_given ? o->report.top_n : 0;
+	b->jobs = o->jobs;
 }
 
 /* Writes one document in format f to out. */
 typedef void (*render_fn)(FILE *out, enum hd_format f, const void *ctx);
 
-/* The --format document on standard output (write errors are caught by
- * finish()). */
-static void emit_stdout(const struct options *o, render_fn render, const void *ctx)
+/* One document in format f to the file at path.  Returns 0, or -1 after
+ * printing why it could not be written. */
+static int write_doc(const char *path, render_fn render, enum hd_format f,
+		     const void *ctx)
 {
-	render(stdout, stdout_format(o), ctx);
+	FILE *out = fopen(path, "w");
+
+	if (!out) {
+		hd_error(path, 0, "cannot write: %s", strerror(errno));
+		return -1;
+	}
+	render(out, f, ctx);
+	if (ferror(out) | fclose(out)) {
+		hd_error(path, 0, "cannot write: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
-/* Every --FORMAT FILE document.  Returns 0, or -1 after printing why a
- * file could not be written. */
+/* Every --FORMAT FILE document.  Returns 0, or -1 when one could not be
+ * written. */
 static int emit_files(const struct options *o, render_fn render, const void *ctx)
 {
 	int k, bad = 0;
 
-	for (k = 0; k < HD_FORMAT_COUNT; k++) {
-		const char *path = o->file_out[k];
-		FILE *f;
-
-		if (!path)
-			continue;
-		f = fopen(path, "w");
-		if (!f) {
-			hd_error(path, 0, "cannot write: %s", strerror(errno));
+	for (k = 0; k < HD_FORMAT_COUNT; k++)
+		if (o->file_out[k] && write_doc(o->file_out[k], render, (enum hd_format)k, ctx))
 			bad = 1;
-			continue;
-		}
-		render(f, (enum hd_format)k, ctx);
-		if (ferror(f) | fclose(f)) {
-			hd_error(path, 0, "cannot write: %s", strerror(errno));
-			bad = 1;
-		}
-	}
 	return bad ? -1 : 0;
-}
-
-/* The --markdown-pr FILE document.  Returns 0, or -1 after printing why
- * it could not be written. */
-static int emit_pr(const struct options *o, render_fn render, const void *ctx)
-{
-	FILE *f = fopen(o->markdown_pr, "w");
-
-	if (!f) {
-		hd_error(o->markdown_pr, 0, "cannot write: %s", strerror(errno));
-		return -1;
-	}
-	render(f, HD_FORMAT_MARKDOWN, ctx);
-	if (ferror(f) | fclose(f)) {
-		hd_error(o->markdown_pr, 0, "cannot write: %s", strerror(errno));
-		return -1;
-	}
-	return 0;
 }
 
 /* ---- stat ---------------------------------------------------------------- */
@@ -562,7 +542,6 @@ static int cmd_pair(const struct options *o, const struct hd_rules *rules)
 	bo.md_level = 2;
 	bo.jobs = 1;
 	bo.html_path = o->html_path;
-	bo.html_top_n = o->report.all ? 0 : o->top_n_given ? o->report.top_n : 0;
 	memset(&job, 0, sizeof(job));
 	job.module = module[0] ? module : NULL;
 	job.label = module[0] ? module : NULL;
@@ -573,11 +552,12 @@ static int cmd_pair(const struct options *o, const struct hd_rules *rules)
 	if (m.state == HD_MODULE_COMPARED) {
 		struct pair_render r = { &m, o->pr, o->full_report };
 
-		emit_stdout(o, render_pair, &r);
+		render_pair(stdout, stdout_format(o), &r);
 		if (emit_files(o, render_pair, &r))
 			status = HD_EXIT_TROUBLE;
 		r.pr = 1;
-		if (o->markdown_pr && emit_pr(o, render_pair, &r))
+		if (o->markdown_pr &&
+		    write_doc(o->markdown_pr, render_pair, HD_FORMAT_MARKDOWN, &r))
 			status = HD_EXIT_TROUBLE;
 		if (o->strict_module && m.other_program) {
 			fprintf(stderr, "hlodiff: %s: %s (--strict-module)\n",
@@ -599,22 +579,10 @@ static void render_batch(FILE *out, enum hd_format f, const void *ctx)
 	hd_report_batch(out, f, ctx);
 }
 
-/* The page of many modules.  Returns 0, or -1 after saying why it could
- * not be written. */
-static int write_batch_html(const char *path, const struct hd_batch_report *br)
+static void render_batch_html(FILE *out, enum hd_format f, const void *ctx)
 {
-	FILE *f = fopen(path, "w");
-
-	if (!f) {
-		hd_error(path, 0, "cannot write: %s", strerror(errno));
-		return -1;
-	}
-	hd_report_batch_html(f, br);
-	if (ferror(f) | fclose(f)) {
-		hd_error(path, 0, "cannot write: %s", strerror(errno));
-		return -1;
-	}
-	return 0;
+	(void)f;
+	hd_report_batch_html(out, ctx);
 }
 
 /* Compares the jobs and writes every report; returns the exit status. */
@@ -630,7 +598,6 @@ static int run_batch(const struct options *o, const struct hd_rules *rules,
 
 	batch_opts(o, rules, &bo);
 	bo.html_parts = o->html_path != NULL;
-	bo.html_top_n = o->report.all ? 0 : o->top_n_given ? o->report.top_n : 0;
 	mods = hd_xcalloc(jobs->len + 1, sizeof(*mods));
 	hd_batch_compare(&bo, jobs->data, jobs->len, mods);
 	for (i = 0; i < jobs->len; i++) {
@@ -652,14 +619,15 @@ static int run_batch(const struct options *o, const struct hd_rules *rules,
 	br.summary_only = o->summary_only;
 	br.pr = o->pr;
 	br.full_report = o->full_report;
-	emit_stdout(o, render_batch, &br);
+	hd_report_batch(stdout, stdout_format(o), &br);
 	br.summary_only = 0;
 	if (emit_files(o, render_batch, &br))
 		status = HD_EXIT_TROUBLE;
 	br.pr = 1;
-	if (o->markdown_pr && emit_pr(o, render_batch, &br))
+	if (o->markdown_pr &&
+	    write_doc(o->markdown_pr, render_batch, HD_FORMAT_MARKDOWN, &br))
 		status = HD_EXIT_TROUBLE;
-	if (o->html_path && write_batch_html(o->html_path, &br))
+	if (o->html_path && write_doc(o->html_path, render_batch_html, HD_FORMAT_TEXT, &br))
 		status = HD_EXIT_TROUBLE;
 	for (i = 0; i < jobs->len; i++)
 		hd_module_report_release(&mods[i]);
@@ -689,7 +657,7 @@ static int cmd_dirs(const struct options *o, const struct hd_rules *rules)
 			 "no *-buffer-assignment.txt dumps or golden files in this directory");
 	if (no > 0 && nn > 0) {
 		hd_pair_files_by_content(&jobs, &arena, &old_files, &new_files, 0, 0, 0,
-					 parse_flags(o), o->jobs ? o->jobs : hd_online_cpus());
+					 parse_flags(o), o->jobs);
 		status = run_batch(o, rules, &jobs, "directories", o->args[0], o->args[1]);
 	}
 	hd_vec_release(&old_files);
@@ -773,7 +741,7 @@ static int cmd_golden_update(const struct options *o)
 	hd_pair_files(&jobs, &arena, &none, &files, 0, 0, 1);
 	out = hd_xcalloc(jobs.len + 1, sizeof(*out));
 	hd_batch_write_goldens(o->args[0], o->gz, parse_flags(o) | HD_PARSE_CANON,
-			       o->jobs ? o->jobs : hd_online_cpus(), jobs.data,
+			       o->jobs, jobs.data,
 			       jobs.len, out);
 	status = HD_EXIT_OK;
 	for (i = 0; i < jobs.len; i++) {
@@ -828,7 +796,7 @@ static int cmd_golden_check(const struct options *o, const struct hd_rules *rule
 				HD_VEC_AT(&scanned, struct hd_module_file, i);
 	hd_pair_files_by_content(&jobs, &arena, &goldens, &files, 0,
 				 o->allow_new ? 0 : HD_EXIT_TROUBLE, 1, parse_flags(o),
-				 o->jobs ? o->jobs : hd_online_cpus());
+				 o->jobs);
 	new_root = o->nargs == 2 ? o->args[1] :
 		hd_arena_printf(&arena, "%d paths", o->nargs - 1);
 	status = run_batch(o, rules, &jobs, "golden", o->args[0], new_root);
@@ -873,6 +841,8 @@ static int run(struct options *o)
 
 	if (o->cmd == CMD_STAT)
 		return cmd_stat(o);
+	if (!o->jobs)
+		o->jobs = hd_online_cpus();
 	if (o->cmd == CMD_GOLDEN_UPDATE)
 		return cmd_golden_update(o);
 	dirs = o->cmd == CMD_DIFF ? is_dir(o->args[0]) + is_dir(o->args[1]) : 0;
