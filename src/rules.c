@@ -505,33 +505,17 @@ static int64_t pow10_i64(int e)
 
 /* ---- metrics ---------------------------------------------------------- */
 
-/* "space<digits>_bytes" -> 1 and the space number. */
-static int space_metric(const char *w, size_t n, int64_t *space)
+/* "space<digits>SUFFIX" (n bytes at w) -> 1 and the number in *space. */
+static int space_metric(const char *w, size_t n, const char *suffix,
+			int64_t *space)
 {
-	size_t i = 5;
+	size_t i = 5, ns = strlen(suffix);
 	int64_t v = 0;
 
-	if (n < 12 || strncmp(w, "space", 5) != 0 ||
-	    strncmp(w + n - 6, "_bytes", 6) != 0)
+	if (n < 6 + ns || strncmp(w, "space", 5) != 0 ||
+	    strncmp(w + n - ns, suffix, ns) != 0)
 		return 0;
-	for (; i < n - 6; i++) {
-		if (!isdigit((unsigned char)w[i]) || v > INT64_MAX / 10 - 9)
-			return 0;
-		v = v * 10 + (w[i] - '0');
-	}
-	*space = v;
-	return 1;
-}
-
-/* "spaceN_peak_bytes" (n bytes at w): N in *space (peak_bytes(space=N)). */
-static int space_metric_peak(const char *w, size_t n, int64_t *space)
-{
-	size_t i = 5;
-	int64_t v = 0;
-
-	if (n < 17 || strncmp(w, "space", 5) != 0)
-		return 0;
-	for (; i < n - 11; i++) {
+	for (; i < n - ns; i++) {
 		if (!isdigit((unsigned char)w[i]) || v > INT64_MAX / 10 - 9)
 			return 0;
 		v = v * 10 + (w[i] - '0');
@@ -603,41 +587,18 @@ static int parse_glob_value(struct parser *ps, const char *key,
 	return 0;
 }
 
-static int filter_space(struct parser *ps, struct hd_metric *m)
-{
-	return parse_space_value(ps, m);
-}
-
-static int filter_kind(struct parser *ps, struct hd_metric *m)
-{
-	return parse_kind_value(ps, m);
-}
-
-static int filter_name(struct parser *ps, struct hd_metric *m)
-{
-	return parse_glob_value(ps, "name", &m->name_glob);
-}
-
-static int filter_op_name(struct parser *ps, struct hd_metric *m)
-{
-	return parse_glob_value(ps, "op_name", &m->op_glob);
-}
-
-static int filter_source(struct parser *ps, struct hd_metric *m)
-{
-	return parse_glob_value(ps, "source", &m->source_glob);
-}
-
+/* A filter's value is parsed by parse, else it is a glob at glob_off. */
 static const struct filter_row {
 	const char *name;
 	unsigned flag;
 	int (*parse)(struct parser *, struct hd_metric *);
+	size_t glob_off;
 } filter_rows[] = {
-	{ "space", HD_FILTER_SPACE, filter_space },
-	{ "kind", HD_FILTER_KIND, filter_kind },
-	{ "name", HD_FILTER_NAME, filter_name },
-	{ "op_name", HD_FILTER_OP_NAME, filter_op_name },
-	{ "source", HD_FILTER_SOURCE, filter_source },
+	{ "space", HD_FILTER_SPACE, parse_space_value, 0 },
+	{ "kind", HD_FILTER_KIND, parse_kind_value, 0 },
+	{ "name", HD_FILTER_NAME, NULL, offsetof(struct hd_metric, name_glob) },
+	{ "op_name", HD_FILTER_OP_NAME, NULL, offsetof(struct hd_metric, op_glob) },
+	{ "source", HD_FILTER_SOURCE, NULL, offsetof(struct hd_metric, source_glob) },
 };
 
 /* One "key=value" of bytes(...). */
@@ -663,7 +624,10 @@ static int parse_filter(struct parser *ps, struct hd_metric *m)
 			       "expected '=' after '%s'", filter_rows[row].name);
 	take(ps);
 	m->filters |= filter_rows[row].flag;
-	return filter_rows[row].parse(ps, m);
+	if (filter_rows[row].parse)
+		return filter_rows[row].parse(ps, m);
+	return parse_glob_value(ps, filter_rows[row].name,
+				(const char **)((char *)m + filter_rows[row].glob_off));
 }
 
 /* bytes '(' filter { ',' filter } ')' ; the word is already taken. */
@@ -767,14 +731,13 @@ static int parse_metric(struct parser *ps, struct hd_metric *m)
 		   is_punct(ps, peek(ps), '(')) {
 		if (parse_peak_space(ps, m))
 			return -1;
-	} else if (t->kind == TOK_WORD && t->len > 16 &&
-		   strncmp(ps->line + t->off + t->len - 11, "_peak_bytes", 11) == 0 &&
-		   space_metric_peak(ps->line + t->off, t->len, &m->space)) {
+	} else if (t->kind == TOK_WORD &&
+		   space_metric(ps->line + t->off, t->len, "_peak_bytes", &m->space)) {
 		m->source = HD_MSRC_ROW;
 		m->row = hd_arena_printf(&ps->r->arena, "space%lld_peak_bytes",
 					 (long long)m->space);
 	} else if (t->kind == TOK_WORD &&
-		   space_metric(ps->line + t->off, t->len, &m->space)) {
+		   space_metric(ps->line + t->off, t->len, "_bytes", &m->space)) {
 		m->source = HD_MSRC_ALLOC;
 		m->filters = HD_FILTER_SPACE;
 	} else if (row >= 0 && metric_rows[row].source >= 0) {
