@@ -264,9 +264,7 @@ static void json_embed(struct hd_json *j, const char *text, size_t n)
 		n--;
 	for (i = 0; i < n; i++)
 		extra += text[i] == '\n';
-	buf = malloc(n + extra * depth * 2 + 1);
-	if (!buf)
-		abort();
+	buf = hd_xmalloc(n + extra * depth * 2 + 1);
 	for (i = 0; i < n; i++) {
 		buf[o++] = text[i];
 		if (text[i] == '\n') {
@@ -376,9 +374,7 @@ static void md_cell_code(FILE *out, const char *s)
 
 static const char *md_mark(const struct hd_module_report *m)
 {
-	if (m->status == 2)
-		return ":x: ";
-	if (m->status == 1)
+	if (m->status)
 		return ":x: ";
 	if (m->n_warn)
 		return ":warning: ";
@@ -399,10 +395,14 @@ static void md_row(FILE *out, const struct hd_batch_report *b,
 		c[3], c[4], c[5], md_mark(m), verdict);
 }
 
-static void md_summary(FILE *out, const struct hd_batch_report *b)
+static const char md_table_head[] =
+	"| module | total old | total new | delta | % | peak old | peak new | verdict |\n"
+	"|:---|---:|---:|---:|---:|---:|---:|:---|\n";
+
+/* The heading and the tally line, of the full and the pull-request form. */
+static void md_heading(FILE *out, const struct hd_batch_report *b)
 {
 	char line[512];
-	size_t i;
 
 	tally_line(line, sizeof(line), b);
 	fprintf(out, "## hlodiff: %zu module%s\n\n%s**%s**: ", b->n, b->n == 1 ? "" : "s",
@@ -410,8 +410,15 @@ static void md_summary(FILE *out, const struct hd_batch_report *b)
 	md_cell_code(out, b->old_root);
 	fputs(" → ", out);
 	md_cell_code(out, b->new_root);
-	fputs("\n\n| module | total old | total new | delta | % | peak old | peak new | verdict |\n"
-	      "|:---|---:|---:|---:|---:|---:|---:|:---|\n", out);
+	fputs("\n\n", out);
+}
+
+static void md_summary(FILE *out, const struct hd_batch_report *b)
+{
+	size_t i;
+
+	md_heading(out, b);
+	fputs(md_table_head, out);
 	for (i = 0; i < b->n; i++)
 		md_row(out, b, &b->mods[i]);
 	fputc('\n', out);
@@ -470,57 +477,58 @@ static enum pr_class pr_class(const struct hd_module_report *m)
 	return m->n_warn ? PR_WARN : PR_PASS;
 }
 
-/* A growing text in memory (open_memstream), so sizes are known before
- * a piece is kept. */
-struct pr_buf {
-	char *p;
-	size_t n;
-	FILE *f;
-};
-
-static FILE *pr_open(struct pr_buf *b)
+/* A growing text in memory, so sizes are known before a piece is kept. */
+static FILE *pr_open(char **p, size_t *n)
 {
-	b->p = NULL;
-	b->n = 0;
-	b->f = open_memstream(&b->p, &b->n);
-	if (!b->f)
+	FILE *f = open_memstream(p, n);
+
+	if (!f)
 		hd_die("out of memory");
-	return b->f;
+	return f;
 }
 
-static void pr_close(struct pr_buf *b)
+static void pr_close(FILE *f)
 {
-	if (fclose(b->f) != 0)
+	if (fclose(f) != 0)
 		hd_die("out of memory");
-	b->f = NULL;
+}
+
+/* Writes what put renders of module m when it fits in *room bytes
+ * (taking them); returns 0 when it does not. */
+static int pr_fit(FILE *out, const struct hd_batch_report *b,
+		  const struct hd_module_report *m, size_t *room,
+		  void (*put)(FILE *, const struct hd_batch_report *,
+			      const struct hd_module_report *))
+{
+	char *p;
+	size_t n;
+	FILE *f = pr_open(&p, &n);
+	int fits;
+
+	put(f, b, m);
+	pr_close(f);
+	fits = n <= *room;
+	if (fits) {
+		fwrite(p, 1, n, out);
+		*room -= n;
+	}
+	free(p);
+	return fits;
 }
 
 /* The table of one class; rows past *room bytes are counted in *cut. */
 static void pr_table(FILE *out, const struct hd_batch_report *b, enum pr_class k,
 		     const char *title, size_t count, size_t *room, size_t *cut)
 {
-	struct pr_buf row;
 	size_t i;
 
 	if (!count)
 		return;
-	fprintf(out, "### %s (%zu)\n\n"
-		"| module | total old | total new | delta | %% | peak old | peak new | verdict |\n"
-		"|:---|---:|---:|---:|---:|---:|---:|:---|\n", title, count);
-	for (i = 0; i < b->n; i++) {
-		if (pr_class(&b->mods[i]) != k)
-			continue;
-		pr_open(&row);
-		md_row(row.f, b, &b->mods[i]);
-		pr_close(&row);
-		if (row.n <= *room) {
-			fwrite(row.p, 1, row.n, out);
-			*room -= row.n;
-		} else {
+	fprintf(out, "### %s (%zu)\n\n", title, count);
+	fputs(md_table_head, out);
+	for (i = 0; i < b->n; i++)
+		if (pr_class(&b->mods[i]) == k && !pr_fit(out, b, &b->mods[i], room, md_row))
 			++*cut;
-		}
-		free(row.p);
-	}
 	fputc('\n', out);
 }
 
@@ -566,50 +574,34 @@ static void pr_where(FILE *out, const char *full_report)
 
 void hd_report_batch_pr(FILE *out, const struct hd_batch_report *b)
 {
-	struct pr_buf head, det;
-	size_t cls[3] = { 0, 0, 0 }, i, room, rows_cut = 0, left = 0;
+	char *head_p;
+	FILE *head;
+	size_t cls[3] = { 0, 0, 0 }, head_n, i, room, rows_cut = 0, left = 0;
 	size_t *left_idx = hd_xcalloc(b->n + 1, sizeof(size_t));
-	char line[512];
 	int k;
 
 	for (i = 0; i < b->n; i++)
 		cls[pr_class(&b->mods[i])]++;
-	pr_open(&head);
-	tally_line(line, sizeof(line), b);
-	fprintf(head.f, "## hlodiff: %zu module%s\n\n%s**%s**: ", b->n,
-		b->n == 1 ? "" : "s", b->status ? ":x: " : ":white_check_mark: ", line);
-	md_cell_code(head.f, b->old_root);
-	fputs(" → ", head.f);
-	md_cell_code(head.f, b->new_root);
-	fputs("\n\n", head.f);
+	head = pr_open(&head_p, &head_n);
+	md_heading(head, b);
 	room = PR_ROWS;
-	pr_table(head.f, b, PR_FAIL, "Failing", cls[PR_FAIL], &room, &rows_cut);
-	pr_table(head.f, b, PR_WARN, "Warnings", cls[PR_WARN], &room, &rows_cut);
-	fprintf(head.f, "**%zu module%s passed** (no rule violated, or on one side "
+	pr_table(head, b, PR_FAIL, "Failing", cls[PR_FAIL], &room, &rows_cut);
+	pr_table(head, b, PR_WARN, "Warnings", cls[PR_WARN], &room, &rows_cut);
+	fprintf(head, "**%zu module%s passed** (no rule violated, or on one side "
 		"only); %s listed in the full report.\n\n", cls[PR_PASS],
 		cls[PR_PASS] == 1 ? "" : "s", cls[PR_PASS] == 1 ? "it is" : "they are");
-	pr_close(&head);
-	fwrite(head.p, 1, head.n, out);
-	room = HD_PR_LIMIT > head.n + PR_FOOTER ? HD_PR_LIMIT - head.n - PR_FOOTER : 0;
-	free(head.p);
+	pr_close(head);
+	fwrite(head_p, 1, head_n, out);
+	room = HD_PR_LIMIT > head_n + PR_FOOTER ? HD_PR_LIMIT - head_n - PR_FOOTER : 0;
+	free(head_p);
 	/* failing modules' sections first, then the warnings'; one that does
 	 * not fit is left out and named below (smaller ones after it may
 	 * still fit) */
 	for (k = PR_FAIL; k <= PR_WARN; k++)
-		for (i = 0; i < b->n; i++) {
-			if (pr_class(&b->mods[i]) != (enum pr_class)k)
-				continue;
-			pr_open(&det);
-			pr_details(det.f, b, &b->mods[i]);
-			pr_close(&det);
-			if (det.n <= room) {
-				fwrite(det.p, 1, det.n, out);
-				room -= det.n;
-			} else {
+		for (i = 0; i < b->n; i++)
+			if (pr_class(&b->mods[i]) == (enum pr_class)k &&
+			    !pr_fit(out, b, &b->mods[i], &room, pr_details))
 				left_idx[left++] = i;
-			}
-			free(det.p);
-		}
 	fputs("---\n", out);
 	if (rows_cut || left) {
 		fprintf(out, "Left out to stay under %d characters:", HD_PR_LIMIT);
@@ -743,15 +735,11 @@ void hd_report_batch_html(FILE *out, const struct hd_batch_report *b)
 
 /* A module without a comparison: one test case, an error or skipped. */
 static void junit_absent(FILE *out, const struct hd_batch_report *b,
-			 const struct hd_module_report *m,
-			 struct hd_junit_counts *c)
+			 const struct hd_module_report *m)
 {
 	int error = m->status != 0;
 	const char *words = absent_words(b, m);
 
-	c->tests = 1;
-	c->errors = error;
-	c->skipped = !error;
 	fputs("  <testsuite name=\"", out);
 	hd_xml_escape(out, m->label, strlen(m->label));
 	fprintf(out, "\" tests=\"1\" failures=\"0\" errors=\"%d\" skipped=\"%d\">\n"
@@ -778,11 +766,10 @@ static void junit_batch(FILE *out, const struct hd_batch_report *b)
 		if (m->part[HD_FORMAT_JUNIT]) {
 			c = m->junit;
 		} else {
-			int error = m->status != 0;
 			c.tests = 1;
 			c.failures = 0;
-			c.errors = error;
-			c.skipped = !error;
+			c.errors = m->status != 0;
+			c.skipped = !c.errors;
 		}
 		total.tests += c.tests;
 		total.failures += c.failures;
@@ -796,7 +783,7 @@ static void junit_batch(FILE *out, const struct hd_batch_report *b)
 		if (m->part[HD_FORMAT_JUNIT])
 			fwrite(m->part[HD_FORMAT_JUNIT], 1, m->part_len[HD_FORMAT_JUNIT], out);
 		else
-			junit_absent(out, b, m, &c);
+			junit_absent(out, b, m);
 	}
 	hd_report_junit_end(out);
 }
