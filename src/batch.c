@@ -37,6 +37,20 @@
 #define MODULE_MAX 512
 #define UNNAMED "unnamed"
 
+/* A stream into memory: stdio fails there only for want of memory. */
+static FILE *mem_check(FILE *f)
+{
+	if (!f)
+		hd_die("out of memory");
+	return f;
+}
+
+static void mem_close(FILE *f)
+{
+	if (fclose(f) != 0)
+		hd_die("out of memory");
+}
+
 /* ---- names ----------------------------------------------------------------- */
 
 static int ends_with(const char *s, const char *suffix)
@@ -114,10 +128,11 @@ int hd_file_module(const char *path, char *buf, size_t n, int64_t *counter)
 {
 	const char *base = base_name(path);
 	size_t len = strlen(base);
+	int golden = hd_is_golden_name(base);
 
 	if (n == 0)
 		return 0;
-	if (hd_is_golden_name(base)) {
+	if (golden) {
 		len -= ends_with(base, ".gz") ? strlen(HD_GOLDEN_SUFFIX ".gz") :
 			strlen(HD_GOLDEN_SUFFIX);
 		if (len >= n)
@@ -125,16 +140,15 @@ int hd_file_module(const char *path, char *buf, size_t n, int64_t *counter)
 		memcpy(buf, base, len);
 		buf[len] = '\0';
 		split_ordinal(buf, counter);
-		if (!buf[0])
-			snprintf(buf, n, "%s", UNNAMED);
-		make_safe(buf);
-		return 1;
+	} else {
+		*counter = module_counter(base);
+		if (hd_module_name_from_path(path, buf, n) < 0)
+			buf[0] = '\0';
 	}
-	*counter = module_counter(base);
-	if (hd_module_name_from_path(path, buf, n) < 0 || !buf[0])
+	if (!buf[0])
 		snprintf(buf, n, "%s", UNNAMED);
 	make_safe(buf);
-	return 0;
+	return golden;
 }
 
 /* ---- files ----------------------------------------------------------------- */
@@ -575,11 +589,9 @@ static void push_paired(const struct pairing *p, const struct group_walk *w,
 	const char *new_side = p->golden ? "the dumps" : "NEW";
 	char *note_buf = NULL;
 	size_t note_len = 0, i, nj = 0;
-	FILE *note = open_memstream(&note_buf, &note_len);
+	FILE *note = mem_check(open_memstream(&note_buf, &note_len));
 	const char *note_s;
 
-	if (!note)
-		hd_die("out of memory");
 	fprintf(note, "%zu %s in %s, %zu in %s: paired by content:",
 		gp->no, p->golden ? (gp->no == 1 ? "golden" : "goldens") :
 		(gp->no == 1 ? "compile" : "compiles"), old_side, gp->nn, new_side);
@@ -602,8 +614,7 @@ static void push_paired(const struct pairing *p, const struct group_walk *w,
 				file_tag(p->arena, fo ? fo : fn), fo ? old_side : new_side);
 		j->label = hd_arena_printf(p->arena, "%s#%zu", w->module, ++nj);
 	}
-	if (fclose(note) != 0)
-		hd_die("out of memory");
+	mem_close(note);
 	note_s = hd_arena_strndup(p->arena, note_buf, note_len);
 	for (i = 0; i < nj; i++)
 		HD_VEC_AT(p->jobs, struct hd_job, p->jobs->len - nj + i).note = note_s;
@@ -733,9 +744,7 @@ static void render_parts(const struct hd_batch_opts *o, struct hd_module_report 
 
 		if (!(o->formats & (1u << f)))
 			continue;
-		out = hd_membuf_open(mb);
-		if (!out)
-			hd_die("out of memory");
+		out = mem_check(hd_membuf_open(mb));
 		switch (f) {
 		case HD_FORMAT_TEXT:
 		case HD_FORMAT_TEXT_COLOR:
@@ -759,8 +768,7 @@ static void render_parts(const struct hd_batch_opts *o, struct hd_module_report 
 			hd_report_diff_github(out, df, ro);
 			break;
 		}
-		if (fclose(out) != 0)
-			hd_die("out of memory");
+		mem_close(out);
 		m->part[f] = hd_membuf_text(mb);
 		m->part_len[f] = hd_membuf_len(mb);
 	}
@@ -776,12 +784,9 @@ static char *rules_html(const struct hd_verdicts *v)
 
 	if (!v)
 		return NULL;
-	mem = open_memstream(&rules, &len);
-	if (!mem)
-		hd_die("out of memory");
+	mem = mem_check(open_memstream(&rules, &len));
 	hd_verdicts_report_html(mem, v);
-	if (fclose(mem) != 0)
-		hd_die("out of memory");
+	mem_close(mem);
 	return rules;
 }
 
@@ -817,12 +822,9 @@ static void html_part(const struct hd_batch_opts *o, struct hd_module_report *m,
 	FILE *mem;
 
 	snprintf(prefix, sizeof(prefix), "m%zu", m->index + 1);
-	mem = open_memstream(&m->html, &m->html_len);
-	if (!mem)
-		hd_die("out of memory");
+	mem = mem_check(open_memstream(&m->html, &m->html_len));
 	hd_report_html_module(mem, df, rules, b, o->html_top_n, m->label, prefix);
-	if (fclose(mem) != 0)
-		hd_die("out of memory");
+	mem_close(mem);
 	free(rules);
 }
 
@@ -1107,7 +1109,6 @@ static void compare_pair(const struct hd_batch_opts *o, const struct hd_job *j,
 				.parse_flags = o->parse_flags | HD_PARSE_CANON },
 			 ns = { .path = j->new_path,
 				.parse_flags = o->parse_flags | HD_PARSE_CANON };
-	struct hd_dump *old = &os.d, *new_dump = &ns.d;
 	struct hd_diff df;
 	struct hd_report_opts ro = o->report;
 	struct hd_verdicts *v = NULL;
@@ -1118,9 +1119,7 @@ static void compare_pair(const struct hd_batch_opts *o, const struct hd_job *j,
 		m->status = 2;
 		hd_diff_side_release(&os.prep);
 		hd_diff_side_release(&ns.prep);
-		hd_dump_release(old);
-		hd_dump_release(new_dump);
-		return;
+		goto done;
 	}
 	v = diff_and_rules(o, j, &df, &os, &ns);
 	if (o->by_nkeys)
@@ -1150,8 +1149,9 @@ static void compare_pair(const struct hd_batch_opts *o, const struct hd_job *j,
 	hd_breakdown_free(b);
 	hd_verdicts_free(v);
 	hd_diff_release(&df);
-	hd_dump_release(old);
-	hd_dump_release(new_dump);
+done:
+	hd_dump_release(&os.d);
+	hd_dump_release(&ns.d);
 }
 
 static void compare_one(void *arg, size_t i)
@@ -1260,12 +1260,9 @@ static void golden_one(void *arg, size_t i)
 		hd_dump_release(&d);
 		return;
 	}
-	mem = hd_membuf_open(&text);
-	if (!mem)
-		hd_die("out of memory");
+	mem = mem_check(hd_membuf_open(&text));
 	hd_golden_write(mem, &d, j->module);
-	if (fclose(mem) != 0)
-		hd_die("out of memory");
+	mem_close(mem);
 	hd_dump_release(&d);
 	len = strlen(c->dir) + strlen(j->label) + 32;
 	g->path = hd_xmalloc(len);
