@@ -18,6 +18,7 @@
 #include "hlodiff/format.h"
 #include "hlodiff/html.h"
 #include "hlodiff/json.h"
+#include "hlodiff/str.h"
 #include "report_common.h"
 
 #define NUM_MAX 48
@@ -652,9 +653,9 @@ void hd_report_pair_pr(FILE *out, const char *md, size_t n,
 		return;
 	/* close what the cut left open */
 	for (p = md; p < md + keep; p++) {
-		if ((size_t)(md + keep - p) >= 9 && memcmp(p, "<details>", 9) == 0)
+		if (hd_starts_with(p, (size_t)(md + keep - p), "<details>"))
 			open++;
-		else if ((size_t)(md + keep - p) >= 10 && memcmp(p, "</details>", 10) == 0 && open)
+		else if (hd_starts_with(p, (size_t)(md + keep - p), "</details>") && open)
 			open--;
 	}
 	for (i = 0; i < open; i++)

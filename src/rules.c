@@ -25,6 +25,7 @@
 #include "hlodiff/diag.h"
 #include "hlodiff/figures.h"
 #include "hlodiff/input.h"
+#include "hlodiff/str.h"
 #include "hlodiff/verdict.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -512,8 +513,7 @@ static int space_metric(const char *w, size_t n, const char *suffix,
 	size_t i = 5, ns = strlen(suffix);
 	int64_t v = 0;
 
-	if (n < 6 + ns || strncmp(w, "space", 5) != 0 ||
-	    strncmp(w + n - ns, suffix, ns) != 0)
+	if (n < 6 + ns || !hd_starts_with(w, n, "space") || !hd_ends_with(w, n, suffix))
 		return 0;
 	for (; i < n - ns; i++) {
 		if (!isdigit((unsigned char)w[i]) || v > INT64_MAX / 10 - 9)
@@ -666,8 +666,7 @@ static int parse_peak_space(struct parser *ps, struct hd_metric *m)
 	if (!is_punct(ps, t, '('))
 		return perr_at(ps, t->off, t->len, "expected '(' after 'peak_bytes'");
 	t = take(ps);
-	if (t->kind != TOK_WORD || t->len != 5 ||
-	    strncmp(ps->line + t->off, "space", 5) != 0)
+	if (!is_word(ps, t, "space"))
 		return perr_at(ps, t->off, t->len,
 			       "peak_bytes() takes one filter, space= (e.g. peak_bytes(space=hbm)), not '%s'",
 			       tok_text(ps, t, b, sizeof(b)));
@@ -696,8 +695,8 @@ static int unknown_metric(struct parser *ps, const struct token *t)
 
 	for (i = 0; i < ARRAY_SIZE(space_rows); i++) {
 		size_t n = strlen(space_rows[i].name);
-		if (t->len == n + 6 && strncmp(w, space_rows[i].name, n) == 0 &&
-		    strncmp(w + n, "_bytes", 6) == 0) {
+		if (t->len == n + 6 && hd_starts_with(w, t->len, space_rows[i].name) &&
+		    hd_ends_with(w, t->len, "_bytes")) {
 			snprintf(sg, sizeof(sg), " (did you mean 'bytes(space=%s)'?)",
 				 space_rows[i].name);
 			return perr_at(ps, t->off, t->len, "unknown metric '%s'%s",
@@ -1204,8 +1203,8 @@ static struct hd_rules *rules_new(const char *name)
 int hd_rules_load_buffer(struct hd_rules **out, const char *name,
 			 const char *text, size_t len)
 {
-	struct parser ps;
 	struct hd_rules *r = rules_new(name);
+	struct parser ps = { .r = r, .name = r->name, .module = -1 };
 
 	*out = NULL;
 	if (len > HD_RULES_MAX_BYTES) {
@@ -1214,10 +1213,6 @@ int hd_rules_load_buffer(struct hd_rules **out, const char *name,
 		hd_rules_free(r);
 		return -1;
 	}
-	memset(&ps, 0, sizeof(ps));
-	ps.r = r;
-	ps.name = r->name;
-	ps.module = -1;
 	if (parse_text(&ps, text, len)) {
 		hd_rules_free(r);
 		return -1;
