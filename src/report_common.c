@@ -58,15 +58,6 @@ int hd_rc_fails(const struct hd_verdict *vd, int werror)
 		(vd->rule->severity == HD_SEV_ERROR || werror);
 }
 
-const char *hd_rc_outcome(const struct hd_verdict *vd, int werror)
-{
-	if (vd->result == HD_VERDICT_PASS)
-		return "passed";
-	if (vd->result == HD_VERDICT_NA)
-		return "not applicable";
-	return hd_rc_fails(vd, werror) ? "error" : "warning";
-}
-
 void hd_rc_threshold(char *buf, size_t n, const struct hd_verdict *vd)
 {
 	const struct hd_rule *r = vd->rule;
@@ -394,7 +385,9 @@ void hd_rc_source_text(char *buf, size_t n, const struct hd_insn_source *s,
 			 (int)f.n, f.p);
 }
 
-struct hd_insn_source hd_rc_value_source(const struct hd_dump *d, uint32_t v)
+/* The source of value v of d (its instruction's metadata); all empty
+ * (source_line -1) when it has no instruction. */
+static struct hd_insn_source value_source(const struct hd_dump *d, uint32_t v)
 {
 	struct hd_insn_source s = { HD_SLICE_NULL, HD_SLICE_NULL, -1 };
 	uint32_t insn;
@@ -410,11 +403,11 @@ struct hd_insn_source hd_rc_value_source(const struct hd_dump *d, uint32_t v)
 struct hd_insn_source hd_rc_diff_source(const struct hd_diff *df, uint32_t old_v,
 					uint32_t new_v)
 {
-	struct hd_insn_source s = hd_rc_value_source(df->new_dump, new_v);
+	struct hd_insn_source s = value_source(df->new_dump, new_v);
 
 	if (s.op_name.n || s.source_file.n)
 		return s;
-	return hd_rc_value_source(df->old, old_v);
+	return value_source(df->old, old_v);
 }
 
 /* The instruction of value v of d, HD_NONE if none. */

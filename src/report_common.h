@@ -38,10 +38,6 @@ char *hd_rc_cell(char *buf, size_t n, int color, enum hd_pen p, int width,
  * rule with werror)? */
 int hd_rc_fails(const struct hd_verdict *vd, int werror);
 
-/* "error", "warning", "passed", "not applicable" for a verdict, as it
- * counts: a violated warning rule is an "error" with werror. */
-const char *hd_rc_outcome(const struct hd_verdict *vd, int werror);
-
 /* "; THRESHOLD": what the rule of a verdict allows ("; 10% of OLD allows
  * +N", "; ceiling N", ...), or the parts of an 'and' rule. */
 void hd_rc_threshold(char *buf, size_t n, const struct hd_verdict *vd);
@@ -101,10 +97,6 @@ void hd_rc_short_op_name(char *buf, size_t n, struct hd_slice op, size_t width);
  * there is no file. */
 void hd_rc_source_text(char *buf, size_t n, const struct hd_insn_source *s,
 		       const struct hd_report_opts *opts);
-
-/* The source of value v of d (its instruction's metadata); all empty
- * (source_line -1) when it has no instruction. */
-struct hd_insn_source hd_rc_value_source(const struct hd_dump *d, uint32_t v);
 
 /* The source a value diff is shown with: the new value's, else (no new
  * value, or no op_name nor file there) the old one's. */
