@@ -496,29 +496,24 @@ static void json_figures(struct hd_json *j, const struct hd_dump *d,
 	hd_json_key_int(j, "records", (int64_t)f->n_records);
 	hd_json_key_int(j, "live_ranges", (int64_t)f->n_live_ranges);
 	hd_json_key(j, "bytes_by_color");
-	if (!whole)
-		hd_json_null(j);
-	else
+	if (whole) {
 		hd_json_begin_object(j);
-	for (i = 0; whole && i < f->by_color.len; i++) {
-		const struct hd_color_bytes *c = &HD_VEC_AT(&f->by_color, struct hd_color_bytes, i);
-		snprintf(key, sizeof(key), "%" PRId64, c->color);
-		hd_json_key(j, key);
-		hd_json_int(j, c->bytes);
-	}
-	if (whole)
+		for (i = 0; i < f->by_color.len; i++) {
+			const struct hd_color_bytes *c = &HD_VEC_AT(&f->by_color, struct hd_color_bytes, i);
+			snprintf(key, sizeof(key), "%" PRId64, c->color);
+			hd_json_key_int(j, key, c->bytes);
+		}
 		hd_json_end_object(j);
-	hd_json_key(j, "bytes_by_kind");
-	if (!whole)
-		hd_json_null(j);
-	else
+		hd_json_key(j, "bytes_by_kind");
 		hd_json_begin_object(j);
-	for (k = 0; whole && k < HD_KIND_COUNT; k++) {
-		hd_json_key(j, hd_alloc_kind_name((enum hd_alloc_kind)k));
-		hd_json_int(j, f->by_kind[k]);
-	}
-	if (whole)
+		for (k = 0; k < HD_KIND_COUNT; k++)
+			hd_json_key_int(j, hd_alloc_kind_name((enum hd_alloc_kind)k), f->by_kind[k]);
 		hd_json_end_object(j);
+	} else {
+		hd_json_null(j);
+		hd_json_key(j, "bytes_by_kind");
+		hd_json_null(j);
+	}
 	json_peak_figures(j, d, f);
 	hd_json_key_opt_int(j, "live_max", d->live_max >= 0, d->live_max);
 	hd_json_key(j, "recomputed_peak");
@@ -552,11 +547,7 @@ static void json_spaces(struct hd_json *j, const struct hd_dump *d,
 	char key[32];
 	size_t i;
 
-	hd_json_key(j, "platform");
-	if (pn)
-		hd_json_str(j, pn);
-	else
-		hd_json_null(j);
+	hd_json_key_str(j, "platform", pn);
 	hd_json_key(j, "space_names");
 	hd_json_begin_object(j);
 	for (i = 0; i < f->by_color.len; i++) {
@@ -892,18 +883,28 @@ void hd_report_diff_text(FILE *out, const struct hd_diff *df,
 
 /* ---- diff, JSON ------------------------------------------------------ */
 
-/* A value's label (hd_value_label: its name and index), written from
- * the value's own text, not copied to a buffer first. */
-static void json_value_label(struct hd_json *j, const struct hd_dump *d, uint32_t v)
+/* Member KEY: a value's label (hd_value_label: its name and index),
+ * written from the value's own text, not copied to a buffer first. */
+static void json_value_label(struct hd_json *j, const char *key,
+			     const struct hd_dump *d, uint32_t v)
 {
 	const struct hd_value *val;
 
+	hd_json_key(j, key);
 	if (v == HD_NONE) {
 		hd_json_null(j);
 		return;
 	}
 	val = &HD_VALUE(d, v);
 	hd_json_slice_cat(j, val->name, hd_value_index(val));
+}
+
+/* "old" and "new": the labels of a pair of values. */
+static void json_pair_labels(struct hd_json *j, const struct hd_diff *df,
+			     uint32_t old_v, uint32_t new_v)
+{
+	json_value_label(j, "old", df->old, old_v);
+	json_value_label(j, "new", df->new_dump, new_v);
 }
 
 /*
@@ -961,13 +962,7 @@ fetch_peak_labels(const struct hd_diff *df, size_t k, int names)
 static void json_shape(struct hd_json *j, const char *key, const struct hd_dump *d,
 		       uint32_t v)
 {
-	struct hd_slice sh = v != HD_NONE ? hd_value_shape(d, v) : HD_SLICE_NULL;
-
-	hd_json_key(j, key);
-	if (sh.n)
-		hd_json_slice(j, sh);
-	else
-		hd_json_null(j);
+	hd_json_key_slice(j, key, v != HD_NONE ? hd_value_shape(d, v) : HD_SLICE_NULL);
 }
 
 /* Both shapes (with layout) and where the value came from, the dump's
@@ -978,16 +973,8 @@ static void json_value_where(struct hd_json *j, const struct hd_diff *df,
 {
 	json_shape(j, "old_shape", df->old, old_v);
 	json_shape(j, "new_shape", df->new_dump, new_v);
-	hd_json_key(j, "op_name");
-	if (src->op_name.n)
-		hd_json_slice(j, src->op_name);
-	else
-		hd_json_null(j);
-	hd_json_key(j, "source_file");
-	if (src->source_file.n)
-		hd_json_slice(j, src->source_file);
-	else
-		hd_json_null(j);
+	hd_json_key_slice(j, "op_name", src->op_name);
+	hd_json_key_slice(j, "source_file", src->source_file);
 	hd_json_key_opt_int(j, "source_line",
 			    src->source_file.n && src->source_line >= 0,
 			    src->source_line);
@@ -1001,15 +988,9 @@ static void json_value_diff(struct hd_json *j, const struct hd_diff *df,
 
 	hd_json_begin_object(j);
 	hd_json_key_str(j, "status", hd_status_name((enum hd_value_status)x->status));
-	hd_json_key(j, "old");
-	json_value_label(j, df->old, x->old_v);
-	hd_json_key(j, "new");
-	json_value_label(j, df->new_dump, x->new_v);
-	hd_json_key(j, "how");
-	if (x->status == HD_STATUS_MATCHED)
-		hd_json_str(j, hd_match_how_name((enum hd_match_how)x->how));
-	else
-		hd_json_null(j);
+	json_pair_labels(j, df, x->old_v, x->new_v);
+	hd_json_key_str(j, "how", x->status == HD_STATUS_MATCHED ?
+			hd_match_how_name((enum hd_match_how)x->how) : NULL);
 	hd_json_key_opt_int(j, "old_bytes", x->old_bytes >= 0, x->old_bytes);
 	hd_json_key_opt_int(j, "new_bytes", x->new_bytes >= 0, x->new_bytes);
 	hd_json_key_int(j, "delta", x->delta);
@@ -1044,11 +1025,7 @@ static void json_peak_side(struct hd_json *j, const char *key,
 	hd_json_key_int(j, "time", s->time);
 	hd_json_key_int(j, "bytes", s->bytes);
 	hd_json_key_int(j, "max", s->max);
-	hd_json_key(j, "at");
-	if (s->at.n)
-		hd_json_slice(j, s->at);
-	else
-		hd_json_null(j);
+	hd_json_key_slice(j, "at", s->at);
 	hd_json_key(j, "stated");
 	hd_json_bool(j, 0);     /* the held peak (docs/json.md) */
 	hd_json_end_object(j);
@@ -1078,10 +1055,7 @@ static void json_peak(struct hd_json *j, const struct hd_diff *df)
 			fetch_peak_labels(df, i + LABELS_AHEAD / 2, 1);
 		hd_json_begin_object(j);
 		hd_json_key_str(j, "role", hd_peak_role_name((enum hd_peak_role)e->role));
-		hd_json_key(j, "old");
-		json_value_label(j, df->old, e->old_v);
-		hd_json_key(j, "new");
-		json_value_label(j, df->new_dump, e->new_v);
+		json_pair_labels(j, df, e->old_v, e->new_v);
 		hd_json_key_int(j, "old_bytes", e->old_bytes);
 		hd_json_key_int(j, "new_bytes", e->new_bytes);
 		hd_json_key_int(j, "delta", e->delta);
@@ -1114,16 +1088,8 @@ static void json_programs(struct hd_json *j, const struct hd_diff *df)
 	hd_json_key_int(j, "matched_by_structure", p.by_structure);
 	hd_json_key_int(j, "old_values", p.n_old);
 	hd_json_key_int(j, "new_values", p.n_new);
-	hd_json_key(j, "old_module");
-	if (a[0])
-		hd_json_str(j, a);
-	else
-		hd_json_null(j);
-	hd_json_key(j, "new_module");
-	if (b[0])
-		hd_json_str(j, b);
-	else
-		hd_json_null(j);
+	hd_json_key_str(j, "old_module", a[0] ? a : NULL);
+	hd_json_key_str(j, "new_module", b[0] ? b : NULL);
 	hd_json_end_object(j);
 }
 
@@ -1165,10 +1131,7 @@ static void json_scaling(struct hd_json *j, const struct hd_diff *df)
 		double ratio = hd_value_diff_ratio(vd);
 
 		hd_json_begin_object(j);
-		hd_json_key(j, "old");
-		json_value_label(j, df->old, vd->old_v);
-		hd_json_key(j, "new");
-		json_value_label(j, df->new_dump, vd->new_v);
+		json_pair_labels(j, df, vd->old_v, vd->new_v);
 		hd_json_key(j, "ratio");
 		if (ratio > 0) {
 			snprintf(r, sizeof(r), "%.4f", ratio);
