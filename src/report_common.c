@@ -58,34 +58,41 @@ int hd_rc_fails(const struct hd_verdict *vd, int werror)
 		(vd->rule->severity == HD_SEV_ERROR || werror);
 }
 
+/* SEP then what condition r allows ("P% of OLD allows +A", "allowed
+ * +A", "ceiling A"); nothing for a condition without a threshold.
+ * Returns what snprintf returns. */
+static int cond_words(char *buf, size_t n, const char *sep,
+		      const struct hd_rule *r, int64_t old_v, int64_t allowed)
+{
+	char p[NUM_MAX], a[NUM_MAX];
+
+	switch (r->cond) {
+	case HD_COND_GROWS_PCT:
+		return snprintf(buf, n, "%s%s%% of %" PRId64 " allows %s", sep,
+				hd_pct_text(p, sizeof(p), r->pct), old_v,
+				hd_signed(a, sizeof(a), allowed));
+	case HD_COND_GROWS_BY:
+		return snprintf(buf, n, "%sallowed %s", sep,
+				hd_signed(a, sizeof(a), allowed));
+	case HD_COND_ABOVE:
+		return snprintf(buf, n, "%sceiling %" PRId64, sep, allowed);
+	default:
+		return 0;
+	}
+}
+
 void hd_rc_threshold(char *buf, size_t n, const struct hd_verdict *vd)
 {
 	const struct hd_rule *r = vd->rule;
-	char p[NUM_MAX], a[NUM_MAX];
 
-	if (r->and_next) {
+	if (r->and_next)
 		hd_verdict_parts_text(buf, n, vd);
-		return;
-	}
-	switch (r->cond) {
-	case HD_COND_GROWS_PCT:
-		snprintf(buf, n, "; %s%% of %" PRId64 " allows %s",
-			 hd_pct_text(p, sizeof(p), r->pct), vd->old_v,
-			 hd_signed(a, sizeof(a), vd->allowed));
-		break;
-	case HD_COND_GROWS_BY:
-		snprintf(buf, n, "; allowed %s", hd_signed(a, sizeof(a), vd->allowed));
-		break;
-	case HD_COND_ABOVE:
-		snprintf(buf, n, "; ceiling %" PRId64, vd->allowed);
-		break;
-	case HD_COND_ANY_NEW:
+	else if (r->cond == HD_COND_ANY_NEW)
 		snprintf(buf, n, "; %" PRIu32 " new", vd->n_new_total);
-		break;
-	case HD_COND_ANY_LOST:
+	else if (r->cond == HD_COND_ANY_LOST)
 		snprintf(buf, n, "; %" PRIu32 " lost", vd->n_lost_total);
-		break;
-	}
+	else
+		cond_words(buf, n, "; ", r, vd->old_v, vd->allowed);
 }
 
 void hd_rc_numbers(char *buf, size_t n, const struct hd_verdict *vd)
@@ -828,7 +835,6 @@ int hd_lost_alias_text(char *buf, size_t n, const struct hd_verdicts *v,
 char *hd_verdict_parts_text(char *buf, size_t n, const struct hd_verdict *vd)
 {
 	const struct hd_rule *part;
-	char p[NUM_MAX], a[NUM_MAX];
 	size_t len = 0;
 	int64_t allowed;
 
@@ -838,19 +844,10 @@ char *hd_verdict_parts_text(char *buf, size_t n, const struct hd_verdict *vd)
 		return buf;
 	for (part = vd->rule; part && len < n; part = part->and_next) {
 		int over = hd_cond_violated(part, vd->old_v, vd->new_v, &allowed);
-		const char *sep = part == vd->rule ? "; " : " and ";
-		int k = 0;
+		int k = cond_words(buf + len, n - len,
+				   part == vd->rule ? "; " : " and ", part,
+				   vd->old_v, allowed);
 
-		if (part->cond == HD_COND_GROWS_PCT)
-			k = snprintf(buf + len, n - len, "%s%s%% of %" PRId64 " allows %s",
-				     sep, hd_pct_text(p, sizeof(p), part->pct),
-				     vd->old_v, hd_signed(a, sizeof(a), allowed));
-		else if (part->cond == HD_COND_GROWS_BY)
-			k = snprintf(buf + len, n - len, "%sallowed %s", sep,
-				     hd_signed(a, sizeof(a), allowed));
-		else if (part->cond == HD_COND_ABOVE)
-			k = snprintf(buf + len, n - len, "%sceiling %" PRId64, sep,
-				     allowed);
 		if (k < 0)
 			break;
 		len += (size_t)k;
