@@ -130,6 +130,7 @@ static void contrib_line(char *buf, size_t n, const struct hd_verdicts *v,
 	const struct hd_value_diff *x = c->vd;
 	const struct hd_diff *df = v->df;
 	char label[LABEL_MAX], was[LABEL_MAX + 8], d[NUM_MAX], o[NUM_MAX], nw[NUM_MAX];
+	char st[32] = "";
 
 	was[0] = '\0';
 	if (x->new_v != HD_NONE)
@@ -145,21 +146,16 @@ static void contrib_line(char *buf, size_t n, const struct hd_verdicts *v,
 	}
 	snprintf(o, sizeof(o), "%" PRId64, c->old_bytes);
 	snprintf(nw, sizeof(nw), "%" PRId64, c->new_bytes);
+	if (x->status != HD_STATUS_MATCHED)
+		snprintf(st, sizeof(st), " (%s)",
+			 hd_status_name((enum hd_value_status)x->status));
 	if (vd->rule->cond == HD_COND_ABOVE)
-		snprintf(buf, n, "%s %s%s%s%s", nw, label,
-			 x->status != HD_STATUS_MATCHED ? " (" : "",
-			 x->status != HD_STATUS_MATCHED ?
-				 hd_status_name((enum hd_value_status)x->status) : "",
-			 x->status != HD_STATUS_MATCHED ? ")" : "");
+		snprintf(buf, n, "%s %s%s", nw, label, st);
 	else
-		snprintf(buf, n, "%s %s %s -> %s%s%s%s%s%s",
+		snprintf(buf, n, "%s %s %s -> %s%s%s%s",
 			 hd_signed(d, sizeof(d), c->delta), label,
 			 x->old_v == HD_NONE ? "-" : o,
-			 x->new_v == HD_NONE ? "-" : nw,
-			 x->status != HD_STATUS_MATCHED ? " (" : "",
-			 x->status != HD_STATUS_MATCHED ?
-				 hd_status_name((enum hd_value_status)x->status) : "",
-			 x->status != HD_STATUS_MATCHED ? ")" : "", was,
+			 x->new_v == HD_NONE ? "-" : nw, st, was,
 			 c->waived ? " [waived]" : "");
 }
 
