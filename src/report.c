@@ -599,6 +599,7 @@ static void figure_cell(char *buf, size_t n, int has, int64_t v)
 
 static void diff_text_rows(FILE *out, const struct hd_diff *df, int c)
 {
+	char legend[256];
 	size_t i;
 
 	hd_print_line(out, "%-26s %15s %15s %15s %8s", "figure", "old", "new", "delta", "%");
@@ -627,12 +628,8 @@ static void diff_text_rows(FILE *out, const struct hd_diff *df, int c)
 			      hd_rc_cell(dc, sizeof(dc), c, hd_rc_sign_pen(d), 15, d),
 			      hd_rc_cell(pc, sizeof(pc), c, hd_rc_sign_pen(p), 8, p), h);
 	}
-	{
-		char legend[256];
-
-		if (hd_rc_spaces_legend(legend, sizeof(legend), df))
-			fprintf(out, "%s\n", legend);
-	}
+	if (hd_rc_spaces_legend(legend, sizeof(legend), df))
+		fprintf(out, "%s\n", legend);
 }
 
 /* "OLD -> NEW" in human units, "-" for a side without the value. */
@@ -869,7 +866,6 @@ void hd_report_diff_text(FILE *out, const struct hd_diff *df,
 		df->new_dump->name, end);
 	text_incomplete(out, pre[0], end, df->old);
 	text_incomplete(out, pre[1], end, df->new_dump);
-	/* the notes at the top: other modules, other programs (diff.h) */
 	hd_rc_put_notes(out, df, note, note_end);
 	diff_text_rows(out, df, opts->color);
 	diff_text_values(out, df, opts);

@@ -59,12 +59,6 @@ static void heading_start(FILE *out, int level)
 	fputc(' ', out);
 }
 
-static void heading(FILE *out, int level, const char *text)
-{
-	heading_start(out, level);
-	fprintf(out, "%s\n\n", text);
-}
-
 static int level_of(const struct hd_report_opts *o)
 {
 	return o->md_level > 0 ? o->md_level : 2;
@@ -128,13 +122,14 @@ static void cell_bytes(FILE *out, int has, int64_t v)
 /* The figure rows that changed (total and peak always). */
 static void figures_table(FILE *out, const struct hd_diff *df)
 {
+	char legend[256];
 	size_t i, same = 0;
 
 	fputs("| figure | old | new | delta | % |\n|:---|---:|---:|---:|---:|\n", out);
 	for (i = 0; i < df->rows.len; i++) {
 		const struct hd_figure_row *r = &HD_VEC_AT(&df->rows, struct hd_figure_row, i);
 		int both = r->has_old && r->has_new;
-		char d[NUM_MAX], p[NUM_MAX];
+		char p[NUM_MAX];
 
 		if (both && r->old_v == r->new_v && strcmp(r->name, "total_bytes") != 0 &&
 		    strcmp(r->name, "peak_bytes") != 0) {
@@ -159,7 +154,6 @@ static void figures_table(FILE *out, const struct hd_diff *df)
 				hd_rc_delta_h(dh, sizeof(dh), hd_delta(r->old_v, r->new_v));
 			else
 				hd_signed(dh, sizeof(dh), hd_delta(r->old_v, r->new_v));
-			(void)d;
 			fprintf(out, " %s | %s |\n", dh, p);
 		} else {
 			fputs(" - | |\n", out);
@@ -167,12 +161,8 @@ static void figures_table(FILE *out, const struct hd_diff *df)
 	}
 	if (same)
 		fprintf(out, "\n%zu other figure%s unchanged.\n", same, same == 1 ? "" : "s");
-	{
-		char legend[256];
-
-		if (hd_rc_spaces_legend(legend, sizeof(legend), df))
-			fprintf(out, "\n%s.\n", legend);
-	}
+	if (hd_rc_spaces_legend(legend, sizeof(legend), df))
+		fprintf(out, "\n%s.\n", legend);
 	fputc('\n', out);
 }
 
@@ -224,17 +214,15 @@ static void rules_section(FILE *out, const struct hd_report_opts *o)
 
 static void peak_side(FILE *out, const char *which, const struct hd_peak_side *s)
 {
+	char h[HD_HUMAN_MAX];
+
 	fprintf(out, "%s ", which);
 	if (!s->has) {
 		fputs("none", out);
 		return;
 	}
-	{
-		char h[HD_HUMAN_MAX];
-
-		fprintf(out, "**%" PRId64 "** bytes (%s) held at %" PRId64 " of %" PRId64,
-			s->bytes, hd_human_bytes(h, sizeof(h), s->bytes), s->time, s->max);
-	}
+	fprintf(out, "**%" PRId64 "** bytes (%s) held at %" PRId64 " of %" PRId64,
+		s->bytes, hd_human_bytes(h, sizeof(h), s->bytes), s->time, s->max);
 	if (s->at.n) {
 		fputs(" (", out);
 		md_code(out, s->at.p, s->at.n, 0);
@@ -314,7 +302,8 @@ static void peak_section(FILE *out, const struct hd_diff *df,
 	const struct hd_peak_diff *p = &df->peak;
 	char d[NUM_MAX], pc[NUM_MAX];
 
-	heading(out, level_of(o) + 1, "Peak");
+	heading_start(out, level_of(o) + 1);
+	fputs("Peak\n\n", out);
 	peak_side(out, "Old", &p->old_side);
 	fputs("; ", out);
 	peak_side(out, "new", &p->new_side);
@@ -407,12 +396,6 @@ static void movers_section(FILE *out, const struct hd_diff *df,
 	fputs("\n</details>\n\n", out);
 }
 
-/* The notes at the top: other modules, other programs (diff.h). */
-static void notes_section(FILE *out, const struct hd_diff *df)
-{
-	hd_rc_put_notes(out, df, "> **Note:** ", "\n\n");
-}
-
 /* The scaling summary (diff.h), when many values changed size. */
 static void scaling_section(FILE *out, const struct hd_diff *df)
 {
@@ -458,7 +441,8 @@ void hd_report_diff_markdown(FILE *out, const struct hd_diff *df,
 		fputs("hlodiff: ", out);
 	md_code_str(out, hd_rc_label(df, opts), 0);
 	fputs("\n\n", out);
-	notes_section(out, df);
+	/* other modules, other programs (diff.h) */
+	hd_rc_put_notes(out, df, "> **Note:** ", "\n\n");
 	verdict_line(out, df, opts);
 	figures_table(out, df);
 	rules_section(out, opts);
