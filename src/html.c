@@ -220,16 +220,23 @@ static const char css[] =
 	"margin-right:6px}\n"
 	"input[type=search]{font:inherit;padding:4px 8px;width:340px;margin:4px 8px 8px 0}\n";
 
-static void page_head(FILE *out, const struct hd_diff *df)
+/* The page up to its body: the title (escaped), then when df is not
+ * NULL its two files; the styles, and more CSS after them. */
+static void page_head(FILE *out, const char *title, const struct hd_diff *df,
+		      const char *more)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<title>hlodiff: ", out);
-	esc_cstr(out, df->old->name);
-	fputs(" &#8594; ", out);
-	esc_cstr(out, df->new_dump->name);
+	      "<title>", out);
+	esc_cstr(out, title);
+	if (df) {
+		esc_cstr(out, df->old->name);
+		fputs(" &#8594; ", out);
+		esc_cstr(out, df->new_dump->name);
+	}
 	fputs("</title>\n<style>\n", out);
 	fputs(css, out);
+	fputs(more, out);
 	fputs("</style>\n</head>\n<body>\n", out);
 }
 
@@ -1022,6 +1029,17 @@ static void space_cell(FILE *out, const struct hd_diff *df,
 	fputs("</td>", out);
 }
 
+/* A cell of long text (op_name, shape, source) that cuts it off on the
+ * page: s, cut at max bytes, as its text and its tooltip. */
+static void op_cell(FILE *out, struct hd_slice s, size_t max)
+{
+	fputs("<td class=\"op\" title=\"", out);
+	esc_cut(out, s, max);
+	fputs("\">", out);
+	esc_cut(out, s, max);
+	fputs("</td>", out);
+}
+
 /* The shape cell (old -> new when it changed) and the source cell
  * (file:line, the whole path as tooltip) of a mover. */
 static void mover_shape_source(FILE *out, const struct hd_diff *df,
@@ -1034,15 +1052,8 @@ static void mover_shape_source(FILE *out, const struct hd_diff *df,
 	hd_rc_source_text(src, sizeof(src), &s, NULL);
 	hd_mask_text(shape);	/* a cut may have split a UTF-8 sequence */
 	hd_mask_text(src);
-	fputs("<td class=\"op\" title=\"", out);
-	hd_html_escape(out, shape, strlen(shape));
-	fputs("\">", out);
-	hd_html_escape(out, shape, strlen(shape));
-	fputs("</td><td class=\"op\" title=\"", out);
-	hd_html_escape(out, src, strlen(src));
-	fputs("\">", out);
-	hd_html_escape(out, src, strlen(src));
-	fputs("</td>", out);
+	op_cell(out, hd_slice_cstr(shape), SIZE_MAX);
+	op_cell(out, hd_slice_cstr(src), SIZE_MAX);
 }
 
 static void mover_row(FILE *out, const struct hd_diff *df, uint32_t rank,
@@ -1068,15 +1079,10 @@ static void mover_row(FILE *out, const struct hd_diff *df, uint32_t rank,
 		hd_match_how_name((enum hd_match_how)x->how) : "");
 	op_name = insn == HD_NONE ? HD_SLICE_NULL :
 				    hd_insn_source_of(d, insn).op_name;
-	if (op_name.n == 0) {
+	if (op_name.n == 0)
 		fputs("<td class=\"op\"></td>", out);
-	} else {
-		fputs("<td class=\"op\" title=\"", out);
-		esc_text(out, op_name);
-		fputs("\">", out);
-		esc_text(out, op_name);
-		fputs("</td>", out);
-	}
+	else
+		op_cell(out, op_name, HD_HTML_TEXT_MAX);
 	mover_shape_source(out, df, x);
 	fputs("</tr>\n", out);
 }
@@ -1334,7 +1340,7 @@ void hd_report_html_full(FILE *out, const struct hd_diff *df,
 			 const char *rules_html,
 			 const struct hd_breakdown *breakdown, int top_n)
 {
-	page_head(out, df);
+	page_head(out, "hlodiff: ", df, "");
 	page_body(out, df, rules_html, breakdown, top_n, NULL);
 	page_end(out);
 }
@@ -1380,15 +1386,8 @@ void hd_report_html_module(FILE *out, const struct hd_diff *df,
 
 void hd_html_page_begin(FILE *out, const char *title)
 {
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<title>", out);
-	esc_cstr(out, title);
-	fputs("</title>\n<style>\n", out);
-	fputs(css, out);
-	fputs("h3{font-size:15px;margin:22px 0 6px}\n"
-	      "section.module{border-top:3px solid #cbd5e0;margin-top:36px}\n", out);
-	fputs("</style>\n</head>\n<body>\n", out);
+	page_head(out, title, NULL, "h3{font-size:15px;margin:22px 0 6px}\n"
+		  "section.module{border-top:3px solid #cbd5e0;margin-top:36px}\n");
 }
 
 void hd_html_page_end(FILE *out)
