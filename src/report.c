@@ -329,11 +329,9 @@ static int cmp_slices(const void *a, const void *b)
  * included), sorted. */
 static void json_prefetch_names(struct hd_json *j, const struct hd_figures *f)
 {
-	struct hd_slice *names = calloc(f->copies.len + 1, sizeof(*names));
+	struct hd_slice *names = hd_xcalloc(f->copies.len + 1, sizeof(*names));
 	size_t i, n = 0;
 
-	if (!names)
-		abort();
 	for (i = 0; i < f->copies.len; i++) {
 		const struct hd_copy *c = &HD_VEC_AT(&f->copies, struct hd_copy, i);
 		if (c->cls == HD_COPY_PREFETCH || c->cls == HD_COPY_CROSS_PROGRAM_PREFETCH)
