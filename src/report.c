@@ -560,23 +560,32 @@ static void json_spaces(struct hd_json *j, const struct hd_dump *d,
 	hd_json_end_object(j);
 }
 
+/* The members of one dump, in stat and in each side of a diff; its
+ * sections only in stat. */
+static void json_dump(struct hd_json *j, const struct hd_dump *d,
+		      const struct hd_figures *f, int sections)
+{
+	char secs[256];
+
+	hd_json_key_str(j, "file", d->name);
+	if (sections)
+		hd_json_key_str(j, "sections", section_names(d, secs, sizeof(secs)));
+	json_figures(j, d, f);
+	hd_json_key_int(j, "unknown_lines", (int64_t)d->n_unknown);
+	json_incomplete(j, d);
+	json_spaces(j, d, f);
+}
+
 void hd_report_stat_json(FILE *out, const struct hd_dump *d,
 			 const struct hd_figures *f,
 			 const struct hd_report_opts *opts)
 {
 	struct hd_json j;
-	char secs[256];
 
-	(void)opts;
 	hd_json_init(&j, out);
 	hd_json_begin_object(&j);
 	hd_json_key_int(&j, "schema", JSON_SCHEMA);
-	hd_json_key_str(&j, "file", d->name);
-	hd_json_key_str(&j, "sections", section_names(d, secs, sizeof(secs)));
-	json_figures(&j, d, f);
-	hd_json_key_int(&j, "unknown_lines", (int64_t)d->n_unknown);
-	json_incomplete(&j, d);
-	json_spaces(&j, d, f);
+	json_dump(&j, d, f, 1);
 	if (opts && opts->breakdown) {
 		hd_json_key(&j, "breakdown");
 		hd_breakdown_report_json(&j, opts->breakdown);
@@ -953,20 +962,16 @@ fetch_peak_labels(const struct hd_diff *df, size_t k, int names)
 	fetch_pair(df, e->old_v, e->new_v, names);
 }
 
-static void json_shape(struct hd_json *j, const char *key, const struct hd_dump *d,
-		       uint32_t v)
-{
-	hd_json_key_slice(j, key, v != HD_NONE ? hd_value_shape(d, v) : HD_SLICE_NULL);
-}
-
 /* Both shapes (with layout) and where the value came from, the dump's
  * op_name and source path unshortened: read by programs. */
 static void json_value_where(struct hd_json *j, const struct hd_diff *df,
 			     uint32_t old_v, uint32_t new_v,
 			     const struct hd_insn_source *src)
 {
-	json_shape(j, "old_shape", df->old, old_v);
-	json_shape(j, "new_shape", df->new_dump, new_v);
+	hd_json_key_slice(j, "old_shape", old_v != HD_NONE ?
+			  hd_value_shape(df->old, old_v) : HD_SLICE_NULL);
+	hd_json_key_slice(j, "new_shape", new_v != HD_NONE ?
+			  hd_value_shape(df->new_dump, new_v) : HD_SLICE_NULL);
 	hd_json_key_slice(j, "op_name", src->op_name);
 	hd_json_key_slice(j, "source_file", src->source_file);
 	hd_json_key_opt_int(j, "source_line",
@@ -999,11 +1004,7 @@ static void json_side(struct hd_json *j, const char *key, const struct hd_dump *
 {
 	hd_json_key(j, key);
 	hd_json_begin_object(j);
-	hd_json_key_str(j, "file", d->name);
-	json_figures(j, d, f);
-	hd_json_key_int(j, "unknown_lines", (int64_t)d->n_unknown);
-	json_incomplete(j, d);
-	json_spaces(j, d, f);
+	json_dump(j, d, f, 0);
 	hd_json_end_object(j);
 }
 
