@@ -1284,13 +1284,10 @@ static void section_scaling(FILE *out, const struct hd_diff *df)
 			"</p>\n<table>\n<tr><th>size ratio</th><th>values</th>"
 			"<th>delta</th></tr>\n", sc.n_resized, sc.n_matched);
 		for (i = 0; i < sc.n_groups; i++) {
-			const struct hd_scale_group *g = &sc.groups[i];
-
-			hd_rc_ratio(r, sizeof(r), g->ratio100);
-			hd_rc_signed_bytes(d, sizeof(d),
-					   hd_delta(g->old_bytes, g->new_bytes));
+			hd_rc_scale_group(r, sizeof(r), d, sizeof(d), &sc.groups[i]);
 			fprintf(out, "<tr><td>%s</td><td class=\"num\">%" PRIu32
-				"</td><td class=\"num\">%s</td></tr>\n", r, g->n, d);
+				"</td><td class=\"num\">%s</td></tr>\n", r,
+				sc.groups[i].n, d);
 		}
 		fputs("</table>\n", out);
 		if (sc.n_others)

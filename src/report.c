@@ -839,10 +839,8 @@ static void diff_text_scaling(FILE *out, const struct hd_diff *df)
 			sc.n_matched);
 		for (i = 0; i < sc.n_groups; i++) {
 			const struct hd_scale_group *g = &sc.groups[i];
-			int64_t delta = hd_delta(g->old_bytes, g->new_bytes);
+			int64_t delta = hd_rc_scale_group(r, sizeof(r), d, sizeof(d), g);
 
-			hd_rc_ratio(r, sizeof(r), g->ratio100);
-			hd_rc_signed_bytes(d, sizeof(d), delta);
 			fprintf(out, "  %s: %" PRIu32 " value%s%s%s\n", r, g->n,
 				g->n == 1 ? "" : "s", delta ? "  " : "",
 				delta ? d : "");

@@ -668,13 +668,8 @@ int hd_rc_row_is_time(const struct hd_figure_row *r)
 
 /* ---- changes of shape, other programs ---------------------------------- */
 
-void hd_rc_ratio(char *buf, size_t n, uint32_t ratio100)
-{
-	snprintf(buf, n, "x%" PRIu32 ".%02" PRIu32, ratio100 / 100,
-		 ratio100 % 100);
-}
-
-void hd_rc_signed_bytes(char *buf, size_t n, int64_t delta)
+/* "+1.20GiB", "-512B", "0" for a byte delta. */
+static void signed_bytes(char *buf, size_t n, int64_t delta)
 {
 	char h[32];
 
@@ -687,6 +682,17 @@ void hd_rc_signed_bytes(char *buf, size_t n, int64_t delta)
 	snprintf(buf, n, "%c%s", delta < 0 ? '-' : '+', h);
 }
 
+int64_t hd_rc_scale_group(char *ratio, size_t rn, char *delta, size_t dn,
+			  const struct hd_scale_group *g)
+{
+	int64_t d = hd_delta(g->old_bytes, g->new_bytes);
+
+	snprintf(ratio, rn, "x%" PRIu32 ".%02" PRIu32, g->ratio100 / 100,
+		 g->ratio100 % 100);
+	signed_bytes(delta, dn, d);
+	return d;
+}
+
 void hd_rc_scaling_other(char *buf, size_t n, const struct hd_diff *df,
 			 const struct hd_value_diff *vd)
 {
@@ -694,7 +700,7 @@ void hd_rc_scaling_other(char *buf, size_t n, const struct hd_diff *df,
 	double r = hd_value_diff_ratio(vd);
 
 	hd_rc_pair_label(label, sizeof(label), df, vd->old_v, vd->new_v);
-	hd_rc_signed_bytes(d, sizeof(d), vd->delta);
+	signed_bytes(d, sizeof(d), vd->delta);
 	if (r > 0)
 		snprintf(buf, n, "%s x%.2f %s", label, r, d);
 	else

@@ -166,10 +166,10 @@ void hd_rc_space_text(char *buf, size_t n, enum hd_platform p, int64_t s);
 
 /* ---- changes of shape, other programs (diff.h, docs/matching.md) ---- */
 
-/* "x2.00" for a ratio x 100 (hd_scale_group). */
-void hd_rc_ratio(char *buf, size_t n, uint32_t ratio100);
-/* "+1.20GiB", "-512B", "0" for a byte delta. */
-void hd_rc_signed_bytes(char *buf, size_t n, int64_t delta);
+/* Scaling group g's ratio ("x2.00") in ratio and its byte delta
+ * ("+1.20GiB", "-512B", "0") in delta; returns the delta. */
+int64_t hd_rc_scale_group(char *ratio, size_t rn, char *delta, size_t dn,
+			  const struct hd_scale_group *g);
 /* "NEW (was OLD) x0.50 -12.0MiB": one of the scaling summary's others. */
 void hd_rc_scaling_other(char *buf, size_t n, const struct hd_diff *df,
 			 const struct hd_value_diff *vd);

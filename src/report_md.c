@@ -410,12 +410,8 @@ static void scaling_section(FILE *out, const struct hd_diff *df)
 			"| size ratio | values | delta |\n|:---|---:|---:|\n",
 			sc.n_resized, sc.n_matched);
 		for (i = 0; i < sc.n_groups; i++) {
-			const struct hd_scale_group *g = &sc.groups[i];
-
-			hd_rc_ratio(r, sizeof(r), g->ratio100);
-			hd_rc_signed_bytes(d, sizeof(d),
-					   hd_delta(g->old_bytes, g->new_bytes));
-			fprintf(out, "| %s | %" PRIu32 " | %s |\n", r, g->n, d);
+			hd_rc_scale_group(r, sizeof(r), d, sizeof(d), &sc.groups[i]);
+			fprintf(out, "| %s | %" PRIu32 " | %s |\n", r, sc.groups[i].n, d);
 		}
 		if (sc.n_others)
 			fputs("\nOthers:\n\n", out);
