@@ -229,13 +229,6 @@ const char *hd_rc_label(const struct hd_diff *df,
 	return df->new_dump->name;
 }
 
-void hd_rc_counts(const struct hd_verdicts *v, int werror, uint32_t *errors,
-		  uint32_t *warnings)
-{
-	*errors = v->n_error + (werror ? v->n_warn : 0);
-	*warnings = werror ? 0 : v->n_warn;
-}
-
 /* Appends s[0, len) to buf at *o (n bytes in all), as much as fits
  * before the NUL that always ends it. */
 static void append_word(char *buf, size_t n, size_t *o, const char *s,
@@ -528,19 +521,6 @@ void hd_rc_delta_h(char *buf, size_t n, int64_t delta)
 	hd_human_bytes(h, sizeof(h), delta);
 	snprintf(buf, n, delta > 0 ? "+%" PRId64 " (+%s)" : "%" PRId64 " (%s)",
 		 delta, h);
-}
-
-int hd_rc_contrib_value(const struct hd_verdicts *v, const struct hd_verdict *vd,
-			uint32_t i, uint32_t *old_v, uint32_t *new_v)
-{
-	const struct hd_contrib *c;
-
-	if (vd->result != HD_VERDICT_VIOLATED || i >= vd->n_contrib)
-		return -1;
-	c = &HD_VEC_AT(&v->contribs, struct hd_contrib, vd->contrib_first + i);
-	*old_v = c->vd->old_v;
-	*new_v = c->vd->new_v;
-	return 0;
 }
 
 /* ---- memory spaces ------------------------------------------------------- */

@@ -63,11 +63,6 @@ int hd_rc_detail(char *buf, size_t n, const struct hd_verdicts *v,
 const char *hd_rc_label(const struct hd_diff *df,
 			const struct hd_report_opts *opts);
 
-/* Rule counts of a verdict set: errors and warnings as they count with
- * werror (a violated warning rule counts as an error). */
-void hd_rc_counts(const struct hd_verdicts *v, int werror, uint32_t *errors,
-		  uint32_t *warnings);
-
 /* "size,shape,layout,space,kind,live-range": what changed (diff.h). */
 void hd_rc_change_words(char *buf, size_t n, uint32_t changes);
 
@@ -128,11 +123,6 @@ void hd_rc_shape_pair(char *buf, size_t n, const struct hd_diff *df,
 void hd_rc_bytes_h(char *buf, size_t n, int64_t bytes, int unknown_ok);
 /* "+16384 (+16.0KiB)" for a delta. */
 void hd_rc_delta_h(char *buf, size_t n, int64_t delta);
-
-/* The values of contributor i of a violated verdict (the line
- * hd_rc_detail writes as line i); -1 when there is no contributor i. */
-int hd_rc_contrib_value(const struct hd_verdicts *v, const struct hd_verdict *vd,
-			uint32_t i, uint32_t *old_v, uint32_t *new_v);
 
 /* ---- memory spaces ------------------------------------------------------- */
 

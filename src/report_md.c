@@ -69,12 +69,14 @@ static void verdict_line(FILE *out, const struct hd_diff *df,
 			 const struct hd_report_opts *o)
 {
 	const struct hd_verdicts *v = o->verdicts;
-	uint32_t errors = 0, warnings = 0;
 
 	if (!v) {
 		fputs("No rules checked", out);
 	} else {
-		hd_rc_counts(v, o->werror, &errors, &warnings);
+		/* with werror a violated warning rule counts as an error */
+		uint32_t errors = v->n_error + (o->werror ? v->n_warn : 0);
+		uint32_t warnings = o->werror ? 0 : v->n_warn;
+
 		if (errors)
 			fprintf(out, ":x: **%" PRIu32 " rule%s failed**", errors,
 				errors == 1 ? "" : "s");
