@@ -54,13 +54,11 @@ static void stat_text_totals(FILE *out, const struct hd_dump *d,
 	size_t i;
 	int k;
 
-	if (f->has_total) {
-		snprintf(extra, sizeof(extra), "%s",
-			 f->total_mismatch ? "  (differs from the sum of allocation sizes)" : "");
-		text_bytes_line(out, "total bytes", f->total_bytes, extra);
-	} else {
+	if (f->has_total)
+		text_bytes_line(out, "total bytes", f->total_bytes, f->total_mismatch ?
+				"  (differs from the sum of allocation sizes)" : NULL);
+	else
 		fprintf(out, "  %-24s %15s\n", "total bytes", "(not in dump)");
-	}
 	if (!f->has_total || f->total_mismatch)
 		text_bytes_line(out, "sum of allocation sizes", f->alloc_bytes, NULL);
 	fprintf(out, "\nby memory space\n");
