@@ -882,14 +882,12 @@ void hd_report_diff_text(FILE *out, const struct hd_diff *df,
 
 /* ---- diff, JSON ------------------------------------------------------ */
 
-/* Member KEY: a value's label (hd_value_label: its name and index),
- * written from the value's own text, not copied to a buffer first. */
-static void json_value_label(struct hd_json *j, const char *key,
-			     const struct hd_dump *d, uint32_t v)
+/* A value's label (hd_value_label: its name and index), written from
+ * the value's own text, not copied to a buffer first. */
+static void json_value_label(struct hd_json *j, const struct hd_dump *d, uint32_t v)
 {
 	const struct hd_value *val;
 
-	hd_json_key(j, key);
 	if (v == HD_NONE) {
 		hd_json_null(j);
 		return;
@@ -902,8 +900,10 @@ static void json_value_label(struct hd_json *j, const char *key,
 static void json_pair_labels(struct hd_json *j, const struct hd_diff *df,
 			     uint32_t old_v, uint32_t new_v)
 {
-	json_value_label(j, "old", df->old, old_v);
-	json_value_label(j, "new", df->new_dump, new_v);
+	hd_json_key(j, "old");
+	json_value_label(j, df->old, old_v);
+	hd_json_key(j, "new");
+	json_value_label(j, df->new_dump, new_v);
 }
 
 /*
