@@ -673,11 +673,13 @@ static void section_timeline(FILE *out, const struct hd_diff *df)
 struct bars {
 	const struct hd_diff *df;
 	const struct hd_peak_side *side[2];
-	uint32_t *order;        /* entries of df->peak.values, stacking order */
+	/* entries of df->peak.values, stacking order */
+	uint32_t order[2 * HD_HTML_MAX_SEGMENTS];
 	size_t n;
 	uint32_t *pos_of;       /* entry -> index in order, HD_NONE if not drawn */
-	uint8_t *shown[2];      /* order[k] drawn on that side */
-	double *y0[2], *y1[2];  /* segment top and bottom per order index */
+	uint8_t shown[2][2 * HD_HTML_MAX_SEGMENTS];  /* order[k] drawn on that side */
+	/* segment top and bottom per order index */
+	double y0[2][2 * HD_HTML_MAX_SEGMENTS], y1[2][2 * HD_HTML_MAX_SEGMENTS];
 	double top[2];          /* y of the top of the drawn segments */
 	int64_t drawn[2];       /* bytes of the drawn segments */
 	double scale;           /* pixels per byte */
@@ -809,34 +811,14 @@ static void layout_bars(struct bars *b)
 static void bars_init(struct bars *b, const struct hd_diff *df)
 {
 	size_t n = df->peak.values.len;
-	int side;
 
 	memset(b, 0, sizeof(*b));
 	b->df = df;
 	b->side[OLD] = &df->peak.old_side;
 	b->side[NEW] = &df->peak.new_side;
-	b->order = hd_xmalloc(2 * HD_HTML_MAX_SEGMENTS * sizeof(*b->order));
 	b->pos_of = hd_xmalloc((n ? n : 1) * sizeof(*b->pos_of));
-	for (side = OLD; side <= NEW; side++) {
-		b->shown[side] = hd_xcalloc(2 * HD_HTML_MAX_SEGMENTS, 1);
-		b->y0[side] = hd_xcalloc(2 * HD_HTML_MAX_SEGMENTS, sizeof(double));
-		b->y1[side] = hd_xcalloc(2 * HD_HTML_MAX_SEGMENTS, sizeof(double));
-	}
 	order_segments(b);
 	layout_bars(b);
-}
-
-static void bars_release(struct bars *b)
-{
-	int side;
-
-	free(b->order);
-	free(b->pos_of);
-	for (side = OLD; side <= NEW; side++) {
-		free(b->shown[side]);
-		free(b->y0[side]);
-		free(b->y1[side]);
-	}
 }
 
 static double bar_x(int side)
@@ -991,7 +973,7 @@ static void section_peak(FILE *out, const struct hd_diff *df)
 	bars_init(&b, df);
 	peak_svg(out, &b);
 	peak_table(out, &b);
-	bars_release(&b);
+	free(b.pos_of);
 	fputs("</section>\n", out);
 }
 
