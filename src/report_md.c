@@ -439,7 +439,6 @@ void hd_report_diff_markdown(FILE *out, const struct hd_diff *df,
 		fputs("hlodiff: ", out);
 	md_code_str(out, hd_rc_label(df, opts), 0);
 	fputs("\n\n", out);
-	/* other modules, other programs (diff.h) */
 	hd_rc_put_notes(out, df, "> **Note:** ", "\n\n");
 	verdict_line(out, df, opts);
 	figures_table(out, df);
