@@ -220,16 +220,23 @@ static const char css[] =
 	"margin-right:6px}\n"
 	"input[type=search]{font:inherit;padding:4px 8px;width:340px;margin:4px 8px 8px 0}\n";
 
-static void page_head(FILE *out, const struct hd_diff *df)
+/* The page up to its body: the title (escaped), then when df is not
+ * NULL its two files; the styles, and more CSS after them. */
+static void page_head(FILE *out, const char *title, const struct hd_diff *df,
+		      const char *more)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<title>hlodiff: ", out);
-	esc_cstr(out, df->old->name);
-	fputs(" &#8594; ", out);
-	esc_cstr(out, df->new_dump->name);
+	      "<title>", out);
+	esc_cstr(out, title);
+	if (df) {
+		esc_cstr(out, df->old->name);
+		fputs(" &#8594; ", out);
+		esc_cstr(out, df->new_dump->name);
+	}
 	fputs("</title>\n<style>\n", out);
 	fputs(css, out);
+	fputs(more, out);
 	fputs("</style>\n</head>\n<body>\n", out);
 }
 
@@ -666,11 +673,13 @@ static void section_timeline(FILE *out, const struct hd_diff *df)
 struct bars {
 	const struct hd_diff *df;
 	const struct hd_peak_side *side[2];
-	uint32_t *order;        /* entries of df->peak.values, stacking order */
+	/* entries of df->peak.values, stacking order */
+	uint32_t order[2 * HD_HTML_MAX_SEGMENTS];
 	size_t n;
 	uint32_t *pos_of;       /* entry -> index in order, HD_NONE if not drawn */
-	uint8_t *shown[2];      /* order[k] drawn on that side */
-	double *y0[2], *y1[2];  /* segment top and bottom per order index */
+	uint8_t shown[2][2 * HD_HTML_MAX_SEGMENTS];  /* order[k] drawn on that side */
+	/* segment top and bottom per order index */
+	double y0[2][2 * HD_HTML_MAX_SEGMENTS], y1[2][2 * HD_HTML_MAX_SEGMENTS];
 	double top[2];          /* y of the top of the drawn segments */
 	int64_t drawn[2];       /* bytes of the drawn segments */
 	double scale;           /* pixels per byte */
@@ -802,34 +811,14 @@ static void layout_bars(struct bars *b)
 static void bars_init(struct bars *b, const struct hd_diff *df)
 {
 	size_t n = df->peak.values.len;
-	int side;
 
 	memset(b, 0, sizeof(*b));
 	b->df = df;
 	b->side[OLD] = &df->peak.old_side;
 	b->side[NEW] = &df->peak.new_side;
-	b->order = hd_xmalloc(2 * HD_HTML_MAX_SEGMENTS * sizeof(*b->order));
 	b->pos_of = hd_xmalloc((n ? n : 1) * sizeof(*b->pos_of));
-	for (side = OLD; side <= NEW; side++) {
-		b->shown[side] = hd_xcalloc(2 * HD_HTML_MAX_SEGMENTS, 1);
-		b->y0[side] = hd_xcalloc(2 * HD_HTML_MAX_SEGMENTS, sizeof(double));
-		b->y1[side] = hd_xcalloc(2 * HD_HTML_MAX_SEGMENTS, sizeof(double));
-	}
 	order_segments(b);
 	layout_bars(b);
-}
-
-static void bars_release(struct bars *b)
-{
-	int side;
-
-	free(b->order);
-	free(b->pos_of);
-	for (side = OLD; side <= NEW; side++) {
-		free(b->shown[side]);
-		free(b->y0[side]);
-		free(b->y1[side]);
-	}
 }
 
 static double bar_x(int side)
@@ -984,7 +973,7 @@ static void section_peak(FILE *out, const struct hd_diff *df)
 	bars_init(&b, df);
 	peak_svg(out, &b);
 	peak_table(out, &b);
-	bars_release(&b);
+	free(b.pos_of);
 	fputs("</section>\n", out);
 }
 
@@ -1022,6 +1011,17 @@ static void space_cell(FILE *out, const struct hd_diff *df,
 	fputs("</td>", out);
 }
 
+/* A cell of long text (op_name, shape, source) that cuts it off on the
+ * page: s, cut at max bytes, as its text and its tooltip. */
+static void op_cell(FILE *out, struct hd_slice s, size_t max)
+{
+	fputs("<td class=\"op\" title=\"", out);
+	esc_cut(out, s, max);
+	fputs("\">", out);
+	esc_cut(out, s, max);
+	fputs("</td>", out);
+}
+
 /* The shape cell (old -> new when it changed) and the source cell
  * (file:line, the whole path as tooltip) of a mover. */
 static void mover_shape_source(FILE *out, const struct hd_diff *df,
@@ -1034,15 +1034,8 @@ static void mover_shape_source(FILE *out, const struct hd_diff *df,
 	hd_rc_source_text(src, sizeof(src), &s, NULL);
 	hd_mask_text(shape);	/* a cut may have split a UTF-8 sequence */
 	hd_mask_text(src);
-	fputs("<td class=\"op\" title=\"", out);
-	hd_html_escape(out, shape, strlen(shape));
-	fputs("\">", out);
-	hd_html_escape(out, shape, strlen(shape));
-	fputs("</td><td class=\"op\" title=\"", out);
-	hd_html_escape(out, src, strlen(src));
-	fputs("\">", out);
-	hd_html_escape(out, src, strlen(src));
-	fputs("</td>", out);
+	op_cell(out, hd_slice_cstr(shape), SIZE_MAX);
+	op_cell(out, hd_slice_cstr(src), SIZE_MAX);
 }
 
 static void mover_row(FILE *out, const struct hd_diff *df, uint32_t rank,
@@ -1068,15 +1061,10 @@ static void mover_row(FILE *out, const struct hd_diff *df, uint32_t rank,
 		hd_match_how_name((enum hd_match_how)x->how) : "");
 	op_name = insn == HD_NONE ? HD_SLICE_NULL :
 				    hd_insn_source_of(d, insn).op_name;
-	if (op_name.n == 0) {
+	if (op_name.n == 0)
 		fputs("<td class=\"op\"></td>", out);
-	} else {
-		fputs("<td class=\"op\" title=\"", out);
-		esc_text(out, op_name);
-		fputs("\">", out);
-		esc_text(out, op_name);
-		fputs("</td>", out);
-	}
+	else
+		op_cell(out, op_name, HD_HTML_TEXT_MAX);
 	mover_shape_source(out, df, x);
 	fputs("</tr>\n", out);
 }
@@ -1278,13 +1266,10 @@ static void section_scaling(FILE *out, const struct hd_diff *df)
 			"</p>\n<table>\n<tr><th>size ratio</th><th>values</th>"
 			"<th>delta</th></tr>\n", sc.n_resized, sc.n_matched);
 		for (i = 0; i < sc.n_groups; i++) {
-			const struct hd_scale_group *g = &sc.groups[i];
-
-			hd_rc_ratio(r, sizeof(r), g->ratio100);
-			hd_rc_signed_bytes(d, sizeof(d),
-					   hd_delta(g->old_bytes, g->new_bytes));
+			hd_rc_scale_group(r, sizeof(r), d, sizeof(d), &sc.groups[i]);
 			fprintf(out, "<tr><td>%s</td><td class=\"num\">%" PRIu32
-				"</td><td class=\"num\">%s</td></tr>\n", r, g->n, d);
+				"</td><td class=\"num\">%s</td></tr>\n", r,
+				sc.groups[i].n, d);
 		}
 		fputs("</table>\n", out);
 		if (sc.n_others)
@@ -1334,7 +1319,7 @@ void hd_report_html_full(FILE *out, const struct hd_diff *df,
 			 const char *rules_html,
 			 const struct hd_breakdown *breakdown, int top_n)
 {
-	page_head(out, df);
+	page_head(out, "hlodiff: ", df, "");
 	page_body(out, df, rules_html, breakdown, top_n, NULL);
 	page_end(out);
 }
@@ -1380,15 +1365,8 @@ void hd_report_html_module(FILE *out, const struct hd_diff *df,
 
 void hd_html_page_begin(FILE *out, const char *title)
 {
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<title>", out);
-	esc_cstr(out, title);
-	fputs("</title>\n<style>\n", out);
-	fputs(css, out);
-	fputs("h3{font-size:15px;margin:22px 0 6px}\n"
-	      "section.module{border-top:3px solid #cbd5e0;margin-top:36px}\n", out);
-	fputs("</style>\n</head>\n<body>\n", out);
+	page_head(out, title, NULL, "h3{font-size:15px;margin:22px 0 6px}\n"
+		  "section.module{border-top:3px solid #cbd5e0;margin-top:36px}\n");
 }
 
 void hd_html_page_end(FILE *out)

@@ -54,13 +54,11 @@ static void stat_text_totals(FILE *out, const struct hd_dump *d,
 	size_t i;
 	int k;
 
-	if (f->has_total) {
-		snprintf(extra, sizeof(extra), "%s",
-			 f->total_mismatch ? "  (differs from the sum of allocation sizes)" : "");
-		text_bytes_line(out, "total bytes", f->total_bytes, extra);
-	} else {
+	if (f->has_total)
+		text_bytes_line(out, "total bytes", f->total_bytes, f->total_mismatch ?
+				"  (differs from the sum of allocation sizes)" : NULL);
+	else
 		fprintf(out, "  %-24s %15s\n", "total bytes", "(not in dump)");
-	}
 	if (!f->has_total || f->total_mismatch)
 		text_bytes_line(out, "sum of allocation sizes", f->alloc_bytes, NULL);
 	fprintf(out, "\nby memory space\n");
@@ -329,11 +327,9 @@ static int cmp_slices(const void *a, const void *b)
  * included), sorted. */
 static void json_prefetch_names(struct hd_json *j, const struct hd_figures *f)
 {
-	struct hd_slice *names = calloc(f->copies.len + 1, sizeof(*names));
+	struct hd_slice *names = hd_xcalloc(f->copies.len + 1, sizeof(*names));
 	size_t i, n = 0;
 
-	if (!names)
-		abort();
 	for (i = 0; i < f->copies.len; i++) {
 		const struct hd_copy *c = &HD_VEC_AT(&f->copies, struct hd_copy, i);
 		if (c->cls == HD_COPY_PREFETCH || c->cls == HD_COPY_CROSS_PROGRAM_PREFETCH)
@@ -496,29 +492,24 @@ static void json_figures(struct hd_json *j, const struct hd_dump *d,
 	hd_json_key_int(j, "records", (int64_t)f->n_records);
 	hd_json_key_int(j, "live_ranges", (int64_t)f->n_live_ranges);
 	hd_json_key(j, "bytes_by_color");
-	if (!whole)
-		hd_json_null(j);
-	else
+	if (whole) {
 		hd_json_begin_object(j);
-	for (i = 0; whole && i < f->by_color.len; i++) {
-		const struct hd_color_bytes *c = &HD_VEC_AT(&f->by_color, struct hd_color_bytes, i);
-		snprintf(key, sizeof(key), "%" PRId64, c->color);
-		hd_json_key(j, key);
-		hd_json_int(j, c->bytes);
-	}
-	if (whole)
+		for (i = 0; i < f->by_color.len; i++) {
+			const struct hd_color_bytes *c = &HD_VEC_AT(&f->by_color, struct hd_color_bytes, i);
+			snprintf(key, sizeof(key), "%" PRId64, c->color);
+			hd_json_key_int(j, key, c->bytes);
+		}
 		hd_json_end_object(j);
-	hd_json_key(j, "bytes_by_kind");
-	if (!whole)
-		hd_json_null(j);
-	else
+		hd_json_key(j, "bytes_by_kind");
 		hd_json_begin_object(j);
-	for (k = 0; whole && k < HD_KIND_COUNT; k++) {
-		hd_json_key(j, hd_alloc_kind_name((enum hd_alloc_kind)k));
-		hd_json_int(j, f->by_kind[k]);
-	}
-	if (whole)
+		for (k = 0; k < HD_KIND_COUNT; k++)
+			hd_json_key_int(j, hd_alloc_kind_name((enum hd_alloc_kind)k), f->by_kind[k]);
 		hd_json_end_object(j);
+	} else {
+		hd_json_null(j);
+		hd_json_key(j, "bytes_by_kind");
+		hd_json_null(j);
+	}
 	json_peak_figures(j, d, f);
 	hd_json_key_opt_int(j, "live_max", d->live_max >= 0, d->live_max);
 	hd_json_key(j, "recomputed_peak");
@@ -552,11 +543,7 @@ static void json_spaces(struct hd_json *j, const struct hd_dump *d,
 	char key[32];
 	size_t i;
 
-	hd_json_key(j, "platform");
-	if (pn)
-		hd_json_str(j, pn);
-	else
-		hd_json_null(j);
+	hd_json_key_str(j, "platform", pn);
 	hd_json_key(j, "space_names");
 	hd_json_begin_object(j);
 	for (i = 0; i < f->by_color.len; i++) {
@@ -571,23 +558,32 @@ static void json_spaces(struct hd_json *j, const struct hd_dump *d,
 	hd_json_end_object(j);
 }
 
+/* The members of one dump, in stat and in each side of a diff; its
+ * sections only in stat. */
+static void json_dump(struct hd_json *j, const struct hd_dump *d,
+		      const struct hd_figures *f, int sections)
+{
+	char secs[256];
+
+	hd_json_key_str(j, "file", d->name);
+	if (sections)
+		hd_json_key_str(j, "sections", section_names(d, secs, sizeof(secs)));
+	json_figures(j, d, f);
+	hd_json_key_int(j, "unknown_lines", (int64_t)d->n_unknown);
+	json_incomplete(j, d);
+	json_spaces(j, d, f);
+}
+
 void hd_report_stat_json(FILE *out, const struct hd_dump *d,
 			 const struct hd_figures *f,
 			 const struct hd_report_opts *opts)
 {
 	struct hd_json j;
-	char secs[256];
 
-	(void)opts;
 	hd_json_init(&j, out);
 	hd_json_begin_object(&j);
 	hd_json_key_int(&j, "schema", JSON_SCHEMA);
-	hd_json_key_str(&j, "file", d->name);
-	hd_json_key_str(&j, "sections", section_names(d, secs, sizeof(secs)));
-	json_figures(&j, d, f);
-	hd_json_key_int(&j, "unknown_lines", (int64_t)d->n_unknown);
-	json_incomplete(&j, d);
-	json_spaces(&j, d, f);
+	json_dump(&j, d, f, 1);
 	if (opts && opts->breakdown) {
 		hd_json_key(&j, "breakdown");
 		hd_breakdown_report_json(&j, opts->breakdown);
@@ -608,6 +604,7 @@ static void figure_cell(char *buf, size_t n, int has, int64_t v)
 
 static void diff_text_rows(FILE *out, const struct hd_diff *df, int c)
 {
+	char legend[256];
 	size_t i;
 
 	hd_print_line(out, "%-26s %15s %15s %15s %8s", "figure", "old", "new", "delta", "%");
@@ -636,12 +633,8 @@ static void diff_text_rows(FILE *out, const struct hd_diff *df, int c)
 			      hd_rc_cell(dc, sizeof(dc), c, hd_rc_sign_pen(d), 15, d),
 			      hd_rc_cell(pc, sizeof(pc), c, hd_rc_sign_pen(p), 8, p), h);
 	}
-	{
-		char legend[256];
-
-		if (hd_rc_spaces_legend(legend, sizeof(legend), df))
-			fprintf(out, "%s\n", legend);
-	}
+	if (hd_rc_spaces_legend(legend, sizeof(legend), df))
+		fprintf(out, "%s\n", legend);
 }
 
 /* "OLD -> NEW" in human units, "-" for a side without the value. */
@@ -844,10 +837,8 @@ static void diff_text_scaling(FILE *out, const struct hd_diff *df)
 			sc.n_matched);
 		for (i = 0; i < sc.n_groups; i++) {
 			const struct hd_scale_group *g = &sc.groups[i];
-			int64_t delta = hd_delta(g->old_bytes, g->new_bytes);
+			int64_t delta = hd_rc_scale_group(r, sizeof(r), d, sizeof(d), g);
 
-			hd_rc_ratio(r, sizeof(r), g->ratio100);
-			hd_rc_signed_bytes(d, sizeof(d), delta);
 			fprintf(out, "  %s: %" PRIu32 " value%s%s%s\n", r, g->n,
 				g->n == 1 ? "" : "s", delta ? "  " : "",
 				delta ? d : "");
@@ -878,7 +869,6 @@ void hd_report_diff_text(FILE *out, const struct hd_diff *df,
 		df->new_dump->name, end);
 	text_incomplete(out, pre[0], end, df->old);
 	text_incomplete(out, pre[1], end, df->new_dump);
-	/* the notes at the top: other modules, other programs (diff.h) */
 	hd_rc_put_notes(out, df, note, note_end);
 	diff_text_rows(out, df, opts->color);
 	diff_text_values(out, df, opts);
@@ -904,6 +894,16 @@ static void json_value_label(struct hd_json *j, const struct hd_dump *d, uint32_
 	}
 	val = &HD_VALUE(d, v);
 	hd_json_slice_cat(j, val->name, hd_value_index(val));
+}
+
+/* "old" and "new": the labels of a pair of values. */
+static void json_pair_labels(struct hd_json *j, const struct hd_diff *df,
+			     uint32_t old_v, uint32_t new_v)
+{
+	hd_json_key(j, "old");
+	json_value_label(j, df->old, old_v);
+	hd_json_key(j, "new");
+	json_value_label(j, df->new_dump, new_v);
 }
 
 /*
@@ -958,36 +958,18 @@ fetch_peak_labels(const struct hd_diff *df, size_t k, int names)
 	fetch_pair(df, e->old_v, e->new_v, names);
 }
 
-static void json_shape(struct hd_json *j, const char *key, const struct hd_dump *d,
-		       uint32_t v)
-{
-	struct hd_slice sh = v != HD_NONE ? hd_value_shape(d, v) : HD_SLICE_NULL;
-
-	hd_json_key(j, key);
-	if (sh.n)
-		hd_json_slice(j, sh);
-	else
-		hd_json_null(j);
-}
-
 /* Both shapes (with layout) and where the value came from, the dump's
  * op_name and source path unshortened: read by programs. */
 static void json_value_where(struct hd_json *j, const struct hd_diff *df,
 			     uint32_t old_v, uint32_t new_v,
 			     const struct hd_insn_source *src)
 {
-	json_shape(j, "old_shape", df->old, old_v);
-	json_shape(j, "new_shape", df->new_dump, new_v);
-	hd_json_key(j, "op_name");
-	if (src->op_name.n)
-		hd_json_slice(j, src->op_name);
-	else
-		hd_json_null(j);
-	hd_json_key(j, "source_file");
-	if (src->source_file.n)
-		hd_json_slice(j, src->source_file);
-	else
-		hd_json_null(j);
+	hd_json_key_slice(j, "old_shape", old_v != HD_NONE ?
+			  hd_value_shape(df->old, old_v) : HD_SLICE_NULL);
+	hd_json_key_slice(j, "new_shape", new_v != HD_NONE ?
+			  hd_value_shape(df->new_dump, new_v) : HD_SLICE_NULL);
+	hd_json_key_slice(j, "op_name", src->op_name);
+	hd_json_key_slice(j, "source_file", src->source_file);
 	hd_json_key_opt_int(j, "source_line",
 			    src->source_file.n && src->source_line >= 0,
 			    src->source_line);
@@ -1001,15 +983,9 @@ static void json_value_diff(struct hd_json *j, const struct hd_diff *df,
 
 	hd_json_begin_object(j);
 	hd_json_key_str(j, "status", hd_status_name((enum hd_value_status)x->status));
-	hd_json_key(j, "old");
-	json_value_label(j, df->old, x->old_v);
-	hd_json_key(j, "new");
-	json_value_label(j, df->new_dump, x->new_v);
-	hd_json_key(j, "how");
-	if (x->status == HD_STATUS_MATCHED)
-		hd_json_str(j, hd_match_how_name((enum hd_match_how)x->how));
-	else
-		hd_json_null(j);
+	json_pair_labels(j, df, x->old_v, x->new_v);
+	hd_json_key_str(j, "how", x->status == HD_STATUS_MATCHED ?
+			hd_match_how_name((enum hd_match_how)x->how) : NULL);
 	hd_json_key_opt_int(j, "old_bytes", x->old_bytes >= 0, x->old_bytes);
 	hd_json_key_opt_int(j, "new_bytes", x->new_bytes >= 0, x->new_bytes);
 	hd_json_key_int(j, "delta", x->delta);
@@ -1024,11 +1000,7 @@ static void json_side(struct hd_json *j, const char *key, const struct hd_dump *
 {
 	hd_json_key(j, key);
 	hd_json_begin_object(j);
-	hd_json_key_str(j, "file", d->name);
-	json_figures(j, d, f);
-	hd_json_key_int(j, "unknown_lines", (int64_t)d->n_unknown);
-	json_incomplete(j, d);
-	json_spaces(j, d, f);
+	json_dump(j, d, f, 0);
 	hd_json_end_object(j);
 }
 
@@ -1044,11 +1016,7 @@ static void json_peak_side(struct hd_json *j, const char *key,
 	hd_json_key_int(j, "time", s->time);
 	hd_json_key_int(j, "bytes", s->bytes);
 	hd_json_key_int(j, "max", s->max);
-	hd_json_key(j, "at");
-	if (s->at.n)
-		hd_json_slice(j, s->at);
-	else
-		hd_json_null(j);
+	hd_json_key_slice(j, "at", s->at);
 	hd_json_key(j, "stated");
 	hd_json_bool(j, 0);     /* the held peak (docs/json.md) */
 	hd_json_end_object(j);
@@ -1078,10 +1046,7 @@ static void json_peak(struct hd_json *j, const struct hd_diff *df)
 			fetch_peak_labels(df, i + LABELS_AHEAD / 2, 1);
 		hd_json_begin_object(j);
 		hd_json_key_str(j, "role", hd_peak_role_name((enum hd_peak_role)e->role));
-		hd_json_key(j, "old");
-		json_value_label(j, df->old, e->old_v);
-		hd_json_key(j, "new");
-		json_value_label(j, df->new_dump, e->new_v);
+		json_pair_labels(j, df, e->old_v, e->new_v);
 		hd_json_key_int(j, "old_bytes", e->old_bytes);
 		hd_json_key_int(j, "new_bytes", e->new_bytes);
 		hd_json_key_int(j, "delta", e->delta);
@@ -1114,16 +1079,8 @@ static void json_programs(struct hd_json *j, const struct hd_diff *df)
 	hd_json_key_int(j, "matched_by_structure", p.by_structure);
 	hd_json_key_int(j, "old_values", p.n_old);
 	hd_json_key_int(j, "new_values", p.n_new);
-	hd_json_key(j, "old_module");
-	if (a[0])
-		hd_json_str(j, a);
-	else
-		hd_json_null(j);
-	hd_json_key(j, "new_module");
-	if (b[0])
-		hd_json_str(j, b);
-	else
-		hd_json_null(j);
+	hd_json_key_str(j, "old_module", a[0] ? a : NULL);
+	hd_json_key_str(j, "new_module", b[0] ? b : NULL);
 	hd_json_end_object(j);
 }
 
@@ -1165,10 +1122,7 @@ static void json_scaling(struct hd_json *j, const struct hd_diff *df)
 		double ratio = hd_value_diff_ratio(vd);
 
 		hd_json_begin_object(j);
-		hd_json_key(j, "old");
-		json_value_label(j, df->old, vd->old_v);
-		hd_json_key(j, "new");
-		json_value_label(j, df->new_dump, vd->new_v);
+		json_pair_labels(j, df, vd->old_v, vd->new_v);
 		hd_json_key(j, "ratio");
 		if (ratio > 0) {
 			snprintf(r, sizeof(r), "%.4f", ratio);

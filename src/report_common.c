@@ -58,43 +58,41 @@ int hd_rc_fails(const struct hd_verdict *vd, int werror)
 		(vd->rule->severity == HD_SEV_ERROR || werror);
 }
 
-const char *hd_rc_outcome(const struct hd_verdict *vd, int werror)
+/* SEP then what condition r allows ("P% of OLD allows +A", "allowed
+ * +A", "ceiling A"); nothing for a condition without a threshold.
+ * Returns what snprintf returns. */
+static int cond_words(char *buf, size_t n, const char *sep,
+		      const struct hd_rule *r, int64_t old_v, int64_t allowed)
 {
-	if (vd->result == HD_VERDICT_PASS)
-		return "passed";
-	if (vd->result == HD_VERDICT_NA)
-		return "not applicable";
-	return hd_rc_fails(vd, werror) ? "error" : "warning";
+	char p[NUM_MAX], a[NUM_MAX];
+
+	switch (r->cond) {
+	case HD_COND_GROWS_PCT:
+		return snprintf(buf, n, "%s%s%% of %" PRId64 " allows %s", sep,
+				hd_pct_text(p, sizeof(p), r->pct), old_v,
+				hd_signed(a, sizeof(a), allowed));
+	case HD_COND_GROWS_BY:
+		return snprintf(buf, n, "%sallowed %s", sep,
+				hd_signed(a, sizeof(a), allowed));
+	case HD_COND_ABOVE:
+		return snprintf(buf, n, "%sceiling %" PRId64, sep, allowed);
+	default:
+		return 0;
+	}
 }
 
 void hd_rc_threshold(char *buf, size_t n, const struct hd_verdict *vd)
 {
 	const struct hd_rule *r = vd->rule;
-	char p[NUM_MAX], a[NUM_MAX];
 
-	if (r->and_next) {
+	if (r->and_next)
 		hd_verdict_parts_text(buf, n, vd);
-		return;
-	}
-	switch (r->cond) {
-	case HD_COND_GROWS_PCT:
-		snprintf(buf, n, "; %s%% of %" PRId64 " allows %s",
-			 hd_pct_text(p, sizeof(p), r->pct), vd->old_v,
-			 hd_signed(a, sizeof(a), vd->allowed));
-		break;
-	case HD_COND_GROWS_BY:
-		snprintf(buf, n, "; allowed %s", hd_signed(a, sizeof(a), vd->allowed));
-		break;
-	case HD_COND_ABOVE:
-		snprintf(buf, n, "; ceiling %" PRId64, vd->allowed);
-		break;
-	case HD_COND_ANY_NEW:
+	else if (r->cond == HD_COND_ANY_NEW)
 		snprintf(buf, n, "; %" PRIu32 " new", vd->n_new_total);
-		break;
-	case HD_COND_ANY_LOST:
+	else if (r->cond == HD_COND_ANY_LOST)
 		snprintf(buf, n, "; %" PRIu32 " lost", vd->n_lost_total);
-		break;
-	}
+	else
+		cond_words(buf, n, "; ", r, vd->old_v, vd->allowed);
 }
 
 void hd_rc_numbers(char *buf, size_t n, const struct hd_verdict *vd)
@@ -132,6 +130,7 @@ static void contrib_line(char *buf, size_t n, const struct hd_verdicts *v,
 	const struct hd_value_diff *x = c->vd;
 	const struct hd_diff *df = v->df;
 	char label[LABEL_MAX], was[LABEL_MAX + 8], d[NUM_MAX], o[NUM_MAX], nw[NUM_MAX];
+	char st[32] = "";
 
 	was[0] = '\0';
 	if (x->new_v != HD_NONE)
@@ -147,21 +146,16 @@ static void contrib_line(char *buf, size_t n, const struct hd_verdicts *v,
 	}
 	snprintf(o, sizeof(o), "%" PRId64, c->old_bytes);
 	snprintf(nw, sizeof(nw), "%" PRId64, c->new_bytes);
+	if (x->status != HD_STATUS_MATCHED)
+		snprintf(st, sizeof(st), " (%s)",
+			 hd_status_name((enum hd_value_status)x->status));
 	if (vd->rule->cond == HD_COND_ABOVE)
-		snprintf(buf, n, "%s %s%s%s%s", nw, label,
-			 x->status != HD_STATUS_MATCHED ? " (" : "",
-			 x->status != HD_STATUS_MATCHED ?
-				 hd_status_name((enum hd_value_status)x->status) : "",
-			 x->status != HD_STATUS_MATCHED ? ")" : "");
+		snprintf(buf, n, "%s %s%s", nw, label, st);
 	else
-		snprintf(buf, n, "%s %s %s -> %s%s%s%s%s%s",
+		snprintf(buf, n, "%s %s %s -> %s%s%s%s",
 			 hd_signed(d, sizeof(d), c->delta), label,
 			 x->old_v == HD_NONE ? "-" : o,
-			 x->new_v == HD_NONE ? "-" : nw,
-			 x->status != HD_STATUS_MATCHED ? " (" : "",
-			 x->status != HD_STATUS_MATCHED ?
-				 hd_status_name((enum hd_value_status)x->status) : "",
-			 x->status != HD_STATUS_MATCHED ? ")" : "", was,
+			 x->new_v == HD_NONE ? "-" : nw, st, was,
 			 c->waived ? " [waived]" : "");
 }
 
@@ -233,13 +227,6 @@ const char *hd_rc_label(const struct hd_diff *df,
 	if (opts->verdicts && opts->verdicts->module)
 		return opts->verdicts->module;
 	return df->new_dump->name;
-}
-
-void hd_rc_counts(const struct hd_verdicts *v, int werror, uint32_t *errors,
-		  uint32_t *warnings)
-{
-	*errors = v->n_error + (werror ? v->n_warn : 0);
-	*warnings = werror ? 0 : v->n_warn;
 }
 
 /* Appends s[0, len) to buf at *o (n bytes in all), as much as fits
@@ -394,7 +381,9 @@ void hd_rc_source_text(char *buf, size_t n, const struct hd_insn_source *s,
 			 (int)f.n, f.p);
 }
 
-struct hd_insn_source hd_rc_value_source(const struct hd_dump *d, uint32_t v)
+/* The source of value v of d (its instruction's metadata); all empty
+ * (source_line -1) when it has no instruction. */
+static struct hd_insn_source value_source(const struct hd_dump *d, uint32_t v)
 {
 	struct hd_insn_source s = { HD_SLICE_NULL, HD_SLICE_NULL, -1 };
 	uint32_t insn;
@@ -410,11 +399,11 @@ struct hd_insn_source hd_rc_value_source(const struct hd_dump *d, uint32_t v)
 struct hd_insn_source hd_rc_diff_source(const struct hd_diff *df, uint32_t old_v,
 					uint32_t new_v)
 {
-	struct hd_insn_source s = hd_rc_value_source(df->new_dump, new_v);
+	struct hd_insn_source s = value_source(df->new_dump, new_v);
 
 	if (s.op_name.n || s.source_file.n)
 		return s;
-	return hd_rc_value_source(df->old, old_v);
+	return value_source(df->old, old_v);
 }
 
 /* The instruction of value v of d, HD_NONE if none. */
@@ -532,19 +521,6 @@ void hd_rc_delta_h(char *buf, size_t n, int64_t delta)
 	hd_human_bytes(h, sizeof(h), delta);
 	snprintf(buf, n, delta > 0 ? "+%" PRId64 " (+%s)" : "%" PRId64 " (%s)",
 		 delta, h);
-}
-
-int hd_rc_contrib_value(const struct hd_verdicts *v, const struct hd_verdict *vd,
-			uint32_t i, uint32_t *old_v, uint32_t *new_v)
-{
-	const struct hd_contrib *c;
-
-	if (vd->result != HD_VERDICT_VIOLATED || i >= vd->n_contrib)
-		return -1;
-	c = &HD_VEC_AT(&v->contribs, struct hd_contrib, vd->contrib_first + i);
-	*old_v = c->vd->old_v;
-	*new_v = c->vd->new_v;
-	return 0;
 }
 
 /* ---- memory spaces ------------------------------------------------------- */
@@ -672,13 +648,8 @@ int hd_rc_row_is_time(const struct hd_figure_row *r)
 
 /* ---- changes of shape, other programs ---------------------------------- */
 
-void hd_rc_ratio(char *buf, size_t n, uint32_t ratio100)
-{
-	snprintf(buf, n, "x%" PRIu32 ".%02" PRIu32, ratio100 / 100,
-		 ratio100 % 100);
-}
-
-void hd_rc_signed_bytes(char *buf, size_t n, int64_t delta)
+/* "+1.20GiB", "-512B", "0" for a byte delta. */
+static void signed_bytes(char *buf, size_t n, int64_t delta)
 {
 	char h[32];
 
@@ -691,6 +662,17 @@ void hd_rc_signed_bytes(char *buf, size_t n, int64_t delta)
 	snprintf(buf, n, "%c%s", delta < 0 ? '-' : '+', h);
 }
 
+int64_t hd_rc_scale_group(char *ratio, size_t rn, char *delta, size_t dn,
+			  const struct hd_scale_group *g)
+{
+	int64_t d = hd_delta(g->old_bytes, g->new_bytes);
+
+	snprintf(ratio, rn, "x%" PRIu32 ".%02" PRIu32, g->ratio100 / 100,
+		 g->ratio100 % 100);
+	signed_bytes(delta, dn, d);
+	return d;
+}
+
 void hd_rc_scaling_other(char *buf, size_t n, const struct hd_diff *df,
 			 const struct hd_value_diff *vd)
 {
@@ -698,7 +680,7 @@ void hd_rc_scaling_other(char *buf, size_t n, const struct hd_diff *df,
 	double r = hd_value_diff_ratio(vd);
 
 	hd_rc_pair_label(label, sizeof(label), df, vd->old_v, vd->new_v);
-	hd_rc_signed_bytes(d, sizeof(d), vd->delta);
+	signed_bytes(d, sizeof(d), vd->delta);
 	if (r > 0)
 		snprintf(buf, n, "%s x%.2f %s", label, r, d);
 	else
@@ -835,7 +817,6 @@ int hd_lost_alias_text(char *buf, size_t n, const struct hd_verdicts *v,
 char *hd_verdict_parts_text(char *buf, size_t n, const struct hd_verdict *vd)
 {
 	const struct hd_rule *part;
-	char p[NUM_MAX], a[NUM_MAX];
 	size_t len = 0;
 	int64_t allowed;
 
@@ -845,19 +826,10 @@ char *hd_verdict_parts_text(char *buf, size_t n, const struct hd_verdict *vd)
 		return buf;
 	for (part = vd->rule; part && len < n; part = part->and_next) {
 		int over = hd_cond_violated(part, vd->old_v, vd->new_v, &allowed);
-		const char *sep = part == vd->rule ? "; " : " and ";
-		int k = 0;
+		int k = cond_words(buf + len, n - len,
+				   part == vd->rule ? "; " : " and ", part,
+				   vd->old_v, allowed);
 
-		if (part->cond == HD_COND_GROWS_PCT)
-			k = snprintf(buf + len, n - len, "%s%s%% of %" PRId64 " allows %s",
-				     sep, hd_pct_text(p, sizeof(p), part->pct),
-				     vd->old_v, hd_signed(a, sizeof(a), allowed));
-		else if (part->cond == HD_COND_GROWS_BY)
-			k = snprintf(buf + len, n - len, "%sallowed %s", sep,
-				     hd_signed(a, sizeof(a), allowed));
-		else if (part->cond == HD_COND_ABOVE)
-			k = snprintf(buf + len, n - len, "%sceiling %" PRId64, sep,
-				     allowed);
 		if (k < 0)
 			break;
 		len += (size_t)k;

@@ -38,10 +38,6 @@ char *hd_rc_cell(char *buf, size_t n, int color, enum hd_pen p, int width,
  * rule with werror)? */
 int hd_rc_fails(const struct hd_verdict *vd, int werror);
 
-/* "error", "warning", "passed", "not applicable" for a verdict, as it
- * counts: a violated warning rule is an "error" with werror. */
-const char *hd_rc_outcome(const struct hd_verdict *vd, int werror);
-
 /* "; THRESHOLD": what the rule of a verdict allows ("; 10% of OLD allows
  * +N", "; ceiling N", ...), or the parts of an 'and' rule. */
 void hd_rc_threshold(char *buf, size_t n, const struct hd_verdict *vd);
@@ -66,11 +62,6 @@ int hd_rc_detail(char *buf, size_t n, const struct hd_verdicts *v,
  * else the NEW dump's display name. */
 const char *hd_rc_label(const struct hd_diff *df,
 			const struct hd_report_opts *opts);
-
-/* Rule counts of a verdict set: errors and warnings as they count with
- * werror (a violated warning rule counts as an error). */
-void hd_rc_counts(const struct hd_verdicts *v, int werror, uint32_t *errors,
-		  uint32_t *warnings);
 
 /* "size,shape,layout,space,kind,live-range": what changed (diff.h). */
 void hd_rc_change_words(char *buf, size_t n, uint32_t changes);
@@ -102,10 +93,6 @@ void hd_rc_short_op_name(char *buf, size_t n, struct hd_slice op, size_t width);
 void hd_rc_source_text(char *buf, size_t n, const struct hd_insn_source *s,
 		       const struct hd_report_opts *opts);
 
-/* The source of value v of d (its instruction's metadata); all empty
- * (source_line -1) when it has no instruction. */
-struct hd_insn_source hd_rc_value_source(const struct hd_dump *d, uint32_t v);
-
 /* The source a value diff is shown with: the new value's, else (no new
  * value, or no op_name nor file there) the old one's. */
 struct hd_insn_source hd_rc_diff_source(const struct hd_diff *df, uint32_t old_v,
@@ -136,11 +123,6 @@ void hd_rc_shape_pair(char *buf, size_t n, const struct hd_diff *df,
 void hd_rc_bytes_h(char *buf, size_t n, int64_t bytes, int unknown_ok);
 /* "+16384 (+16.0KiB)" for a delta. */
 void hd_rc_delta_h(char *buf, size_t n, int64_t delta);
-
-/* The values of contributor i of a violated verdict (the line
- * hd_rc_detail writes as line i); -1 when there is no contributor i. */
-int hd_rc_contrib_value(const struct hd_verdicts *v, const struct hd_verdict *vd,
-			uint32_t i, uint32_t *old_v, uint32_t *new_v);
 
 /* ---- memory spaces ------------------------------------------------------- */
 
@@ -174,10 +156,10 @@ void hd_rc_space_text(char *buf, size_t n, enum hd_platform p, int64_t s);
 
 /* ---- changes of shape, other programs (diff.h, docs/matching.md) ---- */
 
-/* "x2.00" for a ratio x 100 (hd_scale_group). */
-void hd_rc_ratio(char *buf, size_t n, uint32_t ratio100);
-/* "+1.20GiB", "-512B", "0" for a byte delta. */
-void hd_rc_signed_bytes(char *buf, size_t n, int64_t delta);
+/* Scaling group g's ratio ("x2.00") in ratio and its byte delta
+ * ("+1.20GiB", "-512B", "0") in delta; returns the delta. */
+int64_t hd_rc_scale_group(char *ratio, size_t rn, char *delta, size_t dn,
+			  const struct hd_scale_group *g);
 /* "NEW (was OLD) x0.50 -12.0MiB": one of the scaling summary's others. */
 void hd_rc_scaling_other(char *buf, size_t n, const struct hd_diff *df,
 			 const struct hd_value_diff *vd);

@@ -108,12 +108,13 @@ static void contrib_place(char *buf, size_t n, const struct hd_diff *df,
 			  uint32_t i, const struct hd_report_opts *opts,
 			  struct hd_insn_source *src)
 {
-	uint32_t ov, nv;
+	const struct hd_value_diff *x;
 
 	buf[0] = '\0';
-	if (hd_rc_contrib_value(v, vd, i, &ov, &nv) != 0)
+	if (vd->result != HD_VERDICT_VIOLATED || i >= vd->n_contrib)
 		return;
-	*src = hd_rc_diff_source(df, ov, nv);
+	x = HD_VEC_AT(&v->contribs, struct hd_contrib, vd->contrib_first + i).vd;
+	*src = hd_rc_diff_source(df, x->old_v, x->new_v);
 	if (src->source_file.n && src->source_line >= 0)
 		hd_rc_source_text(buf, n, src, opts);
 }

@@ -21,43 +21,9 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "hlodiff/format.h"
 #include "hlodiff/verdict.h"
 #include "report_common.h"
-
-/*
- * Length of the valid UTF-8 sequence at s[0..n) (s[0] >= 0x80), or 0
- * when it is not one (bad lead or continuation byte, overlong form,
- * surrogate, beyond U+10FFFF).
- */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len, i;
-	uint32_t cp;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
 
 void hd_xml_escape(FILE *out, const char *s, size_t n)
 {
@@ -74,7 +40,7 @@ void hd_xml_escape(FILE *out, const char *s, size_t n)
 		case '"': fputs("&quot;", out); break;
 		case '\'': fputs("&apos;", out); break;
 		default:
-			if (c >= 0x80 && (k = utf8_len(u + i, n - i)) > 0) {
+			if (c >= 0x80 && (k = hd_utf8_length(u + i, n - i)) > 0) {
 				fwrite(u + i, 1, k, out);
 				i += k - 1;
 			} else if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') ||

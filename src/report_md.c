@@ -59,12 +59,6 @@ static void heading_start(FILE *out, int level)
 	fputc(' ', out);
 }
 
-static void heading(FILE *out, int level, const char *text)
-{
-	heading_start(out, level);
-	fprintf(out, "%s\n\n", text);
-}
-
 static int level_of(const struct hd_report_opts *o)
 {
 	return o->md_level > 0 ? o->md_level : 2;
@@ -75,12 +69,14 @@ static void verdict_line(FILE *out, const struct hd_diff *df,
 			 const struct hd_report_opts *o)
 {
 	const struct hd_verdicts *v = o->verdicts;
-	uint32_t errors = 0, warnings = 0;
 
 	if (!v) {
 		fputs("No rules checked", out);
 	} else {
-		hd_rc_counts(v, o->werror, &errors, &warnings);
+		/* with werror a violated warning rule counts as an error */
+		uint32_t errors = v->n_error + (o->werror ? v->n_warn : 0);
+		uint32_t warnings = o->werror ? 0 : v->n_warn;
+
 		if (errors)
 			fprintf(out, ":x: **%" PRIu32 " rule%s failed**", errors,
 				errors == 1 ? "" : "s");
@@ -128,13 +124,14 @@ static void cell_bytes(FILE *out, int has, int64_t v)
 /* The figure rows that changed (total and peak always). */
 static void figures_table(FILE *out, const struct hd_diff *df)
 {
+	char legend[256];
 	size_t i, same = 0;
 
 	fputs("| figure | old | new | delta | % |\n|:---|---:|---:|---:|---:|\n", out);
 	for (i = 0; i < df->rows.len; i++) {
 		const struct hd_figure_row *r = &HD_VEC_AT(&df->rows, struct hd_figure_row, i);
 		int both = r->has_old && r->has_new;
-		char d[NUM_MAX], p[NUM_MAX];
+		char p[NUM_MAX];
 
 		if (both && r->old_v == r->new_v && strcmp(r->name, "total_bytes") != 0 &&
 		    strcmp(r->name, "peak_bytes") != 0) {
@@ -159,7 +156,6 @@ static void figures_table(FILE *out, const struct hd_diff *df)
 				hd_rc_delta_h(dh, sizeof(dh), hd_delta(r->old_v, r->new_v));
 			else
 				hd_signed(dh, sizeof(dh), hd_delta(r->old_v, r->new_v));
-			(void)d;
 			fprintf(out, " %s | %s |\n", dh, p);
 		} else {
 			fputs(" - | |\n", out);
@@ -167,12 +163,8 @@ static void figures_table(FILE *out, const struct hd_diff *df)
 	}
 	if (same)
 		fprintf(out, "\n%zu other figure%s unchanged.\n", same, same == 1 ? "" : "s");
-	{
-		char legend[256];
-
-		if (hd_rc_spaces_legend(legend, sizeof(legend), df))
-			fprintf(out, "\n%s.\n", legend);
-	}
+	if (hd_rc_spaces_legend(legend, sizeof(legend), df))
+		fprintf(out, "\n%s.\n", legend);
 	fputc('\n', out);
 }
 
@@ -224,17 +216,15 @@ static void rules_section(FILE *out, const struct hd_report_opts *o)
 
 static void peak_side(FILE *out, const char *which, const struct hd_peak_side *s)
 {
+	char h[HD_HUMAN_MAX];
+
 	fprintf(out, "%s ", which);
 	if (!s->has) {
 		fputs("none", out);
 		return;
 	}
-	{
-		char h[HD_HUMAN_MAX];
-
-		fprintf(out, "**%" PRId64 "** bytes (%s) held at %" PRId64 " of %" PRId64,
-			s->bytes, hd_human_bytes(h, sizeof(h), s->bytes), s->time, s->max);
-	}
+	fprintf(out, "**%" PRId64 "** bytes (%s) held at %" PRId64 " of %" PRId64,
+		s->bytes, hd_human_bytes(h, sizeof(h), s->bytes), s->time, s->max);
 	if (s->at.n) {
 		fputs(" (", out);
 		md_code(out, s->at.p, s->at.n, 0);
@@ -314,7 +304,8 @@ static void peak_section(FILE *out, const struct hd_diff *df,
 	const struct hd_peak_diff *p = &df->peak;
 	char d[NUM_MAX], pc[NUM_MAX];
 
-	heading(out, level_of(o) + 1, "Peak");
+	heading_start(out, level_of(o) + 1);
+	fputs("Peak\n\n", out);
 	peak_side(out, "Old", &p->old_side);
 	fputs("; ", out);
 	peak_side(out, "new", &p->new_side);
@@ -407,12 +398,6 @@ static void movers_section(FILE *out, const struct hd_diff *df,
 	fputs("\n</details>\n\n", out);
 }
 
-/* The notes at the top: other modules, other programs (diff.h). */
-static void notes_section(FILE *out, const struct hd_diff *df)
-{
-	hd_rc_put_notes(out, df, "> **Note:** ", "\n\n");
-}
-
 /* The scaling summary (diff.h), when many values changed size. */
 static void scaling_section(FILE *out, const struct hd_diff *df)
 {
@@ -427,12 +412,8 @@ static void scaling_section(FILE *out, const struct hd_diff *df)
 			"| size ratio | values | delta |\n|:---|---:|---:|\n",
 			sc.n_resized, sc.n_matched);
 		for (i = 0; i < sc.n_groups; i++) {
-			const struct hd_scale_group *g = &sc.groups[i];
-
-			hd_rc_ratio(r, sizeof(r), g->ratio100);
-			hd_rc_signed_bytes(d, sizeof(d),
-					   hd_delta(g->old_bytes, g->new_bytes));
-			fprintf(out, "| %s | %" PRIu32 " | %s |\n", r, g->n, d);
+			hd_rc_scale_group(r, sizeof(r), d, sizeof(d), &sc.groups[i]);
+			fprintf(out, "| %s | %" PRIu32 " | %s |\n", r, sc.groups[i].n, d);
 		}
 		if (sc.n_others)
 			fputs("\nOthers:\n\n", out);
@@ -458,7 +439,7 @@ void hd_report_diff_markdown(FILE *out, const struct hd_diff *df,
 		fputs("hlodiff: ", out);
 	md_code_str(out, hd_rc_label(df, opts), 0);
 	fputs("\n\n", out);
-	notes_section(out, df);
+	hd_rc_put_notes(out, df, "> **Note:** ", "\n\n");
 	verdict_line(out, df, opts);
 	figures_table(out, df);
 	rules_section(out, opts);

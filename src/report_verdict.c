@@ -313,7 +313,7 @@ static void html_verdict_row(FILE *out, const struct hd_verdicts *v,
 			     const struct hd_verdict *vd)
 {
 	const char *res = "ok", *cls = "";
-	char loc[64], d[NUM_MAX];
+	char d[NUM_MAX], parts[256];
 
 	if (vd->result == HD_VERDICT_VIOLATED) {
 		res = hd_severity_name(vd->rule->severity);
@@ -323,9 +323,7 @@ static void html_verdict_row(FILE *out, const struct hd_verdicts *v,
 	}
 	fprintf(out, "<tr><td%s>%s</td><td>", cls, res);
 	hd_html_escape(out, v->rules->name, strlen(v->rules->name));
-	snprintf(loc, sizeof(loc), ":%" PRIu32, vd->rule->line);
-	fputs(loc, out);
-	fputs("</td><td><code>", out);
+	fprintf(out, ":%" PRIu32 "</td><td><code>", vd->rule->line);
 	hd_html_escape(out, vd->rule->text, strlen(vd->rule->text));
 	fputs("</code></td><td>", out);
 	if (vd->rule->cond == HD_COND_ANY_NEW)
@@ -335,14 +333,9 @@ static void html_verdict_row(FILE *out, const struct hd_verdicts *v,
 	else if (vd->result == HD_VERDICT_NA)
 		hd_html_escape(out, vd->na_reason, strlen(vd->na_reason));
 	else
-	{
-		char parts[256];
-
-		fprintf(out, "%" PRId64 " &#8594; %" PRId64 " (%s)", vd->old_v,
-			vd->new_v, hd_signed(d, sizeof(d), vd->delta));
-		hd_verdict_parts_text(parts, sizeof(parts), vd);
-		hd_html_escape(out, parts, strlen(parts));
-	}
+		fprintf(out, "%" PRId64 " &#8594; %" PRId64 " (%s)%s", vd->old_v,
+			vd->new_v, hd_signed(d, sizeof(d), vd->delta),
+			hd_verdict_parts_text(parts, sizeof(parts), vd));
 	fputs("</td></tr>\n", out);
 }
 
