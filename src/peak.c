@@ -20,12 +20,6 @@ const char *hd_peak_role_name(enum hd_peak_role r)
 	return "?";
 }
 
-/* A bit per value. */
-static void mark(uint64_t *bits, uint32_t v)
-{
-	bits[v / 64] |= (uint64_t)1 << (v % 64);
-}
-
 /*
  * Fills bytes_at[v] (size d->values.len, 0 = not held) with the bytes
  * each value holds at the held peak (figures.h: bytes several values
@@ -47,9 +41,9 @@ static void peak_side(struct hd_peak_side *s, int64_t *bytes_at,
 		hd_figures_held_at_peak(f, d, bytes_at, bits);
 		for (i = 0; i < (d->values.len + 63) / 64; i++)
 			s->count += (uint32_t)__builtin_popcountll(bits[i]);
+		if (s->time >= 0 && (size_t)s->time < d->sequence.len)
+			s->at = HD_SEQ(d, s->time);
 	}
-	if (s->has && s->time >= 0 && (size_t)s->time < d->sequence.len)
-		s->at = HD_SEQ(d, s->time);
 }
 
 struct peak_sort {
@@ -127,7 +121,6 @@ fetch_text(const struct peak_sort *ps,
 
 	__builtin_prefetch(v->name.p);
 }
-
 
 /* Sorts p->values by cmp_peak_value, stably (keysort.h). */
 static void sort_peak(struct hd_peak_diff *p, const struct hd_dump *old,
@@ -222,8 +215,6 @@ static void add_entry(struct hd_peak_diff *p, uint32_t ov, uint32_t nv,
 	e->old_bytes = ob;
 	e->new_bytes = nb;
 	e->delta = hd_delta(ob, nb);
-	e->old_in_dump = ov != HD_NONE;
-	e->new_in_dump = nv != HD_NONE;
 	if (ob > 0 && nb > 0) {
 		e->role = HD_PEAK_BOTH;
 		p->n_both++;
@@ -280,12 +271,12 @@ static void old_candidates(uint64_t *obits, const uint64_t *nbits,
 			   size_t n_new, const struct hd_match *m)
 {
 	struct bit_cursor b;
-	uint32_t v;
+	uint32_t v, o;
 
 	bits_start(&b, nbits, n_new);
 	while ((v = bits_next(&b)) != HD_NONE)
-		if (m->new_to_old[v] != HD_NONE)
-			mark(obits, m->new_to_old[v]);
+		if ((o = m->new_to_old[v]) != HD_NONE)
+			obits[o / 64] |= (uint64_t)1 << (o % 64);
 }
 
 /* hd_peak_diff_compute, partial when partial (hd_peak_diff_compute_top). */
