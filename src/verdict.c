@@ -35,10 +35,9 @@ struct eval {
 	const struct hd_figures *f[2];
 	uint8_t *waived[2];        /* per value; NULL without waivers
 				    * (none waived): see is_waived */
-	int64_t *peak[2];          /* per value: bytes held at the peak */
+	int64_t *held[2];          /* per value: held at the peak (held_per_value) */
+	int64_t held_color[2];     /* ... of this colour, -1 the whole peak */
 	int64_t *stated[2];        /* per value: bytes in the peak section */
-	int64_t *space_peak[2];    /* per value: held at one colour's peak */
-	int64_t space_peak_color[2]; /* ... of this colour */
 	int64_t *recomputed[2];    /* per value: live at the recomputed peak */
 	uint8_t *copy_matched;     /* per copy of NEW */
 	uint8_t *copy_waived[2];   /* per copy */
@@ -311,11 +310,9 @@ static int64_t *held_per_value(const struct hd_dump *d,
 	int64_t *a = hd_xcalloc(d->values.len + 1, sizeof(*a));
 	const struct hd_peak_space *sp;
 
-	if (!f->has_peak)
-		return a;
 	if (color < 0)
-		hd_held_values_at(d, f->peak_time, -1, a, NULL);
-	else if ((sp = hd_figures_peak_space(f, color)) != NULL)
+		hd_figures_held_at_peak(f, d, a, NULL);
+	else if (f->has_peak && (sp = hd_figures_peak_space(f, color)) != NULL)
 		hd_held_values_at(d, sp->time, color, a, NULL);
 	return a;
 }
@@ -380,7 +377,7 @@ static int64_t counted(struct eval *e, const struct hd_metric *m, int s,
 {
 	const struct hd_dump *d = e->d[s];
 	const struct hd_alloc *a;
-	int64_t color;
+	int64_t color = -1;
 
 	if (v == HD_NONE)
 		return 0;
@@ -388,23 +385,18 @@ static int64_t counted(struct eval *e, const struct hd_metric *m, int s,
 	case HD_MSRC_ROW:
 		if (strcmp(m->row, "total_bytes") == 0)
 			return value_bytes(d, v);
-		if (strcmp(m->row, "peak_bytes") == 0) {
-			if (!e->peak[s])
-				e->peak[s] = held_per_value(d, e->f[s], -1);
-			return e->peak[s][v];
+		if (strcmp(m->row, "peak_bytes") == 0 || space_peak_row(m->row, &color)) {
+			if (!e->held[s] || e->held_color[s] != color) {
+				free(e->held[s]);
+				e->held[s] = held_per_value(d, e->f[s], color);
+				e->held_color[s] = color;
+			}
+			return e->held[s][v];
 		}
 		if (strcmp(m->row, "stated_peak_bytes") == 0) {
 			if (!e->stated[s])
 				e->stated[s] = peak_bytes_per_value(d);
 			return e->stated[s][v];
-		}
-		if (space_peak_row(m->row, &color)) {
-			if (!e->space_peak[s] || e->space_peak_color[s] != color) {
-				free(e->space_peak[s]);
-				e->space_peak[s] = held_per_value(d, e->f[s], color);
-				e->space_peak_color[s] = color;
-			}
-			return e->space_peak[s][v];
 		}
 		if (strcmp(m->row, "recomputed_peak_bytes") == 0) {
 			if (!e->recomputed[s])
@@ -807,7 +799,9 @@ static void metric_values(struct eval *e, const struct hd_metric *m,
 	for (s = OLD; s <= NEW; s++) {
 		const struct hd_figure_row *row;
 
-		out->has[s] = 1;
+		/* most metrics need the allocations whole */
+		out->has[s] = !(e->d[s]->incomplete & HD_SEC_ALLOCATIONS);
+		out->missing = "incomplete dump (the allocations broke off)";
 		switch (m->source) {
 		case HD_MSRC_ROW:
 			row = hd_diff_row(e->df, m->row);
@@ -816,12 +810,10 @@ static void metric_values(struct eval *e, const struct hd_metric *m,
 			out->missing = row_missing(e, m->row);
 			break;
 		case HD_MSRC_ALLOC:
-			out->has[s] = !(e->d[s]->incomplete & HD_SEC_ALLOCATIONS);
-			out->missing = "incomplete dump (the allocations broke off)";
 			out->v[s] = alloc_sum(e, m, s);
 			break;
 		case HD_MSRC_VALUES:
-			out->has[s] = !(e->d[s]->incomplete & HD_SEC_ALLOCATIONS) &&
+			out->has[s] = out->has[s] &&
 				(!(m->filters & (HD_FILTER_OP_NAME | HD_FILTER_SOURCE)) ||
 				 copies_known(e->d[s]));
 			out->missing = e->d[s]->incomplete ? "incomplete dump" :
@@ -829,8 +821,6 @@ static void metric_values(struct eval *e, const struct hd_metric *m,
 			out->v[s] = value_sum(e, m, s, 0);
 			break;
 		case HD_MSRC_VALUE_COUNT:
-			out->has[s] = !(e->d[s]->incomplete & HD_SEC_ALLOCATIONS);
-			out->missing = "incomplete dump (the allocations broke off)";
 			out->v[s] = value_sum(e, m, s, 1);
 			break;
 		case HD_MSRC_COPIES:
@@ -840,8 +830,6 @@ static void metric_values(struct eval *e, const struct hd_metric *m,
 			out->v[s] = count_copies(e, s, m->copy_class);
 			break;
 		case HD_MSRC_ALIASES:
-			out->has[s] = !(e->d[s]->incomplete & HD_SEC_ALLOCATIONS);
-			out->missing = "incomplete dump (the allocations broke off)";
 			out->v[s] = m->is_bytes ? e->f[s]->aliased_bytes :
 				(int64_t)e->f[s]->aliased_params;
 			break;
@@ -1034,9 +1022,8 @@ static void eval_release(struct eval *e)
 
 	for (s = OLD; s <= NEW; s++) {
 		free(e->waived[s]);
-		free(e->peak[s]);
+		free(e->held[s]);
 		free(e->stated[s]);
-		free(e->space_peak[s]);
 		free(e->recomputed[s]);
 		free(e->copy_waived[s]);
 		hd_sources_release(&e->sources[s]);
@@ -1050,7 +1037,7 @@ struct hd_verdicts *hd_rules_eval(const struct hd_rules *r,
 				  const char *module_name)
 {
 	struct hd_verdicts *v = hd_xcalloc(1, sizeof(*v));
-	struct eval e;
+	struct eval e = { .r = r, .df = df, .v = v };
 	size_t i;
 
 	v->rules = r;
@@ -1063,11 +1050,7 @@ struct hd_verdicts *hd_rules_eval(const struct hd_rules *r,
 	if (module_name)
 		v->module = hd_arena_strndup(&v->arena, module_name,
 					     strlen(module_name));
-	memset(&e, 0, sizeof(e));
-	e.r = r;
-	e.df = df;
 	e.module = v->module;
-	e.v = v;
 	eval_init(&e, v);
 	for (i = 0; i < r->rules.len; i++)
 		if (in_scope(&e, HD_RULE(r, i).module))
