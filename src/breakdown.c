@@ -88,7 +88,7 @@ static int key_of_word(const char *w, size_t n)
 	int k;
 
 	for (k = 0; k < HD_BY_KEY_COUNT; k++)
-		if (strlen(key_names[k]) == n && memcmp(key_names[k], w, n) == 0)
+		if (hd_slice_eq_cstr(hd_slice_make(w, n), key_names[k]))
 			return k;
 	return -1;
 }
@@ -190,13 +190,6 @@ static void split_op_name(struct path *pa, struct hd_slice op)
 	}
 }
 
-static const struct hd_insn *insn_of(const struct hd_dump *d, uint32_t v)
-{
-	uint32_t i = HD_VALUE(d, v).insn;
-
-	return i == HD_NONE ? NULL : &HD_INSN(d, i);
-}
-
 static void path_op_name(struct path *pa, const struct hd_insn_source *in)
 {
 	int before = pa->n;
@@ -252,7 +245,7 @@ static void key_path(struct hd_breakdown *b, struct path *pa,
 		     const struct hd_dump *d, int side, uint32_t v,
 		     enum hd_by_key k)
 {
-	const struct hd_insn *in = insn_of(d, v);
+	uint32_t in = HD_VALUE(d, v).insn;
 
 	switch (k) {
 	case HD_BY_OP_NAME:
@@ -262,8 +255,8 @@ static void key_path(struct hd_breakdown *b, struct path *pa,
 		path_source(pa, hd_value_source(d, v, &b->sources[side]));
 		return;
 	case HD_BY_OPCODE:
-		if (in && in->opcode.n)
-			path_push(pa, in->opcode);
+		if (in != HD_NONE && HD_INSN(d, in).opcode.n)
+			path_push(pa, HD_INSN(d, in).opcode);
 		else
 			path_lit(pa, "(unknown)");
 		return;
