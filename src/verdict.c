@@ -45,8 +45,7 @@ struct eval {
 	 * when a waiver or filter first asks: once per instruction, not
 	 * once per value and rule */
 	struct hd_sources sources[2];
-	char *buf;                 /* scratch for fnmatch */
-	size_t cap;
+	struct hd_vec buf;         /* char: scratch for fnmatch */
 	int lost_done;             /* v->lost is filled (find_lost_aliases) */
 };
 
@@ -114,18 +113,16 @@ static int in_scope(const struct eval *e, int32_t module)
 static int glob2(struct eval *e, const char *glob, struct hd_slice a,
 		 struct hd_slice b)
 {
-	size_t n = a.n + b.n + 1;
+	char *buf;
 
-	if (n > e->cap) {
-		e->cap = n * 2;
-		e->buf = hd_xrealloc(e->buf, e->cap);
-	}
+	hd_vec_reserve(&e->buf, a.n + b.n + 1);
+	buf = e->buf.data;
 	if (a.n)
-		memcpy(e->buf, a.p, a.n);
+		memcpy(buf, a.p, a.n);
 	if (b.n)
-		memcpy(e->buf + a.n, b.p, b.n);
-	e->buf[a.n + b.n] = '\0';
-	return fnmatch(glob, e->buf, 0) == 0;
+		memcpy(buf + a.n, b.p, b.n);
+	buf[a.n + b.n] = '\0';
+	return fnmatch(glob, buf, 0) == 0;
 }
 
 /* name= matches the instruction name or name{index}. */
@@ -475,11 +472,6 @@ static uint32_t copy_map_get(const struct copy_map *cm, uint32_t at)
 	return hd_index_find(&cm->x, hd_index_hash(key), key, copy_key, cm);
 }
 
-static void copy_map_free(struct copy_map *cm)
-{
-	hd_index_release(&cm->x);
-}
-
 /* Does some copy of f have no destination value? */
 static int copies_without_dest(const struct hd_figures *f)
 {
@@ -533,7 +525,7 @@ static void match_copies(struct eval *e)
 	/* the rest is for copies without a destination (the usual dump
 	 * has none: then no value need be read) */
 	if (!copies_without_dest(e->f[NEW])) {
-		copy_map_free(&ov);
+		hd_index_release(&ov.x);
 		return;
 	}
 	copy_map_make(&oi, e->f[OLD], 1);
@@ -552,10 +544,10 @@ static void match_copies(struct eval *e)
 		    copy_at(e->f[OLD], ok)->cls == copy_at(e->f[NEW], c)->cls)
 			e->copy_matched[c] = 1;
 	}
-	copy_map_free(&oi);
-	copy_map_free(&ov);
-	copy_map_free(&ni);
-	copy_map_free(&nv);
+	hd_index_release(&oi.x);
+	hd_index_release(&ov.x);
+	hd_index_release(&ni.x);
+	hd_index_release(&nv.x);
 }
 
 /* Can the copies of side s be classified (instructions known)? */
@@ -1029,7 +1021,7 @@ static void eval_release(struct eval *e)
 		hd_sources_release(&e->sources[s]);
 	}
 	free(e->copy_matched);
-	free(e->buf);
+	hd_vec_release(&e->buf);
 }
 
 struct hd_verdicts *hd_rules_eval(const struct hd_rules *r,
@@ -1037,7 +1029,7 @@ struct hd_verdicts *hd_rules_eval(const struct hd_rules *r,
 				  const char *module_name)
 {
 	struct hd_verdicts *v = hd_xcalloc(1, sizeof(*v));
-	struct eval e = { .r = r, .df = df, .v = v };
+	struct eval e = { .r = r, .df = df, .v = v, .buf = HD_VEC_INIT(char) };
 	size_t i;
 
 	v->rules = r;
@@ -1074,7 +1066,5 @@ void hd_verdicts_free(struct hd_verdicts *v)
 
 int hd_verdicts_status(const struct hd_verdicts *v, int werror)
 {
-	if (v->n_error || (werror && v->n_warn))
-		return 1;
-	return 0;
+	return v->n_error || (werror && v->n_warn);
 }
