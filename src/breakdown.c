@@ -18,7 +18,6 @@
 
 #include "hlodiff/diag.h"
 #include "hlodiff/format.h"
-#include "hlodiff/shape.h"
 
 /*
  * Path elements per key; deeper op_names join the rest into the last
@@ -48,7 +47,7 @@ static const char *const peak_names[] = { "none", "held" };
 /* Build-time links of a node, parallel to the public nodes. */
 struct link {
 	uint32_t parent, first, next;   /* first child, next sibling */
-	int64_t own_old, own_new;       /* bytes of values ending here */
+	int64_t own[2];                 /* bytes of values ending here */
 	uint32_t own_n;                 /* sides of values ending here */
 };
 
@@ -336,10 +335,7 @@ static void add_path(struct hd_breakdown *b, const struct hd_slice *e, int n,
 		add_bytes(b, node, side, bytes);
 	}
 	l = &LINK(b, node);
-	if (side == 0)
-		l->own_old = hd_sat_add(l->own_old, bytes);
-	else
-		l->own_new = hd_sat_add(l->own_new, bytes);
+	l->own[side] = hd_sat_add(l->own[side], bytes);
 	l->own_n++;
 }
 
@@ -410,8 +406,8 @@ static void add_self_nodes(struct hd_breakdown *b)
 		if (l.own_n == 0 || l.first == HD_NONE)
 			continue;
 		s = new_node(b, i, "(self)");
-		NODE(b, s).old_bytes = l.own_old;
-		NODE(b, s).new_bytes = l.own_new;
+		NODE(b, s).old_bytes = l.own[0];
+		NODE(b, s).new_bytes = l.own[1];
 	}
 }
 
@@ -520,11 +516,8 @@ static void diff_values(struct hd_breakdown *b, const struct hd_diff *df)
 	}
 }
 
-/*
- * The values of df->peak, each side under its own value's path; what the
- * side's peak bytes hold beyond its values (peak lines of unknown values)
- * goes to "(unresolved)", so the root is the peak's bytes.
- */
+/* The values of df->peak, each side under its own value's path; what the
+ * side's peak holds beyond them goes to "(unresolved)". */
 static void diff_peak(struct hd_breakdown *b, const struct hd_diff *df)
 {
 	const struct hd_peak_diff *p = &df->peak;
