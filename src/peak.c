@@ -12,12 +12,9 @@
 
 const char *hd_peak_role_name(enum hd_peak_role r)
 {
-	switch (r) {
-	case HD_PEAK_BOTH: return "both";
-	case HD_PEAK_ENTERED: return "entered";
-	case HD_PEAK_LEFT: return "left";
-	}
-	return "?";
+	static const char *const names[] = { "both", "entered", "left" };
+
+	return (unsigned)r < 3 ? names[r] : "?";
 }
 
 /*

@@ -11,8 +11,6 @@
 #include <string.h>
 
 #include "hlodiff/figures.h"
-#include "hlodiff/format.h"
-#include "hlodiff/shape.h"
 
 int64_t hd_timeline_value_space(const struct hd_dump *d, uint32_t v)
 {
