@@ -18,7 +18,6 @@
 
 #include "hlodiff/diag.h"
 #include "hlodiff/format.h"
-#include "hlodiff/shape.h"
 
 /*
  * Path elements per key; deeper op_names join the rest into the last
@@ -41,10 +40,14 @@ static const char *const key_names[HD_BY_KEY_COUNT] = {
 	"op_name", "source", "opcode", "memory-space", "kind",
 };
 
+/* By enum hd_by_peak: in the title, in the JSON. */
+static const char *const peak_words[] = { "no peak", "bytes held in their allocations" };
+static const char *const peak_names[] = { "none", "held" };
+
 /* Build-time links of a node, parallel to the public nodes. */
 struct link {
 	uint32_t parent, first, next;   /* first child, next sibling */
-	int64_t own_old, own_new;       /* bytes of values ending here */
+	int64_t own[2];                 /* bytes of values ending here */
 	uint32_t own_n;                 /* sides of values ending here */
 };
 
@@ -79,17 +82,12 @@ struct path {
 
 /* ---- keys ------------------------------------------------------------ */
 
-const char *hd_by_key_name(enum hd_by_key k)
-{
-	return (unsigned)k < HD_BY_KEY_COUNT ? key_names[k] : "?";
-}
-
 static int key_of_word(const char *w, size_t n)
 {
 	int k;
 
 	for (k = 0; k < HD_BY_KEY_COUNT; k++)
-		if (strlen(key_names[k]) == n && memcmp(key_names[k], w, n) == 0)
+		if (hd_slice_eq_cstr(hd_slice_make(w, n), key_names[k]))
 			return k;
 	return -1;
 }
@@ -119,10 +117,12 @@ int hd_by_parse(const char *spec, enum hd_by_key *keys, int *nkeys,
 	static const char expected[] =
 		"(expected op_name, source, opcode, memory-space or kind)";
 	char q[ERR_QUOTE_MAX + 4];
-	const char *p = spec ? spec : "";
+	const char *p;
 	int n = 0, i;
 
-	for (;;) {
+	if (!spec)
+		spec = "";
+	for (p = spec;;) {
 		const char *end = strchr(p, ',');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
 		int k;
@@ -135,8 +135,7 @@ int hd_by_parse(const char *spec, enum hd_by_key *keys, int *nkeys,
 			len--;
 		if (len == 0)
 			return parse_error(err, errlen, "empty key in '%s' %s",
-					   hd_quote(q, sizeof(q), spec ? spec : "",
-						    strlen(spec ? spec : ""), ERR_QUOTE_MAX),
+					   hd_quote(q, sizeof(q), spec, strlen(spec), ERR_QUOTE_MAX),
 					   expected);
 		k = key_of_word(p, len);
 		if (k < 0)
@@ -188,13 +187,6 @@ static void split_op_name(struct path *pa, struct hd_slice op)
 		if (end > start)
 			path_push(pa, hd_slice_make(op.p + start, end - start));
 	}
-}
-
-static const struct hd_insn *insn_of(const struct hd_dump *d, uint32_t v)
-{
-	uint32_t i = HD_VALUE(d, v).insn;
-
-	return i == HD_NONE ? NULL : &HD_INSN(d, i);
 }
 
 static void path_op_name(struct path *pa, const struct hd_insn_source *in)
@@ -252,7 +244,7 @@ static void key_path(struct hd_breakdown *b, struct path *pa,
 		     const struct hd_dump *d, int side, uint32_t v,
 		     enum hd_by_key k)
 {
-	const struct hd_insn *in = insn_of(d, v);
+	uint32_t in = HD_VALUE(d, v).insn;
 
 	switch (k) {
 	case HD_BY_OP_NAME:
@@ -262,8 +254,8 @@ static void key_path(struct hd_breakdown *b, struct path *pa,
 		path_source(pa, hd_value_source(d, v, &b->sources[side]));
 		return;
 	case HD_BY_OPCODE:
-		if (in && in->opcode.n)
-			path_push(pa, in->opcode);
+		if (in != HD_NONE && HD_INSN(d, in).opcode.n)
+			path_push(pa, HD_INSN(d, in).opcode);
 		else
 			path_lit(pa, "(unknown)");
 		return;
@@ -343,10 +335,7 @@ static void add_path(struct hd_breakdown *b, const struct hd_slice *e, int n,
 		add_bytes(b, node, side, bytes);
 	}
 	l = &LINK(b, node);
-	if (side == 0)
-		l->own_old = hd_sat_add(l->own_old, bytes);
-	else
-		l->own_new = hd_sat_add(l->own_new, bytes);
+	l->own[side] = hd_sat_add(l->own[side], bytes);
 	l->own_n++;
 }
 
@@ -417,8 +406,8 @@ static void add_self_nodes(struct hd_breakdown *b)
 		if (l.own_n == 0 || l.first == HD_NONE)
 			continue;
 		s = new_node(b, i, "(self)");
-		NODE(b, s).old_bytes = l.own_old;
-		NODE(b, s).new_bytes = l.own_new;
+		NODE(b, s).old_bytes = l.own[0];
+		NODE(b, s).new_bytes = l.own[1];
 	}
 }
 
@@ -507,6 +496,8 @@ static struct hd_breakdown *finish(struct hd_breakdown *b)
 	hd_vec_release(&b->links);
 	hd_vec_release(&b->scratch);
 	hd_table_release(&b->index);
+	hd_sources_release(&b->sources[0]);
+	hd_sources_release(&b->sources[1]);
 	return b;
 }
 
@@ -525,26 +516,16 @@ static void diff_values(struct hd_breakdown *b, const struct hd_diff *df)
 	}
 }
 
-static enum hd_by_peak side_source(const struct hd_peak_side *s)
-{
-	if (!s->has)
-		return HD_BY_PEAK_NONE;
-	return HD_BY_PEAK_HELD;
-}
-
-/*
- * The values of df->peak, each side under its own value's path; what the
- * side's peak bytes hold beyond its values (peak lines of unknown values)
- * goes to "(unresolved)", so the root is the peak's bytes.
- */
+/* The values of df->peak, each side under its own value's path; what the
+ * side's peak holds beyond them goes to "(unresolved)". */
 static void diff_peak(struct hd_breakdown *b, const struct hd_diff *df)
 {
 	const struct hd_peak_diff *p = &df->peak;
 	int64_t so = 0, sn = 0;
 	size_t i;
 
-	b->peak[0] = side_source(&p->old_side);
-	b->peak[1] = side_source(&p->new_side);
+	b->peak[0] = p->old_side.has ? HD_BY_PEAK_HELD : HD_BY_PEAK_NONE;
+	b->peak[1] = p->new_side.has ? HD_BY_PEAK_HELD : HD_BY_PEAK_NONE;
 	for (i = 0; i < p->values.len; i++) {
 		const struct hd_peak_value *e = &HD_VEC_AT(&p->values, struct hd_peak_value, i);
 		if (e->old_v != HD_NONE && e->old_bytes > 0) {
@@ -596,45 +577,29 @@ struct hd_breakdown *hd_breakdown_dump(const struct hd_dump *d,
 	return finish(b);
 }
 
-/*
- * Bytes of each value at d's peak into bytes_at (d->values.len entries),
- * as peak.c finds them: the bytes each holds at the held peak.  Returns
- * the side's peak bytes.
- */
-static int64_t dump_peak_bytes(const struct hd_dump *d, const struct hd_figures *f,
-			       int64_t *bytes_at, enum hd_by_peak *src)
-{
-	if (!f->has_peak) {
-		*src = HD_BY_PEAK_NONE;
-		return 0;
-	}
-	*src = HD_BY_PEAK_HELD;
-	hd_held_values_at(d, f->peak_time, -1, bytes_at, NULL);
-	return f->peak_bytes;
-}
-
 struct hd_breakdown *hd_breakdown_dump_peak(const struct hd_dump *d,
 					    const struct hd_figures *f,
 					    const enum hd_by_key *keys,
 					    int nkeys, int top_n)
 {
 	struct hd_breakdown *b = breakdown_new(keys, nkeys, top_n);
-	int64_t *bytes_at, total, sum = 0;
+	int64_t *bytes_at, sum = 0;
 	uint32_t v;
 
 	if (!b)
 		return NULL;
 	b->measure = HD_BY_PEAK_BYTES;
+	b->peak[0] = f->has_peak ? HD_BY_PEAK_HELD : HD_BY_PEAK_NONE;
 	bytes_at = hd_xcalloc(d->values.len + 1, sizeof(*bytes_at));
-	total = dump_peak_bytes(d, f, bytes_at, &b->peak[0]);
+	hd_figures_held_at_peak(f, d, bytes_at, NULL);
 	for (v = 0; v < d->values.len; v++) {
 		if (bytes_at[v] <= 0)
 			continue;
 		add_value(b, d, v, 0, bytes_at[v]);
 		sum = hd_sat_add(sum, bytes_at[v]);
 	}
-	if (b->peak[0] != HD_BY_PEAK_NONE)
-		add_named(b, "(unresolved)", 0, hd_delta(sum, total));
+	if (f->has_peak)
+		add_named(b, "(unresolved)", 0, hd_delta(sum, f->peak_bytes));
 	free(bytes_at);
 	return finish(b);
 }
@@ -675,13 +640,8 @@ void hd_breakdown_free(struct hd_breakdown *b)
 	if (!b)
 		return;
 	hd_vec_release(&b->nodes);
-	hd_vec_release(&b->links);
 	hd_vec_release(&b->kids);
-	hd_vec_release(&b->scratch);
-	hd_table_release(&b->index);
 	hd_arena_release(&b->arena);
-	hd_sources_release(&b->sources[0]);
-	hd_sources_release(&b->sources[1]);
 	free(b);
 }
 
@@ -699,29 +659,18 @@ static void keys_text(char *buf, size_t n, const struct hd_breakdown *b,
 				      key_names[b->keys[k]]);
 }
 
-static const char *peak_words(enum hd_by_peak p)
-{
-	switch (p) {
-	case HD_BY_PEAK_NONE: return "no peak";
-	case HD_BY_PEAK_STATED: return "bytes as its peak lines state them";
-	case HD_BY_PEAK_RECOMPUTED: return "logical sizes at the recomputed peak";
-	case HD_BY_PEAK_HELD: return "bytes held in their allocations";
-	}
-	return "?";
-}
-
 /* What the numbers are, in words (no parentheses). */
 static void measure_text(char *buf, size_t n, const struct hd_breakdown *b)
 {
 	if (b->measure == HD_BY_VALUE_BYTES)
 		snprintf(buf, n, "sum of value sizes; not total bytes: values share allocations");
 	else if (!b->is_diff)
-		snprintf(buf, n, "values live at the peak: %s", peak_words(b->peak[0]));
+		snprintf(buf, n, "values live at the peak: %s", peak_words[b->peak[0]]);
 	else if (b->peak[0] == HD_BY_PEAK_HELD && b->peak[1] == HD_BY_PEAK_HELD)
 		snprintf(buf, n, "values live at each peak: bytes held in their allocations");
 	else
 		snprintf(buf, n, "values live at each peak: old %s; new %s",
-			 peak_words(b->peak[0]), peak_words(b->peak[1]));
+			 peak_words[b->peak[0]], peak_words[b->peak[1]]);
 }
 
 /* Share of part in whole with one decimal ("12.5"), "" when whole is 0. */
@@ -858,9 +807,8 @@ static void json_node(struct hd_json *j, const struct hd_breakdown *b,
 		else
 			hd_json_null(j);
 	}
-	if (n->folded) {
+	if (n->folded)
 		hd_json_key_int(j, "folded", n->folded);
-	}
 	hd_json_key(j, "children");
 	hd_json_begin_array(j);
 	for (i = 0; i < n->child_count; i++)
@@ -869,27 +817,16 @@ static void json_node(struct hd_json *j, const struct hd_breakdown *b,
 	hd_json_end_object(j);
 }
 
-static const char *peak_source_name(enum hd_by_peak p)
-{
-	switch (p) {
-	case HD_BY_PEAK_NONE: return "none";
-	case HD_BY_PEAK_STATED: return "stated";
-	case HD_BY_PEAK_RECOMPUTED: return "recomputed";
-	case HD_BY_PEAK_HELD: return "held";
-	}
-	return "?";
-}
-
 static void json_peak_sources(struct hd_json *j, const struct hd_breakdown *b)
 {
 	hd_json_key(j, "peak");
 	if (!b->is_diff) {
-		hd_json_str(j, peak_source_name(b->peak[0]));
+		hd_json_str(j, peak_names[b->peak[0]]);
 		return;
 	}
 	hd_json_begin_object(j);
-	hd_json_key_str(j, "old", peak_source_name(b->peak[0]));
-	hd_json_key_str(j, "new", peak_source_name(b->peak[1]));
+	hd_json_key_str(j, "old", peak_names[b->peak[0]]);
+	hd_json_key_str(j, "new", peak_names[b->peak[1]]);
 	hd_json_end_object(j);
 }
 

@@ -12,18 +12,9 @@
 
 const char *hd_peak_role_name(enum hd_peak_role r)
 {
-	switch (r) {
-	case HD_PEAK_BOTH: return "both";
-	case HD_PEAK_ENTERED: return "entered";
-	case HD_PEAK_LEFT: return "left";
-	}
-	return "?";
-}
+	static const char *const names[] = { "both", "entered", "left" };
 
-/* A bit per value. */
-static void mark(uint64_t *bits, uint32_t v)
-{
-	bits[v / 64] |= (uint64_t)1 << (v % 64);
+	return (unsigned)r < 3 ? names[r] : "?";
 }
 
 /*
@@ -47,13 +38,15 @@ static void peak_side(struct hd_peak_side *s, int64_t *bytes_at,
 		hd_figures_held_at_peak(f, d, bytes_at, bits);
 		for (i = 0; i < (d->values.len + 63) / 64; i++)
 			s->count += (uint32_t)__builtin_popcountll(bits[i]);
+		if (s->time >= 0 && (size_t)s->time < d->sequence.len)
+			s->at = HD_SEQ(d, s->time);
 	}
-	if (s->has && s->time >= 0 && (size_t)s->time < d->sequence.len)
-		s->at = HD_SEQ(d, s->time);
 }
 
+/* What the order of the entries v reads (keysort.h's context). */
 struct peak_sort {
 	const struct hd_dump *old, *new_dump;
+	const struct hd_peak_value *v;
 };
 
 /* The record of the value whose key names entry e: the new one's when
@@ -71,10 +64,11 @@ static struct hd_slice peak_key(const struct peak_sort *ps, const struct hd_peak
 	return hd_value_key_of(key_record(ps, e));
 }
 
-/* By |delta| descending, then role, then name. */
-static int cmp_peak_value(const void *pa, const void *pb, void *ctx)
+/* Entries ia and ib by |delta| descending, then role, then name. */
+static int cmp_peak(void *ctx, uint32_t ia, uint32_t ib)
 {
-	const struct hd_peak_value *a = pa, *b = pb;
+	const struct peak_sort *ps = ctx;
+	const struct hd_peak_value *a = &ps->v[ia], *b = &ps->v[ib];
 	int c;
 	uint64_t ma = hd_magnitude(a->delta), mb = hd_magnitude(b->delta);
 
@@ -82,24 +76,12 @@ static int cmp_peak_value(const void *pa, const void *pb, void *ctx)
 		return ma < mb ? 1 : -1;
 	if (a->role != b->role)
 		return (int)a->role - (int)b->role;
-	c = hd_slice_cmp(peak_key(ctx, a), peak_key(ctx, b));
+	c = hd_slice_cmp(peak_key(ps, a), peak_key(ps, b));
 	if (c)
 		return c;
 	if (a->old_v != b->old_v)
 		return a->old_v < b->old_v ? -1 : 1;
 	return (a->new_v > b->new_v) - (a->new_v < b->new_v);
-}
-
-struct peak_full {
-	struct peak_sort ps;
-	const struct hd_peak_value *v;
-};
-
-static int full_peak_cmp(void *ctx, uint32_t a, uint32_t b)
-{
-	struct peak_full *f = ctx;
-
-	return cmp_peak_value(&f->v[a], &f->v[b], &f->ps);
 }
 
 /*
@@ -110,30 +92,11 @@ static int full_peak_cmp(void *ctx, uint32_t a, uint32_t b)
  */
 #define KEY_AHEAD 16
 
-static inline __attribute__((always_inline)) void
-fetch_record(const struct peak_sort *ps,
-	     const struct hd_peak_value *e)
-{
-	const struct hd_value *v = key_record(ps, e);
-
-	__builtin_prefetch(&v->name);
-}
-
-static inline __attribute__((always_inline)) void
-fetch_text(const struct peak_sort *ps,
-	   const struct hd_peak_value *e)
-{
-	const struct hd_value *v = key_record(ps, e);
-
-	__builtin_prefetch(v->name.p);
-}
-
-
-/* Sorts p->values by cmp_peak_value, stably (keysort.h). */
+/* Sorts p->values by cmp_peak, stably (keysort.h). */
 static void sort_peak(struct hd_peak_diff *p, const struct hd_dump *old,
 		      const struct hd_dump *new_dump)
 {
-	struct peak_full f = { { old, new_dump }, p->values.data };
+	struct peak_sort ps = { old, new_dump, p->values.data };
 	size_t n = p->values.len, i;
 	struct hd_key_item *items;
 
@@ -141,17 +104,16 @@ static void sort_peak(struct hd_peak_diff *p, const struct hd_dump *old,
 		return;
 	items = hd_xmalloc(n * sizeof(*items));
 	for (i = 0; i < n; i++) {
-		const struct hd_peak_value *e = &f.v[i];
+		const struct hd_peak_value *e = &ps.v[i];
 
 		if (i + KEY_AHEAD < n)
-			fetch_record(&f.ps, &f.v[i + KEY_AHEAD]);
+			__builtin_prefetch(&key_record(&ps, &ps.v[i + KEY_AHEAD])->name);
 		if (i + KEY_AHEAD / 2 < n)
-			fetch_text(&f.ps, &f.v[i + KEY_AHEAD / 2]);
-
+			__builtin_prefetch(key_record(&ps, &ps.v[i + KEY_AHEAD / 2])->name.p);
 		hd_key_item_set(&items[i], ~hd_magnitude(e->delta), e->role,
-				peak_key(&f.ps, e), (uint32_t)i);
+				peak_key(&ps, e), (uint32_t)i);
 	}
-	hd_key_sort(items, n, full_peak_cmp, &f);
+	hd_key_sort(items, n, cmp_peak, &ps);
 	hd_key_apply(p->values.data, sizeof(struct hd_peak_value), items, n);
 	free(items);
 }
@@ -159,9 +121,9 @@ static void sort_peak(struct hd_peak_diff *p, const struct hd_dump *old,
 /* The key of the entry of item it (hd_key_select_keyed). */
 static void set_peak_key(void *ctx, struct hd_key_item *it)
 {
-	struct peak_full *f = ctx;
+	const struct peak_sort *ps = ctx;
 
-	hd_key_item_set(it, it->w0, it->w1, peak_key(&f->ps, &f->v[it->idx]),
+	hd_key_item_set(it, it->w0, it->w1, peak_key(ps, &ps->v[it->idx]),
 			it->idx);
 }
 
@@ -178,7 +140,7 @@ static void set_peak_key(void *ctx, struct hd_key_item *it)
 static void top_peak(struct hd_peak_diff *p, const struct hd_dump *old,
 		     const struct hd_dump *new_dump, uint32_t top)
 {
-	struct peak_full f = { { old, new_dump }, p->values.data };
+	struct peak_sort ps = { old, new_dump, p->values.data };
 	const struct hd_peak_value *v = p->values.data;
 	size_t n = p->values.len, k = top < n ? top : n, i, j, m = 0;
 	struct hd_key_item *items;
@@ -206,7 +168,7 @@ static void top_peak(struct hd_peak_diff *p, const struct hd_dump *old,
 		sort_peak(p, old, new_dump);
 		return;
 	}
-	hd_key_select_keyed(items, m, k, set_peak_key, full_peak_cmp, &f);
+	hd_key_select_keyed(items, m, k, set_peak_key, cmp_peak, &ps);
 	hd_key_apply_front(p->values.data, sizeof(struct hd_peak_value), n,
 			   items, k);
 	free(items);
@@ -222,8 +184,6 @@ static void add_entry(struct hd_peak_diff *p, uint32_t ov, uint32_t nv,
 	e->old_bytes = ob;
 	e->new_bytes = nb;
 	e->delta = hd_delta(ob, nb);
-	e->old_in_dump = ov != HD_NONE;
-	e->new_in_dump = nv != HD_NONE;
 	if (ob > 0 && nb > 0) {
 		e->role = HD_PEAK_BOTH;
 		p->n_both++;
@@ -280,12 +240,12 @@ static void old_candidates(uint64_t *obits, const uint64_t *nbits,
 			   size_t n_new, const struct hd_match *m)
 {
 	struct bit_cursor b;
-	uint32_t v;
+	uint32_t v, o;
 
 	bits_start(&b, nbits, n_new);
 	while ((v = bits_next(&b)) != HD_NONE)
-		if (m->new_to_old[v] != HD_NONE)
-			mark(obits, m->new_to_old[v]);
+		if ((o = m->new_to_old[v]) != HD_NONE)
+			obits[o / 64] |= (uint64_t)1 << (o % 64);
 }
 
 /* hd_peak_diff_compute, partial when partial (hd_peak_diff_compute_top). */

@@ -11,8 +11,6 @@
 #include <string.h>
 
 #include "hlodiff/figures.h"
-#include "hlodiff/format.h"
-#include "hlodiff/shape.h"
 
 int64_t hd_timeline_value_space(const struct hd_dump *d, uint32_t v)
 {
@@ -82,14 +80,11 @@ static void fill_at(void *ctx, int64_t t, const struct hd_held_state *st)
 int hd_timeline_compute(struct hd_timeline *tl, const struct hd_dump *d)
 {
 	struct hd_held h;
-	struct fill fl;
+	struct fill fl = { tl, d->live_max, -1 };
 	const char *why;
 
 	memset(tl, 0, sizeof(*tl));
 	tl->t_max = -1;
-	fl.tl = tl;
-	fl.t_max = d->live_max;
-	fl.other = -1;
 	why = hd_held_sweep(d, &h, fill_at, &fl);
 	if (why) {
 		/* the curves of a sweep that gave up are not the figure's */

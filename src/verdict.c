@@ -35,10 +35,9 @@ struct eval {
 	const struct hd_figures *f[2];
 	uint8_t *waived[2];        /* per value; NULL without waivers
 				    * (none waived): see is_waived */
-	int64_t *peak[2];          /* per value: bytes held at the peak */
+	int64_t *held[2];          /* per value: held at the peak (held_per_value) */
+	int64_t held_color[2];     /* ... of this colour, -1 the whole peak */
 	int64_t *stated[2];        /* per value: bytes in the peak section */
-	int64_t *space_peak[2];    /* per value: held at one colour's peak */
-	int64_t space_peak_color[2]; /* ... of this colour */
 	int64_t *recomputed[2];    /* per value: live at the recomputed peak */
 	uint8_t *copy_matched;     /* per copy of NEW */
 	uint8_t *copy_waived[2];   /* per copy */
@@ -46,8 +45,7 @@ struct eval {
 	 * when a waiver or filter first asks: once per instruction, not
 	 * once per value and rule */
 	struct hd_sources sources[2];
-	char *buf;                 /* scratch for fnmatch */
-	size_t cap;
+	struct hd_vec buf;         /* char: scratch for fnmatch */
 	int lost_done;             /* v->lost is filled (find_lost_aliases) */
 };
 
@@ -115,18 +113,16 @@ static int in_scope(const struct eval *e, int32_t module)
 static int glob2(struct eval *e, const char *glob, struct hd_slice a,
 		 struct hd_slice b)
 {
-	size_t n = a.n + b.n + 1;
+	char *buf;
 
-	if (n > e->cap) {
-		e->cap = n * 2;
-		e->buf = hd_xrealloc(e->buf, e->cap);
-	}
+	hd_vec_reserve(&e->buf, a.n + b.n + 1);
+	buf = e->buf.data;
 	if (a.n)
-		memcpy(e->buf, a.p, a.n);
+		memcpy(buf, a.p, a.n);
 	if (b.n)
-		memcpy(e->buf + a.n, b.p, b.n);
-	e->buf[a.n + b.n] = '\0';
-	return fnmatch(glob, e->buf, 0) == 0;
+		memcpy(buf + a.n, b.p, b.n);
+	buf[a.n + b.n] = '\0';
+	return fnmatch(glob, buf, 0) == 0;
 }
 
 /* name= matches the instruction name or name{index}. */
@@ -311,11 +307,9 @@ static int64_t *held_per_value(const struct hd_dump *d,
 	int64_t *a = hd_xcalloc(d->values.len + 1, sizeof(*a));
 	const struct hd_peak_space *sp;
 
-	if (!f->has_peak)
-		return a;
 	if (color < 0)
-		hd_held_values_at(d, f->peak_time, -1, a, NULL);
-	else if ((sp = hd_figures_peak_space(f, color)) != NULL)
+		hd_figures_held_at_peak(f, d, a, NULL);
+	else if (f->has_peak && (sp = hd_figures_peak_space(f, color)) != NULL)
 		hd_held_values_at(d, sp->time, color, a, NULL);
 	return a;
 }
@@ -380,7 +374,7 @@ static int64_t counted(struct eval *e, const struct hd_metric *m, int s,
 {
 	const struct hd_dump *d = e->d[s];
 	const struct hd_alloc *a;
-	int64_t color;
+	int64_t color = -1;
 
 	if (v == HD_NONE)
 		return 0;
@@ -388,23 +382,18 @@ static int64_t counted(struct eval *e, const struct hd_metric *m, int s,
 	case HD_MSRC_ROW:
 		if (strcmp(m->row, "total_bytes") == 0)
 			return value_bytes(d, v);
-		if (strcmp(m->row, "peak_bytes") == 0) {
-			if (!e->peak[s])
-				e->peak[s] = held_per_value(d, e->f[s], -1);
-			return e->peak[s][v];
+		if (strcmp(m->row, "peak_bytes") == 0 || space_peak_row(m->row, &color)) {
+			if (!e->held[s] || e->held_color[s] != color) {
+				free(e->held[s]);
+				e->held[s] = held_per_value(d, e->f[s], color);
+				e->held_color[s] = color;
+			}
+			return e->held[s][v];
 		}
 		if (strcmp(m->row, "stated_peak_bytes") == 0) {
 			if (!e->stated[s])
 				e->stated[s] = peak_bytes_per_value(d);
 			return e->stated[s][v];
-		}
-		if (space_peak_row(m->row, &color)) {
-			if (!e->space_peak[s] || e->space_peak_color[s] != color) {
-				free(e->space_peak[s]);
-				e->space_peak[s] = held_per_value(d, e->f[s], color);
-				e->space_peak_color[s] = color;
-			}
-			return e->space_peak[s][v];
 		}
 		if (strcmp(m->row, "recomputed_peak_bytes") == 0) {
 			if (!e->recomputed[s])
@@ -483,11 +472,6 @@ static uint32_t copy_map_get(const struct copy_map *cm, uint32_t at)
 	return hd_index_find(&cm->x, hd_index_hash(key), key, copy_key, cm);
 }
 
-static void copy_map_free(struct copy_map *cm)
-{
-	hd_index_release(&cm->x);
-}
-
 /* Does some copy of f have no destination value? */
 static int copies_without_dest(const struct hd_figures *f)
 {
@@ -541,7 +525,7 @@ static void match_copies(struct eval *e)
 	/* the rest is for copies without a destination (the usual dump
 	 * has none: then no value need be read) */
 	if (!copies_without_dest(e->f[NEW])) {
-		copy_map_free(&ov);
+		hd_index_release(&ov.x);
 		return;
 	}
 	copy_map_make(&oi, e->f[OLD], 1);
@@ -560,10 +544,10 @@ static void match_copies(struct eval *e)
 		    copy_at(e->f[OLD], ok)->cls == copy_at(e->f[NEW], c)->cls)
 			e->copy_matched[c] = 1;
 	}
-	copy_map_free(&oi);
-	copy_map_free(&ov);
-	copy_map_free(&ni);
-	copy_map_free(&nv);
+	hd_index_release(&oi.x);
+	hd_index_release(&ov.x);
+	hd_index_release(&ni.x);
+	hd_index_release(&nv.x);
 }
 
 /* Can the copies of side s be classified (instructions known)? */
@@ -807,7 +791,9 @@ static void metric_values(struct eval *e, const struct hd_metric *m,
 	for (s = OLD; s <= NEW; s++) {
 		const struct hd_figure_row *row;
 
-		out->has[s] = 1;
+		/* most metrics need the allocations whole */
+		out->has[s] = !(e->d[s]->incomplete & HD_SEC_ALLOCATIONS);
+		out->missing = "incomplete dump (the allocations broke off)";
 		switch (m->source) {
 		case HD_MSRC_ROW:
 			row = hd_diff_row(e->df, m->row);
@@ -816,12 +802,10 @@ static void metric_values(struct eval *e, const struct hd_metric *m,
 			out->missing = row_missing(e, m->row);
 			break;
 		case HD_MSRC_ALLOC:
-			out->has[s] = !(e->d[s]->incomplete & HD_SEC_ALLOCATIONS);
-			out->missing = "incomplete dump (the allocations broke off)";
 			out->v[s] = alloc_sum(e, m, s);
 			break;
 		case HD_MSRC_VALUES:
-			out->has[s] = !(e->d[s]->incomplete & HD_SEC_ALLOCATIONS) &&
+			out->has[s] = out->has[s] &&
 				(!(m->filters & (HD_FILTER_OP_NAME | HD_FILTER_SOURCE)) ||
 				 copies_known(e->d[s]));
 			out->missing = e->d[s]->incomplete ? "incomplete dump" :
@@ -829,8 +813,6 @@ static void metric_values(struct eval *e, const struct hd_metric *m,
 			out->v[s] = value_sum(e, m, s, 0);
 			break;
 		case HD_MSRC_VALUE_COUNT:
-			out->has[s] = !(e->d[s]->incomplete & HD_SEC_ALLOCATIONS);
-			out->missing = "incomplete dump (the allocations broke off)";
 			out->v[s] = value_sum(e, m, s, 1);
 			break;
 		case HD_MSRC_COPIES:
@@ -840,8 +822,6 @@ static void metric_values(struct eval *e, const struct hd_metric *m,
 			out->v[s] = count_copies(e, s, m->copy_class);
 			break;
 		case HD_MSRC_ALIASES:
-			out->has[s] = !(e->d[s]->incomplete & HD_SEC_ALLOCATIONS);
-			out->missing = "incomplete dump (the allocations broke off)";
 			out->v[s] = m->is_bytes ? e->f[s]->aliased_bytes :
 				(int64_t)e->f[s]->aliased_params;
 			break;
@@ -1034,15 +1014,14 @@ static void eval_release(struct eval *e)
 
 	for (s = OLD; s <= NEW; s++) {
 		free(e->waived[s]);
-		free(e->peak[s]);
+		free(e->held[s]);
 		free(e->stated[s]);
-		free(e->space_peak[s]);
 		free(e->recomputed[s]);
 		free(e->copy_waived[s]);
 		hd_sources_release(&e->sources[s]);
 	}
 	free(e->copy_matched);
-	free(e->buf);
+	hd_vec_release(&e->buf);
 }
 
 struct hd_verdicts *hd_rules_eval(const struct hd_rules *r,
@@ -1050,7 +1029,7 @@ struct hd_verdicts *hd_rules_eval(const struct hd_rules *r,
 				  const char *module_name)
 {
 	struct hd_verdicts *v = hd_xcalloc(1, sizeof(*v));
-	struct eval e;
+	struct eval e = { .r = r, .df = df, .v = v, .buf = HD_VEC_INIT(char) };
 	size_t i;
 
 	v->rules = r;
@@ -1063,11 +1042,7 @@ struct hd_verdicts *hd_rules_eval(const struct hd_rules *r,
 	if (module_name)
 		v->module = hd_arena_strndup(&v->arena, module_name,
 					     strlen(module_name));
-	memset(&e, 0, sizeof(e));
-	e.r = r;
-	e.df = df;
 	e.module = v->module;
-	e.v = v;
 	eval_init(&e, v);
 	for (i = 0; i < r->rules.len; i++)
 		if (in_scope(&e, HD_RULE(r, i).module))
@@ -1091,7 +1066,5 @@ void hd_verdicts_free(struct hd_verdicts *v)
 
 int hd_verdicts_status(const struct hd_verdicts *v, int werror)
 {
-	if (v->n_error || (werror && v->n_warn))
-		return 1;
-	return 0;
+	return v->n_error || (werror && v->n_warn);
 }

@@ -10,12 +10,10 @@
  *                values that are live at disjoint times share allocation
  *                space, so the sum is usually larger than the total.
  *                Values without a value line (no size) add nothing.
- *   peak_bytes   the bytes of the values live at the peak: for a stated
- *                peak the bytes of its peak lines as XLA printed them;
- *                when the dump states no peak but has live ranges, the
- *                logical sizes at the recomputed peak (as in peak.h).
- *                Peak lines that name no known value go to one
- *                "(unresolved)" node, so the root is the peak's bytes.
+ *   peak_bytes   the bytes each value holds at the held peak (figures.h,
+ *                as in peak.h).  What the peak holds beyond its values
+ *                goes to one "(unresolved)" node, so the root is the
+ *                peak's bytes.
  *
  * Keys of a value come from its defining instruction (dump->insns via
  * value->insn).  op_name is split on '/' outside brackets and quotes
@@ -67,8 +65,6 @@ enum hd_by_measure {
 /* How one side's peak bytes were found (peak_bytes only). */
 enum hd_by_peak {
 	HD_BY_PEAK_NONE,        /* the dump has no peak: the side is 0 */
-	HD_BY_PEAK_STATED,      /* "Live ranges at t (peak)" lines */
-	HD_BY_PEAK_RECOMPUTED,  /* logical sizes at the recomputed peak */
 	HD_BY_PEAK_HELD,        /* bytes held at the held peak (figures.h) */
 };
 
@@ -92,8 +88,6 @@ struct hd_breakdown;
  */
 int hd_by_parse(const char *spec, enum hd_by_key *keys, int *nkeys,
 		char *err, size_t errlen);
-/* "op_name", "source", "opcode", "memory-space", "kind". */
-const char *hd_by_key_name(enum hd_by_key k);
 
 /*
  * The breakdown of a diff: value_bytes, or peak_bytes of df->peak with

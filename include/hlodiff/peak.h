@@ -28,7 +28,6 @@ struct hd_peak_value {
 	int64_t old_bytes, new_bytes; /* bytes at that peak, 0 when not live */
 	int64_t delta;
 	uint8_t role;              /* enum hd_peak_role */
-	uint8_t old_in_dump, new_in_dump; /* the value exists in that dump */
 };
 
 struct hd_peak_side {

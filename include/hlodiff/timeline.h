@@ -2,16 +2,14 @@
  * timeline.h - live bytes over program order, per memory space.
  *
  * For one dump: at each time t of the flattened schedule (0..T, T from
- * "HloLiveRange (max T)"), the sum of the logical sizes of the values
- * whose BufferLiveRange covers t (start <= t <= end), one curve per
- * memory space (the value's colour).  Computed with one difference array
- * per space: O(ranges + spaces * T) time and memory.
+ * "HloLiveRange (max T)"), the bytes held by the values live then, one
+ * curve per memory space (allocation colour): the sweep of figures.h
+ * (hd_held_sweep), so that the chart and the reports show one figure.
  *
- * The model is read only.  A dump without a usable live-range section
- * gives a timeline with has == 0 (nothing allocated); the reason is in
- * why.  T is bounded by the number of input lines (the InstructionSequence
- * prints T lines), as in figures.c, so a made-up "max T" cannot make the
- * arrays huge.
+ * A dump without a usable live-range section gives a timeline with
+ * has == 0 (nothing allocated); the reason is in why.  T is bounded by
+ * the number of input lines, as in figures.c, so a made-up "max T"
+ * cannot make the arrays huge.
  */
 #ifndef HLODIFF_TIMELINE_H
 #define HLODIFF_TIMELINE_H
@@ -30,7 +28,6 @@ struct hd_timeline_space {
 	int64_t space;          /* colour, or HD_TIMELINE_OTHER */
 	int64_t max_bytes;      /* maximum of the curve */
 	int64_t max_time;       /* first time of that maximum */
-	uint32_t ranges;        /* live ranges counted in this space */
 };
 
 struct hd_timeline {
@@ -44,7 +41,6 @@ struct hd_timeline {
 				   entry t (0..T) = live bytes at t */
 	size_t stride;          /* t_max + 2 */
 	uint32_t unsized;       /* ranges whose value size is unknown (skipped) */
-	uint32_t clamped;       /* ranges cut to [0, T] */
 };
 
 /* One point of a downsampled curve: the bucket [t, t_end) and the

@@ -371,7 +371,6 @@ static void test_parse(void)
 	parse_bad("op_name,", "empty key in 'op_name,' (expected op_name, source, opcode, memory-space or kind)");
 	parse_bad("op_name,op_name", "key 'op_name' given twice");
 	parse_bad("op_name,source,kind", "too many keys in 'op_name,source,kind' (at most 2)");
-	is_string("memory-space", hd_by_key_name(HD_BY_MEMORY_SPACE), "key name of memory-space");
 }
 
 /* ---- 2. hand-written dumps ------------------------------------------- */
