@@ -54,10 +54,13 @@
 
 /* ---- shared ------------------------------------------------------------ */
 
-static const struct {
+/* Flags written as letters, one a bit. */
+struct letter {
 	uint32_t bit;
 	char letter;
-} alloc_letters[] = {
+};
+
+static const struct letter alloc_letters[] = {
 	{ HD_ALLOC_PARAMETER, 'p' },
 	{ HD_ALLOC_OUTPUT, 'o' },
 	{ HD_ALLOC_CONSTANT, 'c' },
@@ -80,15 +83,46 @@ static const char *const peak_styles[] = {
 #define FLAG_MASK (HD_VALUE_INDEXED | HD_VALUE_PHI | HD_VALUE_RECORD | FLAG_DEFINED)
 
 /* Value flags in the "flags" field. */
-static const struct {
-	uint32_t bit;
-	char letter;
-} value_letters[] = {
+static const struct letter value_letters[] = {
 	{ HD_VALUE_INDEXED, 't' },
 	{ HD_VALUE_PHI, 'p' },
 	{ HD_VALUE_RECORD, 'r' },
 	{ FLAG_DEFINED, 'd' },
 };
+
+/* The letters of the bits set in flags, '-' for none. */
+static void put_letters(FILE *out, const struct letter *t, size_t n, uint32_t flags)
+{
+	size_t k;
+	int any = 0;
+
+	for (k = 0; k < n; k++)
+		if (flags & t[k].bit) {
+			fputc(t[k].letter, out);
+			any = 1;
+		}
+	if (!any)
+		fputc('-', out);
+}
+
+/* The bits of the letters s ("-": none); -1 on a letter not in t. */
+static int read_letters(struct hd_slice s, const struct letter *t, size_t n,
+			uint32_t *flags)
+{
+	size_t i, k;
+
+	*flags = 0;
+	if (hd_slice_eq_cstr(s, "-"))
+		return 0;
+	for (i = 0; i < s.n; i++) {
+		for (k = 0; k < n && s.p[i] != t[k].letter; k++)
+			;
+		if (k == n)
+			return -1;
+		*flags |= t[k].bit;
+	}
+	return 0;
+}
 
 static const char b64url[] =
 	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -726,21 +760,14 @@ static void write_allocs(struct writer *w)
 {
 	const struct hd_dump *d = w->d;
 	int64_t next = 0;
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < d->allocs.len; i++) {
 		const struct hd_alloc *a = &HD_ALLOC(d, i);
 		struct opt o = { w->out, 0 };
-		int n = 0;
 
 		fprintf(w->out, "a\t%" PRId64 "\t", a->size);
-		for (k = 0; k < N_ELEMS(alloc_letters); k++)
-			if (a->flags & alloc_letters[k].bit) {
-				fputc(alloc_letters[k].letter, w->out);
-				n++;
-			}
-		if (!n)
-			fputc('-', w->out);
+		put_letters(w->out, alloc_letters, N_ELEMS(alloc_letters), a->flags);
 		if (a->color != 0)
 			fprintf(opt_next(&o), "%" PRId64, a->color);
 		else
@@ -1191,20 +1218,6 @@ static uint32_t *value_order(const struct hd_dump *d)
 	return order;
 }
 
-static void put_flags(FILE *out, uint32_t flags)
-{
-	size_t k;
-	int n = 0;
-
-	for (k = 0; k < N_ELEMS(value_letters); k++)
-		if (flags & value_letters[k].bit) {
-			fputc(value_letters[k].letter, out);
-			n++;
-		}
-	if (!n)
-		fputc('-', out);
-}
-
 /* The value's name{index} into w->cur; returns its length. */
 static size_t current_key(struct writer *w, const struct hd_value *val)
 {
@@ -1372,7 +1385,7 @@ static void write_value(struct writer *w, uint32_t v)
 	put_value_key(w, val);
 	put_value_place(w, v, val, a, av);
 	if (flags != default_flags(d, named))
-		put_flags(opt_next(&o), flags);
+		put_letters(opt_next(&o), value_letters, N_ELEMS(value_letters), flags);
 	else
 		opt_skip(&o);
 	if (av) {
@@ -2108,8 +2121,6 @@ static int read_alloc(struct reader *r)
 {
 	struct hd_dump *d = r->d;
 	struct hd_alloc *a;
-	struct hd_slice s;
-	size_t i, k;
 
 	if (want_fields(r, 3, 8, "'a SIZE FLAGS [COLOUR [NUMBER [PARAMETER [INDEX [SHAPE]]]]]'"))
 		return -1;
@@ -2134,18 +2145,8 @@ static int read_alloc(struct reader *r)
 	if (hd_dump_slot_put(&d->alloc_slots, &d->alloc_by_index, d->id_limit,
 			     a->index, (uint32_t)(d->allocs.len - 1)) != HD_NONE)
 		return bad(r, "allocation listed twice", "one 'a' line per allocation");
-	s = r->f[2];
-	if (hd_slice_eq_cstr(s, "-"))
-		return 0;
-	for (i = 0; i < s.n; i++) {
-		for (k = 0; k < N_ELEMS(alloc_letters); k++)
-			if (s.p[i] == alloc_letters[k].letter)
-				break;
-		if (k == N_ELEMS(alloc_letters))
-			return bad(r, "unknown allocation flag",
-				   "letters p, o, c, l, m, t or '-'");
-		a->flags |= alloc_letters[k].bit;
-	}
+	if (read_letters(r->f[2], alloc_letters, N_ELEMS(alloc_letters), &a->flags))
+		return bad(r, "unknown allocation flag", "letters p, o, c, l, m, t or '-'");
 	return 0;
 }
 
@@ -2344,21 +2345,9 @@ static int read_insn(struct reader *r)
 static int value_flags(struct reader *r, uint32_t *flags)
 {
 	struct hd_slice s = opt_field(r, 4);
-	size_t i, k;
 
-	if (!s.n)
-		return 0;
-	*flags = 0;
-	if (hd_slice_eq_cstr(s, "-"))
-		return 0;
-	for (i = 0; i < s.n; i++) {
-		for (k = 0; k < N_ELEMS(value_letters); k++)
-			if (s.p[i] == value_letters[k].letter)
-				break;
-		if (k == N_ELEMS(value_letters))
-			return bad(r, "unknown value flag", "letters t, p, r, d or '-'");
-		*flags |= value_letters[k].bit;
-	}
+	if (s.n && read_letters(s, value_letters, N_ELEMS(value_letters), flags))
+		return bad(r, "unknown value flag", "letters t, p, r, d or '-'");
 	return 0;
 }
 
