@@ -651,6 +651,27 @@ static FILE *opt_next(struct opt *o)
 	return o->out;
 }
 
+/* A name{index} built from its two parts. */
+struct keybuf {
+	char *p;
+	size_t n, cap;
+};
+
+static struct hd_slice keybuf_set(struct keybuf *kb, struct hd_slice name,
+				  struct hd_slice index)
+{
+	kb->n = name.n + index.n;
+	if (kb->n + 1 > kb->cap) {
+		kb->cap = 2 * (kb->n + 1);
+		kb->p = hd_xrealloc(kb->p, kb->cap);
+	}
+	if (name.n)
+		memcpy(kb->p, name.p, name.n);
+	if (index.n)
+		memcpy(kb->p + name.n, index.p, index.n);
+	return hd_slice_make(kb->p, kb->n);
+}
+
 struct writer {
 	FILE *out;
 	const struct hd_dump *d;
@@ -663,8 +684,7 @@ struct writer {
 	struct hd_slice prev_name;  /* name of the last "i" line */
 	struct hd_slice prev_op;    /* its op_name */
 	struct hd_slice prev_shape; /* its shape */
-	char *key, *cur;            /* name{index} of the last "v" line, */
-	size_t key_n, key_cap, cur_cap; /* and a buffer for the current one */
+	struct keybuf key[2];       /* name{index}: the last "v" line's, the current one */
 	struct shape_ids ids;
 	struct hash_ids hashes;
 	struct shape_ids ops;       /* op_names, by id as shapes are */
@@ -1218,23 +1238,6 @@ static uint32_t *value_order(const struct hd_dump *d)
 	return order;
 }
 
-/* The value's name{index} into w->cur; returns its length. */
-static size_t current_key(struct writer *w, const struct hd_value *val)
-{
-	size_t n = val->name.n + val->index_n;
-
-	if (n + 1 > w->cur_cap) {
-		w->cur_cap = 2 * (n + 1);
-		w->cur = hd_xrealloc(w->cur, w->cur_cap);
-	}
-	if (val->name.n)
-		memcpy(w->cur, val->name.p, val->name.n);
-	if (val->index_n)
-		memcpy(w->cur + val->name.n, hd_value_index(val).p,
-		       val->index_n);
-	return n;
-}
-
 /* Digits put_b64 writes for x. */
 static size_t b64_len(uint64_t x)
 {
@@ -1283,21 +1286,17 @@ static void put_offset(struct writer *w, const struct hd_alloc_value *av)
  */
 static void put_value_key(struct writer *w, const struct hd_value *val)
 {
-	size_t kn = current_key(w, val), cap;
-	char *t;
+	struct hd_slice cur = keybuf_set(&w->key[1], val->name, hd_value_index(val));
+	struct keybuf t;
 
 	if (w->prev_name.n && val->index_n && hd_slice_eq(val->name, w->prev_name)) {
 		if (!hd_slice_eq_cstr(hd_value_index(val), "{}"))
 			put_escaped(w->out, hd_value_index(val));
 	} else
-		put_prefixed(w->out, hd_slice_make(w->cur, kn), hd_slice_make(w->key, w->key_n));
-	t = w->key;
-	w->key = w->cur;
-	w->cur = t;
-	w->key_n = kn;
-	cap = w->key_cap;
-	w->key_cap = w->cur_cap;
-	w->cur_cap = cap;
+		put_prefixed(w->out, cur, hd_slice_make(w->key[0].p, w->key[0].n));
+	t = w->key[0];
+	w->key[0] = w->key[1];
+	w->key[1] = t;
 }
 
 /* The allocation (with "+OFFSET" where the bytes held depend on it) and
@@ -1570,11 +1569,9 @@ static int peak_derivable(const struct hd_dump *d)
 static void write_ranges_and_peak(struct writer *w, int derived_peak)
 {
 	const struct hd_dump *d = w->d;
-	struct hd_slice prev = HD_SLICE_NULL;
+	struct keybuf key[2] = { { NULL, 0, 0 }, { NULL, 0, 0 } }, t;
 	int64_t sum = 0;
 	size_t i;
-	char *buf = NULL;
-	size_t cap = 0;
 
 	for (i = 0; i < d->unknown_ranges.len; i++) {
 		const struct hd_unknown_range *u = &HD_UNKNOWN_RANGE(d, i);
@@ -1590,24 +1587,14 @@ static void write_ranges_and_peak(struct writer *w, int derived_peak)
 	for (i = 0; i < d->peak.len; i++) {
 		const struct hd_peak_entry *e = &HD_PEAK_ENTRY(d, i);
 		struct opt o = { w->out, 0 };
-		size_t n = e->name.n + e->index.n;
 		int64_t want;
 
-		if (n + 1 > cap) {
-			cap = 2 * (n + 1);
-			buf = hd_xrealloc(buf, cap);
-		}
-		if (e->name.n)
-			memcpy(buf, e->name.p, e->name.n);
-		if (e->index.n)
-			memcpy(buf + e->name.n, e->index.p, e->index.n);
 		fputs("p\t", w->out);
-		if (n == 0)
-			fputc('-', w->out);
-		else
-			put_prefixed(w->out, hd_slice_make(buf, n), prev);
-		/* prev points into buf: keep the two apart */
-		prev = hd_slice_make(hd_arena_strndup(&w->ids.arena, buf, n), n);
+		put_prefixed(w->out, keybuf_set(&key[1], e->name, e->index),
+			     hd_slice_make(key[0].p, key[0].n));
+		t = key[0];
+		key[0] = key[1];
+		key[1] = t;
 		fprintf(w->out, "\t%" PRId64, e->bytes);
 		sum = hd_sat_add(sum, e->bytes);
 		want = d->peak_style == HD_PEAK_CUMULATIVE ? sum : -1;
@@ -1621,7 +1608,8 @@ static void write_ranges_and_peak(struct writer *w, int derived_peak)
 			fputc('-', opt_next(&o));
 		fputc('\n', w->out);
 	}
-	free(buf);
+	free(key[0].p);
+	free(key[1].p);
 }
 
 int hd_golden_write(FILE *out, const struct hd_dump *d, const char *module)
@@ -1652,8 +1640,8 @@ int hd_golden_write(FILE *out, const struct hd_dump *d, const char *module)
 	write_ranges_and_peak(&w, derived_peak);
 	free(w.file);
 	free(w.owned_sources);
-	free(w.key);
-	free(w.cur);
+	free(w.key[0].p);
+	free(w.key[1].p);
 	ids_release(&w.ids);
 	hash_ids_release(&w.hashes);
 	ids_release(&w.ops);
