@@ -38,6 +38,7 @@
 #include "hlodiff/format.h"
 #include "hlodiff/scan.h"
 #include "hlodiff/shape.h"
+#include "hlodiff/str.h"
 
 #define MAX_FIELDS 12
 /* Longest schedule a golden may claim (live-max, live ranges, peak
@@ -591,25 +592,33 @@ static void put_field(FILE *out, struct hd_slice s)
 /* Shortest common prefix worth a reference "^N". */
 #define PREFIX_MIN 4
 
+/* N of the "^N" that writes s after prev: the prefix they share, cut
+ * back so that the rest does not start with a digit; 0 when too short. */
+static size_t shared_prefix(struct hd_slice s, struct hd_slice prev)
+{
+	size_t p = 0;
+
+	while (p < s.n && p < prev.n && s.p[p] == prev.p[p])
+		p++;
+	while (p > 0 && p < s.n && hd_is_digit(s.p[p]))
+		p--;
+	return p < PREFIX_MIN || p == s.n ? 0 : p;
+}
+
 /*
  * Field s relative to prev (the same field of the line before): "=" when
- * equal, "^N" and the escaped rest when they share a prefix of N >= 4
- * bytes (N is cut back so that the rest does not start with a digit),
+ * equal, "^N" and the escaped rest when they share a prefix (shared_prefix),
  * else s as put_field writes it.
  */
 static void put_prefixed(FILE *out, struct hd_slice s, struct hd_slice prev)
 {
-	size_t p = 0;
+	size_t p = shared_prefix(s, prev);
 
 	if (s.n && hd_slice_eq(s, prev)) {
 		fputc('=', out);
 		return;
 	}
-	while (p < s.n && p < prev.n && s.p[p] == prev.p[p])
-		p++;
-	while (p > 0 && p < s.n && s.p[p] >= '0' && s.p[p] <= '9')
-		p--;
-	if (p < PREFIX_MIN || p == s.n) {
+	if (!p) {
 		put_field(out, s);
 		return;
 	}
@@ -1134,15 +1143,9 @@ static void put_hashes(struct writer *w, uint64_t canon, uint64_t structural)
 /* Length of put_prefixed's "^N" and rest for s after prev (0: none). */
 static size_t prefix_cost(struct hd_slice s, struct hd_slice prev)
 {
-	size_t p = 0;
+	size_t p = shared_prefix(s, prev);
 
-	while (p < s.n && p < prev.n && s.p[p] == prev.p[p])
-		p++;
-	while (p > 0 && p < s.n && s.p[p] >= '0' && s.p[p] <= '9')
-		p--;
-	if (p < PREFIX_MIN || p == s.n)
-		return 0;
-	return 1 + (size_t)snprintf(NULL, 0, "%zu", p) + (s.n - p);
+	return p ? 1 + (size_t)snprintf(NULL, 0, "%zu", p) + (s.n - p) : 0;
 }
 
 /*
