@@ -989,18 +989,29 @@ static struct hd_slice opcode_of_name(struct hd_slice name)
 	return hd_slice_make(name.p, dot ? (size_t)(dot - name.p) : name.n);
 }
 
-/* A shape known by its id ("@ID"), or written and given one. */
-static void put_shape_ref(struct writer *w, struct hd_slice shape)
+/* Writes "@ID" for a shape spelled before; 0 when it was not. */
+static int put_shape_id(struct writer *w, struct hd_slice shape)
 {
 	uint32_t k = hd_table_get(&w->ids.by_shape, shape);
 
-	if (k != HD_NONE) {
-		fprintf(w->out, "@%s", HD_VEC_AT(&w->ids.ids, const char *, k));
+	if (k == HD_NONE)
+		return 0;
+	fprintf(w->out, "@%s", HD_VEC_AT(&w->ids.ids, const char *, k));
+	return 1;
+}
+
+static void define_shape(struct writer *w, struct hd_slice shape)
+{
+	hd_table_put(&w->ids.by_shape, shape, ids_define(&w->ids, shape));
+}
+
+/* A shape known by its id ("@ID"), or written and given one. */
+static void put_shape_ref(struct writer *w, struct hd_slice shape)
+{
+	if (put_shape_id(w, shape))
 		return;
-	}
 	fwrite(shape.p, 1, shape.n, w->out);
-	k = ids_define(&w->ids, shape);
-	hd_table_put(&w->ids.by_shape, shape, k);
+	define_shape(w, shape);
 }
 
 static int put_tuple_element(void *ctx, struct hd_slice elem, struct hd_slice before)
@@ -1057,40 +1068,26 @@ static void put_spelled_shape(struct writer *w, struct hd_slice shape)
 	}
 }
 
-/* A shape field of an "i" line: "=" the shape of the "i" line before,
- * "@ID" a shape spelled before, or the shape spelled (it gets an id). */
-/* The shape field of a "v" line (when not derived): "@ID" or spelled,
- * as on an "i" line but without "=". */
+/* The shape field of a "v" line (when not derived): "@ID" a shape
+ * spelled before, or the shape spelled (it gets an id). */
 static void put_value_shape(struct writer *w, struct hd_slice shape)
 {
-	uint32_t k = shape.n ? hd_table_get(&w->ids.by_shape, shape) : HD_NONE;
-
 	if (!shape.n) {
 		fputc('-', w->out);
-	} else if (k != HD_NONE) {
-		fprintf(w->out, "@%s", HD_VEC_AT(&w->ids.ids, const char *, k));
-	} else {
+	} else if (!put_shape_id(w, shape)) {
 		put_spelled_shape(w, shape);
-		k = ids_define(&w->ids, shape);
-		hd_table_put(&w->ids.by_shape, shape, k);
+		define_shape(w, shape);
 	}
 }
 
+/* The shape field of an "i" line: "=" the shape of the "i" line before,
+ * else as on a "v" line. */
 static void put_shape(struct writer *w, struct hd_slice shape)
 {
-	uint32_t k;
-
-	if (!shape.n) {
-		fputc('-', w->out);
-	} else if (hd_slice_eq(shape, w->prev_shape)) {
+	if (shape.n && hd_slice_eq(shape, w->prev_shape))
 		fputc('=', w->out);
-	} else if ((k = hd_table_get(&w->ids.by_shape, shape)) != HD_NONE) {
-		fprintf(w->out, "@%s", HD_VEC_AT(&w->ids.ids, const char *, k));
-	} else {
-		put_spelled_shape(w, shape);
-		k = ids_define(&w->ids, shape);
-		hd_table_put(&w->ids.by_shape, shape, k);
-	}
+	else
+		put_value_shape(w, shape);
 	w->prev_shape = shape;
 }
 
