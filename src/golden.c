@@ -399,6 +399,17 @@ static uint32_t ids_define(struct shape_ids *s, struct hd_slice shape)
 	return k;
 }
 
+/* The shape of "@ID" s; -1 when none has that ID. */
+static int id_lookup(const struct shape_ids *s, struct hd_slice ref, struct hd_slice *out)
+{
+	uint32_t at = hd_table_get(&s->by_id, hd_slice_make(ref.p + 1, ref.n - 1));
+
+	if (at == HD_NONE)
+		return -1;
+	*out = HD_VEC_AT(&s->shapes, struct hd_slice, at);
+	return 0;
+}
+
 /*
  * The elements of a tuple shape's text t (starting with '('), at its top
  * level: calls each(ctx, element, before) for each, where before is the
@@ -2169,14 +2180,11 @@ static void tuple_add(struct tuple_r *t, struct hd_slice s)
 static int get_tuple_element(void *ctx, struct hd_slice elem, struct hd_slice before)
 {
 	struct tuple_r *t = ctx;
-	uint32_t at;
 
 	tuple_add(t, before);
 	if (elem.n && elem.p[0] == '@') {
-		at = hd_table_get(&t->r->ids.by_id, hd_slice_make(elem.p + 1, elem.n - 1));
-		if (at == HD_NONE)
+		if (id_lookup(&t->r->ids, elem, &elem))
 			return bad(t->r, "unknown shape id", "'@ID' of a shape spelled on an 'i' line above");
-		elem = HD_VEC_AT(&t->r->ids.shapes, struct hd_slice, at);
 	} else if (elem.n) {
 		ids_define(&t->r->ids, elem);
 	}
@@ -2211,15 +2219,9 @@ static int spelled_shape(struct reader *r, size_t k, const char *expected,
 			 struct hd_slice *out)
 {
 	struct hd_slice s = r->f[k];
-	uint32_t at;
 
-	if (s.n && s.p[0] == '@') {
-		at = hd_table_get(&r->ids.by_id, hd_slice_make(s.p + 1, s.n - 1));
-		if (at == HD_NONE)
-			return bad(r, "unknown shape id", expected);
-		*out = HD_VEC_AT(&r->ids.shapes, struct hd_slice, at);
-		return 0;
-	}
+	if (s.n && s.p[0] == '@')
+		return id_lookup(&r->ids, s, out) ? bad(r, "unknown shape id", expected) : 0;
 	if (s.n && s.p[0] == '(' && !memchr(s.p, '\\', s.n)) {
 		if (tuple_shape(r, s, out))
 			return -1;
@@ -2256,15 +2258,10 @@ static int shape_field(struct reader *r, size_t k, struct hd_slice *out)
 static int op_name_field(struct reader *r, struct hd_slice *out)
 {
 	struct hd_slice s = r->f[6];
-	uint32_t at;
 
-	if (s.n && s.p[0] == '@') {
-		at = hd_table_get(&r->ops.by_id, hd_slice_make(s.p + 1, s.n - 1));
-		if (at == HD_NONE)
-			return bad(r, "unknown op_name id", "'@ID' of an op_name on an 'i' line above");
-		*out = HD_VEC_AT(&r->ops.shapes, struct hd_slice, at);
-		return 0;
-	}
+	if (s.n && s.p[0] == '@')
+		return id_lookup(&r->ops, s, out) ?
+			bad(r, "unknown op_name id", "'@ID' of an op_name on an 'i' line above") : 0;
 	if (prefixed_field(r, 6, r->prev_op, out))
 		return -1;
 	if (out->n)
