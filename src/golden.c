@@ -2796,6 +2796,15 @@ int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 	d->name = name;
 	d->sections = DEFAULT_SECTIONS;
 	d->n_lines = (uint64_t)GOLDEN_MAX_TIME;
+	if (!hd_golden_detect(data, len)) {
+		if (hd_golden_any_version(data, len))
+			hd_error(name, 1, "golden file of another version (expected '%s'; "
+				 "write it anew with 'hlodiff golden update')", HD_GOLDEN_MAGIC);
+		else
+			hd_error(name, 1, "not a golden file (expected '%s' on the first line)",
+				 HD_GOLDEN_MAGIC);
+		return -1;
+	}
 	memset(&r, 0, sizeof(r));
 	r.d = d;
 	r.name = name;
@@ -2808,18 +2817,6 @@ int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 	r.prev_start = -1;
 	r.prev_alloc = -1;
 	r.prev_param = -1;
-	if (!hd_golden_detect(data, len)) {
-		if (hd_golden_any_version(data, len))
-			hd_error(name, 1, "golden file of another version (expected '%s'; "
-				 "write it anew with 'hlodiff golden update')", HD_GOLDEN_MAGIC);
-		else
-			hd_error(name, 1, "not a golden file (expected '%s' on the first line)",
-				 HD_GOLDEN_MAGIC);
-		ids_release(&r.ids);
-		hash_ids_release(&r.hashes);
-		ids_release(&r.ops);
-		return -1;
-	}
 	while (i < len && st == 0) {
 		const char *nl = memchr(data + i, '\n', len - i);
 		size_t end = nl ? (size_t)(nl - data) : len;
