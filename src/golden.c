@@ -266,6 +266,41 @@ static int derived_line(const struct hd_dump *d, uint32_t v, uint32_t *value)
 }
 
 /*
+ * Appends to peak the lines a golden leaves to derive, as from line: one
+ * per value in an allocation live at the peak time (derived_line), with
+ * the logical bytes of its shape, in the cumulative style with running
+ * sums.
+ */
+static void derived_peak_lines(const struct hd_dump *d, struct hd_vec *peak,
+			       uint32_t line)
+{
+	int64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < d->values.len; i++) {
+		const struct hd_value *val = &HD_VALUE(d, i);
+		struct hd_peak_entry *e;
+		uint32_t v;
+
+		if (!derived_line(d, (uint32_t)i, &v))
+			continue;
+		e = hd_vec_push(peak);
+		e->line = line;
+		e->value = v;
+		e->cumulative = -1;
+		e->name = val->name;
+		if (v == HD_NONE)
+			continue;
+		if (d->peak_style != HD_PEAK_PLAIN)
+			e->index = hd_value_index(val);
+		e->bytes = peak_bytes_of(d, v);
+		sum = hd_sat_add(sum, e->bytes);
+		if (d->peak_style == HD_PEAK_CUMULATIVE)
+			e->cumulative = sum;
+	}
+}
+
+/*
  * The parameter number an 'i' line of a parameter leaves out: the one
  * after the number of the 'i' line before when that is a parameter too
  * (prev, -1 when it is not), else 0: a computation lists its parameters
@@ -1502,14 +1537,9 @@ static void write_values(struct writer *w)
 	hd_arena_release(&w->off_arena);
 }
 
-struct peak_pair {
-	uint32_t value;
-	int64_t bytes;
-};
-
-static int cmp_peak_pair(const void *a, const void *b)
+static int cmp_peak_entry(const void *a, const void *b)
 {
-	const struct peak_pair *x = a, *y = b;
+	const struct hd_peak_entry *x = a, *y = b;
 
 	if (x->value != y->value)
 		return x->value < y->value ? -1 : 1;
@@ -1517,62 +1547,44 @@ static int cmp_peak_pair(const void *a, const void *b)
 }
 
 /*
- * Can the reader derive the peak lines?  It makes one line per value in
- * an allocation live at the peak time, with the logical bytes of its
- * shape (in the plain style without cumulative figures, in the
- * cumulative style with running sums).  The reports read the lines as
- * a set (bytes per value, count, total), so they can be derived when
- * those agree: the same (value, bytes) pairs, and in the cumulative
- * style a last cumulative figure equal to the sum.
+ * Can the reader derive the peak lines (derived_peak_lines)?  The reports
+ * read the lines as a set (bytes per value, count, total), so they can
+ * be derived when those agree: the same (value, bytes) pairs, and in the
+ * cumulative style a last cumulative figure equal to the sum.
  */
 static int peak_derivable(const struct hd_dump *d)
 {
-	size_t n = d->peak.len, m = 0, i;
-	struct peak_pair *a, *b;
+	struct hd_vec got = HD_VEC_INIT(struct hd_peak_entry);
+	struct hd_peak_entry *a, *b;
+	size_t n = d->peak.len, i;
 	int64_t sum = 0;
-	int ok = 1;
+	int ok = n > 0 && (d->peak_style == HD_PEAK_CUMULATIVE ||
+			   d->peak_style == HD_PEAK_PLAIN);
 
-	if (d->peak_style != HD_PEAK_CUMULATIVE && d->peak_style != HD_PEAK_PLAIN)
-		return 0;
-	if (n == 0)
-		return 0;
-	a = hd_xmalloc(n * sizeof(*a));
-	b = hd_xmalloc((d->values.len + 1) * sizeof(*b));
 	for (i = 0; i < n && ok; i++) {
 		const struct hd_peak_entry *e = &HD_PEAK_ENTRY(d, i);
 
-		a[i].value = e->value;
-		a[i].bytes = e->bytes;
 		sum = hd_sat_add(sum, e->bytes);
-		if (e->value == HD_NONE ||
-		    (d->peak_style == HD_PEAK_PLAIN && e->cumulative != -1))
-			ok = 0;
+		ok = e->value != HD_NONE &&
+			(d->peak_style != HD_PEAK_PLAIN || e->cumulative == -1);
 	}
-	if (ok && d->peak_style == HD_PEAK_CUMULATIVE &&
-	    HD_PEAK_ENTRY(d, n - 1).cumulative != sum)
-		ok = 0;
-	for (i = 0; i < d->values.len && ok; i++) {
-		uint32_t v;
-
-		if (!derived_line(d, (uint32_t)i, &v))
-			continue;
-		if (m == n || v == HD_NONE) {
-			ok = 0;
-			break;
-		}
-		b[m].value = v;
-		b[m++].bytes = peak_bytes_of(d, v);
+	if (ok && d->peak_style == HD_PEAK_CUMULATIVE)
+		ok = HD_PEAK_ENTRY(d, n - 1).cumulative == sum;
+	if (ok)
+		derived_peak_lines(d, &got, 0);
+	if (!ok || got.len != n) {
+		hd_vec_release(&got);
+		return 0;
 	}
-	if (ok && m == n) {
-		qsort(a, n, sizeof(*a), cmp_peak_pair);
-		qsort(b, n, sizeof(*b), cmp_peak_pair);
-		for (i = 0; i < n && ok; i++)
-			ok = a[i].value == b[i].value && a[i].bytes == b[i].bytes;
-	} else {
-		ok = 0;
-	}
+	a = hd_xmalloc(n * sizeof(*a));
+	memcpy(a, d->peak.data, n * sizeof(*a));
+	b = got.data;
+	qsort(a, n, sizeof(*a), cmp_peak_entry);
+	qsort(b, n, sizeof(*b), cmp_peak_entry);
+	for (i = 0; i < n && ok; i++)
+		ok = a[i].value == b[i].value && a[i].bytes == b[i].bytes;
 	free(a);
-	free(b);
+	hd_vec_release(&got);
 	return ok;
 }
 
@@ -2729,37 +2741,6 @@ static void place_alloc_values(struct reader *r)
 	free(next);
 }
 
-/* The peak lines the golden leaves to derive (peak_derivable). */
-static void derive_peak(struct reader *r)
-{
-	struct hd_dump *d = r->d;
-	int64_t sum = 0;
-	size_t i;
-
-	for (i = 0; i < d->values.len; i++) {
-		const struct hd_value *val;
-		struct hd_peak_entry *e;
-		uint32_t v;
-
-		if (!derived_line(d, (uint32_t)i, &v))
-			continue;
-		e = hd_vec_push(&d->peak);
-		e->line = (uint32_t)r->peak_header;
-		e->value = v;
-		e->cumulative = -1;
-		val = &HD_VALUE(d, i);
-		e->name = val->name;
-		if (v == HD_NONE)
-			continue;
-		if (d->peak_style != HD_PEAK_PLAIN)
-			e->index = hd_value_index(val);
-		e->bytes = peak_bytes_of(d, v);
-		sum = hd_sat_add(sum, e->bytes);
-		if (d->peak_style == HD_PEAK_CUMULATIVE)
-			e->cumulative = sum;
-	}
-}
-
 /* What the golden left out: total, live-max, peak lines, parameters. */
 static void derive(struct reader *r)
 {
@@ -2782,7 +2763,7 @@ static void derive(struct reader *r)
 	if (!r->has_live_max)
 		d->live_max = default_live_max(d);
 	if (r->derived_peak)
-		derive_peak(r);
+		derived_peak_lines(d, &d->peak, (uint32_t)r->peak_header);
 }
 
 int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
