@@ -364,6 +364,33 @@ static int default_param(const struct hd_dump *d, uint32_t alloc, int64_t *numbe
 	return *number < 0 ? -1 : 0;
 }
 
+/* A text built piece by piece. */
+struct textbuf {
+	char *p;
+	size_t n, cap;
+};
+
+static void textbuf_add(struct textbuf *b, struct hd_slice s)
+{
+	if (b->n + s.n + 1 > b->cap) {
+		b->cap = 2 * (b->n + s.n + 1);
+		b->p = hd_xrealloc(b->p, b->cap);
+	}
+	if (s.n)
+		memcpy(b->p + b->n, s.p, s.n);
+	b->n += s.n;
+}
+
+/* b made name{index} from its two parts. */
+static struct hd_slice textbuf_key(struct textbuf *b, struct hd_slice name,
+				   struct hd_slice index)
+{
+	b->n = 0;
+	textbuf_add(b, name);
+	textbuf_add(b, index);
+	return hd_slice_make(b->p, b->n);
+}
+
 /* ---- shape ids ---------------------------------------------------------- */
 
 /*
@@ -706,27 +733,6 @@ static FILE *opt_next(struct opt *o)
 	return o->out;
 }
 
-/* A name{index} built from its two parts. */
-struct keybuf {
-	char *p;
-	size_t n, cap;
-};
-
-static struct hd_slice keybuf_set(struct keybuf *kb, struct hd_slice name,
-				  struct hd_slice index)
-{
-	kb->n = name.n + index.n;
-	if (kb->n + 1 > kb->cap) {
-		kb->cap = 2 * (kb->n + 1);
-		kb->p = hd_xrealloc(kb->p, kb->cap);
-	}
-	if (name.n)
-		memcpy(kb->p, name.p, name.n);
-	if (index.n)
-		memcpy(kb->p + name.n, index.p, index.n);
-	return hd_slice_make(kb->p, kb->n);
-}
-
 struct writer {
 	FILE *out;
 	const struct hd_dump *d;
@@ -739,7 +745,7 @@ struct writer {
 	struct hd_slice prev_name;  /* name of the last "i" line */
 	struct hd_slice prev_op;    /* its op_name */
 	struct hd_slice prev_shape; /* its shape */
-	struct keybuf key[2];       /* name{index}: the last "v" line's, the current one */
+	struct textbuf key[2];       /* name{index}: the last "v" line's, the current one */
 	struct shape_ids ids;
 	struct hash_ids hashes;
 	struct shape_ids ops;       /* op_names, by id as shapes are */
@@ -1332,8 +1338,8 @@ static void put_offset(struct writer *w, const struct hd_alloc_value *av)
  */
 static void put_value_key(struct writer *w, const struct hd_value *val)
 {
-	struct hd_slice cur = keybuf_set(&w->key[1], val->name, hd_value_index(val));
-	struct keybuf t;
+	struct hd_slice cur = textbuf_key(&w->key[1], val->name, hd_value_index(val));
+	struct textbuf t;
 
 	if (w->prev_name.n && val->index_n && hd_slice_eq(val->name, w->prev_name)) {
 		if (!hd_slice_eq_cstr(hd_value_index(val), "{}"))
@@ -1592,7 +1598,7 @@ static int peak_derivable(const struct hd_dump *d)
 static void write_ranges_and_peak(struct writer *w, int derived_peak)
 {
 	const struct hd_dump *d = w->d;
-	struct keybuf key[2] = { { NULL, 0, 0 }, { NULL, 0, 0 } }, t;
+	struct textbuf key[2] = { { NULL, 0, 0 }, { NULL, 0, 0 } }, t;
 	int64_t sum = 0;
 	size_t i;
 
@@ -1613,7 +1619,7 @@ static void write_ranges_and_peak(struct writer *w, int derived_peak)
 		int64_t want;
 
 		fputs("p\t", w->out);
-		put_prefixed(w->out, keybuf_set(&key[1], e->name, e->index),
+		put_prefixed(w->out, textbuf_key(&key[1], e->name, e->index),
 			     hd_slice_make(key[0].p, key[0].n));
 		t = key[0];
 		key[0] = key[1];
@@ -2174,53 +2180,38 @@ static struct hd_slice stored_text(struct hd_arena *a, uint64_t canon,
 /* A tuple shape being read: its text so far. */
 struct tuple_r {
 	struct reader *r;
-	char *buf;
-	size_t n, cap;
+	struct textbuf text;
 };
-
-static void tuple_add(struct tuple_r *t, struct hd_slice s)
-{
-	if (t->n + s.n + 1 > t->cap) {
-		t->cap = 2 * (t->n + s.n + 1);
-		t->buf = hd_xrealloc(t->buf, t->cap);
-	}
-	if (s.n)
-		memcpy(t->buf + t->n, s.p, s.n);
-	t->n += s.n;
-}
 
 static int get_tuple_element(void *ctx, struct hd_slice elem, struct hd_slice before)
 {
 	struct tuple_r *t = ctx;
 
-	tuple_add(t, before);
+	textbuf_add(&t->text, before);
 	if (elem.n && elem.p[0] == '@') {
 		if (id_lookup(&t->r->ids, elem, &elem))
 			return bad(t->r, "unknown shape id", "'@ID' of a shape spelled on an 'i' line above");
 	} else if (elem.n) {
 		ids_define(&t->r->ids, elem);
 	}
-	tuple_add(t, elem);
+	textbuf_add(&t->text, elem);
 	return 0;
 }
 
 /* A tuple shape written with "@ID" elements (put_spelled_shape). */
 static int tuple_shape(struct reader *r, struct hd_slice s, struct hd_slice *out)
 {
-	struct tuple_r t = { r, NULL, 0, 0 };
+	struct tuple_r t = { r, { NULL, 0, 0 } };
 	size_t end = 0;
-	char *p;
+	int st = tuple_walk(s, get_tuple_element, &t, &end);
 
-	if (tuple_walk(s, get_tuple_element, &t, &end)) {
-		free(t.buf);
-		return -1;
+	if (st == 0) {
+		textbuf_add(&t.text, hd_slice_make(s.p + end, s.n - end));
+		*out = hd_slice_make(hd_arena_strndup(&r->d->arena, t.text.p, t.text.n),
+				     t.text.n);
 	}
-	tuple_add(&t, hd_slice_make(s.p + end, s.n - end));
-	p = hd_arena_alloc(&r->d->arena, t.n + 1);
-	memcpy(p, t.buf, t.n);
-	*out = hd_slice_make(p, t.n);
-	free(t.buf);
-	return 0;
+	free(t.text.p);
+	return st;
 }
 
 /*
