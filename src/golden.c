@@ -1377,36 +1377,35 @@ static void put_value_place(struct writer *w, uint32_t v, const struct hd_value 
 	w->prev_start = val->flags & HD_VALUE_LIVE ? val->live_start : -1;
 }
 
-/* The optional size, colour, instruction and shape fields of a value in
- * an allocation, each skipped when the reader can derive it. */
-static void put_alloc_value_opts(struct writer *w, struct opt *o, uint32_t v,
-				 const struct hd_alloc *a,
-				 const struct hd_alloc_value *av, int same_insn)
+/* The optional size, colour, instruction and shape fields of a value
+ * (a and av NULL outside allocations), each skipped when the reader can
+ * derive it. */
+static void put_value_opts(struct writer *w, struct opt *o, uint32_t v,
+			   const struct hd_alloc *a,
+			   const struct hd_alloc_value *av, int same_insn)
 {
 	const struct hd_dump *d = w->d;
 	const struct hd_value *val = &HD_VALUE(d, v);
-	struct hd_slice sh = default_shape(d, val->insn, hd_value_index(val));
+	int has_color = (val->flags & HD_VALUE_HAS_COLOR) != 0;
 
-	if (av->size == default_size(av->shape))
+	if (!av || av->size == default_size(av->shape))
 		opt_skip(o);
 	else if (av->size == a->size)
 		fputc('=', opt_next(o));
 	else
 		fprintf(opt_next(o), "%" PRId64, av->size);
-	if ((val->flags & HD_VALUE_HAS_COLOR) &&
-	    HD_VALUE_COLOR(d, v) == a->color)
-		opt_skip(o);
-	else if (val->flags & HD_VALUE_HAS_COLOR)
+	if (has_color && !(a && HD_VALUE_COLOR(d, v) == a->color))
 		fprintf(opt_next(o), "%" PRId64, HD_VALUE_COLOR(d, v));
-	else
+	else if (!has_color && a)
 		fputc('-', opt_next(o));
+	else
+		opt_skip(o);
 	if (val->insn != HD_NONE && !same_insn)
 		put_field(opt_next(o), HD_INSN(d, val->insn).name);
 	else
 		opt_skip(o);
-	if (hd_slice_eq(av->shape, sh)) {
-		opt_skip(o);
-	} else {
+	if (av && !hd_slice_eq(av->shape,
+			       default_shape(d, val->insn, hd_value_index(val)))) {
 		opt_next(o);
 		put_value_shape(w, av->shape);
 	}
@@ -1439,17 +1438,7 @@ static void write_value(struct writer *w, uint32_t v)
 		put_letters(opt_next(&o), value_letters, N_ELEMS(value_letters), flags);
 	else
 		opt_skip(&o);
-	if (av) {
-		put_alloc_value_opts(w, &o, v, a, av, same_insn);
-	} else {
-		opt_skip(&o);   /* no size */
-		if (val->flags & HD_VALUE_HAS_COLOR)
-			fprintf(opt_next(&o), "%" PRId64, HD_VALUE_COLOR(d, v));
-		else
-			opt_skip(&o);
-		if (val->insn != HD_NONE && !same_insn)
-			put_field(opt_next(&o), HD_INSN(d, val->insn).name);
-	}
+	put_value_opts(w, &o, v, a, av, same_insn);
 	fputc('\n', out);
 }
 
