@@ -531,6 +531,7 @@ static int tuple_walk(struct hd_slice t, tuple_fn each, void *ctx, size_t *end)
 struct hash_seen {
 	uint64_t canon, structural;
 	char digits[HASH_DIGITS + 1];
+	size_t id_n;                /* its id: digits[0, id_n) */
 };
 
 struct hash_ids {
@@ -563,12 +564,11 @@ static uint32_t hash_define(struct hash_ids *h, uint64_t c, uint64_t s)
 {
 	struct hash_seen *e;
 	uint32_t k = (uint32_t)h->seen.len, at;
+	char d[HASH_DIGITS + 1];
 	size_t n;
 
+	hash_digits(d, c);
 	for (n = SHAPE_ID_MIN; n < HASH_DIGITS; n++) {
-		char d[HASH_DIGITS + 1];
-
-		hash_digits(d, c);
 		at = hd_table_get(&h->by_id, hd_slice_make(d, n));
 		if (at == HD_NONE)
 			break;
@@ -580,24 +580,14 @@ static uint32_t hash_define(struct hash_ids *h, uint64_t c, uint64_t s)
 	e = hd_arena_alloc(&h->arena, sizeof(*e));
 	e->canon = c;
 	e->structural = s;
-	hash_digits(e->digits, c);
+	memcpy(e->digits, d, sizeof(d));
+	e->id_n = n;
 	if (n < HASH_DIGITS)
 		hd_table_put(&h->by_id, hd_slice_make(e->digits, n), k);
 	*(struct hash_seen **)hd_vec_push(&h->seen) = e;
 	return k;
 }
 
-/* The id of hash index k: the prefix of its digits it was given. */
-static struct hd_slice hash_id(const struct hash_ids *h, uint32_t k)
-{
-	struct hash_seen *e = HASH_SEEN(h, k);
-	size_t n;
-
-	for (n = SHAPE_ID_MIN; n < HASH_DIGITS; n++)
-		if (hd_table_get(&h->by_id, hd_slice_make(e->digits, n)) == k)
-			return hd_slice_make(e->digits, n);
-	return hd_slice_make(e->digits, HASH_DIGITS);
-}
 
 /* Opcodes written as one capital letter (no HLO opcode is one). */
 static const struct {
@@ -1168,11 +1158,9 @@ static void put_opcode(FILE *out, const struct hd_insn *in)
 static void put_hashes(struct writer *w, uint64_t canon, uint64_t structural)
 {
 	uint32_t k = hd_table_get_i64(&w->hashes.by_hash, (int64_t)canon);
-	struct hd_slice id = HD_SLICE_NULL;
+	struct hash_seen *e = k != HD_NONE ? HASH_SEEN(&w->hashes, k) : NULL;
 
-	if (k != HD_NONE)
-		id = hash_id(&w->hashes, k);
-	if (k == HD_NONE || id.n == HASH_DIGITS) {
+	if (!e || e->id_n == HASH_DIGITS) {
 		put_hash(w->out, canon);
 		fputc('\t', w->out);
 		put_hash(w->out, structural);
@@ -1180,13 +1168,13 @@ static void put_hashes(struct writer *w, uint64_t canon, uint64_t structural)
 		hd_table_put_i64(&w->hashes.by_hash, (int64_t)canon, k);
 		return;
 	}
-	fwrite(id.p, 1, id.n, w->out);
+	fwrite(e->digits, 1, e->id_n, w->out);
 	fputc('\t', w->out);
-	if (HASH_SEEN(&w->hashes, k)->structural == structural)
+	if (e->structural == structural)
 		fputc('=', w->out);
 	else
 		put_hash(w->out, structural);
-	HASH_SEEN(&w->hashes, k)->structural = structural;
+	e->structural = structural;
 }
 
 /* Length of put_prefixed's "^N" and rest for s after prev (0: none). */
