@@ -237,39 +237,14 @@ static int64_t default_live_max(const struct hd_dump *d)
 	return m;
 }
 
-/* Bytes of a derived peak line: the logical bytes of the value's shape. */
-static int64_t peak_bytes_of(const struct hd_dump *d, uint32_t v)
-{
-	int64_t b = hd_shape_logical_bytes(hd_value_shape(d, v));
-
-	return b < 0 ? 0 : b;
-}
-
-/*
- * The derived peak line of value v, if any: a value in an allocation
- * live at the peak time gives one.  In the cumulative style the line
- * names v; in the older plain style, which prints names without an
- * index, it names the value of v's name alone (NAME{}, the whole tuple
- * for an element), as the parser resolves such a line.  *value is
- * HD_NONE when that value does not exist.
- */
-static int derived_line(const struct hd_dump *d, uint32_t v, uint32_t *value)
-{
-	const struct hd_value *val = &HD_VALUE(d, v);
-
-	if (val->alloc_value == HD_NONE || !(val->flags & HD_VALUE_LIVE) ||
-	    val->live_start > d->peak_time || d->peak_time > val->live_end)
-		return 0;
-	*value = d->peak_style == HD_PEAK_PLAIN ? hd_dump_value_by_key(d, val->name) :
-		v;
-	return 1;
-}
-
 /*
  * Appends to peak the lines a golden leaves to derive, as from line: one
- * per value in an allocation live at the peak time (derived_line), with
- * the logical bytes of its shape, in the cumulative style with running
- * sums.
+ * per value in an allocation live at the peak time, with the logical
+ * bytes of its shape, in the cumulative style with running sums.  In the
+ * cumulative style the line names the value; in the older plain style,
+ * which prints names without an index, it names the value of its name
+ * alone (NAME{}, the whole tuple for an element), as the parser resolves
+ * such a line, and no value (HD_NONE) when that does not exist.
  */
 static void derived_peak_lines(const struct hd_dump *d, struct hd_vec *peak,
 			       uint32_t line)
@@ -282,8 +257,11 @@ static void derived_peak_lines(const struct hd_dump *d, struct hd_vec *peak,
 		struct hd_peak_entry *e;
 		uint32_t v;
 
-		if (!derived_line(d, (uint32_t)i, &v))
+		if (val->alloc_value == HD_NONE || !(val->flags & HD_VALUE_LIVE) ||
+		    val->live_start > d->peak_time || d->peak_time > val->live_end)
 			continue;
+		v = d->peak_style == HD_PEAK_PLAIN ? hd_dump_value_by_key(d, val->name) :
+			(uint32_t)i;
 		e = hd_vec_push(peak);
 		e->line = line;
 		e->value = v;
@@ -293,7 +271,9 @@ static void derived_peak_lines(const struct hd_dump *d, struct hd_vec *peak,
 			continue;
 		if (d->peak_style != HD_PEAK_PLAIN)
 			e->index = hd_value_index(val);
-		e->bytes = peak_bytes_of(d, v);
+		e->bytes = hd_shape_logical_bytes(hd_value_shape(d, v));
+		if (e->bytes < 0)
+			e->bytes = 0;
 		sum = hd_sat_add(sum, e->bytes);
 		if (d->peak_style == HD_PEAK_CUMULATIVE)
 			e->cumulative = sum;
@@ -2144,16 +2124,6 @@ static int read_alloc(struct reader *r)
 	return 0;
 }
 
-/* The text an instruction with stored hashes carries (canon.h). */
-static struct hd_slice stored_text(struct hd_arena *a, uint64_t canon,
-				   uint64_t structural)
-{
-	char *t = hd_arena_printf(a, "%s%016" PRIx64 " %016" PRIx64,
-				  HD_CANON_STORED, canon, structural);
-
-	return hd_slice_cstr(t);
-}
-
 /* A tuple shape being read: its text so far. */
 struct tuple_r {
 	struct reader *r;
@@ -2211,12 +2181,6 @@ static int spelled_shape(struct reader *r, size_t k, const char *expected,
 	if (out->n)
 		ids_define(&r->ids, *out);
 	return 0;
-}
-
-/* The shape field of a 'v' line (put_value_shape). */
-static int value_shape_field(struct reader *r, struct hd_slice *out)
-{
-	return spelled_shape(r, 8, "'@ID' of a shape spelled above", out);
 }
 
 /* The shape field of an 'i' line (put_shape). */
@@ -2299,7 +2263,9 @@ static int read_insn(struct reader *r)
 	} else {
 		r->prev_param = -1;
 	}
-	in->text = stored_text(&d->arena, canon, structural);
+	/* the text an instruction with stored hashes carries (canon.h) */
+	in->text = hd_slice_cstr(hd_arena_printf(&d->arena, "%s%016" PRIx64 " %016" PRIx64,
+						 HD_CANON_STORED, canon, structural));
 	if (hd_dump_index_insn(d, (uint32_t)(d->insns.len - 1)) != HD_NONE)
 		return bad(r, "instruction listed twice", "one 'i' line per instruction");
 	return 0;
@@ -2453,7 +2419,7 @@ static int value_alloc(struct reader *r, struct hd_value *val, uint32_t v)
 	p->alloc = a;
 	p->line = (uint32_t)r->line;
 	if (shape.n) {
-		if (value_shape_field(r, &p->shape))
+		if (spelled_shape(r, 8, "'@ID' of a shape spelled above", &p->shape))
 			return -1;
 	} else {
 		p->shape = default_shape(r->d, val->insn, hd_value_index(val));
