@@ -2017,14 +2017,8 @@ static int read_at(struct reader *r)
 		return -1;
 	if (t < 0 || t >= GOLDEN_MAX_TIME || (uint64_t)t >= d->n_lines)
 		return bad(r, "time out of range", "0 <= TIME < the 'lines' figure and 2^26");
-	if ((uint64_t)t >= d->sequence.len) {
-		size_t old = d->sequence.len;
-
-		hd_vec_reserve(&d->sequence, (size_t)t + 1);
-		memset((struct hd_slice *)d->sequence.data + old, 0,
-		       ((size_t)t + 1 - old) * sizeof(struct hd_slice));
-		d->sequence.len = (size_t)t + 1;
-	}
+	while (d->sequence.len <= (uint64_t)t)
+		hd_vec_push(&d->sequence);
 	e = hd_vec_push(&r->at);
 	e->time = t;
 	return text_field(r, 2, &e->name);
@@ -2050,12 +2044,8 @@ static int read_header(struct reader *r)
 	int64_t v;
 	int has;
 
-	if (hd_slice_eq_cstr(k, "module")) {
-		if (want_fields(r, 2, 2, "'module NAME'") ||
-		    text_field(r, 1, &r->d->module))
-			return -1;
-		return 0;
-	}
+	if (hd_slice_eq_cstr(k, "module"))
+		return want_fields(r, 2, 2, "'module NAME'") || text_field(r, 1, &d->module) ? -1 : 0;
 	if (hd_slice_eq_cstr(k, "sections"))
 		return want_fields(r, 2, 2, "'sections WORDS'") || read_sections(r) ? -1 : 0;
 	if (hd_slice_eq_cstr(k, "total")) {
