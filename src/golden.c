@@ -1602,21 +1602,15 @@ int hd_golden_write(FILE *out, const struct hd_dump *d, const char *module)
 {
 	struct hd_canon c;
 	struct hd_figures f;
-	struct writer w;
+	struct writer w = { .out = out, .d = d, .c = &c,
+			    .prev_start = -1, .prev_alloc = -1, .prev_param = -1 };
 	int derived_peak;
 
 	hd_canon_compute(&c, d);
 	hd_figures_compute(&f, d);
-	memset(&w, 0, sizeof(w));
-	w.out = out;
-	w.d = d;
-	w.c = &c;
 	ids_init(&w.ids);
 	hash_ids_init(&w.hashes);
 	ids_init(&w.ops);
-	w.prev_start = -1;
-	w.prev_alloc = -1;
-	w.prev_param = -1;
 	derived_peak = peak_derivable(d);
 	write_header(&w, &f, module, derived_peak);
 	write_allocs(&w);
@@ -2693,7 +2687,11 @@ static void derive(struct reader *r)
 int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 		    size_t len)
 {
-	struct reader r;
+	struct reader r = { .d = d, .name = name,
+			    .pending = HD_VEC_INIT(struct pending_av),
+			    .at = HD_VEC_INIT(struct at_entry),
+			    .files = HD_VEC_INIT(struct hd_slice),
+			    .prev_start = -1, .prev_alloc = -1, .prev_param = -1 };
 	size_t i = 0;
 	int st = 0;
 
@@ -2710,18 +2708,9 @@ int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 				 HD_GOLDEN_MAGIC);
 		return -1;
 	}
-	memset(&r, 0, sizeof(r));
-	r.d = d;
-	r.name = name;
-	r.pending.elem = sizeof(struct pending_av);
-	r.at.elem = sizeof(struct at_entry);
-	r.files.elem = sizeof(struct hd_slice);
 	ids_init(&r.ids);
 	hash_ids_init(&r.hashes);
 	ids_init(&r.ops);
-	r.prev_start = -1;
-	r.prev_alloc = -1;
-	r.prev_param = -1;
 	while (i < len && st == 0) {
 		const char *nl = memchr(data + i, '\n', len - i);
 		size_t end = nl ? (size_t)(nl - data) : len;
@@ -2729,9 +2718,8 @@ int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 		r.line++;
 		if (r.line > 1)
 			st = read_line(&r, hd_slice_make(data + i, end - i));
-		if (!nl && st == 0 && end > i) {
+		if (!nl && st == 0 && end > i)
 			st = bad(&r, "last line has no newline", "a complete file");
-		}
 		i = end + 1;
 	}
 	if (st == 0) {
