@@ -895,16 +895,6 @@ static void write_copy_extras(struct opt *o, const struct hd_insn *in)
 	}
 }
 
-/*
- * What the matcher's graph passes read of the operands (match.h): a
- * parameter's number as it is (nothing for 0); else, for each %name, how
- * many instructions before this one its instruction is (the 'i' lines
- * are in instruction order): one byte of delta_digits for 1 to 61, else
- * the number in parentheses (negative for one after), '?' for a name
- * that is no instruction; nothing when none is an instruction.  Numbers
- * are much
- * shorter than the names.
- */
 /* The one-byte spellings of the distances 1 to 61 (write_graph_operands). */
 static const char delta_digits[] =
 	"123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -927,13 +917,22 @@ static size_t next_operand(struct hd_slice t, size_t i, struct hd_slice *name)
 	return SIZE_MAX;
 }
 
+/*
+ * What the matcher's graph passes read of the operands (match.h): a
+ * parameter's number as it is (nothing for 0); else, for each %name, how
+ * many instructions before this one its instruction is (the 'i' lines
+ * are in instruction order): one byte of delta_digits for 1 to 61, else
+ * the number in parentheses (negative for one after), '?' for a name
+ * that is no instruction; nothing when none is an instruction.  Numbers
+ * are much shorter than the names.
+ */
 static void write_graph_operands(struct opt *o, const struct hd_dump *d,
 				 uint32_t at, const struct hd_insn *in,
 				 int64_t *prev_param)
 {
 	struct hd_slice t = in->operands, name;
 	size_t i = 0;
-	int n = 0, known = 0;
+	int known = 0;
 
 	/* a parameter's number, unless it is the default (match.c reads
 	 * none as 0) */
@@ -952,7 +951,7 @@ static void write_graph_operands(struct opt *o, const struct hd_dump *d,
 	if (!known)
 		return;
 	opt_next(o);
-	for (i = 0; (i = next_operand(t, i, &name)) != SIZE_MAX; n++) {
+	for (i = 0; (i = next_operand(t, i, &name)) != SIZE_MAX;) {
 		uint32_t k = hd_dump_insn_by_name(d, name);
 		int64_t delta = (int64_t)at - (int64_t)k;
 
