@@ -23,7 +23,6 @@
  */
 #include "hlodiff/golden.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
