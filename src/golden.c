@@ -2253,17 +2253,6 @@ static int read_insn(struct reader *r)
 	return 0;
 }
 
-/* Reads the flags field of a value line into *flags (FLAG_DEFINED for
- * 'd'); an empty field leaves *flags (the default). */
-static int value_flags(struct reader *r, uint32_t *flags)
-{
-	struct hd_slice s = opt_field(r, 4);
-
-	if (s.n && read_letters(s, value_letters, N_ELEMS(value_letters), flags))
-		return bad(r, "unknown value flag", "letters t, p, r, d or '-'");
-	return 0;
-}
-
 static int value_live(struct reader *r, struct hd_value *val, uint32_t v)
 {
 	struct hd_slice s = r->f[3];
@@ -2478,9 +2467,10 @@ static int read_value(struct reader *r)
 	if (hd_dump_index_value(d, v) != HD_NONE)
 		return bad(r, "value listed twice", "one 'v' line per value");
 	named = hd_dump_insn_by_name(d, name);
-	flags = default_flags(d, named);
-	if (value_flags(r, &flags))
-		return -1;
+	flags = default_flags(d, named);        /* kept when the field is empty */
+	if (opt_field(r, 4).n &&
+	    read_letters(opt_field(r, 4), value_letters, N_ELEMS(value_letters), &flags))
+		return bad(r, "unknown value flag", "letters t, p, r, d or '-'");
 	val->flags |= flags & ~FLAG_DEFINED;
 	if (val->flags & HD_VALUE_RECORD)
 		lines->record_line = (uint32_t)r->line;
@@ -2495,9 +2485,7 @@ static int read_value(struct reader *r)
 		if (val->insn == HD_NONE)
 			return bad(r, "unknown instruction", "the name of an 'i' line above");
 	}
-	if (value_live(r, val, v) || value_alloc(r, val, v))
-		return -1;
-	return 0;
+	return value_live(r, val, v) || value_alloc(r, val, v) ? -1 : 0;
 }
 
 static int read_orphan_range(struct reader *r)
