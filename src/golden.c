@@ -604,12 +604,6 @@ static void put_escaped(FILE *out, struct hd_slice s)
 	}
 }
 
-/* Is c a byte that means something at the start of a field? */
-static int special_first(char c)
-{
-	return c == '^' || c == '@' || c == '{';
-}
-
 /* One field: s escaped, an empty slice as "-", a slice "-" or "=" as
  * "\-" or "\=" (those two alone mean "none" and "the same"), a leading
  * '^', '@' or '{' (a prefix, a shape id, an index alone) as "\^", "\@",
@@ -621,7 +615,7 @@ static void put_field(FILE *out, struct hd_slice s)
 	} else if (s.n == 1 && (s.p[0] == '-' || s.p[0] == '=')) {
 		fprintf(out, "\\%c", s.p[0]);
 	} else {
-		if (special_first(s.p[0])) {
+		if (s.p[0] == '^' || s.p[0] == '@' || s.p[0] == '{') {
 			fputc('\\', out);
 			fputc(s.p[0], out);
 			s.p++;
