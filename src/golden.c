@@ -305,6 +305,15 @@ static int64_t param_number_of(struct hd_slice t)
 	return hd_slice_eq_cstr(t, b) ? n : -1;
 }
 
+/* Value v's place in the order values are written in: by id (clamped
+ * to 32 bits as the matcher clamps it), dump order breaking ties. */
+static uint64_t order_key(const struct hd_dump *d, uint32_t v)
+{
+	int64_t id = HD_VALUE(d, v).id;
+
+	return (id < 0 ? 0 : id > 0xffffffff ? 0xffffffff : (uint64_t)id) << 32 | v;
+}
+
 /*
  * What an 'a' line of a parameter allocation leaves out: its parameter
  * number, shape index and shape are those of the allocation's value
@@ -323,10 +332,8 @@ static int default_param(const struct hd_dump *d, uint32_t alloc, int64_t *numbe
 	for (k = 0; k < a->value_count; k++) {
 		const struct hd_alloc_value *av = &HD_ALLOC_VALUE(d, a->value_first + k);
 		const struct hd_value *val = &HD_VALUE(d, av->value);
-		int64_t id = val->id;
-		uint64_t key = id < 0 ? 0 : id > 0xffffffff ? 0xffffffff : (uint64_t)id;
+		uint64_t key = order_key(d, av->value);
 
-		key = key << 32 | av->value;   /* value_order's order */
 		if (val->insn == HD_NONE || val->alloc_value != a->value_first + k ||
 		    !hd_slice_eq_cstr(HD_INSN(d, val->insn).opcode, "parameter"))
 			continue;
@@ -1215,38 +1222,26 @@ static void write_insn(struct writer *w, uint32_t i)
 	fputc('\n', out);
 }
 
-/* The order values are written in: by id (clamped to 32 bits as the
- * matcher clamps it), dump order breaking ties. */
-struct order_item {
-	uint64_t key;
-	uint32_t v;
-};
-
-static int cmp_order(const void *a, const void *b)
+static int cmp_u64(const void *a, const void *b)
 {
-	const struct order_item *x = a, *y = b;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return (x->v > y->v) - (x->v < y->v);
+	return (x > y) - (x < y);
 }
 
+/* The values in the order they are written in (order_key). */
 static uint32_t *value_order(const struct hd_dump *d)
 {
 	size_t n = d->values.len, i;
-	struct order_item *a = hd_xmalloc((n + 1) * sizeof(*a));
+	uint64_t *keys = hd_xmalloc((n + 1) * sizeof(*keys));
 	uint32_t *order = hd_xmalloc((n + 1) * sizeof(*order));
 
-	for (i = 0; i < n; i++) {
-		int64_t id = HD_VALUE(d, i).id;
-
-		a[i].key = id < 0 ? 0 : id > 0xffffffff ? 0xffffffff : (uint64_t)id;
-		a[i].v = (uint32_t)i;
-	}
-	qsort(a, n, sizeof(*a), cmp_order);
 	for (i = 0; i < n; i++)
-		order[i] = a[i].v;
-	free(a);
+		keys[i] = order_key(d, (uint32_t)i);
+	qsort(keys, n, sizeof(*keys), cmp_u64);
+	for (i = 0; i < n; i++)
+		order[i] = (uint32_t)keys[i];    /* the value, below the id */
+	free(keys);
 	return order;
 }
 
