@@ -1628,8 +1628,7 @@ struct reader {
 	struct hd_vec pending;   /* struct pending_av: value lines to group */
 	struct hd_vec at;        /* struct at_entry */
 	struct hd_vec files;     /* struct hd_slice: source files, from 1 */
-	struct hd_vec *offs;     /* per allocation: its '+' offsets (int64_t) */
-	size_t n_offs;
+	struct hd_vec offs;      /* per allocation, a struct hd_vec of its '+' offsets */
 	struct shape_ids ids;
 	struct hash_ids hashes;
 	struct shape_ids ops;       /* op_names, by id */
@@ -2301,15 +2300,9 @@ static int offset_field(struct reader *r, uint32_t a, char how, struct hd_slice 
 	}
 	if (off.n == 0 || k < off.n)
 		return bad(r, "bad offset", "ALLOCATION+OFFSET or ALLOCATION*K, in base64url digits");
-	if (a >= r->n_offs) {
-		size_t n = r->d->allocs.len > a ? r->d->allocs.len : (size_t)a + 1;
-
-		r->offs = hd_xrealloc(r->offs, n * sizeof(*r->offs));
-		for (k = r->n_offs; k < n; k++)
-			r->offs[k] = (struct hd_vec)HD_VEC_INIT(int64_t);
-		r->n_offs = n;
-	}
-	list = &r->offs[a];
+	while (r->offs.len <= a)
+		((struct hd_vec *)hd_vec_push(&r->offs))->elem = sizeof(int64_t);
+	list = &HD_VEC_AT(&r->offs, struct hd_vec, a);
 	if (how == '*') {
 		if ((uint64_t)x >= list->len)
 			return bad(r, "unknown offset", "'*K' with K below the number of '+' offsets of the allocation above");
@@ -2666,6 +2659,7 @@ int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 			    .pending = HD_VEC_INIT(struct pending_av),
 			    .at = HD_VEC_INIT(struct at_entry),
 			    .files = HD_VEC_INIT(struct hd_slice),
+			    .offs = HD_VEC_INIT(struct hd_vec),
 			    .prev_start = -1, .prev_alloc = -1, .prev_param = -1 };
 	size_t i = 0;
 	int st = 0;
@@ -2706,9 +2700,9 @@ int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 			HD_SEQ(d, e->time) = e->name;
 		}
 	}
-	for (i = 0; i < r.n_offs; i++)
-		hd_vec_release(&r.offs[i]);
-	free(r.offs);
+	for (i = 0; i < r.offs.len; i++)
+		hd_vec_release(&HD_VEC_AT(&r.offs, struct hd_vec, i));
+	hd_vec_release(&r.offs);
 	hd_vec_release(&r.pending);
 	hd_vec_release(&r.at);
 	hd_vec_release(&r.files);
