@@ -2325,11 +2325,9 @@ static int value_alloc(struct reader *r, struct hd_value *val, uint32_t v)
 	struct hd_slice sz = opt_field(r, 5), col = opt_field(r, 6);
 	struct hd_slice shape = opt_field(r, 8), alloc = r->f[2], off = HD_SLICE_NULL;
 	int64_t offset = -1;
-	size_t plus;
+	size_t plus = hd_scan_either(alloc.p, alloc.n, 0, '+', '*', alloc.p + alloc.n);
 	char how = 0;
 
-	for (plus = 0; plus < alloc.n && alloc.p[plus] != '+' && alloc.p[plus] != '*'; plus++)
-		;
 	if (plus < alloc.n) {       /* "NUMBER+OFFSET", "+OFFSET", "NUMBER*K", "*K" */
 		how = alloc.p[plus];
 		off = hd_slice_make(alloc.p + plus + 1, alloc.n - plus - 1);
