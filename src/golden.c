@@ -23,7 +23,6 @@
  */
 #include "hlodiff/golden.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -38,6 +37,7 @@
 #include "hlodiff/format.h"
 #include "hlodiff/scan.h"
 #include "hlodiff/shape.h"
+#include "hlodiff/str.h"
 
 #define MAX_FIELDS 12
 /* Longest schedule a golden may claim (live-max, live ranges, peak
@@ -54,10 +54,13 @@
 
 /* ---- shared ------------------------------------------------------------ */
 
-static const struct {
+/* Flags written as letters, one a bit. */
+struct letter {
 	uint32_t bit;
 	char letter;
-} alloc_letters[] = {
+};
+
+static const struct letter alloc_letters[] = {
 	{ HD_ALLOC_PARAMETER, 'p' },
 	{ HD_ALLOC_OUTPUT, 'o' },
 	{ HD_ALLOC_CONSTANT, 'c' },
@@ -80,15 +83,46 @@ static const char *const peak_styles[] = {
 #define FLAG_MASK (HD_VALUE_INDEXED | HD_VALUE_PHI | HD_VALUE_RECORD | FLAG_DEFINED)
 
 /* Value flags in the "flags" field. */
-static const struct {
-	uint32_t bit;
-	char letter;
-} value_letters[] = {
+static const struct letter value_letters[] = {
 	{ HD_VALUE_INDEXED, 't' },
 	{ HD_VALUE_PHI, 'p' },
 	{ HD_VALUE_RECORD, 'r' },
 	{ FLAG_DEFINED, 'd' },
 };
+
+/* The letters of the bits set in flags, '-' for none. */
+static void put_letters(FILE *out, const struct letter *t, size_t n, uint32_t flags)
+{
+	size_t k;
+	int any = 0;
+
+	for (k = 0; k < n; k++)
+		if (flags & t[k].bit) {
+			fputc(t[k].letter, out);
+			any = 1;
+		}
+	if (!any)
+		fputc('-', out);
+}
+
+/* The bits of the letters s ("-": none); -1 on a letter not in t. */
+static int read_letters(struct hd_slice s, const struct letter *t, size_t n,
+			uint32_t *flags)
+{
+	size_t i, k;
+
+	*flags = 0;
+	if (hd_slice_eq_cstr(s, "-"))
+		return 0;
+	for (i = 0; i < s.n; i++) {
+		for (k = 0; k < n && s.p[i] != t[k].letter; k++)
+			;
+		if (k == n)
+			return -1;
+		*flags |= t[k].bit;
+	}
+	return 0;
+}
 
 static const char b64url[] =
 	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -202,32 +236,47 @@ static int64_t default_live_max(const struct hd_dump *d)
 	return m;
 }
 
-/* Bytes of a derived peak line: the logical bytes of the value's shape. */
-static int64_t peak_bytes_of(const struct hd_dump *d, uint32_t v)
-{
-	int64_t b = hd_shape_logical_bytes(hd_value_shape(d, v));
-
-	return b < 0 ? 0 : b;
-}
-
 /*
- * The derived peak line of value v, if any: a value in an allocation
- * live at the peak time gives one.  In the cumulative style the line
- * names v; in the older plain style, which prints names without an
- * index, it names the value of v's name alone (NAME{}, the whole tuple
- * for an element), as the parser resolves such a line.  *value is
- * HD_NONE when that value does not exist.
+ * Appends to peak the lines a golden leaves to derive, as from line: one
+ * per value in an allocation live at the peak time, with the logical
+ * bytes of its shape, in the cumulative style with running sums.  In the
+ * cumulative style the line names the value; in the older plain style,
+ * which prints names without an index, it names the value of its name
+ * alone (NAME{}, the whole tuple for an element), as the parser resolves
+ * such a line, and no value (HD_NONE) when that does not exist.
  */
-static int derived_line(const struct hd_dump *d, uint32_t v, uint32_t *value)
+static void derived_peak_lines(const struct hd_dump *d, struct hd_vec *peak,
+			       uint32_t line)
 {
-	const struct hd_value *val = &HD_VALUE(d, v);
+	int64_t sum = 0;
+	size_t i;
 
-	if (val->alloc_value == HD_NONE || !(val->flags & HD_VALUE_LIVE) ||
-	    val->live_start > d->peak_time || d->peak_time > val->live_end)
-		return 0;
-	*value = d->peak_style == HD_PEAK_PLAIN ? hd_dump_value_by_key(d, val->name) :
-		v;
-	return 1;
+	for (i = 0; i < d->values.len; i++) {
+		const struct hd_value *val = &HD_VALUE(d, i);
+		struct hd_peak_entry *e;
+		uint32_t v;
+
+		if (val->alloc_value == HD_NONE || !(val->flags & HD_VALUE_LIVE) ||
+		    val->live_start > d->peak_time || d->peak_time > val->live_end)
+			continue;
+		v = d->peak_style == HD_PEAK_PLAIN ? hd_dump_value_by_key(d, val->name) :
+			(uint32_t)i;
+		e = hd_vec_push(peak);
+		e->line = line;
+		e->value = v;
+		e->cumulative = -1;
+		e->name = val->name;
+		if (v == HD_NONE)
+			continue;
+		if (d->peak_style != HD_PEAK_PLAIN)
+			e->index = hd_value_index(val);
+		e->bytes = hd_shape_logical_bytes(hd_value_shape(d, v));
+		if (e->bytes < 0)
+			e->bytes = 0;
+		sum = hd_sat_add(sum, e->bytes);
+		if (d->peak_style == HD_PEAK_CUMULATIVE)
+			e->cumulative = sum;
+	}
 }
 
 /*
@@ -256,6 +305,15 @@ static int64_t param_number_of(struct hd_slice t)
 	return hd_slice_eq_cstr(t, b) ? n : -1;
 }
 
+/* Value v's place in the order values are written in: by id (clamped
+ * to 32 bits as the matcher clamps it), dump order breaking ties. */
+static uint64_t order_key(const struct hd_dump *d, uint32_t v)
+{
+	int64_t id = HD_VALUE(d, v).id;
+
+	return (id < 0 ? 0 : id > 0xffffffff ? 0xffffffff : (uint64_t)id) << 32 | v;
+}
+
 /*
  * What an 'a' line of a parameter allocation leaves out: its parameter
  * number, shape index and shape are those of the allocation's value
@@ -274,10 +332,8 @@ static int default_param(const struct hd_dump *d, uint32_t alloc, int64_t *numbe
 	for (k = 0; k < a->value_count; k++) {
 		const struct hd_alloc_value *av = &HD_ALLOC_VALUE(d, a->value_first + k);
 		const struct hd_value *val = &HD_VALUE(d, av->value);
-		int64_t id = val->id;
-		uint64_t key = id < 0 ? 0 : id > 0xffffffff ? 0xffffffff : (uint64_t)id;
+		uint64_t key = order_key(d, av->value);
 
-		key = key << 32 | av->value;   /* value_order's order */
 		if (val->insn == HD_NONE || val->alloc_value != a->value_first + k ||
 		    !hd_slice_eq_cstr(HD_INSN(d, val->insn).opcode, "parameter"))
 			continue;
@@ -292,6 +348,33 @@ static int default_param(const struct hd_dump *d, uint32_t alloc, int64_t *numbe
 	*index = hd_value_index(&HD_VALUE(d, best->value));
 	*shape = hd_shape_strip_layout(best->shape);
 	return *number < 0 ? -1 : 0;
+}
+
+/* A text built piece by piece. */
+struct textbuf {
+	char *p;
+	size_t n, cap;
+};
+
+static void textbuf_add(struct textbuf *b, struct hd_slice s)
+{
+	if (b->n + s.n + 1 > b->cap) {
+		b->cap = 2 * (b->n + s.n + 1);
+		b->p = hd_xrealloc(b->p, b->cap);
+	}
+	if (s.n)
+		memcpy(b->p + b->n, s.p, s.n);
+	b->n += s.n;
+}
+
+/* b made name{index} from its two parts. */
+static struct hd_slice textbuf_key(struct textbuf *b, struct hd_slice name,
+				   struct hd_slice index)
+{
+	b->n = 0;
+	textbuf_add(b, name);
+	textbuf_add(b, index);
+	return hd_slice_make(b->p, b->n);
 }
 
 /* ---- shape ids ---------------------------------------------------------- */
@@ -364,6 +447,17 @@ static uint32_t ids_define(struct shape_ids *s, struct hd_slice shape)
 	return k;
 }
 
+/* The shape of "@ID" s; -1 when none has that ID. */
+static int id_lookup(const struct shape_ids *s, struct hd_slice ref, struct hd_slice *out)
+{
+	uint32_t at = hd_table_get(&s->by_id, hd_slice_make(ref.p + 1, ref.n - 1));
+
+	if (at == HD_NONE)
+		return -1;
+	*out = HD_VEC_AT(&s->shapes, struct hd_slice, at);
+	return 0;
+}
+
 /*
  * The elements of a tuple shape's text t (starting with '('), at its top
  * level: calls each(ctx, element, before) for each, where before is the
@@ -423,6 +517,7 @@ static int tuple_walk(struct hd_slice t, tuple_fn each, void *ctx, size_t *end)
 struct hash_seen {
 	uint64_t canon, structural;
 	char digits[HASH_DIGITS + 1];
+	size_t id_n;                /* its id: digits[0, id_n) */
 };
 
 struct hash_ids {
@@ -455,12 +550,11 @@ static uint32_t hash_define(struct hash_ids *h, uint64_t c, uint64_t s)
 {
 	struct hash_seen *e;
 	uint32_t k = (uint32_t)h->seen.len, at;
+	char d[HASH_DIGITS + 1];
 	size_t n;
 
+	hash_digits(d, c);
 	for (n = SHAPE_ID_MIN; n < HASH_DIGITS; n++) {
-		char d[HASH_DIGITS + 1];
-
-		hash_digits(d, c);
 		at = hd_table_get(&h->by_id, hd_slice_make(d, n));
 		if (at == HD_NONE)
 			break;
@@ -472,24 +566,14 @@ static uint32_t hash_define(struct hash_ids *h, uint64_t c, uint64_t s)
 	e = hd_arena_alloc(&h->arena, sizeof(*e));
 	e->canon = c;
 	e->structural = s;
-	hash_digits(e->digits, c);
+	memcpy(e->digits, d, sizeof(d));
+	e->id_n = n;
 	if (n < HASH_DIGITS)
 		hd_table_put(&h->by_id, hd_slice_make(e->digits, n), k);
 	*(struct hash_seen **)hd_vec_push(&h->seen) = e;
 	return k;
 }
 
-/* The id of hash index k: the prefix of its digits it was given. */
-static struct hd_slice hash_id(const struct hash_ids *h, uint32_t k)
-{
-	struct hash_seen *e = HASH_SEEN(h, k);
-	size_t n;
-
-	for (n = SHAPE_ID_MIN; n < HASH_DIGITS; n++)
-		if (hd_table_get(&h->by_id, hd_slice_make(e->digits, n)) == k)
-			return hd_slice_make(e->digits, n);
-	return hd_slice_make(e->digits, HASH_DIGITS);
-}
 
 /* Opcodes written as one capital letter (no HLO opcode is one). */
 static const struct {
@@ -527,12 +611,6 @@ static void put_escaped(FILE *out, struct hd_slice s)
 	}
 }
 
-/* Is c a byte that means something at the start of a field? */
-static int special_first(char c)
-{
-	return c == '^' || c == '@' || c == '{';
-}
-
 /* One field: s escaped, an empty slice as "-", a slice "-" or "=" as
  * "\-" or "\=" (those two alone mean "none" and "the same"), a leading
  * '^', '@' or '{' (a prefix, a shape id, an index alone) as "\^", "\@",
@@ -544,7 +622,7 @@ static void put_field(FILE *out, struct hd_slice s)
 	} else if (s.n == 1 && (s.p[0] == '-' || s.p[0] == '=')) {
 		fprintf(out, "\\%c", s.p[0]);
 	} else {
-		if (special_first(s.p[0])) {
+		if (s.p[0] == '^' || s.p[0] == '@' || s.p[0] == '{') {
 			fputc('\\', out);
 			fputc(s.p[0], out);
 			s.p++;
@@ -557,25 +635,33 @@ static void put_field(FILE *out, struct hd_slice s)
 /* Shortest common prefix worth a reference "^N". */
 #define PREFIX_MIN 4
 
+/* N of the "^N" that writes s after prev: the prefix they share, cut
+ * back so that the rest does not start with a digit; 0 when too short. */
+static size_t shared_prefix(struct hd_slice s, struct hd_slice prev)
+{
+	size_t p = 0;
+
+	while (p < s.n && p < prev.n && s.p[p] == prev.p[p])
+		p++;
+	while (p > 0 && p < s.n && hd_is_digit(s.p[p]))
+		p--;
+	return p < PREFIX_MIN || p == s.n ? 0 : p;
+}
+
 /*
  * Field s relative to prev (the same field of the line before): "=" when
- * equal, "^N" and the escaped rest when they share a prefix of N >= 4
- * bytes (N is cut back so that the rest does not start with a digit),
+ * equal, "^N" and the escaped rest when they share a prefix (shared_prefix),
  * else s as put_field writes it.
  */
 static void put_prefixed(FILE *out, struct hd_slice s, struct hd_slice prev)
 {
-	size_t p = 0;
+	size_t p = shared_prefix(s, prev);
 
 	if (s.n && hd_slice_eq(s, prev)) {
 		fputc('=', out);
 		return;
 	}
-	while (p < s.n && p < prev.n && s.p[p] == prev.p[p])
-		p++;
-	while (p > 0 && p < s.n && s.p[p] >= '0' && s.p[p] <= '9')
-		p--;
-	if (p < PREFIX_MIN || p == s.n) {
+	if (!p) {
 		put_field(out, s);
 		return;
 	}
@@ -629,8 +715,7 @@ struct writer {
 	struct hd_slice prev_name;  /* name of the last "i" line */
 	struct hd_slice prev_op;    /* its op_name */
 	struct hd_slice prev_shape; /* its shape */
-	char *key, *cur;            /* name{index} of the last "v" line, */
-	size_t key_n, key_cap, cur_cap; /* and a buffer for the current one */
+	struct textbuf key[2];       /* name{index}: the last "v" line's, the current one */
 	struct shape_ids ids;
 	struct hash_ids hashes;
 	struct shape_ids ops;       /* op_names, by id as shapes are */
@@ -726,21 +811,14 @@ static void write_allocs(struct writer *w)
 {
 	const struct hd_dump *d = w->d;
 	int64_t next = 0;
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < d->allocs.len; i++) {
 		const struct hd_alloc *a = &HD_ALLOC(d, i);
 		struct opt o = { w->out, 0 };
-		int n = 0;
 
 		fprintf(w->out, "a\t%" PRId64 "\t", a->size);
-		for (k = 0; k < N_ELEMS(alloc_letters); k++)
-			if (a->flags & alloc_letters[k].bit) {
-				fputc(alloc_letters[k].letter, w->out);
-				n++;
-			}
-		if (!n)
-			fputc('-', w->out);
+		put_letters(w->out, alloc_letters, N_ELEMS(alloc_letters), a->flags);
 		if (a->color != 0)
 			fprintf(opt_next(&o), "%" PRId64, a->color);
 		else
@@ -817,16 +895,6 @@ static void write_copy_extras(struct opt *o, const struct hd_insn *in)
 	}
 }
 
-/*
- * What the matcher's graph passes read of the operands (match.h): a
- * parameter's number as it is (nothing for 0); else, for each %name, how
- * many instructions before this one its instruction is (the 'i' lines
- * are in instruction order): one byte of delta_digits for 1 to 61, else
- * the number in parentheses (negative for one after), '?' for a name
- * that is no instruction; nothing when none is an instruction.  Numbers
- * are much
- * shorter than the names.
- */
 /* The one-byte spellings of the distances 1 to 61 (write_graph_operands). */
 static const char delta_digits[] =
 	"123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -849,13 +917,22 @@ static size_t next_operand(struct hd_slice t, size_t i, struct hd_slice *name)
 	return SIZE_MAX;
 }
 
+/*
+ * What the matcher's graph passes read of the operands (match.h): a
+ * parameter's number as it is (nothing for 0); else, for each %name, how
+ * many instructions before this one its instruction is (the 'i' lines
+ * are in instruction order): one byte of delta_digits for 1 to 61, else
+ * the number in parentheses (negative for one after), '?' for a name
+ * that is no instruction; nothing when none is an instruction.  Numbers
+ * are much shorter than the names.
+ */
 static void write_graph_operands(struct opt *o, const struct hd_dump *d,
 				 uint32_t at, const struct hd_insn *in,
 				 int64_t *prev_param)
 {
 	struct hd_slice t = in->operands, name;
 	size_t i = 0;
-	int n = 0, known = 0;
+	int known = 0;
 
 	/* a parameter's number, unless it is the default (match.c reads
 	 * none as 0) */
@@ -874,7 +951,7 @@ static void write_graph_operands(struct opt *o, const struct hd_dump *d,
 	if (!known)
 		return;
 	opt_next(o);
-	for (i = 0; (i = next_operand(t, i, &name)) != SIZE_MAX; n++) {
+	for (i = 0; (i = next_operand(t, i, &name)) != SIZE_MAX;) {
 		uint32_t k = hd_dump_insn_by_name(d, name);
 		int64_t delta = (int64_t)at - (int64_t)k;
 
@@ -933,18 +1010,29 @@ static struct hd_slice opcode_of_name(struct hd_slice name)
 	return hd_slice_make(name.p, dot ? (size_t)(dot - name.p) : name.n);
 }
 
-/* A shape known by its id ("@ID"), or written and given one. */
-static void put_shape_ref(struct writer *w, struct hd_slice shape)
+/* Writes "@ID" for a shape spelled before; 0 when it was not. */
+static int put_shape_id(struct writer *w, struct hd_slice shape)
 {
 	uint32_t k = hd_table_get(&w->ids.by_shape, shape);
 
-	if (k != HD_NONE) {
-		fprintf(w->out, "@%s", HD_VEC_AT(&w->ids.ids, const char *, k));
+	if (k == HD_NONE)
+		return 0;
+	fprintf(w->out, "@%s", HD_VEC_AT(&w->ids.ids, const char *, k));
+	return 1;
+}
+
+static void define_shape(struct writer *w, struct hd_slice shape)
+{
+	hd_table_put(&w->ids.by_shape, shape, ids_define(&w->ids, shape));
+}
+
+/* A shape known by its id ("@ID"), or written and given one. */
+static void put_shape_ref(struct writer *w, struct hd_slice shape)
+{
+	if (put_shape_id(w, shape))
 		return;
-	}
 	fwrite(shape.p, 1, shape.n, w->out);
-	k = ids_define(&w->ids, shape);
-	hd_table_put(&w->ids.by_shape, shape, k);
+	define_shape(w, shape);
 }
 
 static int put_tuple_element(void *ctx, struct hd_slice elem, struct hd_slice before)
@@ -1001,40 +1089,26 @@ static void put_spelled_shape(struct writer *w, struct hd_slice shape)
 	}
 }
 
-/* A shape field of an "i" line: "=" the shape of the "i" line before,
- * "@ID" a shape spelled before, or the shape spelled (it gets an id). */
-/* The shape field of a "v" line (when not derived): "@ID" or spelled,
- * as on an "i" line but without "=". */
+/* The shape field of a "v" line (when not derived): "@ID" a shape
+ * spelled before, or the shape spelled (it gets an id). */
 static void put_value_shape(struct writer *w, struct hd_slice shape)
 {
-	uint32_t k = shape.n ? hd_table_get(&w->ids.by_shape, shape) : HD_NONE;
-
 	if (!shape.n) {
 		fputc('-', w->out);
-	} else if (k != HD_NONE) {
-		fprintf(w->out, "@%s", HD_VEC_AT(&w->ids.ids, const char *, k));
-	} else {
+	} else if (!put_shape_id(w, shape)) {
 		put_spelled_shape(w, shape);
-		k = ids_define(&w->ids, shape);
-		hd_table_put(&w->ids.by_shape, shape, k);
+		define_shape(w, shape);
 	}
 }
 
+/* The shape field of an "i" line: "=" the shape of the "i" line before,
+ * else as on a "v" line. */
 static void put_shape(struct writer *w, struct hd_slice shape)
 {
-	uint32_t k;
-
-	if (!shape.n) {
-		fputc('-', w->out);
-	} else if (hd_slice_eq(shape, w->prev_shape)) {
+	if (shape.n && hd_slice_eq(shape, w->prev_shape))
 		fputc('=', w->out);
-	} else if ((k = hd_table_get(&w->ids.by_shape, shape)) != HD_NONE) {
-		fprintf(w->out, "@%s", HD_VEC_AT(&w->ids.ids, const char *, k));
-	} else {
-		put_spelled_shape(w, shape);
-		k = ids_define(&w->ids, shape);
-		hd_table_put(&w->ids.by_shape, shape, k);
-	}
+	else
+		put_value_shape(w, shape);
 	w->prev_shape = shape;
 }
 
@@ -1063,11 +1137,9 @@ static void put_opcode(FILE *out, const struct hd_insn *in)
 static void put_hashes(struct writer *w, uint64_t canon, uint64_t structural)
 {
 	uint32_t k = hd_table_get_i64(&w->hashes.by_hash, (int64_t)canon);
-	struct hd_slice id = HD_SLICE_NULL;
+	struct hash_seen *e = k != HD_NONE ? HASH_SEEN(&w->hashes, k) : NULL;
 
-	if (k != HD_NONE)
-		id = hash_id(&w->hashes, k);
-	if (k == HD_NONE || id.n == HASH_DIGITS) {
+	if (!e || e->id_n == HASH_DIGITS) {
 		put_hash(w->out, canon);
 		fputc('\t', w->out);
 		put_hash(w->out, structural);
@@ -1075,27 +1147,21 @@ static void put_hashes(struct writer *w, uint64_t canon, uint64_t structural)
 		hd_table_put_i64(&w->hashes.by_hash, (int64_t)canon, k);
 		return;
 	}
-	fwrite(id.p, 1, id.n, w->out);
+	fwrite(e->digits, 1, e->id_n, w->out);
 	fputc('\t', w->out);
-	if (HASH_SEEN(&w->hashes, k)->structural == structural)
+	if (e->structural == structural)
 		fputc('=', w->out);
 	else
 		put_hash(w->out, structural);
-	HASH_SEEN(&w->hashes, k)->structural = structural;
+	e->structural = structural;
 }
 
 /* Length of put_prefixed's "^N" and rest for s after prev (0: none). */
 static size_t prefix_cost(struct hd_slice s, struct hd_slice prev)
 {
-	size_t p = 0;
+	size_t p = shared_prefix(s, prev);
 
-	while (p < s.n && p < prev.n && s.p[p] == prev.p[p])
-		p++;
-	while (p > 0 && p < s.n && s.p[p] >= '0' && s.p[p] <= '9')
-		p--;
-	if (p < PREFIX_MIN || p == s.n)
-		return 0;
-	return 1 + (size_t)snprintf(NULL, 0, "%zu", p) + (s.n - p);
+	return p ? 1 + (size_t)snprintf(NULL, 0, "%zu", p) + (s.n - p) : 0;
 }
 
 /*
@@ -1156,70 +1222,27 @@ static void write_insn(struct writer *w, uint32_t i)
 	fputc('\n', out);
 }
 
-/* The order values are written in: by id (clamped to 32 bits as the
- * matcher clamps it), dump order breaking ties. */
-struct order_item {
-	uint64_t key;
-	uint32_t v;
-};
-
-static int cmp_order(const void *a, const void *b)
+static int cmp_u64(const void *a, const void *b)
 {
-	const struct order_item *x = a, *y = b;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return (x->v > y->v) - (x->v < y->v);
+	return (x > y) - (x < y);
 }
 
+/* The values in the order they are written in (order_key). */
 static uint32_t *value_order(const struct hd_dump *d)
 {
 	size_t n = d->values.len, i;
-	struct order_item *a = hd_xmalloc((n + 1) * sizeof(*a));
+	uint64_t *keys = hd_xmalloc((n + 1) * sizeof(*keys));
 	uint32_t *order = hd_xmalloc((n + 1) * sizeof(*order));
 
-	for (i = 0; i < n; i++) {
-		int64_t id = HD_VALUE(d, i).id;
-
-		a[i].key = id < 0 ? 0 : id > 0xffffffff ? 0xffffffff : (uint64_t)id;
-		a[i].v = (uint32_t)i;
-	}
-	qsort(a, n, sizeof(*a), cmp_order);
 	for (i = 0; i < n; i++)
-		order[i] = a[i].v;
-	free(a);
+		keys[i] = order_key(d, (uint32_t)i);
+	qsort(keys, n, sizeof(*keys), cmp_u64);
+	for (i = 0; i < n; i++)
+		order[i] = (uint32_t)keys[i];    /* the value, below the id */
+	free(keys);
 	return order;
-}
-
-static void put_flags(FILE *out, uint32_t flags)
-{
-	size_t k;
-	int n = 0;
-
-	for (k = 0; k < N_ELEMS(value_letters); k++)
-		if (flags & value_letters[k].bit) {
-			fputc(value_letters[k].letter, out);
-			n++;
-		}
-	if (!n)
-		fputc('-', out);
-}
-
-/* The value's name{index} into w->cur; returns its length. */
-static size_t current_key(struct writer *w, const struct hd_value *val)
-{
-	size_t n = val->name.n + val->index_n;
-
-	if (n + 1 > w->cur_cap) {
-		w->cur_cap = 2 * (n + 1);
-		w->cur = hd_xrealloc(w->cur, w->cur_cap);
-	}
-	if (val->name.n)
-		memcpy(w->cur, val->name.p, val->name.n);
-	if (val->index_n)
-		memcpy(w->cur + val->name.n, hd_value_index(val).p,
-		       val->index_n);
-	return n;
 }
 
 /* Digits put_b64 writes for x. */
@@ -1270,21 +1293,17 @@ static void put_offset(struct writer *w, const struct hd_alloc_value *av)
  */
 static void put_value_key(struct writer *w, const struct hd_value *val)
 {
-	size_t kn = current_key(w, val), cap;
-	char *t;
+	struct hd_slice cur = textbuf_key(&w->key[1], val->name, hd_value_index(val));
+	struct textbuf t;
 
 	if (w->prev_name.n && val->index_n && hd_slice_eq(val->name, w->prev_name)) {
 		if (!hd_slice_eq_cstr(hd_value_index(val), "{}"))
 			put_escaped(w->out, hd_value_index(val));
 	} else
-		put_prefixed(w->out, hd_slice_make(w->cur, kn), hd_slice_make(w->key, w->key_n));
-	t = w->key;
-	w->key = w->cur;
-	w->cur = t;
-	w->key_n = kn;
-	cap = w->key_cap;
-	w->key_cap = w->cur_cap;
-	w->cur_cap = cap;
+		put_prefixed(w->out, cur, hd_slice_make(w->key[0].p, w->key[0].n));
+	t = w->key[0];
+	w->key[0] = w->key[1];
+	w->key[1] = t;
 }
 
 /* The allocation (with "+OFFSET" where the bytes held depend on it) and
@@ -1313,36 +1332,35 @@ static void put_value_place(struct writer *w, uint32_t v, const struct hd_value 
 	w->prev_start = val->flags & HD_VALUE_LIVE ? val->live_start : -1;
 }
 
-/* The optional size, colour, instruction and shape fields of a value in
- * an allocation, each skipped when the reader can derive it. */
-static void put_alloc_value_opts(struct writer *w, struct opt *o, uint32_t v,
-				 const struct hd_alloc *a,
-				 const struct hd_alloc_value *av, int same_insn)
+/* The optional size, colour, instruction and shape fields of a value
+ * (a and av NULL outside allocations), each skipped when the reader can
+ * derive it. */
+static void put_value_opts(struct writer *w, struct opt *o, uint32_t v,
+			   const struct hd_alloc *a,
+			   const struct hd_alloc_value *av, int same_insn)
 {
 	const struct hd_dump *d = w->d;
 	const struct hd_value *val = &HD_VALUE(d, v);
-	struct hd_slice sh = default_shape(d, val->insn, hd_value_index(val));
+	int has_color = (val->flags & HD_VALUE_HAS_COLOR) != 0;
 
-	if (av->size == default_size(av->shape))
+	if (!av || av->size == default_size(av->shape))
 		opt_skip(o);
 	else if (av->size == a->size)
 		fputc('=', opt_next(o));
 	else
 		fprintf(opt_next(o), "%" PRId64, av->size);
-	if ((val->flags & HD_VALUE_HAS_COLOR) &&
-	    HD_VALUE_COLOR(d, v) == a->color)
-		opt_skip(o);
-	else if (val->flags & HD_VALUE_HAS_COLOR)
+	if (has_color && !(a && HD_VALUE_COLOR(d, v) == a->color))
 		fprintf(opt_next(o), "%" PRId64, HD_VALUE_COLOR(d, v));
-	else
+	else if (!has_color && a)
 		fputc('-', opt_next(o));
+	else
+		opt_skip(o);
 	if (val->insn != HD_NONE && !same_insn)
 		put_field(opt_next(o), HD_INSN(d, val->insn).name);
 	else
 		opt_skip(o);
-	if (hd_slice_eq(av->shape, sh)) {
-		opt_skip(o);
-	} else {
+	if (av && !hd_slice_eq(av->shape,
+			       default_shape(d, val->insn, hd_value_index(val)))) {
 		opt_next(o);
 		put_value_shape(w, av->shape);
 	}
@@ -1372,20 +1390,10 @@ static void write_value(struct writer *w, uint32_t v)
 	put_value_key(w, val);
 	put_value_place(w, v, val, a, av);
 	if (flags != default_flags(d, named))
-		put_flags(opt_next(&o), flags);
+		put_letters(opt_next(&o), value_letters, N_ELEMS(value_letters), flags);
 	else
 		opt_skip(&o);
-	if (av) {
-		put_alloc_value_opts(w, &o, v, a, av, same_insn);
-	} else {
-		opt_skip(&o);   /* no size */
-		if (val->flags & HD_VALUE_HAS_COLOR)
-			fprintf(opt_next(&o), "%" PRId64, HD_VALUE_COLOR(d, v));
-		else
-			opt_skip(&o);
-		if (val->insn != HD_NONE && !same_insn)
-			put_field(opt_next(&o), HD_INSN(d, val->insn).name);
-	}
+	put_value_opts(w, &o, v, a, av, same_insn);
 	fputc('\n', out);
 }
 
@@ -1479,14 +1487,9 @@ static void write_values(struct writer *w)
 	hd_arena_release(&w->off_arena);
 }
 
-struct peak_pair {
-	uint32_t value;
-	int64_t bytes;
-};
-
-static int cmp_peak_pair(const void *a, const void *b)
+static int cmp_peak_entry(const void *a, const void *b)
 {
-	const struct peak_pair *x = a, *y = b;
+	const struct hd_peak_entry *x = a, *y = b;
 
 	if (x->value != y->value)
 		return x->value < y->value ? -1 : 1;
@@ -1494,62 +1497,44 @@ static int cmp_peak_pair(const void *a, const void *b)
 }
 
 /*
- * Can the reader derive the peak lines?  It makes one line per value in
- * an allocation live at the peak time, with the logical bytes of its
- * shape (in the plain style without cumulative figures, in the
- * cumulative style with running sums).  The reports read the lines as
- * a set (bytes per value, count, total), so they can be derived when
- * those agree: the same (value, bytes) pairs, and in the cumulative
- * style a last cumulative figure equal to the sum.
+ * Can the reader derive the peak lines (derived_peak_lines)?  The reports
+ * read the lines as a set (bytes per value, count, total), so they can
+ * be derived when those agree: the same (value, bytes) pairs, and in the
+ * cumulative style a last cumulative figure equal to the sum.
  */
 static int peak_derivable(const struct hd_dump *d)
 {
-	size_t n = d->peak.len, m = 0, i;
-	struct peak_pair *a, *b;
+	struct hd_vec got = HD_VEC_INIT(struct hd_peak_entry);
+	struct hd_peak_entry *a, *b;
+	size_t n = d->peak.len, i;
 	int64_t sum = 0;
-	int ok = 1;
+	int ok = n > 0 && (d->peak_style == HD_PEAK_CUMULATIVE ||
+			   d->peak_style == HD_PEAK_PLAIN);
 
-	if (d->peak_style != HD_PEAK_CUMULATIVE && d->peak_style != HD_PEAK_PLAIN)
-		return 0;
-	if (n == 0)
-		return 0;
-	a = hd_xmalloc(n * sizeof(*a));
-	b = hd_xmalloc((d->values.len + 1) * sizeof(*b));
 	for (i = 0; i < n && ok; i++) {
 		const struct hd_peak_entry *e = &HD_PEAK_ENTRY(d, i);
 
-		a[i].value = e->value;
-		a[i].bytes = e->bytes;
 		sum = hd_sat_add(sum, e->bytes);
-		if (e->value == HD_NONE ||
-		    (d->peak_style == HD_PEAK_PLAIN && e->cumulative != -1))
-			ok = 0;
+		ok = e->value != HD_NONE &&
+			(d->peak_style != HD_PEAK_PLAIN || e->cumulative == -1);
 	}
-	if (ok && d->peak_style == HD_PEAK_CUMULATIVE &&
-	    HD_PEAK_ENTRY(d, n - 1).cumulative != sum)
-		ok = 0;
-	for (i = 0; i < d->values.len && ok; i++) {
-		uint32_t v;
-
-		if (!derived_line(d, (uint32_t)i, &v))
-			continue;
-		if (m == n || v == HD_NONE) {
-			ok = 0;
-			break;
-		}
-		b[m].value = v;
-		b[m++].bytes = peak_bytes_of(d, v);
+	if (ok && d->peak_style == HD_PEAK_CUMULATIVE)
+		ok = HD_PEAK_ENTRY(d, n - 1).cumulative == sum;
+	if (ok)
+		derived_peak_lines(d, &got, 0);
+	if (!ok || got.len != n) {
+		hd_vec_release(&got);
+		return 0;
 	}
-	if (ok && m == n) {
-		qsort(a, n, sizeof(*a), cmp_peak_pair);
-		qsort(b, n, sizeof(*b), cmp_peak_pair);
-		for (i = 0; i < n && ok; i++)
-			ok = a[i].value == b[i].value && a[i].bytes == b[i].bytes;
-	} else {
-		ok = 0;
-	}
+	a = hd_xmalloc(n * sizeof(*a));
+	memcpy(a, d->peak.data, n * sizeof(*a));
+	b = got.data;
+	qsort(a, n, sizeof(*a), cmp_peak_entry);
+	qsort(b, n, sizeof(*b), cmp_peak_entry);
+	for (i = 0; i < n && ok; i++)
+		ok = a[i].value == b[i].value && a[i].bytes == b[i].bytes;
 	free(a);
-	free(b);
+	hd_vec_release(&got);
 	return ok;
 }
 
@@ -1557,11 +1542,9 @@ static int peak_derivable(const struct hd_dump *d)
 static void write_ranges_and_peak(struct writer *w, int derived_peak)
 {
 	const struct hd_dump *d = w->d;
-	struct hd_slice prev = HD_SLICE_NULL;
+	struct textbuf key[2] = { { NULL, 0, 0 }, { NULL, 0, 0 } }, t;
 	int64_t sum = 0;
 	size_t i;
-	char *buf = NULL;
-	size_t cap = 0;
 
 	for (i = 0; i < d->unknown_ranges.len; i++) {
 		const struct hd_unknown_range *u = &HD_UNKNOWN_RANGE(d, i);
@@ -1577,24 +1560,14 @@ static void write_ranges_and_peak(struct writer *w, int derived_peak)
 	for (i = 0; i < d->peak.len; i++) {
 		const struct hd_peak_entry *e = &HD_PEAK_ENTRY(d, i);
 		struct opt o = { w->out, 0 };
-		size_t n = e->name.n + e->index.n;
 		int64_t want;
 
-		if (n + 1 > cap) {
-			cap = 2 * (n + 1);
-			buf = hd_xrealloc(buf, cap);
-		}
-		if (e->name.n)
-			memcpy(buf, e->name.p, e->name.n);
-		if (e->index.n)
-			memcpy(buf + e->name.n, e->index.p, e->index.n);
 		fputs("p\t", w->out);
-		if (n == 0)
-			fputc('-', w->out);
-		else
-			put_prefixed(w->out, hd_slice_make(buf, n), prev);
-		/* prev points into buf: keep the two apart */
-		prev = hd_slice_make(hd_arena_strndup(&w->ids.arena, buf, n), n);
+		put_prefixed(w->out, textbuf_key(&key[1], e->name, e->index),
+			     hd_slice_make(key[0].p, key[0].n));
+		t = key[0];
+		key[0] = key[1];
+		key[1] = t;
 		fprintf(w->out, "\t%" PRId64, e->bytes);
 		sum = hd_sat_add(sum, e->bytes);
 		want = d->peak_style == HD_PEAK_CUMULATIVE ? sum : -1;
@@ -1608,28 +1581,23 @@ static void write_ranges_and_peak(struct writer *w, int derived_peak)
 			fputc('-', opt_next(&o));
 		fputc('\n', w->out);
 	}
-	free(buf);
+	free(key[0].p);
+	free(key[1].p);
 }
 
 int hd_golden_write(FILE *out, const struct hd_dump *d, const char *module)
 {
 	struct hd_canon c;
 	struct hd_figures f;
-	struct writer w;
+	struct writer w = { .out = out, .d = d, .c = &c,
+			    .prev_start = -1, .prev_alloc = -1, .prev_param = -1 };
 	int derived_peak;
 
 	hd_canon_compute(&c, d);
 	hd_figures_compute(&f, d);
-	memset(&w, 0, sizeof(w));
-	w.out = out;
-	w.d = d;
-	w.c = &c;
 	ids_init(&w.ids);
 	hash_ids_init(&w.hashes);
 	ids_init(&w.ops);
-	w.prev_start = -1;
-	w.prev_alloc = -1;
-	w.prev_param = -1;
 	derived_peak = peak_derivable(d);
 	write_header(&w, &f, module, derived_peak);
 	write_allocs(&w);
@@ -1639,8 +1607,8 @@ int hd_golden_write(FILE *out, const struct hd_dump *d, const char *module)
 	write_ranges_and_peak(&w, derived_peak);
 	free(w.file);
 	free(w.owned_sources);
-	free(w.key);
-	free(w.cur);
+	free(w.key[0].p);
+	free(w.key[1].p);
 	ids_release(&w.ids);
 	hash_ids_release(&w.hashes);
 	ids_release(&w.ops);
@@ -1660,8 +1628,7 @@ struct reader {
 	struct hd_vec pending;   /* struct pending_av: value lines to group */
 	struct hd_vec at;        /* struct at_entry */
 	struct hd_vec files;     /* struct hd_slice: source files, from 1 */
-	struct hd_vec *offs;     /* per allocation: its '+' offsets (int64_t) */
-	size_t n_offs;
+	struct hd_vec offs;      /* per allocation, a struct hd_vec of its '+' offsets */
 	struct shape_ids ids;
 	struct hash_ids hashes;
 	struct shape_ids ops;       /* op_names, by id */
@@ -2030,14 +1997,8 @@ static int read_at(struct reader *r)
 		return -1;
 	if (t < 0 || t >= GOLDEN_MAX_TIME || (uint64_t)t >= d->n_lines)
 		return bad(r, "time out of range", "0 <= TIME < the 'lines' figure and 2^26");
-	if ((uint64_t)t >= d->sequence.len) {
-		size_t old = d->sequence.len;
-
-		hd_vec_reserve(&d->sequence, (size_t)t + 1);
-		memset((struct hd_slice *)d->sequence.data + old, 0,
-		       ((size_t)t + 1 - old) * sizeof(struct hd_slice));
-		d->sequence.len = (size_t)t + 1;
-	}
+	while (d->sequence.len <= (uint64_t)t)
+		hd_vec_push(&d->sequence);
 	e = hd_vec_push(&r->at);
 	e->time = t;
 	return text_field(r, 2, &e->name);
@@ -2063,12 +2024,8 @@ static int read_header(struct reader *r)
 	int64_t v;
 	int has;
 
-	if (hd_slice_eq_cstr(k, "module")) {
-		if (want_fields(r, 2, 2, "'module NAME'") ||
-		    text_field(r, 1, &r->d->module))
-			return -1;
-		return 0;
-	}
+	if (hd_slice_eq_cstr(k, "module"))
+		return want_fields(r, 2, 2, "'module NAME'") || text_field(r, 1, &d->module) ? -1 : 0;
 	if (hd_slice_eq_cstr(k, "sections"))
 		return want_fields(r, 2, 2, "'sections WORDS'") || read_sections(r) ? -1 : 0;
 	if (hd_slice_eq_cstr(k, "total")) {
@@ -2108,8 +2065,6 @@ static int read_alloc(struct reader *r)
 {
 	struct hd_dump *d = r->d;
 	struct hd_alloc *a;
-	struct hd_slice s;
-	size_t i, k;
 
 	if (want_fields(r, 3, 8, "'a SIZE FLAGS [COLOUR [NUMBER [PARAMETER [INDEX [SHAPE]]]]]'"))
 		return -1;
@@ -2134,84 +2089,46 @@ static int read_alloc(struct reader *r)
 	if (hd_dump_slot_put(&d->alloc_slots, &d->alloc_by_index, d->id_limit,
 			     a->index, (uint32_t)(d->allocs.len - 1)) != HD_NONE)
 		return bad(r, "allocation listed twice", "one 'a' line per allocation");
-	s = r->f[2];
-	if (hd_slice_eq_cstr(s, "-"))
-		return 0;
-	for (i = 0; i < s.n; i++) {
-		for (k = 0; k < N_ELEMS(alloc_letters); k++)
-			if (s.p[i] == alloc_letters[k].letter)
-				break;
-		if (k == N_ELEMS(alloc_letters))
-			return bad(r, "unknown allocation flag",
-				   "letters p, o, c, l, m, t or '-'");
-		a->flags |= alloc_letters[k].bit;
-	}
+	if (read_letters(r->f[2], alloc_letters, N_ELEMS(alloc_letters), &a->flags))
+		return bad(r, "unknown allocation flag", "letters p, o, c, l, m, t or '-'");
 	return 0;
-}
-
-/* The text an instruction with stored hashes carries (canon.h). */
-static struct hd_slice stored_text(struct hd_arena *a, uint64_t canon,
-				   uint64_t structural)
-{
-	char *t = hd_arena_printf(a, "%s%016" PRIx64 " %016" PRIx64,
-				  HD_CANON_STORED, canon, structural);
-
-	return hd_slice_cstr(t);
 }
 
 /* A tuple shape being read: its text so far. */
 struct tuple_r {
 	struct reader *r;
-	char *buf;
-	size_t n, cap;
+	struct textbuf text;
 };
-
-static void tuple_add(struct tuple_r *t, struct hd_slice s)
-{
-	if (t->n + s.n + 1 > t->cap) {
-		t->cap = 2 * (t->n + s.n + 1);
-		t->buf = hd_xrealloc(t->buf, t->cap);
-	}
-	if (s.n)
-		memcpy(t->buf + t->n, s.p, s.n);
-	t->n += s.n;
-}
 
 static int get_tuple_element(void *ctx, struct hd_slice elem, struct hd_slice before)
 {
 	struct tuple_r *t = ctx;
-	uint32_t at;
 
-	tuple_add(t, before);
+	textbuf_add(&t->text, before);
 	if (elem.n && elem.p[0] == '@') {
-		at = hd_table_get(&t->r->ids.by_id, hd_slice_make(elem.p + 1, elem.n - 1));
-		if (at == HD_NONE)
+		if (id_lookup(&t->r->ids, elem, &elem))
 			return bad(t->r, "unknown shape id", "'@ID' of a shape spelled on an 'i' line above");
-		elem = HD_VEC_AT(&t->r->ids.shapes, struct hd_slice, at);
 	} else if (elem.n) {
 		ids_define(&t->r->ids, elem);
 	}
-	tuple_add(t, elem);
+	textbuf_add(&t->text, elem);
 	return 0;
 }
 
 /* A tuple shape written with "@ID" elements (put_spelled_shape). */
 static int tuple_shape(struct reader *r, struct hd_slice s, struct hd_slice *out)
 {
-	struct tuple_r t = { r, NULL, 0, 0 };
+	struct tuple_r t = { r, { NULL, 0, 0 } };
 	size_t end = 0;
-	char *p;
+	int st = tuple_walk(s, get_tuple_element, &t, &end);
 
-	if (tuple_walk(s, get_tuple_element, &t, &end)) {
-		free(t.buf);
-		return -1;
+	if (st == 0) {
+		textbuf_add(&t.text, hd_slice_make(s.p + end, s.n - end));
+		*out = hd_slice_make(hd_arena_strndup(&r->d->arena, t.text.p, t.text.n),
+				     t.text.n);
 	}
-	tuple_add(&t, hd_slice_make(s.p + end, s.n - end));
-	p = hd_arena_alloc(&r->d->arena, t.n + 1);
-	memcpy(p, t.buf, t.n);
-	*out = hd_slice_make(p, t.n);
-	free(t.buf);
-	return 0;
+	free(t.text.p);
+	return st;
 }
 
 /*
@@ -2222,15 +2139,9 @@ static int spelled_shape(struct reader *r, size_t k, const char *expected,
 			 struct hd_slice *out)
 {
 	struct hd_slice s = r->f[k];
-	uint32_t at;
 
-	if (s.n && s.p[0] == '@') {
-		at = hd_table_get(&r->ids.by_id, hd_slice_make(s.p + 1, s.n - 1));
-		if (at == HD_NONE)
-			return bad(r, "unknown shape id", expected);
-		*out = HD_VEC_AT(&r->ids.shapes, struct hd_slice, at);
-		return 0;
-	}
+	if (s.n && s.p[0] == '@')
+		return id_lookup(&r->ids, s, out) ? bad(r, "unknown shape id", expected) : 0;
 	if (s.n && s.p[0] == '(' && !memchr(s.p, '\\', s.n)) {
 		if (tuple_shape(r, s, out))
 			return -1;
@@ -2240,12 +2151,6 @@ static int spelled_shape(struct reader *r, size_t k, const char *expected,
 	if (out->n)
 		ids_define(&r->ids, *out);
 	return 0;
-}
-
-/* The shape field of a 'v' line (put_value_shape). */
-static int value_shape_field(struct reader *r, struct hd_slice *out)
-{
-	return spelled_shape(r, 8, "'@ID' of a shape spelled above", out);
 }
 
 /* The shape field of an 'i' line (put_shape). */
@@ -2267,15 +2172,10 @@ static int shape_field(struct reader *r, size_t k, struct hd_slice *out)
 static int op_name_field(struct reader *r, struct hd_slice *out)
 {
 	struct hd_slice s = r->f[6];
-	uint32_t at;
 
-	if (s.n && s.p[0] == '@') {
-		at = hd_table_get(&r->ops.by_id, hd_slice_make(s.p + 1, s.n - 1));
-		if (at == HD_NONE)
-			return bad(r, "unknown op_name id", "'@ID' of an op_name on an 'i' line above");
-		*out = HD_VEC_AT(&r->ops.shapes, struct hd_slice, at);
-		return 0;
-	}
+	if (s.n && s.p[0] == '@')
+		return id_lookup(&r->ops, s, out) ?
+			bad(r, "unknown op_name id", "'@ID' of an op_name on an 'i' line above") : 0;
 	if (prefixed_field(r, 6, r->prev_op, out))
 		return -1;
 	if (out->n)
@@ -2333,32 +2233,11 @@ static int read_insn(struct reader *r)
 	} else {
 		r->prev_param = -1;
 	}
-	in->text = stored_text(&d->arena, canon, structural);
+	/* the text an instruction with stored hashes carries (canon.h) */
+	in->text = hd_slice_cstr(hd_arena_printf(&d->arena, "%s%016" PRIx64 " %016" PRIx64,
+						 HD_CANON_STORED, canon, structural));
 	if (hd_dump_index_insn(d, (uint32_t)(d->insns.len - 1)) != HD_NONE)
 		return bad(r, "instruction listed twice", "one 'i' line per instruction");
-	return 0;
-}
-
-/* Reads the flags field of a value line into *flags (FLAG_DEFINED for
- * 'd'); an empty field leaves *flags (the default). */
-static int value_flags(struct reader *r, uint32_t *flags)
-{
-	struct hd_slice s = opt_field(r, 4);
-	size_t i, k;
-
-	if (!s.n)
-		return 0;
-	*flags = 0;
-	if (hd_slice_eq_cstr(s, "-"))
-		return 0;
-	for (i = 0; i < s.n; i++) {
-		for (k = 0; k < N_ELEMS(value_letters); k++)
-			if (s.p[i] == value_letters[k].letter)
-				break;
-		if (k == N_ELEMS(value_letters))
-			return bad(r, "unknown value flag", "letters t, p, r, d or '-'");
-		*flags |= value_letters[k].bit;
-	}
 	return 0;
 }
 
@@ -2421,15 +2300,9 @@ static int offset_field(struct reader *r, uint32_t a, char how, struct hd_slice 
 	}
 	if (off.n == 0 || k < off.n)
 		return bad(r, "bad offset", "ALLOCATION+OFFSET or ALLOCATION*K, in base64url digits");
-	if (a >= r->n_offs) {
-		size_t n = r->d->allocs.len > a ? r->d->allocs.len : (size_t)a + 1;
-
-		r->offs = hd_xrealloc(r->offs, n * sizeof(*r->offs));
-		for (k = r->n_offs; k < n; k++)
-			r->offs[k] = (struct hd_vec)HD_VEC_INIT(int64_t);
-		r->n_offs = n;
-	}
-	list = &r->offs[a];
+	while (r->offs.len <= a)
+		((struct hd_vec *)hd_vec_push(&r->offs))->elem = sizeof(int64_t);
+	list = &HD_VEC_AT(&r->offs, struct hd_vec, a);
 	if (how == '*') {
 		if ((uint64_t)x >= list->len)
 			return bad(r, "unknown offset", "'*K' with K below the number of '+' offsets of the allocation above");
@@ -2452,11 +2325,9 @@ static int value_alloc(struct reader *r, struct hd_value *val, uint32_t v)
 	struct hd_slice sz = opt_field(r, 5), col = opt_field(r, 6);
 	struct hd_slice shape = opt_field(r, 8), alloc = r->f[2], off = HD_SLICE_NULL;
 	int64_t offset = -1;
-	size_t plus;
+	size_t plus = hd_scan_either(alloc.p, alloc.n, 0, '+', '*', alloc.p + alloc.n);
 	char how = 0;
 
-	for (plus = 0; plus < alloc.n && alloc.p[plus] != '+' && alloc.p[plus] != '*'; plus++)
-		;
 	if (plus < alloc.n) {       /* "NUMBER+OFFSET", "+OFFSET", "NUMBER*K", "*K" */
 		how = alloc.p[plus];
 		off = hd_slice_make(alloc.p + plus + 1, alloc.n - plus - 1);
@@ -2499,7 +2370,7 @@ static int value_alloc(struct reader *r, struct hd_value *val, uint32_t v)
 	p->alloc = a;
 	p->line = (uint32_t)r->line;
 	if (shape.n) {
-		if (value_shape_field(r, &p->shape))
+		if (spelled_shape(r, 8, "'@ID' of a shape spelled above", &p->shape))
 			return -1;
 	} else {
 		p->shape = default_shape(r->d, val->insn, hd_value_index(val));
@@ -2576,9 +2447,10 @@ static int read_value(struct reader *r)
 	if (hd_dump_index_value(d, v) != HD_NONE)
 		return bad(r, "value listed twice", "one 'v' line per value");
 	named = hd_dump_insn_by_name(d, name);
-	flags = default_flags(d, named);
-	if (value_flags(r, &flags))
-		return -1;
+	flags = default_flags(d, named);        /* kept when the field is empty */
+	if (opt_field(r, 4).n &&
+	    read_letters(opt_field(r, 4), value_letters, N_ELEMS(value_letters), &flags))
+		return bad(r, "unknown value flag", "letters t, p, r, d or '-'");
 	val->flags |= flags & ~FLAG_DEFINED;
 	if (val->flags & HD_VALUE_RECORD)
 		lines->record_line = (uint32_t)r->line;
@@ -2593,9 +2465,7 @@ static int read_value(struct reader *r)
 		if (val->insn == HD_NONE)
 			return bad(r, "unknown instruction", "the name of an 'i' line above");
 	}
-	if (value_live(r, val, v) || value_alloc(r, val, v))
-		return -1;
-	return 0;
+	return value_live(r, val, v) || value_alloc(r, val, v) ? -1 : 0;
 }
 
 static int read_orphan_range(struct reader *r)
@@ -2755,37 +2625,6 @@ static void place_alloc_values(struct reader *r)
 	free(next);
 }
 
-/* The peak lines the golden leaves to derive (peak_derivable). */
-static void derive_peak(struct reader *r)
-{
-	struct hd_dump *d = r->d;
-	int64_t sum = 0;
-	size_t i;
-
-	for (i = 0; i < d->values.len; i++) {
-		const struct hd_value *val;
-		struct hd_peak_entry *e;
-		uint32_t v;
-
-		if (!derived_line(d, (uint32_t)i, &v))
-			continue;
-		e = hd_vec_push(&d->peak);
-		e->line = (uint32_t)r->peak_header;
-		e->value = v;
-		e->cumulative = -1;
-		val = &HD_VALUE(d, i);
-		e->name = val->name;
-		if (v == HD_NONE)
-			continue;
-		if (d->peak_style != HD_PEAK_PLAIN)
-			e->index = hd_value_index(val);
-		e->bytes = peak_bytes_of(d, v);
-		sum = hd_sat_add(sum, e->bytes);
-		if (d->peak_style == HD_PEAK_CUMULATIVE)
-			e->cumulative = sum;
-	}
-}
-
 /* What the golden left out: total, live-max, peak lines, parameters. */
 static void derive(struct reader *r)
 {
@@ -2808,13 +2647,18 @@ static void derive(struct reader *r)
 	if (!r->has_live_max)
 		d->live_max = default_live_max(d);
 	if (r->derived_peak)
-		derive_peak(r);
+		derived_peak_lines(d, &d->peak, (uint32_t)r->peak_header);
 }
 
 int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 		    size_t len)
 {
-	struct reader r;
+	struct reader r = { .d = d, .name = name,
+			    .pending = HD_VEC_INIT(struct pending_av),
+			    .at = HD_VEC_INIT(struct at_entry),
+			    .files = HD_VEC_INIT(struct hd_slice),
+			    .offs = HD_VEC_INIT(struct hd_vec),
+			    .prev_start = -1, .prev_alloc = -1, .prev_param = -1 };
 	size_t i = 0;
 	int st = 0;
 
@@ -2822,18 +2666,6 @@ int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 	d->name = name;
 	d->sections = DEFAULT_SECTIONS;
 	d->n_lines = (uint64_t)GOLDEN_MAX_TIME;
-	memset(&r, 0, sizeof(r));
-	r.d = d;
-	r.name = name;
-	r.pending.elem = sizeof(struct pending_av);
-	r.at.elem = sizeof(struct at_entry);
-	r.files.elem = sizeof(struct hd_slice);
-	ids_init(&r.ids);
-	hash_ids_init(&r.hashes);
-	ids_init(&r.ops);
-	r.prev_start = -1;
-	r.prev_alloc = -1;
-	r.prev_param = -1;
 	if (!hd_golden_detect(data, len)) {
 		if (hd_golden_any_version(data, len))
 			hd_error(name, 1, "golden file of another version (expected '%s'; "
@@ -2841,11 +2673,11 @@ int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 		else
 			hd_error(name, 1, "not a golden file (expected '%s' on the first line)",
 				 HD_GOLDEN_MAGIC);
-		ids_release(&r.ids);
-		hash_ids_release(&r.hashes);
-		ids_release(&r.ops);
 		return -1;
 	}
+	ids_init(&r.ids);
+	hash_ids_init(&r.hashes);
+	ids_init(&r.ops);
 	while (i < len && st == 0) {
 		const char *nl = memchr(data + i, '\n', len - i);
 		size_t end = nl ? (size_t)(nl - data) : len;
@@ -2853,9 +2685,8 @@ int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 		r.line++;
 		if (r.line > 1)
 			st = read_line(&r, hd_slice_make(data + i, end - i));
-		if (!nl && st == 0 && end > i) {
+		if (!nl && st == 0 && end > i)
 			st = bad(&r, "last line has no newline", "a complete file");
-		}
 		i = end + 1;
 	}
 	if (st == 0) {
@@ -2867,9 +2698,9 @@ int hd_golden_parse(struct hd_dump *d, const char *name, const char *data,
 			HD_SEQ(d, e->time) = e->name;
 		}
 	}
-	for (i = 0; i < r.n_offs; i++)
-		hd_vec_release(&r.offs[i]);
-	free(r.offs);
+	for (i = 0; i < r.offs.len; i++)
+		hd_vec_release(&HD_VEC_AT(&r.offs, struct hd_vec, i));
+	hd_vec_release(&r.offs);
 	hd_vec_release(&r.pending);
 	hd_vec_release(&r.at);
 	hd_vec_release(&r.files);
