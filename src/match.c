@@ -5,7 +5,7 @@
  * Grouping by a key uses a hash index from the 64-bit key to the group
  * (see struct part); groups are numbered in the order of their
  * first old member in schedule order, so the result never depends on
- * hash order.  The two dumps are canonicalised on two threads at once.
+ * hash order.
  *
  * Every pass pairs values only inside a group, and a group's pairs
  * depend on nothing but its own members.  So a pass runs as two "parts",
@@ -59,7 +59,7 @@ struct side {
 			      * match does not use before it starts */
 };
 
-/* What hd_match_side_new prepares: one side before the match. */
+/* One side prepared for the match (match.h). */
 struct hd_match_side {
 	struct side s;
 };
@@ -1015,23 +1015,6 @@ const uint64_t *hd_match_side_kept(const struct hd_match_side *ms)
 	return ms->s.kept;
 }
 
-struct hd_match_side *hd_match_side_new(const struct hd_dump *d)
-{
-	struct hd_match_side *ms = hd_match_side_begin(d);
-
-	hd_match_side_canon(ms);
-	hd_match_side_order(ms);
-	return ms;
-}
-
-static void *side_new_thread(void *arg)
-{
-	struct hd_match_side **slot = arg;
-
-	*slot = hd_match_side_new((*slot)->s.d);
-	return NULL;
-}
-
 /*
  * Loose keys of the values still unpaired (hd_canon_loose), visited in
  * dump order, which follows the input text and so keeps the reads of
@@ -1857,23 +1840,22 @@ int hd_match_values_sides(struct hd_match *m, struct hd_match_side *old,
 	return 0;
 }
 
-/*
- * Canonicalises both dumps at once: the new side on a second thread
- * (the two are independent and read-only), the old one here.  Without a
- * thread, one after the other.  The result does not depend on which.
- */
+/* The two sides one after the other: the binary prepares them on
+ * threads of its own (diff.h). */
 int hd_match_values(struct hd_match *m, const struct hd_dump *old,
 		    const struct hd_dump *new_dump, unsigned flags)
 {
-	struct hd_match_side ostub, nstub, *os = &ostub, *ns = &nstub;
-	int rc;
+	struct hd_match_side *ms[2] = { hd_match_side_begin(old),
+					hd_match_side_begin(new_dump) };
+	int rc, k;
 
-	ostub.s.d = old;
-	nstub.s.d = new_dump;
-	hd_run_two(side_new_thread, &os, side_new_thread, &ns, 1);
-	rc = hd_match_values_sides(m, os, ns, flags);
-	hd_match_side_free(os);
-	hd_match_side_free(ns);
+	for (k = 0; k < 2; k++) {
+		hd_match_side_canon(ms[k]);
+		hd_match_side_order(ms[k]);
+	}
+	rc = hd_match_values_sides(m, ms[0], ms[1], flags);
+	hd_match_side_free(ms[0]);
+	hd_match_side_free(ms[1]);
 	return rc;
 }
 

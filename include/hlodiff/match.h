@@ -102,23 +102,17 @@ void hd_match_label(struct hd_match *m, const struct hd_dump *old,
 		    const struct hd_dump *new_dump);
 
 /*
- * The same in two steps, for callers that prepare each dump on a thread
- * of its own: hd_match_side_new canonicalises one dump (canon.h) and
- * sorts its values into schedule order, reading nothing but d;
- * hd_match_values_sides pairs two prepared sides (old first) and uses
- * them up (each must still be freed with hd_match_side_free, which
- * accepts NULL).  hd_match_values is these with the new side on a
- * second thread.
+ * The same in steps, for callers that prepare each dump on a thread of
+ * its own: hd_match_side_begin makes a side, then hd_match_side_canon
+ * (the dump's canonical hashes, canon.h) and hd_match_side_order (its
+ * values' schedule order) complete it, in either order, or at once on
+ * two threads: they write different parts of the side and read only
+ * the dump.  hd_match_values_sides pairs two prepared sides (old first)
+ * and uses them up (each must still be freed with hd_match_side_free,
+ * which accepts NULL).  hd_match_values is these, one side after the
+ * other.
  */
 struct hd_match_side;
-struct hd_match_side *hd_match_side_new(const struct hd_dump *d);
-/*
- * hd_match_side_new in steps: hd_match_side_begin makes the side, then
- * hd_match_side_canon (the dump's canonical hashes) and
- * hd_match_side_order (its values' schedule order) complete it, in
- * either order, or at once on two threads: they write different parts
- * of the side and read only the dump.
- */
 struct hd_match_side *hd_match_side_begin(const struct hd_dump *d);
 void hd_match_side_canon(struct hd_match_side *ms);
 void hd_match_side_order(struct hd_match_side *ms);
