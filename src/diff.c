@@ -789,22 +789,15 @@ void hd_diff_side_release(struct hd_diff_side *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static void *side_prepare_thread(void *arg)
-{
-	struct hd_diff_side *s = arg;
-
-	hd_diff_side_prepare(s, s->d);
-	return NULL;
-}
-
+/* The two sides one after the other: the binary prepares them on
+ * threads of its own (batch.c). */
 int hd_diff_compute(struct hd_diff *df, const struct hd_dump *old,
 		    const struct hd_dump *new_dump, unsigned match_flags)
 {
 	struct hd_diff_side os, ns;
 
-	os.d = old;
-	ns.d = new_dump;
-	hd_run_two(side_prepare_thread, &os, side_prepare_thread, &ns, 1);
+	hd_diff_side_prepare(&os, old);
+	hd_diff_side_prepare(&ns, new_dump);
 	return hd_diff_compute_sides(df, &os, &ns, match_flags);
 }
 

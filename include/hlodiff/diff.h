@@ -79,8 +79,8 @@ void hd_diff_release(struct hd_diff *df);
  * computes one dump's figures and match side (match.h), reading nothing
  * but d; hd_diff_compute_sides compares two prepared sides and takes
  * them over (they are left empty).  hd_diff_side_release frees a side
- * that was prepared but not compared.  hd_diff_compute is these with the
- * new side on a second thread.
+ * that was prepared but not compared.  hd_diff_compute is these, one
+ * side after the other.
  */
 struct hd_diff_side {
 	const struct hd_dump *d;
