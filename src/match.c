@@ -1111,8 +1111,8 @@ struct gside {
 	int named;              /* gside_names has read the names */
 	uint32_t *ops;          /* operand instructions: canonical hashing's
 				 * links (links), else read from the text */
-	size_t n_ops, cap_ops;
-	int links;              /* ops is the canon's insn_ops, not owned */
+	struct hd_vec text_ops; /* where ops is without links */
+	int links;              /* ops is the canon's insn_ops */
 	uint64_t param_op;      /* the opcode hash of "parameter" */
 	uint32_t *anchor;       /* instruction -> its partner's instruction
 				 * (old side) or itself (new side) when
@@ -1180,16 +1180,12 @@ static void gside_golden_operands(struct gside *g, struct hd_slice t,
 		if (k != -1 && (int64_t)at - k >= 0 &&
 		    (int64_t)at - k < (int64_t)g->n_insns)
 			j = (uint32_t)((int64_t)at - k);
-		if (g->n_ops == g->cap_ops) {
-			g->cap_ops = g->cap_ops ? 2 * g->cap_ops : 256;
-			g->ops = hd_xrealloc(g->ops, g->cap_ops * sizeof(*g->ops));
-		}
-		g->ops[g->n_ops++] = j;
+		*(uint32_t *)hd_vec_push(&g->text_ops) = j;
 	}
 }
 
 /* The instructions named by %NAME in the operand list of instruction
- * at (string literals skipped), appended to g->ops: for a dump whose
+ * at (string literals skipped), appended to g->text_ops: for a dump whose
  * canonical hashes kept no operand links (a golden's stored hashes). */
 static void gside_operands(struct gside *g, struct hd_slice t, uint32_t at)
 {
@@ -1218,11 +1214,7 @@ static void gside_operands(struct gside *g, struct hd_slice t, uint32_t at)
 		}
 		for (e = ++pc; e < end && hd_name_char[(unsigned char)*e]; e++)
 			;
-		if (g->n_ops == g->cap_ops) {
-			g->cap_ops = g->cap_ops ? 2 * g->cap_ops : 256;
-			g->ops = hd_xrealloc(g->ops, g->cap_ops * sizeof(*g->ops));
-		}
-		g->ops[g->n_ops++] = hd_dump_insn_by_name(
+		*(uint32_t *)hd_vec_push(&g->text_ops) = hd_dump_insn_by_name(
 			d, hd_slice_make(pc, (size_t)(e - pc)));
 		p = e;
 	}
@@ -1261,8 +1253,7 @@ static void gside_alloc(struct gside *g, struct side *s, uint32_t nf)
 	/* canonical hashing's operand links, else the text's (a golden) */
 	g->links = s->c.insn_ops_at != NULL;
 	g->param_op = hd_hash64(hd_slice_make("parameter", 9));
-	if (g->links)
-		g->ops = s->c.insn_ops;
+	g->text_ops.elem = sizeof(uint32_t);
 }
 
 /* The features of free value v's entry e (instruction i, known). */
@@ -1277,15 +1268,15 @@ static void gside_value(struct gside *g, struct gval *e, uint32_t i)
 	e->src = loose[2];
 	e->file = loose[3];
 	/* a parameter's operand is its number (in src and file) */
-	if (e->op == g->param_op) {
+	if (e->op == g->param_op)
 		return;
-	} else if (g->links) {
+	if (g->links) {
 		e->ops_at = s->c.insn_ops_at[i];
 		e->ops_n = s->c.insn_ops_at[i + 1] - e->ops_at;
 	} else {
-		e->ops_at = (uint32_t)g->n_ops;
+		e->ops_at = (uint32_t)g->text_ops.len;
 		gside_operands(g, in->operands, i);
-		e->ops_n = (uint32_t)g->n_ops - e->ops_at;
+		e->ops_n = (uint32_t)g->text_ops.len - e->ops_at;
 	}
 }
 
@@ -1361,6 +1352,7 @@ static void gside_init(struct gside *g, struct side *s, uint32_t nf)
 		if (e->insn != HD_NONE)
 			gside_value(g, e, i);
 	}
+	g->ops = g->links ? s->c.insn_ops : g->text_ops.data;
 	gside_by_insn(g);
 	gside_users(g);
 }
@@ -1412,8 +1404,7 @@ static void gside_release(struct gside *g)
 	free(g->gv);
 	free(g->todo);
 	free(g->slot);
-	if (!g->links)
-		free(g->ops);
+	hd_vec_release(&g->text_ops);
 	free(g->anchor);
 	free(g->use_at);
 	free(g->uses);
@@ -1457,13 +1448,11 @@ static void graph_anchors_more(struct gside *go, struct gside *gn)
 /* The anchors (struct gside) of both sides from the pairs made so far. */
 static void graph_anchors(struct gside *go, struct gside *gn)
 {
-	const struct side *o = go->s, *n = gn->s;
 	uint32_t v;
 
 	memset(go->anchor, 0xff, ((size_t)go->n_insns + 1) * sizeof(uint32_t));
 	memset(gn->anchor, 0xff, ((size_t)gn->n_insns + 1) * sizeof(uint32_t));
-	(void)n;
-	for (v = 0; v < o->n; v++)
+	for (v = 0; v < go->s->n; v++)
 		anchor_pair(go, gn, v);
 }
 
