@@ -502,14 +502,9 @@ static void group_old(struct part *p)
 		g = hd_index_put64(&p->table, key, p->n_groups, group_key,
 				   p->groups);
 		if (g == HD_NONE) {
-			struct group *q = &p->groups[p->n_groups];
-
 			g = p->n_groups++;
-			q->key = key;
-			q->n_old = q->n_new = 0;
-			q->first_old = s->free_list[r];
-			q->first_new = HD_NONE;
-			q->at_old = q->at_new = 0;
+			p->groups[g] = (struct group){ key, 0, 0, s->free_list[r],
+						       HD_NONE, 0, 0 };
 		}
 		p->groups[g].n_old++;
 		p->o_grp[i] = g;
