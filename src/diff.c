@@ -50,14 +50,13 @@ static const int64_t *color_bytes(const struct hd_vec *v, size_t i)
 /*
  * Rows "space<C><suffix>" for the colours of either list, ascending; 0
  * where a side has no entry of the colour, absent on a side without the
- * figure (has_* 0; nl NULL without a NEW side).  The peak per colour is
- * each side's own time.
+ * figure (has_* 0).  The peak per colour is each side's own time.
  */
 static void space_rows(struct hd_vec *rows, struct hd_arena *arena,
 		       const char *suffix, const struct hd_vec *ol, int has_old,
 		       const struct hd_vec *nl, int has_new)
 {
-	size_t i = 0, k = 0, no = ol->len, nn = nl ? nl->len : 0;
+	size_t i = 0, k = 0, no = ol->len, nn = nl->len;
 
 	while (i < no || k < nn) {
 		const int64_t *a = i < no ? color_bytes(ol, i) : NULL;
@@ -83,53 +82,49 @@ void hd_figure_rows(struct hd_vec *rows, struct hd_arena *arena,
 		"prefetches", "evictions", "cross_program_prefetches",
 		"host_offloads", "host_reloads", "other_copies",
 	};
-	int hn = nf != NULL;
+	/* no NEW side: its figures all 0, no has_* set */
+	static const struct hd_figures none;
+	const struct hd_figures *n = nf ? nf : &none;
+	int oa = !of->allocs_partial, na = nf && !nf->allocs_partial;
+	int oc = !of->copies_partial, nc = nf && !nf->copies_partial;
 	int k;
 
 	push_row(rows, "total_bytes", 1, of->has_total, of->total_bytes,
-		 hn && nf->has_total, hn ? nf->total_bytes : 0);
+		 n->has_total, n->total_bytes);
 	push_row(rows, "peak_bytes", 1, of->has_peak, of->peak_bytes,
-		 hn && nf->has_peak, hn ? nf->peak_bytes : 0);
+		 n->has_peak, n->peak_bytes);
 	push_row(rows, "peak_time", 0, of->has_peak, of->peak_time,
-		 hn && nf->has_peak, hn ? nf->peak_time : 0);
+		 n->has_peak, n->peak_time);
 	push_row(rows, "stated_peak_bytes", 1, of->has_stated, of->stated_bytes,
-		 hn && nf->has_stated, hn ? nf->stated_bytes : 0);
+		 n->has_stated, n->stated_bytes);
 	push_row(rows, "stated_peak_time", 0, of->has_stated, of->stated_time,
-		 hn && nf->has_stated, hn ? nf->stated_time : 0);
+		 n->has_stated, n->stated_time);
 	push_row(rows, "recomputed_peak_bytes", 1, of->has_recomputed,
-		 of->recomputed_bytes, hn && nf->has_recomputed,
-		 hn ? nf->recomputed_bytes : 0);
-	space_rows(rows, arena, "_bytes", &of->by_color, !of->allocs_partial,
-		   nf ? &nf->by_color : NULL, nf != NULL && !nf->allocs_partial);
+		 of->recomputed_bytes, n->has_recomputed, n->recomputed_bytes);
+	space_rows(rows, arena, "_bytes", &of->by_color, oa, &n->by_color, na);
 	space_rows(rows, arena, "_peak_bytes", &of->peak_by_color, of->has_peak,
-		   nf ? &nf->peak_by_color : NULL, nf != NULL && nf->has_peak);
+		   &n->peak_by_color, n->has_peak);
 	for (k = 0; k < HD_KIND_COUNT; k++) {
 		if (k == HD_KIND_OTHER && !of->allocs_by_kind[k] &&
-		    !(hn && nf->allocs_by_kind[k]))
+		    !n->allocs_by_kind[k])
 			continue;
-		push_row(rows, kind_rows[k], 1, !of->allocs_partial, of->by_kind[k],
-			 hn && !nf->allocs_partial,
-			 hn ? nf->by_kind[k] : 0);
+		push_row(rows, kind_rows[k], 1, oa, of->by_kind[k], na,
+			 n->by_kind[k]);
 	}
-	push_row(rows, "allocations", 0, !of->allocs_partial, (int64_t)of->n_allocs,
-		 hn && !nf->allocs_partial,
-		 hn ? (int64_t)nf->n_allocs : 0);
-	push_row(rows, "values", 0, !of->allocs_partial, (int64_t)of->n_values,
-		 hn && !nf->allocs_partial,
-		 hn ? (int64_t)nf->n_values : 0);
+	push_row(rows, "allocations", 0, oa, (int64_t)of->n_allocs, na,
+		 (int64_t)n->n_allocs);
+	push_row(rows, "values", 0, oa, (int64_t)of->n_values, na,
+		 (int64_t)n->n_values);
 	/* donated parameters: rows only when a dump has one (most have none) */
-	if (of->aliased_params || (hn && nf->aliased_params)) {
-		push_row(rows, "aliased_bytes", 1, !of->allocs_partial,
-			 of->aliased_bytes, hn && !nf->allocs_partial,
-			 hn ? nf->aliased_bytes : 0);
-		push_row(rows, "aliased_parameters", 0, !of->allocs_partial,
-			 of->aliased_params, hn && !nf->allocs_partial,
-			 hn ? nf->aliased_params : 0);
+	if (of->aliased_params || n->aliased_params) {
+		push_row(rows, "aliased_bytes", 1, oa, of->aliased_bytes, na,
+			 n->aliased_bytes);
+		push_row(rows, "aliased_parameters", 0, oa, of->aliased_params,
+			 na, n->aliased_params);
 	}
 	for (k = 0; k < HD_COPY_CLASS_COUNT; k++)
-		push_row(rows, copy_rows[k], 0, !of->copies_partial,
-			 of->copies_by_class[k], hn && !nf->copies_partial,
-			 hn ? nf->copies_by_class[k] : 0);
+		push_row(rows, copy_rows[k], 0, oc, of->copies_by_class[k], nc,
+			 n->copies_by_class[k]);
 }
 
 static int64_t live_length(const struct hd_value *v)
