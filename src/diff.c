@@ -999,16 +999,12 @@ static int cmp_groups(const void *pa, const void *pb)
 	return a->ratio100 < b->ratio100 ? -1 : a->ratio100 > b->ratio100;
 }
 
-static int64_t abs64(int64_t x)
-{
-	return x < 0 ? (x == INT64_MIN ? INT64_MAX : -x) : x;
-}
-
 static int cmp_others(const void *pa, const void *pb)
 {
 	const struct hd_value_diff *a = *(const struct hd_value_diff *const *)pa;
 	const struct hd_value_diff *b = *(const struct hd_value_diff *const *)pb;
-	int64_t x = abs64(a->delta), y = abs64(b->delta);
+	/* (a delta is never INT64_MIN: both sizes it joins are >= 0) */
+	uint64_t x = hd_magnitude(a->delta), y = hd_magnitude(b->delta);
 
 	if (x != y)
 		return x > y ? -1 : 1;
@@ -1063,11 +1059,9 @@ void hd_diff_scaling(const struct hd_diff *df, struct hd_scaling *sc)
 		if (r == 100)
 			n_one = 0;
 	}
-	if (n_one) {
-		struct hd_scale_group g = { 100, n_one, 0, 0 };
-
-		sc->groups[sc->n_groups++] = g;
-	}
+	if (n_one)
+		sc->groups[sc->n_groups++] = (struct hd_scale_group){
+			100, n_one, 0, 0 };
 	qsort(sc->groups, sc->n_groups, sizeof(*sc->groups), cmp_groups);
 	qsort(sc->others, sc->n_others, sizeof(*sc->others), cmp_others);
 	free(rs);
