@@ -401,7 +401,8 @@ static int fill_value(const struct hd_diff *df, struct hd_value_diff *out,
  * sides; TEXT_AHEAD ahead, once those are in, the allocations and the
  * shapes' text.  Prefetches, not loads: nothing waits for them, so the
  * misses of the three stages overlap with each other and with making
- * the entries.
+ * the entries.  The first few entries of a chunk (LIST_CHUNK) go
+ * without.
  */
 #define REC_AHEAD 24
 #define AV_AHEAD 16
@@ -526,16 +527,6 @@ static uint32_t fill_old(struct fill_job *j, uint32_t from, uint32_t to)
 		 * items (keep_listed makes them) */
 		out = (struct hd_value_diff *)j->vals.data + j->vals.len;
 		items = NULL;
-	}
-	for (i = from; i < from + REC_AHEAD && i < to; i++)
-		fetch_rec(df, i);
-	for (i = from; i < from + AV_AHEAD && i < to; i++) {
-		fetch_av(df->old, i);
-		fetch_av(df->new_dump, df->match.old_to_new[i]);
-	}
-	for (i = from; i < from + TEXT_AHEAD && i < to; i++) {
-		fetch_text(df->old, i);
-		fetch_text(df->new_dump, df->match.old_to_new[i]);
 	}
 	for (i = from; i < to; i++) {
 		fetch_ahead(df, i, to);
