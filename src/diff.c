@@ -337,10 +337,8 @@ struct value_counts {
  * side), and *it, its sort item (index i); returns whether it differs.
  * A partial listing (df->partial) stores no entry that does not, and
  * no item (it is NULL: keep_listed makes the few it needs).  The entry
- * is made in a local
- * and stored once, and whether it differs is worked out from the
- * numbers, not read back: read back from memory, its fields just stored
- * in pieces stalled every entry.
+ * is made in a local and stored once, and whether it differs is worked
+ * out from the numbers: fields just stored in pieces stall a read.
  */
 static int fill_value(const struct hd_diff *df, struct hd_value_diff *out,
 		      struct hd_key_item *it, uint32_t i, uint32_t a,
@@ -509,8 +507,7 @@ struct fill_job {
  * go to [from, to), or in a partial listing only the differing ones, to
  * the end of the job's arrays (gather_listed then puts them together).
  * The counts go to a local copy while the chunk is made: the two jobs'
- * counts are neighbours in memory, and counting there for every entry
- * bounced their cache line between the two cores.
+ * counts share a cache line.
  */
 static uint32_t fill_old(struct fill_job *j, uint32_t from, uint32_t to)
 {
@@ -691,13 +688,11 @@ static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items,
  * The partial listing (hd_diff_compute_sides_top): list_values has kept
  * the differing entries alone, in dump order; the first top of
  * sort_values' order go to the front in that order (their number to
- * df->n_top), the others follow as they were.  The items are made
- * here, in items (room for all), without their keys (value_numbers):
- * only the few entries that may be among the first top have theirs
- * read.  The items are then spent.  The unchanged entries are neither sorted nor kept, and the
- * differing ones are not sorted past the ones a report of the top
- * values prints (the sum of the others needs no order, as long as no
- * sum of them saturates: where one could, all are sorted).
+ * df->n_top), the others follow as they were.  The items (room for
+ * all) are made here without their keys (value_numbers): only the few
+ * entries that may be among the first top have theirs read.  The rest
+ * are not sorted (their sum needs no order, as long as no sum of them
+ * saturates: where one could, all are sorted).
  */
 static void keep_listed(struct hd_diff *df, struct hd_key_item *items,
 			uint32_t top)

@@ -1,7 +1,6 @@
 /*
  * match.c - pairs the values of two dumps (see match.h).
  *
- * Every pass looks only at values that earlier passes left unpaired.
  * Grouping by a key uses a hash index from the 64-bit key to the group
  * (see struct part); groups are numbered in the order of their
  * first old member in schedule order, so the result never depends on
@@ -13,11 +12,9 @@
  * (split by a bit of the mixed key, not by thread timing): the pairs are
  * the same as with one part.
  *
- * Schedule order of a value: live-range start (XLA derives it from the
- * sequence position of the defining instruction; values without a live
- * range come last), then HloValue id.  Its "place" is its rank in that
- * order divided by the number of values, a number in [0, 1) comparable
- * across the two dumps.
+ * A value's "place" is its rank in schedule order (match.h, side_order)
+ * divided by the number of values, a number in [0, 1) comparable across
+ * the two dumps.
  */
 #include "hlodiff/match.h"
 #include "hlodiff/keysort.h"
@@ -183,11 +180,9 @@ static uint64_t sched_start(const struct hd_value *v)
 
 /*
  * The block where side_loose puts the loose keys, room for a row for
- * every value: side_order sorts in it first (it needs 16 bytes a value,
- * the rows take 36), so that the pages it touched are written again
- * there, where a block of its own was fresh memory (a kernel fault and
- * zeroing every 2 MiB) given back right after, and the rows then took
- * as much fresh memory again.
+ * every value: side_order sorts in it first (16 bytes a value, a row
+ * takes 36), so that the two write the same pages, not two fresh blocks
+ * the kernel faults in and zeroes.
  */
 static uint64_t *side_loose_block(struct side *s)
 {
@@ -719,9 +714,7 @@ static void pair_last(struct part *p, const struct group *q,
  * A cursor that prefetches, ahead of exact_body, what comparing the keys
  * of the members of a list reads: each member's value record, and once
  * that is in (half as far ahead), its name's text (an index other than
- * "{}" follows it).
- * The members of the groups are scattered over the dump, and exact_body
- * waited for two or three cache misses a member.
+ * "{}" follows it): the members are scattered over the dump.
  */
 struct member_fetch {
 	const struct hd_dump *d;
@@ -844,14 +837,7 @@ static void names_ahead(struct part *p, uint32_t *out)
 }
 
 /*
- * The first two passes over the structural groups (same structural hash,
- * hence same canonical hash):
- *   exact       same name{index} within a group.  In a group of equal
- *               size on both sides (identical computations) the name is
- *               trusted only where it agrees with the schedule-order
- *               alignment of the group; the rest is left to the
- *               schedule pass.
- *   structural  a group left with one free member on each side.
+ * The passes exact and structural (match.h) over the structural groups.
  * Names are looked up only in groups of unequal size, so the common
  * case costs no lookup.
  */
@@ -1014,12 +1000,9 @@ const uint64_t *hd_match_side_kept(const struct hd_match_side *ms)
  * Loose keys of the values still unpaired (hd_canon_loose), visited in
  * dump order, which follows the input text and so keeps the reads of
  * shapes close together.  They go in a row per place of the free list
- * (which holds every unpaired value, and a few paired by the last
- * pass, whose rows are left as they are): rows for the values left
- * only, fresh memory for a half or less of the values, and a pass
- * reads them in order of place (side_keys), where rows by value made
- * it read them scattered.  The row of each place goes in row, which
- * side_keys shrinks with the free list.
+ * (the rows of values paired by the last pass are left as they are),
+ * so that a pass reads them in order of place (side_keys).  The row of
+ * each place goes in row, which side_keys shrinks with the free list.
  */
 static void side_loose(struct side *s)
 {
@@ -1763,9 +1746,8 @@ void hd_match_side_free(struct hd_match_side *ms)
 
 /*
  * The match's three arrays, in one block on 2 MiB pages where the
- * kernel can (arena.h): from malloc they took a fault for every 4 KiB
- * page (hundreds on a large dump, as the partner arrays are written
- * whole here).  The partners start HD_NONE (all ones), how 0.
+ * kernel can (arena.h), as they are written whole here.  The partners
+ * start HD_NONE (all ones), how 0.
  */
 static void match_arrays(struct hd_match *m)
 {
