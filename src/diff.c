@@ -652,19 +652,17 @@ static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items,
 
 		w.chunk_at = hd_xcalloc(w.n_old_chunks + 1, sizeof(uint32_t));
 		w.chunk_job = hd_xcalloc(w.n_old_chunks + 1, 1);
-		for (k = 0; k < 2; k++) {
-			/* room for all, as one job may make all: only the
-			 * pages written are backed (arena.h) */
+		/* room for all, as one job may make all: only the pages
+		 * written are backed (arena.h) */
+		for (k = 0; k < 2; k++)
 			hd_vec_block(&j[k].vals, sizeof(struct hd_value_diff), n);
-		}
 	}
 	hd_run_two(fill_chunks, &j[0], fill_chunks, &j[1], w.n_old >= 4096);
 	df->values.len = w.n_out;
 	if (df->partial) {
 		gather_listed(df, &w, j);
-		for (k = 0; k < 2; k++) {
+		for (k = 0; k < 2; k++)
 			hd_vec_release(&j[k].vals);
-		}
 		free(w.chunk_at);
 		free(w.chunk_job);
 	}
