@@ -12,9 +12,9 @@
  * (split by a bit of the mixed key, not by thread timing): the pairs are
  * the same as with one part.
  *
- * A value's "place" is its rank in schedule order (match.h, side_order)
- * divided by the number of values, a number in [0, 1) comparable across
- * the two dumps.
+ * A value's "place" is its rank in schedule order (match.h) divided by
+ * the number of values, a number in [0, 1) comparable across the two
+ * dumps.
  */
 #include "hlodiff/match.h"
 #include "hlodiff/keysort.h"
@@ -180,7 +180,7 @@ static uint64_t sched_start(const struct hd_value *v)
 
 /*
  * The block where side_loose puts the loose keys, room for a row for
- * every value: side_order sorts in it first (16 bytes a value, a row
+ * every value: hd_match_side_order sorts in it first (16 bytes a value, a row
  * takes 36), so that the two write the same pages, not two fresh blocks
  * the kernel faults in and zeroes.
  */
@@ -196,7 +196,7 @@ static uint64_t *side_loose_block(struct side *s)
 }
 
 /*
- * Sorts the values of one side into schedule order (see top): by live
+ * Sorts the values of one side into schedule order: by live
  * start + 1 (clamped to 0xfffffffe; values without a live range after
  * all others), then by id (clamped to [0, 0xffffffff]); ties in dump
  * order (the sort is stable).  Each item is one number: the value's
@@ -207,8 +207,9 @@ static uint64_t *side_loose_block(struct side *s)
  * their id order.  Where the three do not fit in 64 bits (hostile ids
  * and starts), the items are sorted by id, then stably by start.
  */
-static void side_order(struct side *s)
+void hd_match_side_order(struct hd_match_side *ms)
 {
+	struct side *s = &ms->s;
 	uint64_t *a = side_loose_block(s);
 	uint64_t *tmp = a + s->n + 1;
 	uint64_t *kept = s->keys;
@@ -986,11 +987,6 @@ void hd_match_side_canon(struct hd_match_side *ms)
 	hd_canon_drop_insn_hashes(&s->c);
 }
 
-void hd_match_side_order(struct hd_match_side *ms)
-{
-	side_order(&ms->s);
-}
-
 const uint64_t *hd_match_side_kept(const struct hd_match_side *ms)
 {
 	return ms->s.kept;
@@ -1003,9 +999,11 @@ const uint64_t *hd_match_side_kept(const struct hd_match_side *ms)
  * (the rows of values paired by the last pass are left as they are),
  * so that a pass reads them in order of place (side_keys).  The row of
  * each place goes in row, which side_keys shrinks with the free list.
+ * A thread's function: arg is the side.
  */
-static void side_loose(struct side *s)
+static void *side_loose(void *arg)
 {
+	struct side *s = arg;
 	/* between passes, keys is scratch: a value's place, by value */
 	uint32_t *place_of = (uint32_t *)(void *)s->keys;
 	uint32_t v, r, n = s->n_free;
@@ -1023,19 +1021,7 @@ static void side_loose(struct side *s)
 			hd_canon_loose(&s->c, s->d, v,
 				       &s->loose[(size_t)place_of[v] *
 						 HD_LOOSE_COUNT], &cur);
-}
-
-static void *side_loose_thread(void *arg)
-{
-	side_loose(arg);
 	return NULL;
-}
-
-/* The loose keys of both sides, the new side's on a second thread (each
- * reads its own dump and writes its own arrays). */
-static void sides_loose(struct mctx *x)
-{
-	hd_run_two(side_loose_thread, &x->o, side_loose_thread, &x->n, 1);
 }
 
 static void side_release(struct side *s)
@@ -1723,7 +1709,9 @@ static void cascade(struct mctx *x)
 	/* only the graph pass follows operand links */
 	hd_canon_drop_insn_ops(&x->o.c);
 	hd_canon_drop_insn_ops(&x->n.c);
-	sides_loose(x);
+	/* the new side's on a second thread: each side reads its own dump
+	 * and writes its own arrays */
+	hd_run_two(side_loose, &x->o, side_loose, &x->n, 1);
 	for (k = 0; k < HD_LOOSE_COUNT; k++)
 		pass_unique(x, loose_key(&x->o, k), loose_key(&x->n, k),
 			    HD_MATCH_LOOSE);
