@@ -207,11 +207,12 @@ static int differs(const struct hd_value_diff *x)
 	return x->status != HD_STATUS_MATCHED || x->changes;
 }
 
-/* Differing values first, by |delta| descending, then by key. */
-static int cmp_value_diff(const void *pa, const void *pb, void *ctx)
+/* Entries ia and ib of df->values in order (keysort.h): differing
+ * values first, by |delta| descending, then by key. */
+static int full_value_cmp(void *ctx, uint32_t ia, uint32_t ib)
 {
-	const struct hd_value_diff *a = pa, *b = pb;
 	const struct hd_diff *df = ctx;
+	const struct hd_value_diff *v = df->values.data, *a = &v[ia], *b = &v[ib];
 	int da = differs(a), db = differs(b);
 	uint64_t ma, mb;
 	int c;
@@ -228,14 +229,6 @@ static int cmp_value_diff(const void *pa, const void *pb, void *ctx)
 	if (c)
 		return c;
 	return (a->old_v > b->old_v) - (a->old_v < b->old_v);
-}
-
-static int full_value_cmp(void *ctx, uint32_t a, uint32_t b)
-{
-	const struct hd_diff *df = ctx;
-	const struct hd_value_diff *v = df->values.data;
-
-	return cmp_value_diff(&v[a], &v[b], ctx);
 }
 
 /* The sort item of entry i (keysort.h): |delta| descending, status,
@@ -290,7 +283,7 @@ static void *split_run(void *arg)
 }
 
 /*
- * Sorts df->values by cmp_value_diff, stably (keysort.h): the
+ * Sorts df->values by full_value_cmp, stably (keysort.h): the
  * differing values (all before the others) by |delta| descending, then
  * status, then key; the others by key.  items[i] is the item of entry
  * i (made by list_values while the entry was at hand); they are split
