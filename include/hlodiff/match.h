@@ -14,21 +14,11 @@
  *   structural  structural hash unique on both sides (or one member
  *               left on each side once the exact pairs are made).
  *   canonical   canonical hash unique on both sides.
- *   graph       shape left out (docs/matching.md): in rounds, keys unique
- *               on both sides made of the operands already paired (by
- *               position) with opcode, op_name and stripped name; of the
- *               metadata (op_name, stripped name, source file and line,
- *               parameter number); of a paired user and the operand
- *               position; every key with the value's index.  Then ties
- *               of as many members a side aligned by schedule order
- *               ("schedule"), one key at a time, each followed by the
- *               rounds again: first those whose operands are all paired
- *               and that are the first unpaired operand of each of
- *               their users, then all.  Operand links are
- *               canon.h's insn_ops, opcodes, op_names and sources its
- *               insn_loose; stripped names are read (once an
- *               instruction) only for the values still unpaired when
- *               a key first needs them.
+ *   graph       shape left out (docs/matching.md): in rounds, keys
+ *               unique on both sides made of the operands and users
+ *               already paired and of the metadata; then ties of as
+ *               many members a side aligned by schedule order
+ *               ("schedule"), each followed by the rounds again.
  *   loose       unique on both sides, by opcode + shape + op_name, then
  *               stripped name + opcode + shape without layout, then
  *               opcode + shape without layout.
