@@ -1071,7 +1071,7 @@ struct gside {
 	uint32_t *todo;         /* entries not anchored yet (graph_anchors_more) */
 	uint32_t *by_insn;      /* entries, for gside_names: in the order of
 				 * their instructions (the dump's order) */
-	uint32_t n_todo, n_by_insn;
+	uint32_t n_todo;
 	int named;              /* gside_names has read the names */
 	uint32_t *ops;          /* operand instructions: canonical hashing's
 				 * links (links), else read from the text */
@@ -1212,7 +1212,7 @@ static void gside_alloc(struct gside *g, struct side *s, uint32_t nf)
 	g->by_insn = g->todo + nf + 1;
 	for (f = 0; f < nf; f++)
 		g->todo[f] = f;
-	g->n_todo = g->n_by_insn = nf;
+	g->n_todo = nf;
 	memset(g->quiet, 0xff, sizeof(g->quiet));
 	/* canonical hashing's operand links, else the text's (a golden) */
 	g->links = s->c.insn_ops_at != NULL;
@@ -1346,7 +1346,7 @@ static void gside_names(struct gside *g)
 	/* the values of one tuple follow each other: their instruction is
 	 * read once.  The text is read front to back, keeping a window of
 	 * it resident (hd_dump_pass_at): the parser gave it back. */
-	for (t = 0; t < g->n_by_insn; t++) {
+	for (t = 0; t < g->nf; t++) {
 		struct gval *e = &g->gv[g->by_insn[t]];
 
 		if (e->insn == HD_NONE || g->s->partner[e->v] != HD_NONE)
@@ -1449,8 +1449,7 @@ static uint64_t graph_key(const struct gside *g, const struct gval *e,
 		return 0;
 	switch (kind) {
 	case GK_BOTTOM_NAMED:
-		return graph_operands(g, e, gmix(gmix(h, e->opn),
-							 e->name));
+		return graph_operands(g, e, gmix(gmix(h, e->opn), e->name));
 	case GK_META:
 		h = gmix(gmix(h, e->opn), e->name);
 		return gmix(h, e->src);
