@@ -580,21 +580,6 @@ static void *part_run(void *arg)
 /* Below this many unpaired old values a pass runs on one thread. */
 #define TWO_PARTS_MIN 8192
 
-/* Runs pass ps over the values still unpaired. */
-static void run_pass(struct mctx *x, const struct pass *ps)
-{
-	/* The free lists as the last pass left them decide whether the
-	 * keys are taken on two threads, the lists without the values it
-	 * paired whether the two parts run on two (either way gives the
-	 * same pairs). */
-	x->pass = ps;
-	hd_run_two(old_keys_thread, x, new_keys_thread, x,
-		   x->o.n_free >= TWO_PARTS_MIN);
-	hd_run_two(part_run, &x->part[0], part_run, &x->part[1],
-		   x->o.n_free >= TWO_PARTS_MIN);
-	x->pass = NULL;
-}
-
 /* Pairs every group that has exactly one member on each side (its
  * first ones: no member lists needed). */
 static void unique_body(struct part *p, const struct pass *ps)
@@ -609,12 +594,24 @@ static void unique_body(struct part *p, const struct pass *ps)
 	}
 }
 
-static void pass_unique(struct mctx *x, struct keysrc okey,
-			struct keysrc nkey, enum hd_match_how how)
+/* Runs the pass of body over the values still unpaired, grouped by okey
+ * and nkey (every body but unique_body reads the member lists). */
+static void run_pass(struct mctx *x, struct keysrc okey, struct keysrc nkey,
+		     enum hd_match_how how,
+		     void (*body)(struct part *p, const struct pass *ps))
 {
-	struct pass ps = { okey, nkey, 0, how, unique_body };
+	struct pass ps = { okey, nkey, body != unique_body, how, body };
 
-	run_pass(x, &ps);
+	/* The free lists as the last pass left them decide whether the
+	 * keys are taken on two threads, the lists without the values it
+	 * paired whether the two parts run on two (either way gives the
+	 * same pairs). */
+	x->pass = &ps;
+	hd_run_two(old_keys_thread, x, new_keys_thread, x,
+		   x->o.n_free >= TWO_PARTS_MIN);
+	hd_run_two(part_run, &x->part[0], part_run, &x->part[1],
+		   x->o.n_free >= TWO_PARTS_MIN);
+	x->pass = NULL;
 }
 
 static double dist(double a, double b)
@@ -665,14 +662,6 @@ static void align_body(struct part *p, const struct pass *ps)
 		if (q->n_old > 0 && q->n_new > 0)
 			align_group(p, q, ps->how);
 	}
-}
-
-static void pass_align(struct mctx *x, struct keysrc okey,
-		       struct keysrc nkey)
-{
-	struct pass ps = { okey, nkey, 1, HD_MATCH_SCHEDULE, align_body };
-
-	run_pass(x, &ps);
 }
 
 /* The new value with the same name{index} as old value o, or HD_NONE. */
@@ -916,15 +905,6 @@ static void exact_body(struct part *p, const struct pass *ps)
 		}
 		pair_last(p, q, ps->how);
 	}
-}
-
-static void pass_exact_structural(struct mctx *x)
-{
-	struct pass ps = { by_value(x->o.c.value_struct),
-			   by_value(x->n.c.value_struct), 1,
-			   HD_MATCH_STRUCTURAL, exact_body };
-
-	run_pass(x, &ps);
 }
 
 /* Same name{index}, whatever the content. */
@@ -1598,7 +1578,7 @@ static void graph_step(struct mctx *x, struct gside *go, struct gside *gn,
 {
 	uint32_t before = pairs_made(x);
 	uint32_t *quiet = &go->quiet[align ? 1 + go->sources_only : 0][k];
-	struct pass ps;
+	struct keysrc okey = by_value(go->key), nkey = by_value(gn->key);
 
 	if (*quiet == before)
 		return;
@@ -1609,14 +1589,12 @@ static void graph_step(struct mctx *x, struct gside *go, struct gside *gn,
 	}
 	graph_keys(go, k);
 	graph_keys(gn, k);
-	ps.okey = by_value(go->key);
-	ps.nkey = by_value(gn->key);
 	/* a value without a key takes no part */
-	ps.okey.sparse = ps.nkey.sparse = 1;
-	ps.lists = align;
-	ps.how = align ? HD_MATCH_SCHEDULE : HD_MATCH_GRAPH;
-	ps.body = align ? align_equal_body : unique_body;
-	run_pass(x, &ps);
+	okey.sparse = nkey.sparse = 1;
+	if (align)
+		run_pass(x, okey, nkey, HD_MATCH_SCHEDULE, align_equal_body);
+	else
+		run_pass(x, okey, nkey, HD_MATCH_GRAPH, unique_body);
 	if (pairs_made(x) == before)
 		*quiet = before;
 }
@@ -1701,9 +1679,10 @@ static void cascade(struct mctx *x)
 	const struct hd_canon *oc = &x->o.c, *nc = &x->n.c;
 	int k;
 
-	pass_exact_structural(x);
-	pass_unique(x, by_value(oc->value_canon), by_value(nc->value_canon),
-		    HD_MATCH_CANONICAL);
+	run_pass(x, by_value(oc->value_struct), by_value(nc->value_struct),
+		 HD_MATCH_STRUCTURAL, exact_body);
+	run_pass(x, by_value(oc->value_canon), by_value(nc->value_canon),
+		 HD_MATCH_CANONICAL, unique_body);
 	pass_graph(x);
 	/* only the graph pass follows operand links */
 	hd_canon_drop_insn_ops(&x->o.c);
@@ -1712,14 +1691,17 @@ static void cascade(struct mctx *x)
 	 * and writes its own arrays */
 	hd_run_two(side_loose, &x->o, side_loose, &x->n, 1);
 	for (k = 0; k < HD_LOOSE_COUNT; k++)
-		pass_unique(x, loose_key(&x->o, k), loose_key(&x->n, k),
-			    HD_MATCH_LOOSE);
-	pass_align(x, by_value(oc->value_struct), by_value(nc->value_struct));
-	pass_align(x, by_value(oc->value_canon), by_value(nc->value_canon));
+		run_pass(x, loose_key(&x->o, k), loose_key(&x->n, k),
+			 HD_MATCH_LOOSE, unique_body);
+	run_pass(x, by_value(oc->value_struct), by_value(nc->value_struct),
+		 HD_MATCH_SCHEDULE, align_body);
+	run_pass(x, by_value(oc->value_canon), by_value(nc->value_canon),
+		 HD_MATCH_SCHEDULE, align_body);
 	/* The stem key pairs only when unique: aligning ops of one stem whose
 	 * shapes differ by schedule order alone would be a guess. */
 	for (k = 0; k < HD_LOOSE_STEM; k++)
-		pass_align(x, loose_key(&x->o, k), loose_key(&x->n, k));
+		run_pass(x, loose_key(&x->o, k), loose_key(&x->n, k),
+			 HD_MATCH_SCHEDULE, align_body);
 	pass_name(x);
 }
 
