@@ -177,12 +177,10 @@ static uint32_t value_changes(const struct hd_dump *o, uint32_t a,
 
 	if (a_size != b_size)
 		c |= HD_CHANGE_SIZE;
-	if (same)
-		;
-	else if (!hd_slice_eq(hd_shape_strip_layout(sa), hd_shape_strip_layout(sb)))
-		c |= HD_CHANGE_SHAPE;
-	else
-		c |= HD_CHANGE_LAYOUT;
+	if (!same)
+		c |= hd_slice_eq(hd_shape_strip_layout(sa),
+				 hd_shape_strip_layout(sb)) ?
+			     HD_CHANGE_LAYOUT : HD_CHANGE_SHAPE;
 	if ((!same || ((va->flags | vb->flags) & HD_VALUE_HAS_COLOR)) &&
 	    hd_value_space(o, a) != hd_value_space(n, b)) {
 		c |= HD_CHANGE_SPACE;
@@ -991,12 +989,11 @@ static int cmp_others(const void *pa, const void *pb)
 void hd_diff_scaling(const struct hd_diff *df, struct hd_scaling *sc)
 {
 	const struct hd_value_diff **rs;
-	uint32_t i, k, n = 0, min, n_one = 0;
-	size_t cap = df->n_listed + 2;
+	uint32_t i, k, n = 0, min, n_one;
 
 	memset(sc, 0, sizeof(*sc));
 	sc->n_matched = df->n_matched;
-	rs = hd_xmalloc(cap * sizeof(*rs));
+	rs = hd_xmalloc(((size_t)df->n_listed + 2) * sizeof(*rs));
 	for (i = 0; i < df->n_listed; i++) {
 		const struct hd_value_diff *vd =
 			&HD_VEC_AT(&df->values, struct hd_value_diff, i);
