@@ -878,7 +878,7 @@ static void exact_body(struct part *p, const struct pass *ps)
 				skip_members(&fo, q->at_old);
 				skip_members(&fn, q->at_new);
 			}
-			for (k = 0; q->n_old > 1 && k < q->n_old; k++) {
+			for (k = 0; k < q->n_old; k++) {
 				uint32_t o = p->olist[q->at_old + k];
 				uint32_t n = p->nlist[q->at_new + k];
 
