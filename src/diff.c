@@ -210,7 +210,8 @@ static int differs(const struct hd_value_diff *x)
 static int full_value_cmp(void *ctx, uint32_t ia, uint32_t ib)
 {
 	const struct hd_diff *df = ctx;
-	const struct hd_value_diff *v = df->values.data, *a = &v[ia], *b = &v[ib];
+	const struct hd_value_diff *v = df->values.data;
+	const struct hd_value_diff *a = &v[ia], *b = &v[ib];
 	int da = differs(a), db = differs(b);
 	uint64_t ma, mb;
 	int c;

@@ -180,9 +180,9 @@ static uint64_t sched_start(const struct hd_value *v)
 
 /*
  * The block where side_loose puts the loose keys, room for a row for
- * every value: hd_match_side_order sorts in it first (16 bytes a value, a row
- * takes 36), so that the two write the same pages, not two fresh blocks
- * the kernel faults in and zeroes.
+ * every value: hd_match_side_order sorts in it first (16 bytes a
+ * value, a row takes 36), so that the two write the same pages, not two
+ * fresh blocks the kernel faults in and zeroes.
  */
 static uint64_t *side_loose_block(struct side *s)
 {
@@ -196,9 +196,9 @@ static uint64_t *side_loose_block(struct side *s)
 }
 
 /*
- * Sorts the values of one side into schedule order: by live
- * start + 1 (clamped to 0xfffffffe; values without a live range after
- * all others), then by id (clamped to [0, 0xffffffff]); ties in dump
+ * Sorts the values of one side into schedule order: by live start + 1
+ * (clamped to 0xfffffffe; values without a live range after all
+ * others), then by id (clamped to [0, 0xffffffff]); ties in dump
  * order (the sort is stable).  Each item is one number: the value's
  * index in its low bits, above them the start and the id, each in as
  * few bits as its largest value needs, which keeps the items at 8 bytes
@@ -499,8 +499,8 @@ static void group_old(struct part *p)
 				   p->groups);
 		if (g == HD_NONE) {
 			g = p->n_groups++;
-			p->groups[g] = (struct group){ key, 0, 0, s->free_list[r],
-						       HD_NONE, 0, 0 };
+			p->groups[g] = (struct group){
+				key, 0, 0, s->free_list[r], HD_NONE, 0, 0 };
 		}
 		p->groups[g].n_old++;
 		p->o_grp[i] = g;
