@@ -787,9 +787,8 @@ static void names_flush(struct name_batch *b, const uint32_t *olist)
 		hd_index_prefetch(ix, b->hash[i]);
 	}
 	for (i = 0; i < b->n; i++)
-		if ((c = hd_index_first(ix, b->hash[i])) != HD_NONE) {
+		if ((c = hd_index_first(ix, b->hash[i])) != HD_NONE)
 			__builtin_prefetch(&HD_VALUE(nd, c).name);
-		}
 	for (i = 0; i < b->n; i++)
 		if ((c = hd_index_first(ix, b->hash[i])) != HD_NONE) {
 			__builtin_prefetch(HD_VALUE(nd, c).name.p);
