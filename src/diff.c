@@ -50,14 +50,13 @@ static const int64_t *color_bytes(const struct hd_vec *v, size_t i)
 /*
  * Rows "space<C><suffix>" for the colours of either list, ascending; 0
  * where a side has no entry of the colour, absent on a side without the
- * figure (has_* 0; nl NULL without a NEW side).  The peak per colour is
- * each side's own time.
+ * figure (has_* 0).  The peak per colour is each side's own time.
  */
 static void space_rows(struct hd_vec *rows, struct hd_arena *arena,
 		       const char *suffix, const struct hd_vec *ol, int has_old,
 		       const struct hd_vec *nl, int has_new)
 {
-	size_t i = 0, k = 0, no = ol->len, nn = nl ? nl->len : 0;
+	size_t i = 0, k = 0, no = ol->len, nn = nl->len;
 
 	while (i < no || k < nn) {
 		const int64_t *a = i < no ? color_bytes(ol, i) : NULL;
@@ -83,53 +82,49 @@ void hd_figure_rows(struct hd_vec *rows, struct hd_arena *arena,
 		"prefetches", "evictions", "cross_program_prefetches",
 		"host_offloads", "host_reloads", "other_copies",
 	};
-	int hn = nf != NULL;
+	/* no NEW side: its figures all 0, no has_* set */
+	static const struct hd_figures none;
+	const struct hd_figures *n = nf ? nf : &none;
+	int oa = !of->allocs_partial, na = nf && !nf->allocs_partial;
+	int oc = !of->copies_partial, nc = nf && !nf->copies_partial;
 	int k;
 
 	push_row(rows, "total_bytes", 1, of->has_total, of->total_bytes,
-		 hn && nf->has_total, hn ? nf->total_bytes : 0);
+		 n->has_total, n->total_bytes);
 	push_row(rows, "peak_bytes", 1, of->has_peak, of->peak_bytes,
-		 hn && nf->has_peak, hn ? nf->peak_bytes : 0);
+		 n->has_peak, n->peak_bytes);
 	push_row(rows, "peak_time", 0, of->has_peak, of->peak_time,
-		 hn && nf->has_peak, hn ? nf->peak_time : 0);
+		 n->has_peak, n->peak_time);
 	push_row(rows, "stated_peak_bytes", 1, of->has_stated, of->stated_bytes,
-		 hn && nf->has_stated, hn ? nf->stated_bytes : 0);
+		 n->has_stated, n->stated_bytes);
 	push_row(rows, "stated_peak_time", 0, of->has_stated, of->stated_time,
-		 hn && nf->has_stated, hn ? nf->stated_time : 0);
+		 n->has_stated, n->stated_time);
 	push_row(rows, "recomputed_peak_bytes", 1, of->has_recomputed,
-		 of->recomputed_bytes, hn && nf->has_recomputed,
-		 hn ? nf->recomputed_bytes : 0);
-	space_rows(rows, arena, "_bytes", &of->by_color, !of->allocs_partial,
-		   nf ? &nf->by_color : NULL, nf != NULL && !nf->allocs_partial);
+		 of->recomputed_bytes, n->has_recomputed, n->recomputed_bytes);
+	space_rows(rows, arena, "_bytes", &of->by_color, oa, &n->by_color, na);
 	space_rows(rows, arena, "_peak_bytes", &of->peak_by_color, of->has_peak,
-		   nf ? &nf->peak_by_color : NULL, nf != NULL && nf->has_peak);
+		   &n->peak_by_color, n->has_peak);
 	for (k = 0; k < HD_KIND_COUNT; k++) {
 		if (k == HD_KIND_OTHER && !of->allocs_by_kind[k] &&
-		    !(hn && nf->allocs_by_kind[k]))
+		    !n->allocs_by_kind[k])
 			continue;
-		push_row(rows, kind_rows[k], 1, !of->allocs_partial, of->by_kind[k],
-			 hn && !nf->allocs_partial,
-			 hn ? nf->by_kind[k] : 0);
+		push_row(rows, kind_rows[k], 1, oa, of->by_kind[k], na,
+			 n->by_kind[k]);
 	}
-	push_row(rows, "allocations", 0, !of->allocs_partial, (int64_t)of->n_allocs,
-		 hn && !nf->allocs_partial,
-		 hn ? (int64_t)nf->n_allocs : 0);
-	push_row(rows, "values", 0, !of->allocs_partial, (int64_t)of->n_values,
-		 hn && !nf->allocs_partial,
-		 hn ? (int64_t)nf->n_values : 0);
+	push_row(rows, "allocations", 0, oa, (int64_t)of->n_allocs, na,
+		 (int64_t)n->n_allocs);
+	push_row(rows, "values", 0, oa, (int64_t)of->n_values, na,
+		 (int64_t)n->n_values);
 	/* donated parameters: rows only when a dump has one (most have none) */
-	if (of->aliased_params || (hn && nf->aliased_params)) {
-		push_row(rows, "aliased_bytes", 1, !of->allocs_partial,
-			 of->aliased_bytes, hn && !nf->allocs_partial,
-			 hn ? nf->aliased_bytes : 0);
-		push_row(rows, "aliased_parameters", 0, !of->allocs_partial,
-			 of->aliased_params, hn && !nf->allocs_partial,
-			 hn ? nf->aliased_params : 0);
+	if (of->aliased_params || n->aliased_params) {
+		push_row(rows, "aliased_bytes", 1, oa, of->aliased_bytes, na,
+			 n->aliased_bytes);
+		push_row(rows, "aliased_parameters", 0, oa, of->aliased_params,
+			 na, n->aliased_params);
 	}
 	for (k = 0; k < HD_COPY_CLASS_COUNT; k++)
-		push_row(rows, copy_rows[k], 0, !of->copies_partial,
-			 of->copies_by_class[k], hn && !nf->copies_partial,
-			 hn ? nf->copies_by_class[k] : 0);
+		push_row(rows, copy_rows[k], 0, oc, of->copies_by_class[k], nc,
+			 n->copies_by_class[k]);
 }
 
 static int64_t live_length(const struct hd_value *v)
@@ -182,12 +177,10 @@ static uint32_t value_changes(const struct hd_dump *o, uint32_t a,
 
 	if (a_size != b_size)
 		c |= HD_CHANGE_SIZE;
-	if (same)
-		;
-	else if (!hd_slice_eq(hd_shape_strip_layout(sa), hd_shape_strip_layout(sb)))
-		c |= HD_CHANGE_SHAPE;
-	else
-		c |= HD_CHANGE_LAYOUT;
+	if (!same)
+		c |= hd_slice_eq(hd_shape_strip_layout(sa),
+				 hd_shape_strip_layout(sb)) ?
+			     HD_CHANGE_LAYOUT : HD_CHANGE_SHAPE;
 	if ((!same || ((va->flags | vb->flags) & HD_VALUE_HAS_COLOR)) &&
 	    hd_value_space(o, a) != hd_value_space(n, b)) {
 		c |= HD_CHANGE_SPACE;
@@ -212,11 +205,13 @@ static int differs(const struct hd_value_diff *x)
 	return x->status != HD_STATUS_MATCHED || x->changes;
 }
 
-/* Differing values first, by |delta| descending, then by key. */
-static int cmp_value_diff(const void *pa, const void *pb, void *ctx)
+/* Entries ia and ib of df->values in order (keysort.h): differing
+ * values first, by |delta| descending, then by key. */
+static int full_value_cmp(void *ctx, uint32_t ia, uint32_t ib)
 {
-	const struct hd_value_diff *a = pa, *b = pb;
 	const struct hd_diff *df = ctx;
+	const struct hd_value_diff *v = df->values.data;
+	const struct hd_value_diff *a = &v[ia], *b = &v[ib];
 	int da = differs(a), db = differs(b);
 	uint64_t ma, mb;
 	int c;
@@ -233,14 +228,6 @@ static int cmp_value_diff(const void *pa, const void *pb, void *ctx)
 	if (c)
 		return c;
 	return (a->old_v > b->old_v) - (a->old_v < b->old_v);
-}
-
-static int full_value_cmp(void *ctx, uint32_t a, uint32_t b)
-{
-	const struct hd_diff *df = ctx;
-	const struct hd_value_diff *v = df->values.data;
-
-	return cmp_value_diff(&v[a], &v[b], ctx);
 }
 
 /* The sort item of entry i (keysort.h): |delta| descending, status,
@@ -295,7 +282,7 @@ static void *split_run(void *arg)
 }
 
 /*
- * Sorts df->values by cmp_value_diff, stably (keysort.h): the
+ * Sorts df->values by full_value_cmp, stably (keysort.h): the
  * differing values (all before the others) by |delta| descending, then
  * status, then key; the others by key.  items[i] is the item of entry
  * i (made by list_values while the entry was at hand); they are split
@@ -342,10 +329,8 @@ struct value_counts {
  * side), and *it, its sort item (index i); returns whether it differs.
  * A partial listing (df->partial) stores no entry that does not, and
  * no item (it is NULL: keep_listed makes the few it needs).  The entry
- * is made in a local
- * and stored once, and whether it differs is worked out from the
- * numbers, not read back: read back from memory, its fields just stored
- * in pieces stalled every entry.
+ * is made in a local and stored once, and whether it differs is worked
+ * out from the numbers: fields just stored in pieces stall a read.
  */
 static int fill_value(const struct hd_diff *df, struct hd_value_diff *out,
 		      struct hd_key_item *it, uint32_t i, uint32_t a,
@@ -406,7 +391,8 @@ static int fill_value(const struct hd_diff *df, struct hd_value_diff *out,
  * sides; TEXT_AHEAD ahead, once those are in, the allocations and the
  * shapes' text.  Prefetches, not loads: nothing waits for them, so the
  * misses of the three stages overlap with each other and with making
- * the entries.
+ * the entries.  The first few entries of a chunk (LIST_CHUNK) go
+ * without.
  */
 #define REC_AHEAD 24
 #define AV_AHEAD 16
@@ -513,8 +499,7 @@ struct fill_job {
  * go to [from, to), or in a partial listing only the differing ones, to
  * the end of the job's arrays (gather_listed then puts them together).
  * The counts go to a local copy while the chunk is made: the two jobs'
- * counts are neighbours in memory, and counting there for every entry
- * bounced their cache line between the two cores.
+ * counts share a cache line.
  */
 static uint32_t fill_old(struct fill_job *j, uint32_t from, uint32_t to)
 {
@@ -531,16 +516,6 @@ static uint32_t fill_old(struct fill_job *j, uint32_t from, uint32_t to)
 		 * items (keep_listed makes them) */
 		out = (struct hd_value_diff *)j->vals.data + j->vals.len;
 		items = NULL;
-	}
-	for (i = from; i < from + REC_AHEAD && i < to; i++)
-		fetch_rec(df, i);
-	for (i = from; i < from + AV_AHEAD && i < to; i++) {
-		fetch_av(df->old, i);
-		fetch_av(df->new_dump, df->match.old_to_new[i]);
-	}
-	for (i = from; i < from + TEXT_AHEAD && i < to; i++) {
-		fetch_text(df->old, i);
-		fetch_text(df->new_dump, df->match.old_to_new[i]);
 	}
 	for (i = from; i < to; i++) {
 		fetch_ahead(df, i, to);
@@ -669,19 +644,17 @@ static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items,
 
 		w.chunk_at = hd_xcalloc(w.n_old_chunks + 1, sizeof(uint32_t));
 		w.chunk_job = hd_xcalloc(w.n_old_chunks + 1, 1);
-		for (k = 0; k < 2; k++) {
-			/* room for all, as one job may make all: only the
-			 * pages written are backed (arena.h) */
+		/* room for all, as one job may make all: only the pages
+		 * written are backed (arena.h) */
+		for (k = 0; k < 2; k++)
 			hd_vec_block(&j[k].vals, sizeof(struct hd_value_diff), n);
-		}
 	}
 	hd_run_two(fill_chunks, &j[0], fill_chunks, &j[1], w.n_old >= 4096);
 	df->values.len = w.n_out;
 	if (df->partial) {
 		gather_listed(df, &w, j);
-		for (k = 0; k < 2; k++) {
+		for (k = 0; k < 2; k++)
 			hd_vec_release(&j[k].vals);
-		}
 		free(w.chunk_at);
 		free(w.chunk_job);
 	}
@@ -705,13 +678,11 @@ static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items,
  * The partial listing (hd_diff_compute_sides_top): list_values has kept
  * the differing entries alone, in dump order; the first top of
  * sort_values' order go to the front in that order (their number to
- * df->n_top), the others follow as they were.  The items are made
- * here, in items (room for all), without their keys (value_numbers):
- * only the few entries that may be among the first top have theirs
- * read.  The items are then spent.  The unchanged entries are neither sorted nor kept, and the
- * differing ones are not sorted past the ones a report of the top
- * values prints (the sum of the others needs no order, as long as no
- * sum of them saturates: where one could, all are sorted).
+ * df->n_top), the others follow as they were.  The items (room for
+ * all) are made here without their keys (value_numbers): only the few
+ * entries that may be among the first top have theirs read.  The rest
+ * are not sorted (their sum needs no order, as long as no sum of them
+ * saturates: where one could, all are sorted).
  */
 static void keep_listed(struct hd_diff *df, struct hd_key_item *items,
 			uint32_t top)
@@ -789,22 +760,15 @@ void hd_diff_side_release(struct hd_diff_side *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static void *side_prepare_thread(void *arg)
-{
-	struct hd_diff_side *s = arg;
-
-	hd_diff_side_prepare(s, s->d);
-	return NULL;
-}
-
+/* The two sides one after the other: the binary prepares them on
+ * threads of its own (batch.c). */
 int hd_diff_compute(struct hd_diff *df, const struct hd_dump *old,
 		    const struct hd_dump *new_dump, unsigned match_flags)
 {
 	struct hd_diff_side os, ns;
 
-	os.d = old;
-	ns.d = new_dump;
-	hd_run_two(side_prepare_thread, &os, side_prepare_thread, &ns, 1);
+	hd_diff_side_prepare(&os, old);
+	hd_diff_side_prepare(&ns, new_dump);
 	return hd_diff_compute_sides(df, &os, &ns, match_flags);
 }
 
@@ -1011,16 +975,12 @@ static int cmp_groups(const void *pa, const void *pb)
 	return a->ratio100 < b->ratio100 ? -1 : a->ratio100 > b->ratio100;
 }
 
-static int64_t abs64(int64_t x)
-{
-	return x < 0 ? (x == INT64_MIN ? INT64_MAX : -x) : x;
-}
-
 static int cmp_others(const void *pa, const void *pb)
 {
 	const struct hd_value_diff *a = *(const struct hd_value_diff *const *)pa;
 	const struct hd_value_diff *b = *(const struct hd_value_diff *const *)pb;
-	int64_t x = abs64(a->delta), y = abs64(b->delta);
+	/* (a delta is never INT64_MIN: both sizes it joins are >= 0) */
+	uint64_t x = hd_magnitude(a->delta), y = hd_magnitude(b->delta);
 
 	if (x != y)
 		return x > y ? -1 : 1;
@@ -1030,12 +990,11 @@ static int cmp_others(const void *pa, const void *pb)
 void hd_diff_scaling(const struct hd_diff *df, struct hd_scaling *sc)
 {
 	const struct hd_value_diff **rs;
-	uint32_t i, k, n = 0, min, n_one = 0;
-	size_t cap = df->n_listed + 2;
+	uint32_t i, k, n = 0, min, n_one;
 
 	memset(sc, 0, sizeof(*sc));
 	sc->n_matched = df->n_matched;
-	rs = hd_xmalloc(cap * sizeof(*rs));
+	rs = hd_xmalloc(((size_t)df->n_listed + 2) * sizeof(*rs));
 	for (i = 0; i < df->n_listed; i++) {
 		const struct hd_value_diff *vd =
 			&HD_VEC_AT(&df->values, struct hd_value_diff, i);
@@ -1075,11 +1034,9 @@ void hd_diff_scaling(const struct hd_diff *df, struct hd_scaling *sc)
 		if (r == 100)
 			n_one = 0;
 	}
-	if (n_one) {
-		struct hd_scale_group g = { 100, n_one, 0, 0 };
-
-		sc->groups[sc->n_groups++] = g;
-	}
+	if (n_one)
+		sc->groups[sc->n_groups++] = (struct hd_scale_group){
+			100, n_one, 0, 0 };
 	qsort(sc->groups, sc->n_groups, sizeof(*sc->groups), cmp_groups);
 	qsort(sc->others, sc->n_others, sizeof(*sc->others), cmp_others);
 	free(rs);

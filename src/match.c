@@ -1,11 +1,10 @@
 /*
  * match.c - pairs the values of two dumps (see match.h).
  *
- * Every pass looks only at values that earlier passes left unpaired.
  * Grouping by a key uses a hash index from the 64-bit key to the group
  * (see struct part); groups are numbered in the order of their
  * first old member in schedule order, so the result never depends on
- * hash order.  The two dumps are canonicalised on two threads at once.
+ * hash order.
  *
  * Every pass pairs values only inside a group, and a group's pairs
  * depend on nothing but its own members.  So a pass runs as two "parts",
@@ -13,11 +12,9 @@
  * (split by a bit of the mixed key, not by thread timing): the pairs are
  * the same as with one part.
  *
- * Schedule order of a value: live-range start (XLA derives it from the
- * sequence position of the defining instruction; values without a live
- * range come last), then HloValue id.  Its "place" is its rank in that
- * order divided by the number of values, a number in [0, 1) comparable
- * across the two dumps.
+ * A value's "place" is its rank in schedule order (match.h) divided by
+ * the number of values, a number in [0, 1) comparable across the two
+ * dumps.
  */
 #include "hlodiff/match.h"
 #include "hlodiff/keysort.h"
@@ -59,7 +56,7 @@ struct side {
 			      * match does not use before it starts */
 };
 
-/* What hd_match_side_new prepares: one side before the match. */
+/* One side prepared for the match (match.h). */
 struct hd_match_side {
 	struct side s;
 };
@@ -183,11 +180,9 @@ static uint64_t sched_start(const struct hd_value *v)
 
 /*
  * The block where side_loose puts the loose keys, room for a row for
- * every value: side_order sorts in it first (it needs 16 bytes a value,
- * the rows take 36), so that the pages it touched are written again
- * there, where a block of its own was fresh memory (a kernel fault and
- * zeroing every 2 MiB) given back right after, and the rows then took
- * as much fresh memory again.
+ * every value: hd_match_side_order sorts in it first (16 bytes a
+ * value, a row takes 36), so that the two write the same pages, not two
+ * fresh blocks the kernel faults in and zeroes.
  */
 static uint64_t *side_loose_block(struct side *s)
 {
@@ -201,9 +196,9 @@ static uint64_t *side_loose_block(struct side *s)
 }
 
 /*
- * Sorts the values of one side into schedule order (see top): by live
- * start + 1 (clamped to 0xfffffffe; values without a live range after
- * all others), then by id (clamped to [0, 0xffffffff]); ties in dump
+ * Sorts the values of one side into schedule order: by live start + 1
+ * (clamped to 0xfffffffe; values without a live range after all
+ * others), then by id (clamped to [0, 0xffffffff]); ties in dump
  * order (the sort is stable).  Each item is one number: the value's
  * index in its low bits, above them the start and the id, each in as
  * few bits as its largest value needs, which keeps the items at 8 bytes
@@ -212,8 +207,9 @@ static uint64_t *side_loose_block(struct side *s)
  * their id order.  Where the three do not fit in 64 bits (hostile ids
  * and starts), the items are sorted by id, then stably by start.
  */
-static void side_order(struct side *s)
+void hd_match_side_order(struct hd_match_side *ms)
 {
+	struct side *s = &ms->s;
 	uint64_t *a = side_loose_block(s);
 	uint64_t *tmp = a + s->n + 1;
 	uint64_t *kept = s->keys;
@@ -502,14 +498,9 @@ static void group_old(struct part *p)
 		g = hd_index_put64(&p->table, key, p->n_groups, group_key,
 				   p->groups);
 		if (g == HD_NONE) {
-			struct group *q = &p->groups[p->n_groups];
-
 			g = p->n_groups++;
-			q->key = key;
-			q->n_old = q->n_new = 0;
-			q->first_old = s->free_list[r];
-			q->first_new = HD_NONE;
-			q->at_old = q->at_new = 0;
+			p->groups[g] = (struct group){
+				key, 0, 0, s->free_list[r], HD_NONE, 0, 0 };
 		}
 		p->groups[g].n_old++;
 		p->o_grp[i] = g;
@@ -589,21 +580,6 @@ static void *part_run(void *arg)
 /* Below this many unpaired old values a pass runs on one thread. */
 #define TWO_PARTS_MIN 8192
 
-/* Runs pass ps over the values still unpaired. */
-static void run_pass(struct mctx *x, const struct pass *ps)
-{
-	/* The free lists as the last pass left them decide whether the
-	 * keys are taken on two threads, the lists without the values it
-	 * paired whether the two parts run on two (either way gives the
-	 * same pairs). */
-	x->pass = ps;
-	hd_run_two(old_keys_thread, x, new_keys_thread, x,
-		   x->o.n_free >= TWO_PARTS_MIN);
-	hd_run_two(part_run, &x->part[0], part_run, &x->part[1],
-		   x->o.n_free >= TWO_PARTS_MIN);
-	x->pass = NULL;
-}
-
 /* Pairs every group that has exactly one member on each side (its
  * first ones: no member lists needed). */
 static void unique_body(struct part *p, const struct pass *ps)
@@ -618,12 +594,24 @@ static void unique_body(struct part *p, const struct pass *ps)
 	}
 }
 
-static void pass_unique(struct mctx *x, struct keysrc okey,
-			struct keysrc nkey, enum hd_match_how how)
+/* Runs the pass of body over the values still unpaired, grouped by okey
+ * and nkey (every body but unique_body reads the member lists). */
+static void run_pass(struct mctx *x, struct keysrc okey, struct keysrc nkey,
+		     enum hd_match_how how,
+		     void (*body)(struct part *p, const struct pass *ps))
 {
-	struct pass ps = { okey, nkey, 0, how, unique_body };
+	struct pass ps = { okey, nkey, body != unique_body, how, body };
 
-	run_pass(x, &ps);
+	/* The free lists as the last pass left them decide whether the
+	 * keys are taken on two threads, the lists without the values it
+	 * paired whether the two parts run on two (either way gives the
+	 * same pairs). */
+	x->pass = &ps;
+	hd_run_two(old_keys_thread, x, new_keys_thread, x,
+		   x->o.n_free >= TWO_PARTS_MIN);
+	hd_run_two(part_run, &x->part[0], part_run, &x->part[1],
+		   x->o.n_free >= TWO_PARTS_MIN);
+	x->pass = NULL;
 }
 
 static double dist(double a, double b)
@@ -676,14 +664,6 @@ static void align_body(struct part *p, const struct pass *ps)
 	}
 }
 
-static void pass_align(struct mctx *x, struct keysrc okey,
-		       struct keysrc nkey)
-{
-	struct pass ps = { okey, nkey, 1, HD_MATCH_SCHEDULE, align_body };
-
-	run_pass(x, &ps);
-}
-
 /* The new value with the same name{index} as old value o, or HD_NONE. */
 static uint32_t same_name(const struct mctx *x, uint32_t o)
 {
@@ -724,9 +704,7 @@ static void pair_last(struct part *p, const struct group *q,
  * A cursor that prefetches, ahead of exact_body, what comparing the keys
  * of the members of a list reads: each member's value record, and once
  * that is in (half as far ahead), its name's text (an index other than
- * "{}" follows it).
- * The members of the groups are scattered over the dump, and exact_body
- * waited for two or three cache misses a member.
+ * "{}" follows it): the members are scattered over the dump.
  */
 struct member_fetch {
 	const struct hd_dump *d;
@@ -809,9 +787,8 @@ static void names_flush(struct name_batch *b, const uint32_t *olist)
 		hd_index_prefetch(ix, b->hash[i]);
 	}
 	for (i = 0; i < b->n; i++)
-		if ((c = hd_index_first(ix, b->hash[i])) != HD_NONE) {
+		if ((c = hd_index_first(ix, b->hash[i])) != HD_NONE)
 			__builtin_prefetch(&HD_VALUE(nd, c).name);
-		}
 	for (i = 0; i < b->n; i++)
 		if ((c = hd_index_first(ix, b->hash[i])) != HD_NONE) {
 			__builtin_prefetch(HD_VALUE(nd, c).name.p);
@@ -849,14 +826,7 @@ static void names_ahead(struct part *p, uint32_t *out)
 }
 
 /*
- * The first two passes over the structural groups (same structural hash,
- * hence same canonical hash):
- *   exact       same name{index} within a group.  In a group of equal
- *               size on both sides (identical computations) the name is
- *               trusted only where it agrees with the schedule-order
- *               alignment of the group; the rest is left to the
- *               schedule pass.
- *   structural  a group left with one free member on each side.
+ * The passes exact and structural (match.h) over the structural groups.
  * Names are looked up only in groups of unequal size, so the common
  * case costs no lookup.
  */
@@ -907,7 +877,7 @@ static void exact_body(struct part *p, const struct pass *ps)
 				skip_members(&fo, q->at_old);
 				skip_members(&fn, q->at_new);
 			}
-			for (k = 0; q->n_old > 1 && k < q->n_old; k++) {
+			for (k = 0; k < q->n_old; k++) {
 				uint32_t o = p->olist[q->at_old + k];
 				uint32_t n = p->nlist[q->at_new + k];
 
@@ -934,15 +904,6 @@ static void exact_body(struct part *p, const struct pass *ps)
 		}
 		pair_last(p, q, ps->how);
 	}
-}
-
-static void pass_exact_structural(struct mctx *x)
-{
-	struct pass ps = { by_value(x->o.c.value_struct),
-			   by_value(x->n.c.value_struct), 1,
-			   HD_MATCH_STRUCTURAL, exact_body };
-
-	run_pass(x, &ps);
 }
 
 /* Same name{index}, whatever the content. */
@@ -1005,46 +966,23 @@ void hd_match_side_canon(struct hd_match_side *ms)
 	hd_canon_drop_insn_hashes(&s->c);
 }
 
-void hd_match_side_order(struct hd_match_side *ms)
-{
-	side_order(&ms->s);
-}
-
 const uint64_t *hd_match_side_kept(const struct hd_match_side *ms)
 {
 	return ms->s.kept;
-}
-
-struct hd_match_side *hd_match_side_new(const struct hd_dump *d)
-{
-	struct hd_match_side *ms = hd_match_side_begin(d);
-
-	hd_match_side_canon(ms);
-	hd_match_side_order(ms);
-	return ms;
-}
-
-static void *side_new_thread(void *arg)
-{
-	struct hd_match_side **slot = arg;
-
-	*slot = hd_match_side_new((*slot)->s.d);
-	return NULL;
 }
 
 /*
  * Loose keys of the values still unpaired (hd_canon_loose), visited in
  * dump order, which follows the input text and so keeps the reads of
  * shapes close together.  They go in a row per place of the free list
- * (which holds every unpaired value, and a few paired by the last
- * pass, whose rows are left as they are): rows for the values left
- * only, fresh memory for a half or less of the values, and a pass
- * reads them in order of place (side_keys), where rows by value made
- * it read them scattered.  The row of each place goes in row, which
- * side_keys shrinks with the free list.
+ * (the rows of values paired by the last pass are left as they are),
+ * so that a pass reads them in order of place (side_keys).  The row of
+ * each place goes in row, which side_keys shrinks with the free list.
+ * A thread's function: arg is the side.
  */
-static void side_loose(struct side *s)
+static void *side_loose(void *arg)
 {
+	struct side *s = arg;
 	/* between passes, keys is scratch: a value's place, by value */
 	uint32_t *place_of = (uint32_t *)(void *)s->keys;
 	uint32_t v, r, n = s->n_free;
@@ -1062,19 +1000,7 @@ static void side_loose(struct side *s)
 			hd_canon_loose(&s->c, s->d, v,
 				       &s->loose[(size_t)place_of[v] *
 						 HD_LOOSE_COUNT], &cur);
-}
-
-static void *side_loose_thread(void *arg)
-{
-	side_loose(arg);
 	return NULL;
-}
-
-/* The loose keys of both sides, the new side's on a second thread (each
- * reads its own dump and writes its own arrays). */
-static void sides_loose(struct mctx *x)
-{
-	hd_run_two(side_loose_thread, &x->o, side_loose_thread, &x->n, 1);
 }
 
 static void side_release(struct side *s)
@@ -1124,12 +1050,12 @@ struct gside {
 	uint32_t *todo;         /* entries not anchored yet (graph_anchors_more) */
 	uint32_t *by_insn;      /* entries, for gside_names: in the order of
 				 * their instructions (the dump's order) */
-	uint32_t n_todo, n_by_insn;
+	uint32_t n_todo;
 	int named;              /* gside_names has read the names */
 	uint32_t *ops;          /* operand instructions: canonical hashing's
 				 * links (links), else read from the text */
-	size_t n_ops, cap_ops;
-	int links;              /* ops is the canon's insn_ops, not owned */
+	struct hd_vec text_ops; /* where ops is without links */
+	int links;              /* ops is the canon's insn_ops */
 	uint64_t param_op;      /* the opcode hash of "parameter" */
 	uint32_t *anchor;       /* instruction -> its partner's instruction
 				 * (old side) or itself (new side) when
@@ -1197,16 +1123,12 @@ static void gside_golden_operands(struct gside *g, struct hd_slice t,
 		if (k != -1 && (int64_t)at - k >= 0 &&
 		    (int64_t)at - k < (int64_t)g->n_insns)
 			j = (uint32_t)((int64_t)at - k);
-		if (g->n_ops == g->cap_ops) {
-			g->cap_ops = g->cap_ops ? 2 * g->cap_ops : 256;
-			g->ops = hd_xrealloc(g->ops, g->cap_ops * sizeof(*g->ops));
-		}
-		g->ops[g->n_ops++] = j;
+		*(uint32_t *)hd_vec_push(&g->text_ops) = j;
 	}
 }
 
 /* The instructions named by %NAME in the operand list of instruction
- * at (string literals skipped), appended to g->ops: for a dump whose
+ * at (string literals skipped), appended to g->text_ops: for a dump whose
  * canonical hashes kept no operand links (a golden's stored hashes). */
 static void gside_operands(struct gside *g, struct hd_slice t, uint32_t at)
 {
@@ -1235,11 +1157,7 @@ static void gside_operands(struct gside *g, struct hd_slice t, uint32_t at)
 		}
 		for (e = ++pc; e < end && hd_name_char[(unsigned char)*e]; e++)
 			;
-		if (g->n_ops == g->cap_ops) {
-			g->cap_ops = g->cap_ops ? 2 * g->cap_ops : 256;
-			g->ops = hd_xrealloc(g->ops, g->cap_ops * sizeof(*g->ops));
-		}
-		g->ops[g->n_ops++] = hd_dump_insn_by_name(
+		*(uint32_t *)hd_vec_push(&g->text_ops) = hd_dump_insn_by_name(
 			d, hd_slice_make(pc, (size_t)(e - pc)));
 		p = e;
 	}
@@ -1273,13 +1191,12 @@ static void gside_alloc(struct gside *g, struct side *s, uint32_t nf)
 	g->by_insn = g->todo + nf + 1;
 	for (f = 0; f < nf; f++)
 		g->todo[f] = f;
-	g->n_todo = g->n_by_insn = nf;
+	g->n_todo = nf;
 	memset(g->quiet, 0xff, sizeof(g->quiet));
 	/* canonical hashing's operand links, else the text's (a golden) */
 	g->links = s->c.insn_ops_at != NULL;
 	g->param_op = hd_hash64(hd_slice_make("parameter", 9));
-	if (g->links)
-		g->ops = s->c.insn_ops;
+	g->text_ops.elem = sizeof(uint32_t);
 }
 
 /* The features of free value v's entry e (instruction i, known). */
@@ -1294,15 +1211,15 @@ static void gside_value(struct gside *g, struct gval *e, uint32_t i)
 	e->src = loose[2];
 	e->file = loose[3];
 	/* a parameter's operand is its number (in src and file) */
-	if (e->op == g->param_op) {
+	if (e->op == g->param_op)
 		return;
-	} else if (g->links) {
+	if (g->links) {
 		e->ops_at = s->c.insn_ops_at[i];
 		e->ops_n = s->c.insn_ops_at[i + 1] - e->ops_at;
 	} else {
-		e->ops_at = (uint32_t)g->n_ops;
+		e->ops_at = (uint32_t)g->text_ops.len;
 		gside_operands(g, in->operands, i);
-		e->ops_n = (uint32_t)g->n_ops - e->ops_at;
+		e->ops_n = (uint32_t)g->text_ops.len - e->ops_at;
 	}
 }
 
@@ -1378,6 +1295,7 @@ static void gside_init(struct gside *g, struct side *s, uint32_t nf)
 		if (e->insn != HD_NONE)
 			gside_value(g, e, i);
 	}
+	g->ops = g->links ? s->c.insn_ops : g->text_ops.data;
 	gside_by_insn(g);
 	gside_users(g);
 }
@@ -1407,7 +1325,7 @@ static void gside_names(struct gside *g)
 	/* the values of one tuple follow each other: their instruction is
 	 * read once.  The text is read front to back, keeping a window of
 	 * it resident (hd_dump_pass_at): the parser gave it back. */
-	for (t = 0; t < g->n_by_insn; t++) {
+	for (t = 0; t < g->nf; t++) {
 		struct gval *e = &g->gv[g->by_insn[t]];
 
 		if (e->insn == HD_NONE || g->s->partner[e->v] != HD_NONE)
@@ -1429,8 +1347,7 @@ static void gside_release(struct gside *g)
 	free(g->gv);
 	free(g->todo);
 	free(g->slot);
-	if (!g->links)
-		free(g->ops);
+	hd_vec_release(&g->text_ops);
 	free(g->anchor);
 	free(g->use_at);
 	free(g->uses);
@@ -1474,13 +1391,11 @@ static void graph_anchors_more(struct gside *go, struct gside *gn)
 /* The anchors (struct gside) of both sides from the pairs made so far. */
 static void graph_anchors(struct gside *go, struct gside *gn)
 {
-	const struct side *o = go->s, *n = gn->s;
 	uint32_t v;
 
 	memset(go->anchor, 0xff, ((size_t)go->n_insns + 1) * sizeof(uint32_t));
 	memset(gn->anchor, 0xff, ((size_t)gn->n_insns + 1) * sizeof(uint32_t));
-	(void)n;
-	for (v = 0; v < o->n; v++)
+	for (v = 0; v < go->s->n; v++)
 		anchor_pair(go, gn, v);
 }
 
@@ -1513,8 +1428,7 @@ static uint64_t graph_key(const struct gside *g, const struct gval *e,
 		return 0;
 	switch (kind) {
 	case GK_BOTTOM_NAMED:
-		return graph_operands(g, e, gmix(gmix(h, e->opn),
-							 e->name));
+		return graph_operands(g, e, gmix(gmix(h, e->opn), e->name));
 	case GK_META:
 		h = gmix(gmix(h, e->opn), e->name);
 		return gmix(h, e->src);
@@ -1663,7 +1577,7 @@ static void graph_step(struct mctx *x, struct gside *go, struct gside *gn,
 {
 	uint32_t before = pairs_made(x);
 	uint32_t *quiet = &go->quiet[align ? 1 + go->sources_only : 0][k];
-	struct pass ps;
+	struct keysrc okey = by_value(go->key), nkey = by_value(gn->key);
 
 	if (*quiet == before)
 		return;
@@ -1674,14 +1588,12 @@ static void graph_step(struct mctx *x, struct gside *go, struct gside *gn,
 	}
 	graph_keys(go, k);
 	graph_keys(gn, k);
-	ps.okey = by_value(go->key);
-	ps.nkey = by_value(gn->key);
 	/* a value without a key takes no part */
-	ps.okey.sparse = ps.nkey.sparse = 1;
-	ps.lists = align;
-	ps.how = align ? HD_MATCH_SCHEDULE : HD_MATCH_GRAPH;
-	ps.body = align ? align_equal_body : unique_body;
-	run_pass(x, &ps);
+	okey.sparse = nkey.sparse = 1;
+	if (align)
+		run_pass(x, okey, nkey, HD_MATCH_SCHEDULE, align_equal_body);
+	else
+		run_pass(x, okey, nkey, HD_MATCH_GRAPH, unique_body);
 	if (pairs_made(x) == before)
 		*quiet = before;
 }
@@ -1766,23 +1678,29 @@ static void cascade(struct mctx *x)
 	const struct hd_canon *oc = &x->o.c, *nc = &x->n.c;
 	int k;
 
-	pass_exact_structural(x);
-	pass_unique(x, by_value(oc->value_canon), by_value(nc->value_canon),
-		    HD_MATCH_CANONICAL);
+	run_pass(x, by_value(oc->value_struct), by_value(nc->value_struct),
+		 HD_MATCH_STRUCTURAL, exact_body);
+	run_pass(x, by_value(oc->value_canon), by_value(nc->value_canon),
+		 HD_MATCH_CANONICAL, unique_body);
 	pass_graph(x);
 	/* only the graph pass follows operand links */
 	hd_canon_drop_insn_ops(&x->o.c);
 	hd_canon_drop_insn_ops(&x->n.c);
-	sides_loose(x);
+	/* the new side's on a second thread: each side reads its own dump
+	 * and writes its own arrays */
+	hd_run_two(side_loose, &x->o, side_loose, &x->n, 1);
 	for (k = 0; k < HD_LOOSE_COUNT; k++)
-		pass_unique(x, loose_key(&x->o, k), loose_key(&x->n, k),
-			    HD_MATCH_LOOSE);
-	pass_align(x, by_value(oc->value_struct), by_value(nc->value_struct));
-	pass_align(x, by_value(oc->value_canon), by_value(nc->value_canon));
+		run_pass(x, loose_key(&x->o, k), loose_key(&x->n, k),
+			 HD_MATCH_LOOSE, unique_body);
+	run_pass(x, by_value(oc->value_struct), by_value(nc->value_struct),
+		 HD_MATCH_SCHEDULE, align_body);
+	run_pass(x, by_value(oc->value_canon), by_value(nc->value_canon),
+		 HD_MATCH_SCHEDULE, align_body);
 	/* The stem key pairs only when unique: aligning ops of one stem whose
 	 * shapes differ by schedule order alone would be a guess. */
 	for (k = 0; k < HD_LOOSE_STEM; k++)
-		pass_align(x, loose_key(&x->o, k), loose_key(&x->n, k));
+		run_pass(x, loose_key(&x->o, k), loose_key(&x->n, k),
+			 HD_MATCH_SCHEDULE, align_body);
 	pass_name(x);
 }
 
@@ -1796,9 +1714,8 @@ void hd_match_side_free(struct hd_match_side *ms)
 
 /*
  * The match's three arrays, in one block on 2 MiB pages where the
- * kernel can (arena.h): from malloc they took a fault for every 4 KiB
- * page (hundreds on a large dump, as the partner arrays are written
- * whole here).  The partners start HD_NONE (all ones), how 0.
+ * kernel can (arena.h), as they are written whole here.  The partners
+ * start HD_NONE (all ones), how 0.
  */
 static void match_arrays(struct hd_match *m)
 {
@@ -1857,23 +1774,22 @@ int hd_match_values_sides(struct hd_match *m, struct hd_match_side *old,
 	return 0;
 }
 
-/*
- * Canonicalises both dumps at once: the new side on a second thread
- * (the two are independent and read-only), the old one here.  Without a
- * thread, one after the other.  The result does not depend on which.
- */
+/* The two sides one after the other: the binary prepares them on
+ * threads of its own (diff.h). */
 int hd_match_values(struct hd_match *m, const struct hd_dump *old,
 		    const struct hd_dump *new_dump, unsigned flags)
 {
-	struct hd_match_side ostub, nstub, *os = &ostub, *ns = &nstub;
-	int rc;
+	struct hd_match_side *ms[2] = { hd_match_side_begin(old),
+					hd_match_side_begin(new_dump) };
+	int rc, k;
 
-	ostub.s.d = old;
-	nstub.s.d = new_dump;
-	hd_run_two(side_new_thread, &os, side_new_thread, &ns, 1);
-	rc = hd_match_values_sides(m, os, ns, flags);
-	hd_match_side_free(os);
-	hd_match_side_free(ns);
+	for (k = 0; k < 2; k++) {
+		hd_match_side_canon(ms[k]);
+		hd_match_side_order(ms[k]);
+	}
+	rc = hd_match_values_sides(m, ms[0], ms[1], flags);
+	hd_match_side_free(ms[0]);
+	hd_match_side_free(ms[1]);
 	return rc;
 }
 

@@ -79,8 +79,8 @@ void hd_diff_release(struct hd_diff *df);
  * computes one dump's figures and match side (match.h), reading nothing
  * but d; hd_diff_compute_sides compares two prepared sides and takes
  * them over (they are left empty).  hd_diff_side_release frees a side
- * that was prepared but not compared.  hd_diff_compute is these with the
- * new side on a second thread.
+ * that was prepared but not compared.  hd_diff_compute is these, one
+ * side after the other.
  */
 struct hd_diff_side {
 	const struct hd_dump *d;
@@ -113,9 +113,10 @@ int hd_diff_compute_sides(struct hd_diff *df, struct hd_diff_side *old,
  * struct hd_diff), which spares the sort of the unchanged values and of
  * the differing ones past the top; the values at the peak likewise
  * (peak.h); and the match's how of the structural pairs is not told
- * exact yet (HD_MATCH_LABELS_LATER), nor the entries' how.  hd_diff_complete then makes it what
- * hd_diff_compute_sides makes, for readers of the rest (a no-op on a
- * complete diff); pointers into values do not survive it.
+ * exact yet (HD_MATCH_LABELS_LATER), nor the entries' how.
+ * hd_diff_complete then makes it what hd_diff_compute_sides makes, for
+ * readers of the rest (a no-op on a complete diff); pointers into
+ * values do not survive it.
  */
 int hd_diff_compute_sides_top(struct hd_diff *df, struct hd_diff_side *old,
 			      struct hd_diff_side *new_side,

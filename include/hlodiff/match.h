@@ -14,21 +14,11 @@
  *   structural  structural hash unique on both sides (or one member
  *               left on each side once the exact pairs are made).
  *   canonical   canonical hash unique on both sides.
- *   graph       shape left out (docs/matching.md): in rounds, keys unique
- *               on both sides made of the operands already paired (by
- *               position) with opcode, op_name and stripped name; of the
- *               metadata (op_name, stripped name, source file and line,
- *               parameter number); of a paired user and the operand
- *               position; every key with the value's index.  Then ties
- *               of as many members a side aligned by schedule order
- *               ("schedule"), one key at a time, each followed by the
- *               rounds again: first those whose operands are all paired
- *               and that are the first unpaired operand of each of
- *               their users, then all.  Operand links are
- *               canon.h's insn_ops, opcodes, op_names and sources its
- *               insn_loose; stripped names are read (once an
- *               instruction) only for the values still unpaired when
- *               a key first needs them.
+ *   graph       shape left out (docs/matching.md): in rounds, keys
+ *               unique on both sides made of the operands and users
+ *               already paired and of the metadata; then ties of as
+ *               many members a side aligned by schedule order
+ *               ("schedule"), each followed by the rounds again.
  *   loose       unique on both sides, by opcode + shape + op_name, then
  *               stripped name + opcode + shape without layout, then
  *               opcode + shape without layout.
@@ -102,23 +92,17 @@ void hd_match_label(struct hd_match *m, const struct hd_dump *old,
 		    const struct hd_dump *new_dump);
 
 /*
- * The same in two steps, for callers that prepare each dump on a thread
- * of its own: hd_match_side_new canonicalises one dump (canon.h) and
- * sorts its values into schedule order, reading nothing but d;
- * hd_match_values_sides pairs two prepared sides (old first) and uses
- * them up (each must still be freed with hd_match_side_free, which
- * accepts NULL).  hd_match_values is these with the new side on a
- * second thread.
+ * The same in steps, for callers that prepare each dump on a thread of
+ * its own: hd_match_side_begin makes a side, then hd_match_side_canon
+ * (the dump's canonical hashes, canon.h) and hd_match_side_order (its
+ * values' schedule order) complete it, in either order, or at once on
+ * two threads: they write different parts of the side and read only
+ * the dump.  hd_match_values_sides pairs two prepared sides (old first)
+ * and uses them up (each must still be freed with hd_match_side_free,
+ * which accepts NULL).  hd_match_values is these, one side after the
+ * other.
  */
 struct hd_match_side;
-struct hd_match_side *hd_match_side_new(const struct hd_dump *d);
-/*
- * hd_match_side_new in steps: hd_match_side_begin makes the side, then
- * hd_match_side_canon (the dump's canonical hashes) and
- * hd_match_side_order (its values' schedule order) complete it, in
- * either order, or at once on two threads: they write different parts
- * of the side and read only the dump.
- */
 struct hd_match_side *hd_match_side_begin(const struct hd_dump *d);
 void hd_match_side_canon(struct hd_match_side *ms);
 void hd_match_side_order(struct hd_match_side *ms);
