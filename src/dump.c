@@ -280,12 +280,6 @@ uint32_t hd_dump_slot_put(struct hd_vec *slots, struct hd_table *big,
 	return HD_NONE;
 }
 
-uint32_t hd_dump_insn_by_hash(const struct hd_dump *d, uint32_t hash,
-			      struct hd_slice name)
-{
-	return hd_index_find(&d->insn_by_name, hash, name, insn_name_of, d);
-}
-
 uint32_t hd_dump_insn_put_hashed(struct hd_dump *d, uint32_t hash,
 				 struct hd_slice name, uint32_t i)
 {
@@ -295,7 +289,8 @@ uint32_t hd_dump_insn_put_hashed(struct hd_dump *d, uint32_t hash,
 
 uint32_t hd_dump_insn_by_name(const struct hd_dump *d, struct hd_slice name)
 {
-	return hd_dump_insn_by_hash(d, hd_index_hash(name), name);
+	return hd_index_find(&d->insn_by_name, hd_index_hash(name), name,
+			     insn_name_of, d);
 }
 
 struct hd_slice hd_value_shape(const struct hd_dump *d, uint32_t v)

@@ -427,15 +427,13 @@ const char *hd_alloc_kind_name(enum hd_alloc_kind k);
  * BufferLiveRange lines or the short form. */
 uint32_t hd_dump_value_by_key(const struct hd_dump *d, struct hd_slice name_index);
 uint32_t hd_dump_insn_by_name(const struct hd_dump *d, struct hd_slice name);
-/* The same with the hd_index_hash() of the name, or of the key
- * (hd_value_key of name_index), already known. */
-uint32_t hd_dump_insn_by_hash(const struct hd_dump *d, uint32_t hash,
-			      struct hd_slice name);
 /* In one probe: the instruction filed under name (with its
  * hd_index_hash), or HD_NONE after filing i under it, which must be
  * the index of the next instruction, with that name (the parser). */
 uint32_t hd_dump_insn_put_hashed(struct hd_dump *d, uint32_t hash,
 				 struct hd_slice name, uint32_t i);
+/* hd_dump_value_by_key with the hd_index_hash of the key (hd_value_key
+ * of name_index) already known. */
 uint32_t hd_dump_value_by_hash(const struct hd_dump *d, uint32_t hash,
 			       struct hd_slice key);
 
