@@ -327,30 +327,50 @@ static const char *next_line(const char **p, const char *end, size_t *n)
 	return s;
 }
 
-enum hd_input_kind hd_input_kind(const char *data, size_t len)
+/*
+ * Files XLA writes next to a dump that users pass by mistake, told apart
+ * by their first non-empty lines: what each is, and the suffix of its
+ * name that the dump's name has in its place.
+ */
+enum { MEMORY_USAGE, HLO_TEXT, VALUES, LIVE_RANGE };
+
+static const struct {
+	const char *what, *from;
+} others[] = {
+	[MEMORY_USAGE] = { "XLA's memory-usage report",
+			   "-memory-usage-report.txt" },
+	[HLO_TEXT] = { "an HLO module in text (HloModule ...)", ".txt" },
+	[VALUES] = { "the -buffer-assignment-values.txt companion of a split "
+		     "dump", "-buffer-assignment-values.txt" },
+	[LIVE_RANGE] = { "the -live-range.txt companion of a split dump",
+			 "-live-range.txt" },
+};
+
+/* Which of the others the file (data, len: its start) is, or -1. */
+static int other_kind(const char *data, size_t len)
 {
 	const char *p = data, *end = data + len, *a, *b;
 	size_t na, nb = 0;
 
 	if (!(a = next_line(&p, end, &na)))
-		return HD_INPUT_OTHER;
+		return -1;
 	if (hd_starts_with(a, na, "HloModule "))
-		return HD_INPUT_HLO_TEXT;
+		return HLO_TEXT;
 	if (hd_starts_with(a, na, "HloLiveRange (max ") ||
 	    hd_starts_with(a, na, "HloLiveRange not available"))
-		return HD_INPUT_LIVE_RANGE;
+		return LIVE_RANGE;
 	if (hd_starts_with(a, na, "Memory Space: "))
-		return HD_INPUT_MEMORY_USAGE;
+		return MEMORY_USAGE;
 	if (!hd_starts_with(a, na, "Total bytes used: "))
-		return HD_INPUT_OTHER;
+		return -1;
 	/* A dump has 'BufferAssignment:' and allocations before its total;
 	 * what follows the total says which file leads with it. */
 	b = next_line(&p, end, &nb);
 	if (b && hd_starts_with(b, nb, "Allocations sorted by size"))
-		return HD_INPUT_MEMORY_USAGE;
+		return MEMORY_USAGE;
 	if (b && hd_starts_with(b, nb, "Used values:"))
-		return HD_INPUT_VALUES;
-	return HD_INPUT_OTHER;
+		return VALUES;
+	return -1;
 }
 
 /* path with suffix `from` replaced by `to` into buf; 0, or -1 when path
@@ -369,37 +389,19 @@ static int swap_suffix(char *buf, size_t bufsz, const char *path,
 int hd_input_refuse_other(const char *path, const char *data, size_t len)
 {
 	static const char ba[] = "-buffer-assignment.txt";
-	enum hd_input_kind k = hd_input_kind(data, len);
-	const char *name = hd_display_name(path), *what, *from;
+	int k = other_kind(data, len), named;
+	const char *name = hd_display_name(path), *what;
 	char dump[4096];
-	int named;
 
-	switch (k) {
-	case HD_INPUT_MEMORY_USAGE:
-		what = "XLA's memory-usage report";
-		from = "-memory-usage-report.txt";
-		break;
-	case HD_INPUT_HLO_TEXT:
-		what = "an HLO module in text (HloModule ...)";
-		from = ".txt";
-		break;
-	case HD_INPUT_VALUES:
-		what = "the -buffer-assignment-values.txt companion of a split dump";
-		from = "-buffer-assignment-values.txt";
-		break;
-	case HD_INPUT_LIVE_RANGE:
-		what = "the -live-range.txt companion of a split dump";
-		from = "-live-range.txt";
-		break;
-	default:
+	if (k < 0)
 		return 0;
-	}
+	what = others[k].what;
 	named = strcmp(path, "-") != 0 &&
-		swap_suffix(dump, sizeof(dump), path, from, ba) == 0;
+		swap_suffix(dump, sizeof(dump), path, others[k].from, ba) == 0;
 	/* an HLO file of another stage has no dump of the same name */
-	if (named && k == HD_INPUT_HLO_TEXT && !hd_is_regular_file(dump))
+	if (named && k == HLO_TEXT && !hd_is_regular_file(dump))
 		named = 0;
-	if (named && (k == HD_INPUT_VALUES || k == HD_INPUT_LIVE_RANGE))
+	if (named && (k == VALUES || k == LIVE_RANGE))
 		hd_error(name, 0, "this is %s; pass the matching %s (its companions are read with it)",
 			 what, dump);
 	else if (named)
