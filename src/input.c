@@ -27,7 +27,21 @@ static int fail_errno(struct hd_input *in, const char *what)
 	return -1;
 }
 
-static int is_gzip(const char *data, size_t len);
+/* in's bytes become buf[0, len), of a heap block with HD_INPUT_PAD bytes
+ * after them, zeroed here. */
+static void adopt(struct hd_input *in, char *buf, size_t len)
+{
+	memset(buf + len, 0, HD_INPUT_PAD);
+	in->owned = buf;
+	in->data = buf;
+	in->len = len;
+}
+
+static int is_gzip(const char *data, size_t len)
+{
+	return len >= 2 && (unsigned char)data[0] == 0x1f &&
+	       (unsigned char)data[1] == 0x8b;
+}
 
 /*
  * Reads all of fd into a heap buffer that doubles as it fills.  Stops
@@ -66,28 +80,22 @@ static int read_all(struct hd_input *in, int fd)
 		    memchr(buf + len - (size_t)got, '\0', (size_t)got))
 			break;
 	}
-	memset(buf + len, 0, HD_INPUT_PAD);
-	in->owned = buf;
-	in->data = buf;
-	in->len = len;
+	adopt(in, buf, len);
 	return 0;
 }
 
-static int is_gzip(const char *data, size_t len)
+/* Inflates in when it is gzip (possibly multi-member) into a new heap
+ * buffer, which then replaces its bytes. */
+static int maybe_inflate(struct hd_input *in)
 {
-	return len >= 2 && (unsigned char)data[0] == 0x1f &&
-	       (unsigned char)data[1] == 0x8b;
-}
-
-/* Inflates a gzip (possibly multi-member) buffer into a new heap buffer. */
-static int inflate_gz(struct hd_input *in, const char *src, size_t srclen,
-		      char **out, size_t *outlen)
-{
+	const char *src = in->data;
+	size_t srclen = in->len, cap = srclen * 4 + READ_CHUNK_MIN, len = 0;
 	z_stream zs;
-	size_t cap = srclen * 4 + READ_CHUNK_MIN, len = 0;
 	char *buf;
 	int rc;
 
+	if (!is_gzip(src, srclen))
+		return 0;
 	memset(&zs, 0, sizeof(zs));
 	if (inflateInit2(&zs, 15 + 32) != Z_OK) {
 		hd_error(in->path, 0, "cannot start zlib");
@@ -132,28 +140,11 @@ static int inflate_gz(struct hd_input *in, const char *src, size_t srclen,
 			 "corrupt or truncated gzip data (expected a complete .gz file)");
 		return -1;
 	}
-	memset(buf + len, 0, HD_INPUT_PAD);
-	*out = buf;
-	*outlen = len;
-	return 0;
-}
-
-static int maybe_inflate(struct hd_input *in)
-{
-	char *buf;
-	size_t len;
-
-	if (!is_gzip(in->data, in->len))
-		return 0;
-	if (inflate_gz(in, in->data, in->len, &buf, &len))
-		return -1;
 	if (in->mapped)
 		munmap((void *)(uintptr_t)in->data, in->map_len);
 	free(in->owned);
 	in->mapped = 0;
-	in->owned = buf;
-	in->data = buf;
-	in->len = len;
+	adopt(in, buf, len);
 	return 0;
 }
 
@@ -162,9 +153,7 @@ static int open_regular(struct hd_input *in, int fd, size_t size)
 	void *p;
 
 	if (size == 0) {
-		in->owned = hd_xcalloc(1, HD_INPUT_PAD);
-		in->data = in->owned;
-		in->len = 0;
+		adopt(in, hd_xmalloc(HD_INPUT_PAD), 0);
 		return 0;
 	}
 	p = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
