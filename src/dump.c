@@ -86,11 +86,6 @@ void hd_dump_release(struct hd_dump *d)
 	hd_arena_release(&d->arena);
 }
 
-int64_t hd_value_shape_space(const struct hd_dump *d, uint32_t v)
-{
-	return hd_shape_memory_space(hd_value_shape(d, v));
-}
-
 struct hd_slice hd_insn_first_operand(const struct hd_insn *in)
 {
 	struct hd_slice ops = in->operands;
@@ -304,13 +299,6 @@ struct hd_slice hd_value_shape(const struct hd_dump *d, uint32_t v)
 	    hd_shape_subshape(HD_INSN(d, val->insn).shape, hd_value_index(val), &sub) == 0)
 		return sub;
 	return HD_SLICE_NULL;
-}
-
-int64_t hd_value_logical_bytes_walk(const struct hd_dump *d, uint32_t v)
-{
-	struct hd_slice shape = hd_value_shape(d, v);
-
-	return shape.n ? hd_shape_logical_bytes(shape) : -1;
 }
 
 void hd_dump_pass_at(const struct hd_dump *d, struct hd_input_pass pass[3],

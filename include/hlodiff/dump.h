@@ -25,6 +25,7 @@
 #include "hlodiff/arena.h"
 #include "hlodiff/index.h"
 #include "hlodiff/input.h"
+#include "hlodiff/shape.h"
 #include "hlodiff/slice.h"
 #include "hlodiff/table.h"
 
@@ -556,20 +557,14 @@ static inline int64_t hd_value_size(const struct hd_dump *d, uint32_t v)
  * defining instruction at its index; empty when unknown. */
 struct hd_slice hd_value_shape(const struct hd_dump *d, uint32_t v);
 
-/* hd_shape_memory_space(hd_value_shape(d, v)): -1 when unknown. */
-int64_t hd_value_shape_space(const struct hd_dump *d, uint32_t v);
-
 /* The memory space of value v: its " @C", else its shape's (-1 when
  * unknown).  Inline: the diff asks for every matched value. */
 static inline int64_t hd_value_space(const struct hd_dump *d, uint32_t v)
 {
 	if (HD_VALUE(d, v).flags & HD_VALUE_HAS_COLOR)
 		return HD_VALUE_COLOR(d, v);
-	return hd_value_shape_space(d, v);
+	return hd_shape_memory_space(hd_value_shape(d, v));
 }
-
-/* hd_value_logical_bytes of a value without a value line. */
-int64_t hd_value_logical_bytes_walk(const struct hd_dump *d, uint32_t v);
 
 /* hd_shape_logical_bytes(hd_value_shape(d, v)), -1 when unknown; its
  * value line's shape_bytes when it has one. */
@@ -580,7 +575,7 @@ static inline int64_t hd_value_logical_bytes(const struct hd_dump *d,
 
 	if (av != HD_NONE)
 		return HD_ALLOC_VALUE(d, av).shape_bytes;
-	return hd_value_logical_bytes_walk(d, v);
+	return hd_shape_logical_bytes(hd_value_shape(d, v));
 }
 
 /*
