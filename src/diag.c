@@ -11,8 +11,6 @@
 /* The messages this thread holds back (hd_diag_hold), or NULL. */
 static _Thread_local struct hd_diag_held *held;
 
-/* One message, written whole: stderr is locked for its pieces, so
- * messages of several threads (batch.h) never mix within a line. */
 /* The source line of a message and the span a caret line marks. */
 struct caret {
 	const char *text;
@@ -39,9 +37,11 @@ static void put_caret(FILE *out, uint64_t line, const struct caret *c)
 	fputc('\n', out);
 }
 
-static void vreport_caret(const char *kind, const char *file, uint64_t line,
-			  uint64_t col, const struct caret *c, const char *fmt,
-			  va_list ap)
+/* One message, written whole: stderr is locked for its pieces, so
+ * messages of several threads (batch.h) never mix within a line. */
+static void vreport(const char *kind, const char *file, uint64_t line,
+		    uint64_t col, const struct caret *c, const char *fmt,
+		    va_list ap)
 {
 	FILE *out = held ? held->f : stderr;
 
@@ -62,12 +62,6 @@ static void vreport_caret(const char *kind, const char *file, uint64_t line,
 	if (c)
 		put_caret(out, line, c);
 	funlockfile(out);
-}
-
-static void vreport(const char *kind, const char *file, uint64_t line,
-		    uint64_t col, const char *fmt, va_list ap)
-{
-	vreport_caret(kind, file, line, col, NULL, fmt, ap);
 }
 
 void hd_diag_hold(struct hd_diag_held *h)
@@ -106,7 +100,7 @@ void hd_error(const char *file, uint64_t line, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(NULL, file, line, 0, fmt, ap);
+	vreport(NULL, file, line, 0, NULL, fmt, ap);
 	va_end(ap);
 }
 
@@ -116,7 +110,7 @@ void hd_error_col(const char *file, uint64_t line, uint64_t col,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(NULL, file, line, col, fmt, ap);
+	vreport(NULL, file, line, col, NULL, fmt, ap);
 	va_end(ap);
 }
 
@@ -127,7 +121,7 @@ void hd_error_caret(const char *file, uint64_t line, const char *text,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport_caret(NULL, file, line, off + 1, &c, fmt, ap);
+	vreport(NULL, file, line, off + 1, &c, fmt, ap);
 	va_end(ap);
 }
 
@@ -136,7 +130,7 @@ void hd_warning(const char *file, uint64_t line, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport("warning: ", file, line, 0, fmt, ap);
+	vreport("warning: ", file, line, 0, NULL, fmt, ap);
 	va_end(ap);
 }
 
@@ -152,7 +146,7 @@ void hd_die(const char *fmt, ...)
 		hd_diag_flush(h);
 	}
 	va_start(ap, fmt);
-	vreport(NULL, NULL, 0, 0, fmt, ap);
+	vreport(NULL, NULL, 0, 0, NULL, fmt, ap);
 	va_end(ap);
 	exit(HD_EXIT_TROUBLE);
 }

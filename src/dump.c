@@ -86,11 +86,6 @@ void hd_dump_release(struct hd_dump *d)
 	hd_arena_release(&d->arena);
 }
 
-int64_t hd_value_shape_space(const struct hd_dump *d, uint32_t v)
-{
-	return hd_shape_memory_space(hd_value_shape(d, v));
-}
-
 struct hd_slice hd_insn_first_operand(const struct hd_insn *in)
 {
 	struct hd_slice ops = in->operands;
@@ -280,12 +275,6 @@ uint32_t hd_dump_slot_put(struct hd_vec *slots, struct hd_table *big,
 	return HD_NONE;
 }
 
-uint32_t hd_dump_insn_by_hash(const struct hd_dump *d, uint32_t hash,
-			      struct hd_slice name)
-{
-	return hd_index_find(&d->insn_by_name, hash, name, insn_name_of, d);
-}
-
 uint32_t hd_dump_insn_put_hashed(struct hd_dump *d, uint32_t hash,
 				 struct hd_slice name, uint32_t i)
 {
@@ -295,7 +284,8 @@ uint32_t hd_dump_insn_put_hashed(struct hd_dump *d, uint32_t hash,
 
 uint32_t hd_dump_insn_by_name(const struct hd_dump *d, struct hd_slice name)
 {
-	return hd_dump_insn_by_hash(d, hd_index_hash(name), name);
+	return hd_index_find(&d->insn_by_name, hd_index_hash(name), name,
+			     insn_name_of, d);
 }
 
 struct hd_slice hd_value_shape(const struct hd_dump *d, uint32_t v)
@@ -309,13 +299,6 @@ struct hd_slice hd_value_shape(const struct hd_dump *d, uint32_t v)
 	    hd_shape_subshape(HD_INSN(d, val->insn).shape, hd_value_index(val), &sub) == 0)
 		return sub;
 	return HD_SLICE_NULL;
-}
-
-int64_t hd_value_logical_bytes_walk(const struct hd_dump *d, uint32_t v)
-{
-	struct hd_slice shape = hd_value_shape(d, v);
-
-	return shape.n ? hd_shape_logical_bytes(shape) : -1;
 }
 
 void hd_dump_pass_at(const struct hd_dump *d, struct hd_input_pass pass[3],

@@ -4,7 +4,6 @@
  */
 #include "hlodiff/filename.h"
 
-#include <ctype.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -23,13 +22,13 @@ static size_t after_module_prefix(const char *s, size_t n)
 
 		if (i > 0 && s[i - 1] == '.') {
 			size_t j = 0;
-			while (j < i - 1 && isdigit((unsigned char)s[j]))
+			while (j < i - 1 && hd_is_digit(s[j]))
 				j++;
 			ok_before = j == i - 1 && j > 0;
 		}
 		if (!ok_before || memcmp(s + i, "module_", 7) != 0)
 			continue;
-		while (k < n && isdigit((unsigned char)s[k]))
+		while (k < n && hd_is_digit(s[k]))
 			k++;
 		if (k > i + 7 && k < n && s[k] == '.')
 			return k + 1;
@@ -52,9 +51,9 @@ static size_t without_stage(const char *s, size_t n)
 	if (dot == 0)
 		return 0;
 	dot--;
-	if (dot + 1 < n && isdigit((unsigned char)s[dot + 1])) {
+	if (dot + 1 < n && hd_is_digit(s[dot + 1])) {
 		k = dot;
-		while (k > 0 && isdigit((unsigned char)s[k - 1]))
+		while (k > 0 && hd_is_digit(s[k - 1]))
 			k--;
 		if (k < dot && k >= 3 && memcmp(s + k - 3, "sm_", 3) == 0) {
 			if (k == 3)
@@ -71,7 +70,7 @@ static size_t without_cl(const char *s, size_t n)
 {
 	size_t k = n;
 
-	while (k > 0 && isdigit((unsigned char)s[k - 1]))
+	while (k > 0 && hd_is_digit(s[k - 1]))
 		k--;
 	if (k < n && k >= 4 && memcmp(s + k - 4, ".cl_", 4) == 0)
 		return k - 4;

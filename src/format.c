@@ -103,22 +103,14 @@ void hd_mask_text(char *s)
 
 	while (i < n) {
 		unsigned char c = (unsigned char)s[i];
-		size_t len;
+		/* the bytes of a character kept, 0 for a byte masked */
+		size_t len = c < 0x80 ? c >= 0x20 && c != 0x7f :
+			     hd_utf8_length((const unsigned char *)s + i, n - i);
 
-		if (c < 0x20 || c == 0x7f) {
-			s[i++] = '?';
-			continue;
-		}
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		len = hd_utf8_length((const unsigned char *)s + i, n - i);
-		if (len) {
+		if (len)
 			i += len;
-			continue;
-		}
-		s[i++] = '?';
+		else
+			s[i++] = '?';
 	}
 }
 

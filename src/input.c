@@ -27,7 +27,21 @@ static int fail_errno(struct hd_input *in, const char *what)
 	return -1;
 }
 
-static int is_gzip(const char *data, size_t len);
+/* in's bytes become buf[0, len), of a heap block with HD_INPUT_PAD bytes
+ * after them, zeroed here. */
+static void adopt(struct hd_input *in, char *buf, size_t len)
+{
+	memset(buf + len, 0, HD_INPUT_PAD);
+	in->owned = buf;
+	in->data = buf;
+	in->len = len;
+}
+
+static int is_gzip(const char *data, size_t len)
+{
+	return len >= 2 && (unsigned char)data[0] == 0x1f &&
+	       (unsigned char)data[1] == 0x8b;
+}
 
 /*
  * Reads all of fd into a heap buffer that doubles as it fills.  Stops
@@ -66,28 +80,22 @@ static int read_all(struct hd_input *in, int fd)
 		    memchr(buf + len - (size_t)got, '\0', (size_t)got))
 			break;
 	}
-	memset(buf + len, 0, HD_INPUT_PAD);
-	in->owned = buf;
-	in->data = buf;
-	in->len = len;
+	adopt(in, buf, len);
 	return 0;
 }
 
-static int is_gzip(const char *data, size_t len)
+/* Inflates in when it is gzip (possibly multi-member) into a new heap
+ * buffer, which then replaces its bytes. */
+static int maybe_inflate(struct hd_input *in)
 {
-	return len >= 2 && (unsigned char)data[0] == 0x1f &&
-	       (unsigned char)data[1] == 0x8b;
-}
-
-/* Inflates a gzip (possibly multi-member) buffer into a new heap buffer. */
-static int inflate_gz(struct hd_input *in, const char *src, size_t srclen,
-		      char **out, size_t *outlen)
-{
+	const char *src = in->data;
+	size_t srclen = in->len, cap = srclen * 4 + READ_CHUNK_MIN, len = 0;
 	z_stream zs;
-	size_t cap = srclen * 4 + READ_CHUNK_MIN, len = 0;
 	char *buf;
 	int rc;
 
+	if (!is_gzip(src, srclen))
+		return 0;
 	memset(&zs, 0, sizeof(zs));
 	if (inflateInit2(&zs, 15 + 32) != Z_OK) {
 		hd_error(in->path, 0, "cannot start zlib");
@@ -132,28 +140,11 @@ static int inflate_gz(struct hd_input *in, const char *src, size_t srclen,
 			 "corrupt or truncated gzip data (expected a complete .gz file)");
 		return -1;
 	}
-	memset(buf + len, 0, HD_INPUT_PAD);
-	*out = buf;
-	*outlen = len;
-	return 0;
-}
-
-static int maybe_inflate(struct hd_input *in)
-{
-	char *buf;
-	size_t len;
-
-	if (!is_gzip(in->data, in->len))
-		return 0;
-	if (inflate_gz(in, in->data, in->len, &buf, &len))
-		return -1;
 	if (in->mapped)
 		munmap((void *)(uintptr_t)in->data, in->map_len);
 	free(in->owned);
 	in->mapped = 0;
-	in->owned = buf;
-	in->data = buf;
-	in->len = len;
+	adopt(in, buf, len);
 	return 0;
 }
 
@@ -162,9 +153,7 @@ static int open_regular(struct hd_input *in, int fd, size_t size)
 	void *p;
 
 	if (size == 0) {
-		in->owned = hd_xcalloc(1, HD_INPUT_PAD);
-		in->data = in->owned;
-		in->len = 0;
+		adopt(in, hd_xmalloc(HD_INPUT_PAD), 0);
 		return 0;
 	}
 	p = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -327,30 +316,50 @@ static const char *next_line(const char **p, const char *end, size_t *n)
 	return s;
 }
 
-enum hd_input_kind hd_input_kind(const char *data, size_t len)
+/*
+ * Files XLA writes next to a dump that users pass by mistake, told apart
+ * by their first non-empty lines: what each is, and the suffix of its
+ * name that the dump's name has in its place.
+ */
+enum { MEMORY_USAGE, HLO_TEXT, VALUES, LIVE_RANGE };
+
+static const struct {
+	const char *what, *from;
+} others[] = {
+	[MEMORY_USAGE] = { "XLA's memory-usage report",
+			   "-memory-usage-report.txt" },
+	[HLO_TEXT] = { "an HLO module in text (HloModule ...)", ".txt" },
+	[VALUES] = { "the -buffer-assignment-values.txt companion of a split "
+		     "dump", "-buffer-assignment-values.txt" },
+	[LIVE_RANGE] = { "the -live-range.txt companion of a split dump",
+			 "-live-range.txt" },
+};
+
+/* Which of the others the file (data, len: its start) is, or -1. */
+static int other_kind(const char *data, size_t len)
 {
 	const char *p = data, *end = data + len, *a, *b;
 	size_t na, nb = 0;
 
 	if (!(a = next_line(&p, end, &na)))
-		return HD_INPUT_OTHER;
+		return -1;
 	if (hd_starts_with(a, na, "HloModule "))
-		return HD_INPUT_HLO_TEXT;
+		return HLO_TEXT;
 	if (hd_starts_with(a, na, "HloLiveRange (max ") ||
 	    hd_starts_with(a, na, "HloLiveRange not available"))
-		return HD_INPUT_LIVE_RANGE;
+		return LIVE_RANGE;
 	if (hd_starts_with(a, na, "Memory Space: "))
-		return HD_INPUT_MEMORY_USAGE;
+		return MEMORY_USAGE;
 	if (!hd_starts_with(a, na, "Total bytes used: "))
-		return HD_INPUT_OTHER;
+		return -1;
 	/* A dump has 'BufferAssignment:' and allocations before its total;
 	 * what follows the total says which file leads with it. */
 	b = next_line(&p, end, &nb);
 	if (b && hd_starts_with(b, nb, "Allocations sorted by size"))
-		return HD_INPUT_MEMORY_USAGE;
+		return MEMORY_USAGE;
 	if (b && hd_starts_with(b, nb, "Used values:"))
-		return HD_INPUT_VALUES;
-	return HD_INPUT_OTHER;
+		return VALUES;
+	return -1;
 }
 
 /* path with suffix `from` replaced by `to` into buf; 0, or -1 when path
@@ -369,37 +378,19 @@ static int swap_suffix(char *buf, size_t bufsz, const char *path,
 int hd_input_refuse_other(const char *path, const char *data, size_t len)
 {
 	static const char ba[] = "-buffer-assignment.txt";
-	enum hd_input_kind k = hd_input_kind(data, len);
-	const char *name = hd_display_name(path), *what, *from;
+	int k = other_kind(data, len), named;
+	const char *name = hd_display_name(path), *what;
 	char dump[4096];
-	int named;
 
-	switch (k) {
-	case HD_INPUT_MEMORY_USAGE:
-		what = "XLA's memory-usage report";
-		from = "-memory-usage-report.txt";
-		break;
-	case HD_INPUT_HLO_TEXT:
-		what = "an HLO module in text (HloModule ...)";
-		from = ".txt";
-		break;
-	case HD_INPUT_VALUES:
-		what = "the -buffer-assignment-values.txt companion of a split dump";
-		from = "-buffer-assignment-values.txt";
-		break;
-	case HD_INPUT_LIVE_RANGE:
-		what = "the -live-range.txt companion of a split dump";
-		from = "-live-range.txt";
-		break;
-	default:
+	if (k < 0)
 		return 0;
-	}
+	what = others[k].what;
 	named = strcmp(path, "-") != 0 &&
-		swap_suffix(dump, sizeof(dump), path, from, ba) == 0;
+		swap_suffix(dump, sizeof(dump), path, others[k].from, ba) == 0;
 	/* an HLO file of another stage has no dump of the same name */
-	if (named && k == HD_INPUT_HLO_TEXT && !hd_is_regular_file(dump))
+	if (named && k == HLO_TEXT && !hd_is_regular_file(dump))
 		named = 0;
-	if (named && (k == HD_INPUT_VALUES || k == HD_INPUT_LIVE_RANGE))
+	if (named && (k == VALUES || k == LIVE_RANGE))
 		hd_error(name, 0, "this is %s; pass the matching %s (its companions are read with it)",
 			 what, dump);
 	else if (named)

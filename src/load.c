@@ -27,16 +27,6 @@ static long peek_file(const char *path, char *buf, size_t n)
 	return got;
 }
 
-/* A golden from an input already read: d adopts in. */
-static int golden_from_input(struct hd_dump *d, struct hd_input *in)
-{
-	int st = hd_golden_parse(d, in->name, in->data, in->len);
-
-	d->inputs[0] = *in;
-	d->n_inputs = 1;
-	return st ? -1 : 1;
-}
-
 /*
  * hd_parse_file (data NULL) or hd_parse_buffer, with canonical hashing's
  * pre-walk as the parse hooks for HD_PARSE_CANON; its results go to
@@ -65,6 +55,7 @@ int hd_load_dump(struct hd_dump *d, const char *path, unsigned flags)
 	char head[sizeof(HD_GOLDEN_MAGIC) + 1];
 	struct hd_input in;
 	long n;
+	int golden, rc;
 
 	if (hd_is_regular_file(path)) {
 		char first[512];
@@ -81,31 +72,28 @@ int hd_load_dump(struct hd_dump *d, const char *path, unsigned flags)
 			hd_parse_report_unknown(d);
 			return 0;
 		}
-		if (hd_input_open(&in, path)) {
-			hd_dump_init(d);
-			return -1;
-		}
-		return golden_from_input(d, &in);
 	}
-	/* Standard input, pipes: read once, then decide. */
+	/* Goldens, standard input, pipes: read once, then decide. */
 	if (hd_input_open(&in, path)) {
 		hd_dump_init(d);
 		return -1;
 	}
-	if (hd_golden_any_version(in.data, in.len))
-		return golden_from_input(d, &in);
-	if (hd_input_refuse_other(path, in.data, in.len < 512 ? in.len : 512)) {
+	golden = hd_golden_any_version(in.data, in.len);
+	if (!golden &&
+	    hd_input_refuse_other(path, in.data, in.len < 512 ? in.len : 512)) {
 		hd_input_release(&in);
 		hd_dump_init(d);
 		return -1;
 	}
-	if (hd_load_parse(d, in.name, in.data, in.len, flags)) {
-		d->inputs[0] = in;
-		d->n_inputs = 1;
-		return -1;
-	}
+	rc = golden ? hd_golden_parse(d, in.name, in.data, in.len) :
+		      hd_load_parse(d, in.name, in.data, in.len, flags);
+	/* d adopts in */
 	d->inputs[0] = in;
 	d->n_inputs = 1;
+	if (rc)
+		return -1;
+	if (golden)
+		return 1;
 	hd_parse_report_unknown(d);
 	return 0;
 }

@@ -175,6 +175,16 @@ static int skip_parens(struct walk *w)
 	return -1;
 }
 
+/* Skips any number of "(...)" groups.  Returns 0, or -1 if one is
+ * unbalanced. */
+static int skip_groups(struct walk *w)
+{
+	while (peek(w) == '(')
+		if (skip_parens(w) < 0)
+			return -1;
+	return 0;
+}
+
 /* "(" INT ")".  Returns 0 and stores the integer, -1 otherwise. */
 static int paren_int(struct walk *w, int64_t *out)
 {
@@ -215,9 +225,8 @@ static int layout_unknown(struct walk *w)
 	while (!at_end(w) && *w->p != '(' && *w->p != ')' &&
 	       *w->p != '{' && *w->p != '}' && *w->p != '[' && *w->p != ']')
 		w->p++;
-	while (peek(w) == '(')
-		if (skip_parens(w) < 0)
-			return -1;
+	if (skip_groups(w) < 0)
+		return -1;
 	return w->p == start ? -1 : 0;
 }
 
@@ -230,34 +239,21 @@ static int layout_item(struct walk *w, int64_t *bits, int64_t *space)
 {
 	int64_t v;
 
-	if (eat_str(w, "SC")) {
-		if (peek(w) != '(')
-			return -1;
-		while (peek(w) == '(')
-			if (skip_parens(w) < 0)
-				return -1;
-		return 0;
-	}
-	if (peek(w) == 'T' && w->end - w->p > 1 && w->p[1] == '(') {
-		w->p++;
-		while (peek(w) == '(')
-			if (skip_parens(w) < 0)
-				return -1;
-		return 0;
-	}
+	if (eat_str(w, "SC"))
+		return peek(w) == '(' ? skip_groups(w) : -1;
 	if (w->end - w->p > 1 && w->p[1] == '(') {
-		switch (*w->p) {
-		case 'S':
+		char c = *w->p;
+
+		switch (c) {
+		case 'T':
 			w->p++;
-			if (paren_int(w, &v) < 0)
-				return -1;
-			*space = v;
-			return 0;
+			return skip_groups(w);
+		case 'S':
 		case 'E':
 			w->p++;
 			if (paren_int(w, &v) < 0)
 				return -1;
-			*bits = v;
+			*(c == 'S' ? space : bits) = v;
 			return 0;
 		case 'L':
 		case 'M':

@@ -24,8 +24,12 @@ void hd_table_init(struct hd_table *t, struct hd_arena *arena)
 	t->arena = arena;
 }
 
+/* Files idx under the len bytes at key unless they are present: HD_NONE,
+ * or the index already filed.  node holds the key when it is the node's
+ * own (ikey); NULL: a node is made for a key that is new. */
 static uint32_t table_put_bytes(struct hd_table *t, const void *key,
-				size_t len, struct hd_table_node *node)
+				size_t len, struct hd_table_node *node,
+				uint32_t idx)
 {
 	struct hd_table_node *found = NULL;
 	unsigned hashv;
@@ -34,54 +38,44 @@ static uint32_t table_put_bytes(struct hd_table *t, const void *key,
 	HASH_FIND_BYHASHVALUE(hh, t->head, key, len, hashv, found);
 	if (found)
 		return found->idx;
+	if (!node)
+		node = hd_arena_alloc(t->arena, sizeof(*node));
+	node->idx = idx;
 	HASH_ADD_KEYPTR_BYHASHVALUE(hh, t->head, key, len, hashv, node);
 	return HD_NONE;
 }
 
-uint32_t hd_table_put(struct hd_table *t, struct hd_slice key, uint32_t idx)
+static uint32_t table_get_bytes(const struct hd_table *t, const void *key,
+				size_t len)
 {
 	struct hd_table_node *found = NULL;
-	struct hd_table_node *node;
-	const char *k = key.p ? key.p : "";
-	unsigned hashv;
 
-	HASH_VALUE(k, key.n, hashv);
-	HASH_FIND_BYHASHVALUE(hh, t->head, k, key.n, hashv, found);
-	if (found)
-		return found->idx;
-	node = hd_arena_alloc(t->arena, sizeof(*node));
-	node->idx = idx;
-	HASH_ADD_KEYPTR_BYHASHVALUE(hh, t->head, k, key.n, hashv, node);
-	return HD_NONE;
+	HASH_FIND(hh, t->head, key, len, found);
+	return found ? found->idx : HD_NONE;
+}
+
+uint32_t hd_table_put(struct hd_table *t, struct hd_slice key, uint32_t idx)
+{
+	return table_put_bytes(t, key.p ? key.p : "", key.n, NULL, idx);
 }
 
 uint32_t hd_table_get(const struct hd_table *t, struct hd_slice key)
 {
-	struct hd_table_node *found = NULL;
-	const char *k = key.p ? key.p : "";
-
-	HASH_FIND(hh, t->head, k, key.n, found);
-	return found ? found->idx : HD_NONE;
+	return table_get_bytes(t, key.p ? key.p : "", key.n);
 }
 
 uint32_t hd_table_put_i64(struct hd_table *t, int64_t key, uint32_t idx)
 {
 	struct hd_table_node *node = hd_arena_alloc(t->arena, sizeof(*node));
-	uint32_t old;
 
 	node->ikey = key;
-	node->idx = idx;
-	old = table_put_bytes(t, &node->ikey, sizeof(node->ikey), node);
 	/* On a hit the node is simply left unused in the arena. */
-	return old;
+	return table_put_bytes(t, &node->ikey, sizeof(node->ikey), node, idx);
 }
 
 uint32_t hd_table_get_i64(const struct hd_table *t, int64_t key)
 {
-	struct hd_table_node *found = NULL;
-
-	HASH_FIND(hh, t->head, &key, sizeof(key), found);
-	return found ? found->idx : HD_NONE;
+	return table_get_bytes(t, &key, sizeof(key));
 }
 
 void hd_table_release(struct hd_table *t)

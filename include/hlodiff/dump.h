@@ -25,6 +25,7 @@
 #include "hlodiff/arena.h"
 #include "hlodiff/index.h"
 #include "hlodiff/input.h"
+#include "hlodiff/shape.h"
 #include "hlodiff/slice.h"
 #include "hlodiff/table.h"
 
@@ -427,15 +428,13 @@ const char *hd_alloc_kind_name(enum hd_alloc_kind k);
  * BufferLiveRange lines or the short form. */
 uint32_t hd_dump_value_by_key(const struct hd_dump *d, struct hd_slice name_index);
 uint32_t hd_dump_insn_by_name(const struct hd_dump *d, struct hd_slice name);
-/* The same with the hd_index_hash() of the name, or of the key
- * (hd_value_key of name_index), already known. */
-uint32_t hd_dump_insn_by_hash(const struct hd_dump *d, uint32_t hash,
-			      struct hd_slice name);
 /* In one probe: the instruction filed under name (with its
  * hd_index_hash), or HD_NONE after filing i under it, which must be
  * the index of the next instruction, with that name (the parser). */
 uint32_t hd_dump_insn_put_hashed(struct hd_dump *d, uint32_t hash,
 				 struct hd_slice name, uint32_t i);
+/* hd_dump_value_by_key with the hd_index_hash of the key (hd_value_key
+ * of name_index) already known. */
 uint32_t hd_dump_value_by_hash(const struct hd_dump *d, uint32_t hash,
 			       struct hd_slice key);
 
@@ -558,20 +557,14 @@ static inline int64_t hd_value_size(const struct hd_dump *d, uint32_t v)
  * defining instruction at its index; empty when unknown. */
 struct hd_slice hd_value_shape(const struct hd_dump *d, uint32_t v);
 
-/* hd_shape_memory_space(hd_value_shape(d, v)): -1 when unknown. */
-int64_t hd_value_shape_space(const struct hd_dump *d, uint32_t v);
-
 /* The memory space of value v: its " @C", else its shape's (-1 when
  * unknown).  Inline: the diff asks for every matched value. */
 static inline int64_t hd_value_space(const struct hd_dump *d, uint32_t v)
 {
 	if (HD_VALUE(d, v).flags & HD_VALUE_HAS_COLOR)
 		return HD_VALUE_COLOR(d, v);
-	return hd_value_shape_space(d, v);
+	return hd_shape_memory_space(hd_value_shape(d, v));
 }
-
-/* hd_value_logical_bytes of a value without a value line. */
-int64_t hd_value_logical_bytes_walk(const struct hd_dump *d, uint32_t v);
 
 /* hd_shape_logical_bytes(hd_value_shape(d, v)), -1 when unknown; its
  * value line's shape_bytes when it has one. */
@@ -582,7 +575,7 @@ static inline int64_t hd_value_logical_bytes(const struct hd_dump *d,
 
 	if (av != HD_NONE)
 		return HD_ALLOC_VALUE(d, av).shape_bytes;
-	return hd_value_logical_bytes_walk(d, v);
+	return hd_shape_logical_bytes(hd_value_shape(d, v));
 }
 
 /*

@@ -82,21 +82,10 @@ void hd_input_map_ahead(const struct hd_input *in, const char *from,
 			const char *to);
 
 /*
- * Files XLA writes next to a dump that users pass by mistake, told apart
- * by their first non-empty lines (data, len: the start of the file).
- */
-enum hd_input_kind {
-	HD_INPUT_OTHER,          /* a dump, or nothing recognised */
-	HD_INPUT_MEMORY_USAGE,   /* *-memory-usage-report.txt */
-	HD_INPUT_HLO_TEXT,       /* HloModule ... */
-	HD_INPUT_VALUES,         /* *-buffer-assignment-values.txt */
-	HD_INPUT_LIVE_RANGE,     /* *-live-range.txt */
-};
-enum hd_input_kind hd_input_kind(const char *data, size_t len);
-
-/*
- * For a file of another kind than a dump: prints "hlodiff: PATH: this is
- * ...; pass ..." naming the dump to pass, and returns -1; else 0.
+ * For a file XLA writes next to a dump, which users pass by mistake (told
+ * apart by its first non-empty lines; data, len: the start of the file):
+ * prints "hlodiff: PATH: this is ...; pass ..." naming the dump to pass,
+ * and returns -1; else 0.
  */
 int hd_input_refuse_other(const char *path, const char *data, size_t len);
 
