@@ -559,7 +559,9 @@ static int alloc_flag(struct parser *ps, struct hd_slice line,
 			return hd_ps_bad_line(ps, line, "bad parameter shape index", "'at ShapeIndex {..}'");
 		a->param_index = t;
 	} else if (take_lit(&t, "output shape is ") == 0) {
-		n = take_bar_shape(t, &a->output_shape, ps->end);
+		struct hd_slice shape;   /* checked, not kept: the values have it */
+
+		n = take_bar_shape(t, &shape, ps->end);
 		if (!n || n != t.n)
 			return hd_ps_bad_line(ps, line, "bad output shape", "'output shape is |SHAPE|'");
 		a->flags |= HD_ALLOC_OUTPUT;
@@ -740,8 +742,6 @@ int hd_ps_total(struct parser *ps, struct hd_slice l)
 		return hd_ps_bad_line(ps, l, "negative total", "N >= 0");
 	if (t.n && (take_lit(&t, " (") || t.n == 0 || t.p[t.n - 1] != ')'))
 		return hd_ps_bad_line(ps, l, "bad total", "'Total bytes used: N (HUMAN)'");
-	if (t.n)
-		d->total_human = hd_slice_make(t.p, t.n - 1);
 	d->total_bytes = total;
 	d->total_line = (uint32_t)ps->line;
 	d->sections |= HD_SEC_TOTAL;

@@ -59,7 +59,7 @@ struct hd_alloc {
 	int64_t page;           /* -1 when not printed */
 	uint32_t flags;         /* enum hd_alloc_flags */
 	int64_t param_number;   /* -1 unless HD_ALLOC_PARAMETER */
-	struct hd_slice param_shape, param_index, output_shape;
+	struct hd_slice param_shape, param_index;
 	uint32_t value_first;   /* first entry in dump->alloc_values */
 	uint32_t value_count;
 	uint32_t line;
@@ -338,7 +338,6 @@ struct hd_dump {
 
 	uint32_t sections;          /* enum hd_sections */
 	int64_t total_bytes;        /* valid with HD_SEC_TOTAL */
-	struct hd_slice total_human;
 	uint32_t total_line;
 	int64_t live_max;           /* T of "HloLiveRange (max T)", -1 if absent */
 	int peak_style;             /* enum hd_peak_style */
