@@ -100,12 +100,6 @@ static void stated_peak(struct hd_figures *f, const struct hd_dump *d)
 		f->stated_time = d->peak_time;
 }
 
-/* Logical bytes of value v's own (sub)shape, -1 when unknown. */
-static int64_t own_bytes(const struct hd_dump *d, uint32_t v)
-{
-	return hd_value_logical_bytes(d, v);
-}
-
 /*
  * Whole-shape sizes of values without an instruction, worked out once
  * (-2 = not yet known; the instructions' are at hand, dump.h).  Made on
@@ -156,7 +150,7 @@ static int64_t whole_bytes(const struct hd_dump *d, struct whole_cache *wc,
 		return -1;
 	c = cache_at(&wc->by_value, d->values.len, table);
 	if (*c == -2)
-		*c = own_bytes(d, table);
+		*c = hd_value_logical_bytes(d, table);
 	return *c;
 }
 
@@ -188,7 +182,7 @@ static inline uint64_t kept_of(const struct hd_dump *d,
  * the peak time needs them all once, the bytes at a time only those of
  * the ranges live then.  Where the parser kept both in the value record
  * (the value line's and the instruction's shape_bytes, which is what
- * own_bytes and whole_bytes return for them), they are read there,
+ * hd_value_logical_bytes and whole_bytes return for them), they are read there,
  * inline and without a look at those two records: on a large dump they
  * are most of what the passes over the live ranges read.
  */
@@ -208,7 +202,7 @@ static inline struct range_size range_size(const struct hd_dump *d,
 		s.whole = hd_size_kept((uint32_t)(k >> 32));
 		return s;
 	}
-	s.own = own_bytes(d, v);
+	s.own = hd_value_logical_bytes(d, v);
 	s.whole = whole_bytes(d, wc, v, s.own);
 	return s;
 }
@@ -1859,7 +1853,7 @@ static void copies_from_values(struct hd_figures *f, const struct hd_dump *d)
 			      HD_VALUE_COLOR(d, i) : -1;
 		c.bytes = hd_value_size(d, (uint32_t)i);
 		if (c.bytes < 0)
-			c.bytes = own_bytes(d, (uint32_t)i);
+			c.bytes = hd_value_logical_bytes(d, (uint32_t)i);
 		add_copy(f, &c);
 	}
 }
