@@ -159,10 +159,10 @@ struct range_size {
 	int64_t own, whole;
 };
 
-/* Has the parser kept both sizes of value record val (dump.h)? */
-static inline int sizes_kept(const struct hd_value *val)
+/* Does k (hd_figures_kept) hold both sizes? */
+static inline int kept_both(uint64_t k)
 {
-	return hd_figures_kept_both(hd_figures_kept(val));
+	return (uint32_t)k != 0 && (uint32_t)(k >> 32) != 0;
 }
 
 /* The kept sizes of value v as hd_figures_compute_kept's array has
@@ -197,7 +197,7 @@ static inline struct range_size range_size(const struct hd_dump *d,
 	if (v == HD_NONE)
 		return s;
 	k = kept_of(d, wc, v);
-	if (hd_figures_kept_both(k)) {
+	if (kept_both(k)) {
 		s.own = hd_size_kept((uint32_t)k);
 		s.whole = hd_size_kept((uint32_t)(k >> 32));
 		return s;
@@ -237,7 +237,7 @@ static void prefetch_block(const struct hd_dump *d, size_t from, size_t n,
 
 		av[k] = in[k] = HD_NONE;
 		if (v != HD_NONE && (!keep || keep[k]) &&
-		    !sizes_kept(&HD_VALUE(d, v))) {
+		    !kept_both(hd_figures_kept(&HD_VALUE(d, v)))) {
 			av[k] = HD_VALUE(d, v).alloc_value;
 			in[k] = HD_VALUE(d, v).insn;
 		}
@@ -298,7 +298,7 @@ fetch_range_sizes(const struct hd_dump *d, const struct whole_cache *wc,
 	if (v == HD_NONE)
 		return;
 	k = kept_of(d, wc, v);
-	if (hd_figures_kept_both(k))
+	if (kept_both(k))
 		return;
 	val = &HD_VALUE(d, v);
 	if (val->alloc_value != HD_NONE)

@@ -150,12 +150,6 @@ static inline uint64_t hd_figures_kept(const struct hd_value *val)
 {
 	return (uint64_t)val->own_kept | (uint64_t)val->whole_kept << 32;
 }
-
-/* Does k (hd_figures_kept) hold both sizes? */
-static inline int hd_figures_kept_both(uint64_t k)
-{
-	return (uint32_t)k != 0 && (uint32_t)(k >> 32) != 0;
-}
 void hd_figures_release(struct hd_figures *f);
 
 /*
