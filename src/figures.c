@@ -682,11 +682,6 @@ static int64_t *held_colors(const struct hd_dump *d, uint32_t *n)
 	return c;
 }
 
-static uint32_t color_slot(const int64_t *colors, uint32_t n, int64_t c)
-{
-	return find_x(colors, n, c);
-}
-
 /* By allocation, offset, end offset, then start time. */
 static int cmp_item(const void *pa, const void *pb)
 {
@@ -1232,8 +1227,8 @@ static void held_events(struct held_sweep *sw, size_t T)
 	}
 	for (g = 0; g < sw->set.n_groups; g++) {
 		uint32_t alloc = it[sw->set.group[g]].alloc;
-		uint32_t color = color_slot(sw->h->colors, sw->h->n_colors,
-					    HD_ALLOC(sw->d, alloc).color);
+		uint32_t color = find_x(sw->h->colors, sw->h->n_colors,
+					HD_ALLOC(sw->d, alloc).color);
 
 		for (i = sw->set.group[g]; i < sw->set.group[g + 1]; i++) {
 			struct held_event e = held_event_of(sw, i, color,
