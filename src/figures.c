@@ -14,56 +14,71 @@
 #include "hlodiff/format.h"
 #include "hlodiff/keysort.h"
 #include "hlodiff/shape.h"
-#include "hlodiff/table.h"
 
-static int cmp_color(const void *a, const void *b)
+static int cmp_i64(const void *pa, const void *pb)
 {
-	const struct hd_color_bytes *x = a, *y = b;
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
 
-	return (x->color > y->color) - (x->color < y->color);
+	return (a > b) - (a < b);
 }
 
-/*
- * Allocation totals: alloc_bytes, by_color (ascending colour, through a
- * colour -> slot table so the pass stays linear; most allocations have
- * the colour of the one before, whose slot is kept at hand), by_kind.
- */
+/* The place of x in the k ascending xs. */
+static uint32_t find_x(const int64_t *xs, uint32_t k, int64_t x)
+{
+	uint32_t lo = 0, hi = k;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (xs[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The colours of the allocations, ascending, distinct; *n their number. */
+static int64_t *alloc_colors(const struct hd_dump *d, uint32_t *n)
+{
+	int64_t *c = hd_xmalloc((d->allocs.len ? d->allocs.len : 1) * sizeof(*c));
+	size_t i, m = 0;
+
+	for (i = 0; i < d->allocs.len; i++)
+		if (m == 0 || HD_ALLOC(d, i).color != c[m - 1])
+			c[m++] = HD_ALLOC(d, i).color;
+	qsort(c, m, sizeof(*c), cmp_i64);
+	for (i = 0, *n = 0; i < m; i++)
+		if (*n == 0 || c[i] != c[*n - 1])
+			c[(*n)++] = c[i];
+	return c;
+}
+
+/* Allocation totals: alloc_bytes, by_color (ascending colour), by_kind. */
 static void sum_allocs(struct hd_figures *f, const struct hd_dump *d)
 {
-	struct hd_arena arena = HD_ARENA_INIT;
-	struct hd_table slot_of;
-	int64_t last_color = 0;
-	uint32_t last_slot = HD_NONE;
+	uint32_t n_colors, c = 0;
+	int64_t *colors = alloc_colors(d, &n_colors);
 	size_t i;
 
-	hd_table_init(&slot_of, &arena);
+	for (i = 0; i < n_colors; i++)
+		((struct hd_color_bytes *)hd_vec_push(&f->by_color))->color = colors[i];
 	for (i = 0; i < d->allocs.len; i++) {
 		const struct hd_alloc *a = &HD_ALLOC(d, i);
 		enum hd_alloc_kind k = hd_alloc_kind_of(a->flags);
-		struct hd_color_bytes *c;
-		uint32_t slot = last_slot != HD_NONE && a->color == last_color ?
-			last_slot : hd_table_get_i64(&slot_of, a->color);
+		struct hd_color_bytes *cb;
 
-		if (slot == HD_NONE) {
-			slot = (uint32_t)f->by_color.len;
-			hd_table_put_i64(&slot_of, a->color, slot);
-			c = hd_vec_push(&f->by_color);
-			c->color = a->color;
-		}
-		last_color = a->color;
-		last_slot = slot;
-		c = &HD_VEC_AT(&f->by_color, struct hd_color_bytes, slot);
-		c->bytes = hd_sat_add(c->bytes, a->size);
-		c->allocs++;
+		/* most allocations have the colour of the one before */
+		if (a->color != colors[c])
+			c = find_x(colors, n_colors, a->color);
+		cb = &HD_VEC_AT(&f->by_color, struct hd_color_bytes, c);
+		cb->bytes = hd_sat_add(cb->bytes, a->size);
+		cb->allocs++;
 		f->alloc_bytes = hd_sat_add(f->alloc_bytes, a->size);
 		f->by_kind[k] = hd_sat_add(f->by_kind[k], a->size);
 		f->allocs_by_kind[k]++;
 	}
-	hd_table_release(&slot_of);
-	hd_arena_release(&arena);
-	if (f->by_color.len > 1)
-		qsort(f->by_color.data, f->by_color.len,
-		      sizeof(struct hd_color_bytes), cmp_color);
+	free(colors);
 }
 
 /* Counts and value_bytes: the model's tallies (dump.h). */
@@ -614,29 +629,6 @@ static void seg_update(struct held_alloc *a, uint32_t node, uint32_t nl,
 	}
 }
 
-static int cmp_i64(const void *pa, const void *pb)
-{
-	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-
-	return (a > b) - (a < b);
-}
-
-/* The place of x in the k ascending xs. */
-static uint32_t find_x(const int64_t *xs, uint32_t k, int64_t x)
-{
-	uint32_t lo = 0, hi = k;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (xs[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Does live range i take part, and where (its value line)?  Its range
  * clamped to [0, T] in *start, *end. */
 static const struct hd_alloc_value *held_entry(const struct hd_dump *d,
@@ -664,22 +656,6 @@ static const struct hd_alloc_value *held_entry(const struct hd_dump *d,
 static int held_placed(const struct hd_dump *d, uint32_t v)
 {
 	return v != HD_NONE && HD_VALUE(d, v).alloc_value != HD_NONE;
-}
-
-/* The colours of the allocations, ascending, distinct, in *out (n). */
-static int64_t *held_colors(const struct hd_dump *d, uint32_t *n)
-{
-	int64_t *c = hd_xmalloc((d->allocs.len ? d->allocs.len : 1) * sizeof(*c));
-	size_t i, m = 0;
-
-	for (i = 0; i < d->allocs.len; i++)
-		if (m == 0 || HD_ALLOC(d, i).color != c[m - 1])
-			c[m++] = HD_ALLOC(d, i).color;
-	qsort(c, m, sizeof(*c), cmp_i64);
-	for (i = 0, *n = 0; i < m; i++)
-		if (*n == 0 || c[i] != c[*n - 1])
-			c[(*n)++] = c[i];
-	return c;
 }
 
 /* By allocation, offset, end offset, then start time. */
@@ -1380,7 +1356,7 @@ static const char *held_sweep_keep(const struct hd_dump *d, struct hd_held *h,
 	sw.d = d;
 	sw.h = h;
 	h->t_max = d->live_max;
-	h->colors = held_colors(d, &h->n_colors);
+	h->colors = alloc_colors(d, &h->n_colors);
 	h->color_bytes = hd_xcalloc(h->n_colors, sizeof(*h->color_bytes));
 	h->color_time = hd_xcalloc(h->n_colors, sizeof(*h->color_time));
 	/* sized for the most it holds, the events (a range has at most
