@@ -223,57 +223,15 @@ static inline struct range_size range_size(const struct hd_dump *d,
 }
 
 /*
- * The passes over the live ranges read, for each, its value record and
- * then the value's allocation entry and instruction: cache misses in
- * random order on a large dump.  The pass of the bytes at a time
- * (live_bytes_at2) goes in blocks of RANGE_BLOCK ranges: first the
- * block's value records are loaded, then the entries and instructions
- * they name, then the sizes are read, so that the misses of a block
- * overlap.  keep[] (or NULL for all) says which.  xla_peak_time, which
- * reads every range, fetches ahead with prefetches instead (below).
- */
-#define RANGE_BLOCK 64
-
-/* where prefetch_block's loads go, so that they are not optimised away;
- * one per thread, since a diff loads its two dumps on two threads */
-static _Thread_local volatile uint64_t prefetch_sink;
-
-static void prefetch_block(const struct hd_dump *d, size_t from, size_t n,
-			   const unsigned char *keep)
-{
-	uint32_t av[RANGE_BLOCK], in[RANGE_BLOCK];
-	uint64_t acc = 0;
-	size_t k;
-
-	/* plain loads, not prefetches: independent, so they overlap, and
-	 * unlike a prefetch they are not dropped on a TLB miss */
-	for (k = 0; k < n; k++) {
-		uint32_t v = HD_LIVE_RANGE(d, from + k).value;
-
-		av[k] = in[k] = HD_NONE;
-		if (v != HD_NONE && (!keep || keep[k]) &&
-		    !kept_both(hd_figures_kept(&HD_VALUE(d, v)))) {
-			av[k] = HD_VALUE(d, v).alloc_value;
-			in[k] = HD_VALUE(d, v).insn;
-		}
-	}
-	for (k = 0; k < n; k++) {
-		if (av[k] != HD_NONE)
-			acc += (uint64_t)HD_ALLOC_VALUE(d, av[k]).shape_bytes;
-		if (in[k] != HD_NONE)
-			acc += (uint64_t)HD_INSN(d, in[k]).shape_bytes;
-	}
-	prefetch_sink = acc;
-}
-
-/*
- * xla_peak_time, which reads every range, fetches ahead in two stages
- * of prefetches instead (nothing waits for them, so their misses
- * overlap with the work): RANGE_AHEAD ranges ahead the value record's
- * sizes and the entries of the two difference arrays at the range's end
- * (its start's follow the ranges, mostly in order of start); half as
- * far, once the record is in, the value line and instruction of a value
- * whose sizes the record does not keep.
+ * xla_peak_time reads, for each range, its value record and then the
+ * value's allocation entry and instruction: cache misses in random
+ * order on a large dump.  It fetches ahead in two stages of prefetches
+ * (nothing waits for them, so their misses overlap with the work):
+ * RANGE_AHEAD ranges ahead the value record's sizes and the entries of
+ * the two difference arrays at the range's end (its start's follow the
+ * ranges, mostly in order of start); half as far, once the record is
+ * in, the value line and instruction of a value whose sizes the record
+ * does not keep.
  */
 #define RANGE_AHEAD 16
 
@@ -449,40 +407,29 @@ static int live_at(const struct hd_dump *d, size_t i, int64_t t)
  * At the stated time this gives the stated peak bytes of the corpus
  * dumps, cumulative and plain.
  *
- * Worked out at two times in one pass (sum[0] at t[0], sum[1] at t[1]),
- * the ranges live at either prefetched a block at a time.  Returns -1 when a
- * sum does not fit in int64.
+ * Worked out at two times in one pass (sum[0] at t[0], sum[1] at t[1]);
+ * only when live_bytes_from_diff overflows.  Returns -1 when a sum does
+ * not fit in int64.
  */
 static int live_bytes_at2(const struct hd_dump *d, struct whole_cache *wc,
 			  const int64_t t[2], int64_t sum[2])
 {
 	int plain = d->peak_style == HD_PEAK_PLAIN;
-	unsigned char live[2][RANGE_BLOCK], any[RANGE_BLOCK];
-	size_t i, n = d->live_ranges.len;
+	size_t i;
 	int k;
 
 	sum[0] = sum[1] = 0;
-	for (i = 0; i < n; i++) {
-		size_t j = i % RANGE_BLOCK;
+	for (i = 0; i < d->live_ranges.len; i++) {
+		int live[2] = { live_at(d, i, t[0]), live_at(d, i, t[1]) };
 		struct range_size sz;
 		int64_t b;
 
-		if (j == 0) {
-			size_t m = n - i < RANGE_BLOCK ? n - i : RANGE_BLOCK, q;
-
-			for (q = 0; q < m; q++) {
-				live[0][q] = (unsigned char)live_at(d, i + q, t[0]);
-				live[1][q] = (unsigned char)live_at(d, i + q, t[1]);
-				any[q] = live[0][q] | live[1][q];
-			}
-			prefetch_block(d, i, m, any);
-		}
-		if (!any[j])
+		if (!live[0] && !live[1])
 			continue;
 		sz = range_size(d, wc, i);
 		b = plain && sz.whole >= 0 ? sz.whole : sz.own;
 		for (k = 0; k < 2; k++)
-			if (live[k][j] && b > 0 &&
+			if (live[k] && b > 0 &&
 			    __builtin_add_overflow(sum[k], b, &sum[k]))
 				return -1;
 	}
