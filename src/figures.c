@@ -1464,28 +1464,24 @@ static void held_peak_pieces(struct hd_figures *f, const struct hd_dump *d,
 	held_assign(d, set->it, m, NULL, NULL, &f->peak_pieces);
 }
 
-int64_t hd_figures_held_at_peak(const struct hd_figures *f,
-				const struct hd_dump *d, int64_t *bytes_at,
-				uint64_t *bits)
+void hd_figures_held_at_peak(const struct hd_figures *f,
+			     const struct hd_dump *d, int64_t *bytes_at,
+			     uint64_t *bits)
 {
-	int64_t sum = 0;
 	size_t i;
 
+	(void)d;        /* the pieces were made from it */
 	if (!f->has_peak)
-		return 0;
-	if (!f->peak_pieces_kept)
-		return hd_held_values_at(d, f->peak_time, -1, bytes_at, bits);
+		return;
 	for (i = 0; i < f->peak_pieces.len; i++) {
 		const struct hd_held_piece *p =
 			&HD_VEC_AT(&f->peak_pieces, struct hd_held_piece, i);
 
-		sum = hd_sat_add(sum, p->bytes);
 		if (bytes_at)
 			bytes_at[p->value] = hd_sat_add(bytes_at[p->value], p->bytes);
 		if (bits)
 			bits[p->value / 64] |= (uint64_t)1 << (p->value % 64);
 	}
-	return sum;
 }
 
 /* The held peak into f (figures.h), and the values held then. */
@@ -1513,7 +1509,6 @@ static void held_peak(struct hd_figures *f, const struct hd_dump *d)
 	}
 	hd_held_release(&h);
 	held_peak_pieces(f, d, &set);
-	f->peak_pieces_kept = 1;
 	held_set_free(&set);
 }
 
