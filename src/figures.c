@@ -599,12 +599,6 @@ static const struct hd_alloc_value *held_entry(const struct hd_dump *d,
 	return av;
 }
 
-/* Is value v's live range counted (has a value line)? */
-static int held_placed(const struct hd_dump *d, uint32_t v)
-{
-	return v != HD_NONE && HD_VALUE(d, v).alloc_value != HD_NONE;
-}
-
 /* By allocation, offset, end offset, then start time. */
 static int cmp_item(const void *pa, const void *pb)
 {
@@ -641,7 +635,9 @@ static int held_pick(const struct hd_dump *d, size_t i,
 		return 0;
 	av = held_entry(d, i, &s, &e);
 	if (!av) {
-		if (!held_placed(d, lr->value))
+		/* a value without a value line has no bytes to hold */
+		if (lr->value == HD_NONE ||
+		    HD_VALUE(d, lr->value).alloc_value == HD_NONE)
 			(*unplaced)++;
 		return 0;
 	}
