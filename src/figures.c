@@ -1589,22 +1589,16 @@ static void add_copy(struct hd_figures *f, const struct hd_copy *c)
  * of elements 0 and 1.  Walking the shape text is the figures' main
  * cost on a dump with many copies, and the copies of a program mostly
  * share a few shapes: a memo of the last shape read for each length
- * (mod SHAPE_MEMO)
- * answers the others after a compare of the text, with the same result
- * (it depends on nothing but the text).
+ * (mod SHAPE_MEMO) answers the others after a compare of the text, with
+ * the same result (it depends on nothing but the text).
  */
 #define SHAPE_MEMO 16
 
 struct copy_shape {
 	const char *text;       /* the shape read (NULL: empty slot) */
 	size_t n;
-	int has_dst;            /* element 0 found */
-	size_t dst_at, dst_n;   /* where it is in the text */
+	size_t dst_at, dst_n;   /* element 0 in the text (dst_n 0: none) */
 	int64_t dst_space, src_space;
-};
-
-struct shape_memo {
-	struct copy_shape slot[SHAPE_MEMO];
 };
 
 /* Reads the facts of shape into *cs. */
@@ -1614,11 +1608,9 @@ static void read_copy_shape(struct copy_shape *cs, struct hd_slice shape)
 
 	cs->text = shape.p;
 	cs->n = shape.n;
-	cs->has_dst = 0;
 	cs->dst_at = cs->dst_n = 0;
 	cs->dst_space = cs->src_space = -1;
 	if (hd_shape_tuple_element(shape, 0, &dst) == 0) {
-		cs->has_dst = 1;
 		cs->dst_at = (size_t)(dst.p - shape.p);
 		cs->dst_n = dst.n;
 		cs->dst_space = hd_shape_memory_space(dst);
@@ -1627,21 +1619,15 @@ static void read_copy_shape(struct copy_shape *cs, struct hd_slice shape)
 		cs->src_space = hd_shape_memory_space(src);
 }
 
-/* The facts of shape, from the memo (m may be NULL: none) where it has
- * the same text. */
-static const struct copy_shape *copy_shape_of(struct shape_memo *m,
-					      struct copy_shape *own,
+/* The facts of shape, from memo (SHAPE_MEMO entries) where it has the
+ * same text. */
+static const struct copy_shape *copy_shape_of(struct copy_shape *memo,
 					      struct hd_slice shape)
 {
-	struct copy_shape *cs;
+	struct copy_shape *cs = &memo[shape.n % SHAPE_MEMO];
 
-	if (!m || shape.n == 0) {
-		read_copy_shape(own, shape);
-		return own;
-	}
-	cs = &m->slot[shape.n % SHAPE_MEMO];
 	if (cs->text && cs->n == shape.n &&
-	    (cs->text == shape.p || memcmp(cs->text, shape.p, shape.n) == 0))
+	    (cs->text == shape.p || hd_bytes_eq(cs->text, shape.p, shape.n)))
 		return cs;
 	read_copy_shape(cs, shape);
 	return cs;
@@ -1650,16 +1636,14 @@ static const struct copy_shape *copy_shape_of(struct shape_memo *m,
 /*
  * One copy-start instruction, its {0} value dest (HD_NONE: none):
  * spaces from its tuple shape (DEST, SRC, context), bytes from dest's
- * size= else element 0's logical size.  m: the memo of shapes read
- * (NULL: none).
+ * size= else element 0's logical size.  memo: the shapes read so far.
  */
 static void copy_from_insn(struct hd_figures *f, const struct hd_dump *d,
-			   uint32_t i, uint32_t dest, struct shape_memo *m)
+			   uint32_t i, uint32_t dest, struct copy_shape *memo)
 {
 	const struct hd_insn *in = &HD_INSN(d, i);
 	struct hd_copy c;
-	struct copy_shape own;
-	const struct copy_shape *cs = copy_shape_of(m, &own, in->shape);
+	const struct copy_shape *cs = copy_shape_of(memo, in->shape);
 
 	memset(&c, 0, sizeof(c));
 	c.insn = i;
@@ -1670,7 +1654,7 @@ static void copy_from_insn(struct hd_figures *f, const struct hd_dump *d,
 			 c.src_space, c.dst_space);
 	c.value = dest;
 	c.bytes = c.value != HD_NONE ? hd_value_size(d, c.value) : -1;
-	if (c.bytes < 0 && cs->has_dst && cs->dst_n)
+	if (c.bytes < 0 && cs->dst_n)
 		c.bytes = hd_shape_logical_bytes(
 			hd_slice_make(in->shape.p + cs->dst_at, cs->dst_n));
 	add_copy(f, &c);
@@ -1688,7 +1672,7 @@ static void copy_from_insn(struct hd_figures *f, const struct hd_dump *d,
 #define COPY_BATCH 32
 
 static void copies_batch(struct hd_figures *f, const struct hd_dump *d,
-			 const uint32_t *in, size_t n, struct shape_memo *m)
+			 const uint32_t *in, size_t n, struct copy_shape *memo)
 {
 	const struct hd_index *ix = &d->value_by_key;
 	uint32_t hash[COPY_BATCH], first[COPY_BATCH];
@@ -1726,7 +1710,7 @@ static void copies_batch(struct hd_figures *f, const struct hd_dump *d,
 	for (k = 0; k < n; k++)
 		copy_from_insn(f, d, in[k],
 			       dest_value_hashed(d, HD_INSN(d, in[k]).name,
-						 hash[k]), m);
+						 hash[k]), memo);
 }
 
 /* "copy-start" or "copy-start.<suffix>" */
@@ -1769,7 +1753,7 @@ static void copies_from_values(struct hd_figures *f, const struct hd_dump *d)
 
 static void find_copies(struct hd_figures *f, const struct hd_dump *d)
 {
-	struct shape_memo m;
+	struct copy_shape memo[SHAPE_MEMO];
 	const uint32_t *in = d->copy_starts.data;
 	size_t i;
 
@@ -1777,13 +1761,13 @@ static void find_copies(struct hd_figures *f, const struct hd_dump *d)
 		copies_from_values(f, d);
 		return;
 	}
-	memset(&m, 0, sizeof(m));
+	memset(memo, 0, sizeof(memo));
 	/* room for all at once: grown a copy at a time, the array would
 	 * be copied at each doubling */
 	hd_vec_reserve(&f->copies, d->copy_starts.len);
 	for (i = 0; i < d->copy_starts.len; i += COPY_BATCH)
 		copies_batch(f, d, in + i, d->copy_starts.len - i < COPY_BATCH ?
-			     d->copy_starts.len - i : COPY_BATCH, &m);
+			     d->copy_starts.len - i : COPY_BATCH, memo);
 }
 
 /*
