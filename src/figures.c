@@ -125,18 +125,6 @@ struct whole_cache {
 	const uint64_t *kept;   /* hd_figures_compute_kept's, or NULL */
 };
 
-static int64_t *cache_at(int64_t **c, size_t n, size_t i)
-{
-	size_t k;
-
-	if (!*c) {
-		*c = hd_xmalloc((n ? n : 1) * sizeof(**c));
-		for (k = 0; k < n; k++)
-			(*c)[k] = -2;
-	}
-	return &(*c)[i];
-}
-
 /*
  * Logical bytes of the whole shape of the instruction that defines
  * value v (the size XLA uses to choose the peak time, FORMAT.md section
@@ -151,22 +139,25 @@ static int64_t whole_bytes(const struct hd_dump *d, struct whole_cache *wc,
 	const struct hd_value *val = &HD_VALUE(d, v);
 	uint32_t insn = val->insn;
 	uint32_t table;
-	int64_t *c;
+	size_t k;
 
 	if (insn == HD_NONE)
 		insn = hd_dump_insn_by_name(d, val->name);
-	if (insn != HD_NONE) {
+	if (insn != HD_NONE)
 		return HD_INSN(d, insn).shape_bytes;
-	}
 	if (!(val->flags & HD_VALUE_INDEXED) || val->index_n == 2)
 		return own;
 	table = hd_dump_value_by_key(d, val->name);
 	if (table == HD_NONE)
 		return -1;
-	c = cache_at(&wc->by_value, d->values.len, table);
-	if (*c == -2)
-		*c = hd_value_logical_bytes(d, table);
-	return *c;
+	if (!wc->by_value) {
+		wc->by_value = hd_xmalloc(d->values.len * sizeof(*wc->by_value));
+		for (k = 0; k < d->values.len; k++)
+			wc->by_value[k] = -2;
+	}
+	if (wc->by_value[table] == -2)
+		wc->by_value[table] = hd_value_logical_bytes(d, table);
+	return wc->by_value[table];
 }
 
 /* Sizes of one live range's value (-1 = unknown). */
