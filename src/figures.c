@@ -997,8 +997,6 @@ struct held_sweep {
 	struct hd_held *h;
 	struct held_set set;
 	struct hd_vec scratch;          /* by_start, by_end, at_start, at_end */
-	struct held_item *it;           /* set.it */
-	size_t n;                       /* set.n */
 	unsigned char *shared;          /* per item: in its allocation's tree */
 	struct held_alloc *trees;
 	uint32_t *tree_of, n_trees;     /* tree of an allocation, or HD_NONE */
@@ -1034,13 +1032,13 @@ static size_t held_mark(struct held_sweep *sw)
 {
 	size_t i, g, m, n_x = 0;
 
-	sw->shared = hd_xcalloc(sw->n ? sw->n : 1, 1);
+	sw->shared = hd_xcalloc(sw->set.n ? sw->set.n : 1, 1);
 	sw->tree_of = hd_xmalloc(sw->d->allocs.len * sizeof(*sw->tree_of));
 	for (i = 0; i < sw->d->allocs.len; i++)
 		sw->tree_of[i] = HD_NONE;
 	for (g = 0; g < sw->set.n_groups; g++) {
 		size_t lo = sw->set.group[g], hi = sw->set.group[g + 1];
-		const struct held_item *x = &sw->it[lo];
+		const struct held_item *x = &sw->set.it[lo];
 
 		if (hi - lo > 1)
 			mark_shared(x, sw->shared + lo, hi - lo);
@@ -1065,7 +1063,7 @@ static void held_trees(struct held_sweep *sw, size_t n_x)
 	sw->xs_pool = hd_xmalloc(n_x * sizeof(*sw->xs_pool));
 	n_x = 0;
 	for (g = 0; g < sw->set.n_groups; g++) {
-		uint32_t tree = sw->tree_of[sw->it[sw->set.group[g]].alloc];
+		uint32_t tree = sw->tree_of[sw->set.it[sw->set.group[g]].alloc];
 		struct held_alloc *a;
 
 		i = sw->set.group[g];
@@ -1073,7 +1071,7 @@ static void held_trees(struct held_sweep *sw, size_t n_x)
 		if (tree == HD_NONE)
 			continue;
 		a = &sw->trees[tree];
-		make_tree(a, sw->it + i, sw->shared + i, j - i,
+		make_tree(a, sw->set.it + i, sw->shared + i, j - i,
 			  sw->xs_pool + n_x);
 		for (k = i; k < j; k++)
 			n_x += 2 * (size_t)sw->shared[k];
@@ -1093,7 +1091,7 @@ static void held_trees(struct held_sweep *sw, size_t n_x)
 static struct held_event held_event_of(const struct held_sweep *sw, size_t i,
 				       uint32_t color, uint32_t tree)
 {
-	const struct held_item *x = &sw->it[i];
+	const struct held_item *x = &sw->set.it[i];
 	struct held_event e;
 
 	e.color = color;
@@ -1119,15 +1117,15 @@ static size_t held_events_bytes(size_t n, size_t T)
  * at_end[t] are left at the end of time t's bucket. */
 static void held_events(struct held_sweep *sw, size_t T)
 {
-	const struct held_item *it = sw->it;
+	const struct held_item *it = sw->set.it;
 	size_t i, g;
 
-	sw->by_start = scratch_get(&sw->scratch, held_events_bytes(sw->n, T));
-	sw->by_end = sw->by_start + sw->n;
-	sw->at_start = (uint32_t *)(sw->by_end + sw->n);
+	sw->by_start = scratch_get(&sw->scratch, held_events_bytes(sw->set.n, T));
+	sw->by_end = sw->by_start + sw->set.n;
+	sw->at_start = (uint32_t *)(sw->by_end + sw->set.n);
 	sw->at_end = sw->at_start + T + 2;
 	memset(sw->at_start, 0, 2 * (T + 2) * sizeof(*sw->at_start));
-	for (i = 0; i < sw->n; i++) {
+	for (i = 0; i < sw->set.n; i++) {
 		sw->at_start[it[i].start + 1]++;
 		sw->at_end[it[i].end + 1]++;
 	}
@@ -1298,9 +1296,7 @@ static const char *held_sweep_keep(const struct hd_dump *d, struct hd_held *h,
 	scratch_get(&sw.scratch, held_events_bytes(d->live_ranges.len,
 						   (size_t)d->live_max));
 	held_items(d, &all, &sw.set, &h->unplaced, &sw.scratch);
-	sw.it = sw.set.it;
-	sw.n = sw.set.n;
-	if (sw.n == 0) {
+	if (sw.set.n == 0) {
 		why = "no live range of a value in an allocation";
 	} else {
 		held_sort_groups(&sw.set, &sw.scratch);
