@@ -464,8 +464,9 @@ static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
 	struct whole_cache wc = { NULL, kept };
 	struct live_diff ld;
 	struct hd_vec mem = HD_VEC_INIT(int64_t);
-	int64_t at_stated = 0;
+	int64_t t[2], sum[2];
 	size_t n;
+	int ok;
 
 	if (d->live_max < 0 || d->live_ranges.len == 0 ||
 	    (uint64_t)d->live_max > d->n_lines)
@@ -477,35 +478,23 @@ static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
 	ld.at = hd_vec_block_zeroed(&mem, sizeof(*ld.at), 2 * n);
 	ld.peak = ld.at + n;
 	ld.overflow = 0;
-	f->recomputed_time = xla_peak_time(d, &wc, &f->recomputed_unsized, &ld);
-	if (f->recomputed_time < 0) {
-		f->recomputed_bytes = -1;
-	} else {
-		int64_t t[2], sum[2];
-
-		t[0] = f->recomputed_time;
-		t[1] = f->has_stated ? f->stated_time : -1;
-		if (live_bytes_from_diff(&ld, d->live_max, t, sum) < 0 &&
-		    live_bytes_at2(d, &wc, t, sum) < 0) {
-			f->recomputed_bytes = -1;
-		} else {
-			f->recomputed_bytes = sum[0];
-			at_stated = f->has_stated ? sum[1] : 0;
-		}
-	}
+	t[0] = xla_peak_time(d, &wc, &f->recomputed_unsized, &ld);
+	t[1] = f->has_stated ? f->stated_time : -1;
+	ok = t[0] >= 0 && (live_bytes_from_diff(&ld, d->live_max, t, sum) == 0 ||
+			   live_bytes_at2(d, &wc, t, sum) == 0);
 	hd_vec_release(&mem);
 	free(wc.by_value);
-	if (f->recomputed_bytes < 0 || at_stated < 0) {
-		f->recomputed_time = -1;
-		f->recomputed_bytes = 0;
+	if (!ok) {
 		f->recomputed_unsized = 0;
 		return;
 	}
 	f->has_recomputed = 1;
+	f->recomputed_time = t[0];
+	f->recomputed_bytes = sum[0];
 	if (f->has_stated) {
-		f->recomputed_at_stated = at_stated;
-		f->stated_agrees = f->recomputed_at_stated == f->stated_bytes &&
-			f->recomputed_bytes == f->stated_bytes;
+		f->recomputed_at_stated = sum[1];
+		f->stated_agrees = sum[1] == f->stated_bytes &&
+			sum[0] == f->stated_bytes;
 	}
 }
 
