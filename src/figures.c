@@ -556,29 +556,6 @@ static void seg_update(struct held_alloc *a, uint32_t node, uint32_t nl,
 	}
 }
 
-/* Does live range i take part, and where (its value line)?  Its range
- * clamped to [0, T] in *start, *end. */
-static const struct hd_alloc_value *held_entry(const struct hd_dump *d,
-					       size_t i, int64_t *start,
-					       int64_t *end)
-{
-	const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
-	const struct hd_alloc_value *av;
-	int64_t stop;
-	uint32_t k;
-
-	if (lr->value == HD_NONE || !clamp_range(lr, d->live_max, start, end))
-		return NULL;
-	k = HD_VALUE(d, lr->value).alloc_value;
-	if (k == HD_NONE)
-		return NULL;
-	av = &HD_ALLOC_VALUE(d, k);
-	if (av->size <= 0 || av->offset < 0 ||
-	    __builtin_add_overflow(av->offset, av->size, &stop))
-		return NULL;
-	return av;
-}
-
 /* By allocation, offset, end offset, then start time. */
 static int cmp_item(const void *pa, const void *pb)
 {
@@ -607,25 +584,24 @@ static int held_pick(const struct hd_dump *d, size_t i,
 {
 	const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
 	const struct hd_alloc_value *av;
-	int64_t s, e;
+	int64_t s, e, stop;
 
 	/* most ranges are not live at a given time: out before their
 	 * value record is read (the clamped range only ends sooner) */
 	if (!f->all && (lr->start > f->at || lr->end < f->at))
 		return 0;
-	av = held_entry(d, i, &s, &e);
-	if (!av) {
-		/* a value without a value line has no bytes to hold */
-		if (lr->value == HD_NONE ||
-		    HD_VALUE(d, lr->value).alloc_value == HD_NONE)
-			(*unplaced)++;
+	*k = lr->value != HD_NONE ? HD_VALUE(d, lr->value).alloc_value : HD_NONE;
+	/* a value without a value line has no bytes to hold */
+	if (*k == HD_NONE) {
+		(*unplaced)++;
 		return 0;
 	}
-	if (!f->all && (f->at < s || f->at > e ||
-			(f->color >= 0 && HD_ALLOC(d, av->alloc).color != f->color)))
+	av = &HD_ALLOC_VALUE(d, *k);
+	if (!clamp_range(lr, d->live_max, &s, &e) || av->size <= 0 ||
+	    av->offset < 0 || __builtin_add_overflow(av->offset, av->size, &stop))
 		return 0;
-	*k = (uint32_t)(av - &HD_ALLOC_VALUE(d, 0));
-	return 1;
+	return f->all || (f->at >= s && f->at <= e &&
+			  (f->color < 0 || HD_ALLOC(d, av->alloc).color == f->color));
 }
 
 /* How far ahead held_items asks for the value line of an item it is to
