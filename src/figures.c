@@ -3,8 +3,7 @@
  *
  * Everything is one or two linear passes over the model's arrays.  The
  * recomputed peak uses a difference array over the live-range times
- * (O(ranges + T), no sorting); colours are gathered through a hash table
- * and only the distinct colours are sorted.
+ * (O(ranges + T), no sorting); only the distinct colours are sorted.
  */
 #include <stddef.h>
 #include <stdlib.h>
