@@ -1474,7 +1474,7 @@ static enum hd_copy_class classify(int cross, int64_t src, int64_t dst)
 	return HD_COPY_OTHER;
 }
 
-/* Room for the key "name{0}" of most copies (dest_value). */
+/* Room for the key "name{0}" of most copies (copies_batch). */
 #define DEST_KEY_MAX 256
 
 /* The key "name{0}" in buf (DEST_KEY_MAX bytes), or in memory of its
@@ -1488,32 +1488,6 @@ static struct hd_slice dest_key(char *buf, struct hd_slice name)
 	memcpy(key, name.p, name.n);
 	memcpy(key + name.n, "{0}", 3);
 	return hd_slice_make(key, name.n + 3);
-}
-
-/* The value keyed "name{0}", HD_NONE if none; hash is the key's
- * hd_index_hash. */
-static uint32_t dest_value_hashed(const struct hd_dump *d,
-				  struct hd_slice name, uint32_t hash)
-{
-	char buf[DEST_KEY_MAX];
-	struct hd_slice key = dest_key(buf, name);
-	uint32_t v = hd_dump_value_by_hash(d, hash, key);
-
-	if (key.p != buf)
-		free((void *)key.p);
-	return v;
-}
-
-/* The hd_index_hash of the key "name{0}". */
-static uint32_t dest_hash(struct hd_slice name)
-{
-	char buf[DEST_KEY_MAX];
-	struct hd_slice key = dest_key(buf, name);
-	uint32_t h = hd_index_hash(key);
-
-	if (key.p != buf)
-		free((void *)key.p);
-	return h;
 }
 
 /* A copy whose bytes would take its class total beyond int64 (a
@@ -1627,6 +1601,8 @@ static void copies_batch(struct hd_figures *f, const struct hd_dump *d,
 {
 	const struct hd_index *ix = &d->value_by_key;
 	uint32_t hash[COPY_BATCH], first[COPY_BATCH];
+	char buf[COPY_BATCH][DEST_KEY_MAX];
+	struct hd_slice key[COPY_BATCH];
 	size_t k;
 
 	for (k = 0; k < n; k++) {
@@ -1642,7 +1618,8 @@ static void copies_batch(struct hd_figures *f, const struct hd_dump *d,
 			__builtin_prefetch(x->shape.p + x->shape.n - 1);
 	}
 	for (k = 0; k < n; k++) {
-		hash[k] = dest_hash(HD_INSN(d, in[k]).name);
+		key[k] = dest_key(buf[k], HD_INSN(d, in[k]).name);
+		hash[k] = hd_index_hash(key[k]);
 		hd_index_prefetch(ix, hash[k]);
 	}
 	for (k = 0; k < n; k++)
@@ -1658,10 +1635,12 @@ static void copies_batch(struct hd_figures *f, const struct hd_dump *d,
 			if (v->alloc_value != HD_NONE)
 				__builtin_prefetch(&HD_ALLOC_VALUE(d, v->alloc_value).size);
 		}
-	for (k = 0; k < n; k++)
+	for (k = 0; k < n; k++) {
 		copy_from_insn(f, d, in[k],
-			       dest_value_hashed(d, HD_INSN(d, in[k]).name,
-						 hash[k]), memo);
+			       hd_dump_value_by_hash(d, hash[k], key[k]), memo);
+		if (key[k].p != buf[k])
+			free((void *)key[k].p);
+	}
 }
 
 /* "copy-start" or "copy-start.<suffix>" */
