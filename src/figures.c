@@ -922,9 +922,9 @@ static void mark_shared(const struct held_item *it, unsigned char *shared,
 }
 
 /* Makes the tree of the shared items of it[0, n) (one allocation): its
- * endpoints into xs (room for 2n). */
-static void make_tree(struct held_alloc *a, const struct held_item *it,
-		      const unsigned char *shared, size_t n, int64_t *xs)
+ * endpoints into xs (room for 2n); returns how many it wrote there. */
+static size_t make_tree(struct held_alloc *a, const struct held_item *it,
+			const unsigned char *shared, size_t n, int64_t *xs)
 {
 	size_t j, k = 0;
 
@@ -941,6 +941,7 @@ static void make_tree(struct held_alloc *a, const struct held_item *it,
 			xs[a->k++] = xs[j];
 	for (a->leaves = 1; a->leaves < a->k - 1; a->leaves *= 2)
 		;
+	return k;
 }
 
 /* What an item's start or end changes in colour slot color: its bytes,
@@ -1019,7 +1020,7 @@ static size_t held_mark(struct held_sweep *sw)
 /* The trees of the allocations held_mark found shared bytes in. */
 static void held_trees(struct held_sweep *sw, size_t n_x)
 {
-	size_t i, j, k, g, n_nodes = 0;
+	size_t i, j, g, n_nodes = 0;
 
 	if (!sw->n_trees)
 		return;
@@ -1035,10 +1036,8 @@ static void held_trees(struct held_sweep *sw, size_t n_x)
 		if (tree == HD_NONE)
 			continue;
 		a = &sw->trees[tree];
-		make_tree(a, sw->set.it + i, sw->shared + i, j - i,
-			  sw->xs_pool + n_x);
-		for (k = i; k < j; k++)
-			n_x += 2 * (size_t)sw->shared[k];
+		n_x += make_tree(a, sw->set.it + i, sw->shared + i, j - i,
+				 sw->xs_pool + n_x);
 		n_nodes += 2 * (size_t)a->leaves;
 	}
 	sw->cnt_pool = hd_xcalloc(n_nodes, sizeof(*sw->cnt_pool));
