@@ -1754,8 +1754,7 @@ uint32_t hd_alias_param_value(const struct hd_dump *d, uint32_t alloc)
 		uint32_t v = HD_ALLOC_VALUE(d, a->value_first + i).value;
 		uint32_t in = HD_VALUE(d, v).insn;
 
-		if (in != HD_NONE &&
-		    hd_slice_eq(HD_INSN(d, in).opcode, hd_slice_cstr("parameter")))
+		if (in != HD_NONE && hd_slice_eq_cstr(HD_INSN(d, in).opcode, "parameter"))
 			return v;
 	}
 	return HD_NONE;
