@@ -381,15 +381,6 @@ static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
 	return overflow ? -1 : best_t;
 }
 
-/* Is range i live at time t (start <= t <= end, clamped to [0, T])? */
-static int live_at(const struct hd_dump *d, size_t i, int64_t t)
-{
-	int64_t start, end;
-
-	return clamp_range(&HD_LIVE_RANGE(d, i), d->live_max, &start, &end) &&
-		t >= start && t <= end;
-}
-
 /*
  * Bytes live at time t (start <= t <= end): the values' own logical
  * sizes, except in the plain peak style where XLA printed (and summed)
@@ -410,9 +401,11 @@ static int live_bytes_at2(const struct hd_dump *d, struct whole_cache *wc,
 
 	sum[0] = sum[1] = 0;
 	for (i = 0; i < d->live_ranges.len; i++) {
-		int live[2] = { live_at(d, i, t[0]), live_at(d, i, t[1]) };
+		int64_t s, e, b;
+		int in = clamp_range(&HD_LIVE_RANGE(d, i), d->live_max, &s, &e);
+		int live[2] = { in && t[0] >= s && t[0] <= e,
+				in && t[1] >= s && t[1] <= e };
 		struct range_size sz;
-		int64_t b;
 
 		if (!live[0] && !live[1])
 			continue;
