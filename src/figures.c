@@ -53,7 +53,8 @@ static int64_t *alloc_colors(const struct hd_dump *d, uint32_t *n)
 	return c;
 }
 
-/* Allocation totals: alloc_bytes, by_color (ascending colour), by_kind. */
+/* Allocation totals: alloc_bytes, by_color (ascending colour), by_kind,
+ * the aliased ones. */
 static void sum_allocs(struct hd_figures *f, const struct hd_dump *d)
 {
 	uint32_t n_colors, c = 0;
@@ -76,6 +77,10 @@ static void sum_allocs(struct hd_figures *f, const struct hd_dump *d)
 		f->alloc_bytes = hd_sat_add(f->alloc_bytes, a->size);
 		f->by_kind[k] = hd_sat_add(f->by_kind[k], a->size);
 		f->allocs_by_kind[k]++;
+		if (hd_alloc_is_aliased(a)) {
+			f->aliased_bytes = hd_sat_add(f->aliased_bytes, a->size);
+			f->aliased_params++;
+		}
 	}
 	free(colors);
 }
@@ -1723,21 +1728,6 @@ static void leave_out_partial(struct hd_figures *f, const struct hd_dump *d)
 		f->has_stated = 0;
 }
 
-/* aliased_bytes and aliased_params (hd_alloc_is_aliased). */
-static void alias_figures(struct hd_figures *f, const struct hd_dump *d)
-{
-	size_t i;
-
-	for (i = 0; i < d->allocs.len; i++) {
-		const struct hd_alloc *a = &HD_ALLOC(d, i);
-
-		if (!hd_alloc_is_aliased(a))
-			continue;
-		f->aliased_bytes = hd_sat_add(f->aliased_bytes, a->size);
-		f->aliased_params++;
-	}
-}
-
 uint32_t hd_alias_param_value(const struct hd_dump *d, uint32_t alloc)
 {
 	const struct hd_alloc *a = &HD_ALLOC(d, alloc);
@@ -1835,7 +1825,6 @@ int hd_figures_compute_kept(struct hd_figures *f, const struct hd_dump *d,
 	recomputed_peak(f, d, kept);
 	held_peak(f, d);
 	find_copies(f, d);
-	alias_figures(f, d);
 	leave_out_partial(f, d);
 	return 0;
 }
