@@ -649,48 +649,6 @@ static void held_set_free(struct held_set *set)
 	memset(set, 0, sizeof(*set));
 }
 
-/*
- * The live ranges that pass f, as items grouped by allocation (a
- * counting sort: a pass over the ranges to pick and count them, one to
- * place them), in range order within each.  The first pass keeps only
- * the picked ranges' numbers, not their items: a second copy of them
- * all would be memory at the peak of a diff.
- */
-static void held_items(const struct hd_dump *d, const struct held_filter *f,
-		       struct held_set *set, uint32_t *unplaced,
-		       struct hd_vec *sc)
-{
-	size_t nr = d->live_ranges.len, na = d->allocs.len, i, n = 0, g = 0;
-	uint32_t *first = hd_xcalloc(na + 1, sizeof(*first));
-	uint32_t *picked = scratch_get(sc, 2 * (nr ? nr : 1) * sizeof(*picked));
-	uint32_t *line = picked + nr;
-
-	for (i = 0; i < nr; i++)
-		if (held_pick(d, i, f, &line[n], unplaced)) {
-			first[HD_ALLOC_VALUE(d, line[n]).alloc + 1]++;
-			picked[n++] = (uint32_t)i;
-		}
-	set->n = n;
-	set->group = hd_xmalloc((n + 1) * sizeof(*set->group));
-	for (i = 0; i < na; i++) {
-		uint32_t c = first[i + 1];
-
-		if (c)
-			set->group[g++] = first[i];
-		first[i + 1] = first[i] + c;
-	}
-	set->group[g] = (uint32_t)n;
-	set->n_groups = g;
-	set->it = hd_xmalloc((n ? n : 1) * sizeof(*set->it));
-	for (i = 0; i < n; i++) {
-		if (i + HELD_AHEAD < n)
-			__builtin_prefetch(&HD_ALLOC_VALUE(d, line[i + HELD_AHEAD]));
-		held_item_of(d, picked[i], line[i],
-			     &set->it[first[HD_ALLOC_VALUE(d, line[i]).alloc]++]);
-	}
-	free(first);
-}
-
 /* How held_radix packs a field: less its minimum, shifted right by the
  * low bits all items agree on, in bits bits. */
 struct held_field {
@@ -859,11 +817,46 @@ static void held_sort(struct held_item *it, size_t n, struct hd_vec *sc)
 	}
 }
 
-/* Sorts each allocation's items (held_items' groups). */
-static void held_sort_groups(struct held_set *set, struct hd_vec *sc)
+/*
+ * The live ranges that pass f, as items grouped by allocation (a
+ * counting sort: a pass over the ranges to pick and count them, one to
+ * place them), each sorted by cmp_item.  The first pass keeps only
+ * the picked ranges' numbers, not their items: a second copy of them
+ * all would be memory at the peak of a diff.
+ */
+static void held_items(const struct hd_dump *d, const struct held_filter *f,
+		       struct held_set *set, uint32_t *unplaced,
+		       struct hd_vec *sc)
 {
-	size_t g;
+	size_t nr = d->live_ranges.len, na = d->allocs.len, i, n = 0, g = 0;
+	uint32_t *first = hd_xcalloc(na + 1, sizeof(*first));
+	uint32_t *picked = scratch_get(sc, 2 * (nr ? nr : 1) * sizeof(*picked));
+	uint32_t *line = picked + nr;
 
+	for (i = 0; i < nr; i++)
+		if (held_pick(d, i, f, &line[n], unplaced)) {
+			first[HD_ALLOC_VALUE(d, line[n]).alloc + 1]++;
+			picked[n++] = (uint32_t)i;
+		}
+	set->n = n;
+	set->group = hd_xmalloc((n + 1) * sizeof(*set->group));
+	for (i = 0; i < na; i++) {
+		uint32_t c = first[i + 1];
+
+		if (c)
+			set->group[g++] = first[i];
+		first[i + 1] = first[i] + c;
+	}
+	set->group[g] = (uint32_t)n;
+	set->n_groups = g;
+	set->it = hd_xmalloc((n ? n : 1) * sizeof(*set->it));
+	for (i = 0; i < n; i++) {
+		if (i + HELD_AHEAD < n)
+			__builtin_prefetch(&HD_ALLOC_VALUE(d, line[i + HELD_AHEAD]));
+		held_item_of(d, picked[i], line[i],
+			     &set->it[first[HD_ALLOC_VALUE(d, line[i]).alloc]++]);
+	}
+	free(first);
 	for (g = 0; g < set->n_groups; g++)
 		held_sort(set->it + set->group[g],
 			  set->group[g + 1] - set->group[g], sc);
@@ -1260,7 +1253,6 @@ static const char *held_sweep_keep(const struct hd_dump *d, struct hd_held *h,
 	if (sw.set.n == 0) {
 		why = "no live range of a value in an allocation";
 	} else {
-		held_sort_groups(&sw.set, &sw.scratch);
 		held_trees(&sw, held_mark(&sw));
 		held_events(&sw, (size_t)d->live_max);
 		why = held_run(&sw, (size_t)d->live_max, fn, ctx);
@@ -1387,7 +1379,6 @@ int64_t hd_held_values_at(const struct hd_dump *d, int64_t t, int64_t color,
 	int64_t sum;
 
 	held_items(d, &f, &set, &unplaced, &sc);
-	held_sort_groups(&set, &sc);
 	hd_vec_release(&sc);
 	sum = held_assign(d, set.it, set.n, bytes_at, bits, NULL);
 	held_set_free(&set);
