@@ -1228,7 +1228,7 @@ static const char *held_sweep_keep(const struct hd_dump *d, struct hd_held *h,
 				   hd_held_fn fn, void *ctx,
 				   struct held_set *keep)
 {
-	struct held_sweep sw;
+	struct held_sweep sw = { .d = d, .h = h, .scratch.elem = 1 };
 	struct held_filter all = { 1, 0, -1 };
 	const char *why;
 
@@ -1237,13 +1237,10 @@ static const char *held_sweep_keep(const struct hd_dump *d, struct hd_held *h,
 	why = held_usable(d);
 	if (why)
 		return why;
-	memset(&sw, 0, sizeof(sw));
-	sw.scratch.elem = 1;
-	sw.d = d;
-	sw.h = h;
 	h->t_max = d->live_max;
 	h->colors = alloc_colors(d, &h->n_colors);
 	h->color_bytes = hd_xcalloc(h->n_colors, sizeof(*h->color_bytes));
+	/* a colour nothing was held in keeps 0 at time 0 */
 	h->color_time = hd_xcalloc(h->n_colors, sizeof(*h->color_time));
 	/* sized for the most it holds, the events (a range has at most
 	 * one), so the passes before them use the same pages */
@@ -1257,7 +1254,6 @@ static const char *held_sweep_keep(const struct hd_dump *d, struct hd_held *h,
 		held_events(&sw, (size_t)d->live_max);
 		why = held_run(&sw, (size_t)d->live_max, fn, ctx);
 	}
-	/* a colour nothing was held in keeps 0 at time 0 */
 	if (!why && keep) {
 		*keep = sw.set;
 		memset(&sw.set, 0, sizeof(sw.set));
