@@ -3,8 +3,7 @@
  *
  * Everything is one or two linear passes over the model's arrays.  The
  * recomputed peak uses a difference array over the live-range times
- * (O(ranges + T), no sorting); colours are gathered through a hash table
- * and only the distinct colours are sorted.
+ * (O(ranges + T), no sorting); only the distinct colours are sorted.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -14,56 +13,76 @@
 #include "hlodiff/format.h"
 #include "hlodiff/keysort.h"
 #include "hlodiff/shape.h"
-#include "hlodiff/table.h"
 
-static int cmp_color(const void *a, const void *b)
+static int cmp_i64(const void *pa, const void *pb)
 {
-	const struct hd_color_bytes *x = a, *y = b;
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
 
-	return (x->color > y->color) - (x->color < y->color);
+	return (a > b) - (a < b);
 }
 
-/*
- * Allocation totals: alloc_bytes, by_color (ascending colour, through a
- * colour -> slot table so the pass stays linear; most allocations have
- * the colour of the one before, whose slot is kept at hand), by_kind.
- */
+/* The place of x in the k ascending xs. */
+static uint32_t find_x(const int64_t *xs, uint32_t k, int64_t x)
+{
+	uint32_t lo = 0, hi = k;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (xs[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The colours of the allocations, ascending, distinct; *n their number. */
+static int64_t *alloc_colors(const struct hd_dump *d, uint32_t *n)
+{
+	int64_t *c = hd_xmalloc((d->allocs.len ? d->allocs.len : 1) * sizeof(*c));
+	size_t i, m = 0;
+
+	for (i = 0; i < d->allocs.len; i++)
+		if (m == 0 || HD_ALLOC(d, i).color != c[m - 1])
+			c[m++] = HD_ALLOC(d, i).color;
+	qsort(c, m, sizeof(*c), cmp_i64);
+	for (i = 0, *n = 0; i < m; i++)
+		if (*n == 0 || c[i] != c[*n - 1])
+			c[(*n)++] = c[i];
+	return c;
+}
+
+/* Allocation totals: alloc_bytes, by_color (ascending colour), by_kind,
+ * the aliased ones. */
 static void sum_allocs(struct hd_figures *f, const struct hd_dump *d)
 {
-	struct hd_arena arena = HD_ARENA_INIT;
-	struct hd_table slot_of;
-	int64_t last_color = 0;
-	uint32_t last_slot = HD_NONE;
+	uint32_t n_colors, c = 0;
+	int64_t *colors = alloc_colors(d, &n_colors);
 	size_t i;
 
-	hd_table_init(&slot_of, &arena);
+	for (i = 0; i < n_colors; i++)
+		((struct hd_color_bytes *)hd_vec_push(&f->by_color))->color = colors[i];
 	for (i = 0; i < d->allocs.len; i++) {
 		const struct hd_alloc *a = &HD_ALLOC(d, i);
 		enum hd_alloc_kind k = hd_alloc_kind_of(a->flags);
-		struct hd_color_bytes *c;
-		uint32_t slot = last_slot != HD_NONE && a->color == last_color ?
-			last_slot : hd_table_get_i64(&slot_of, a->color);
+		struct hd_color_bytes *cb;
 
-		if (slot == HD_NONE) {
-			slot = (uint32_t)f->by_color.len;
-			hd_table_put_i64(&slot_of, a->color, slot);
-			c = hd_vec_push(&f->by_color);
-			c->color = a->color;
-		}
-		last_color = a->color;
-		last_slot = slot;
-		c = &HD_VEC_AT(&f->by_color, struct hd_color_bytes, slot);
-		c->bytes = hd_sat_add(c->bytes, a->size);
-		c->allocs++;
+		/* most allocations have the colour of the one before */
+		if (a->color != colors[c])
+			c = find_x(colors, n_colors, a->color);
+		cb = &HD_VEC_AT(&f->by_color, struct hd_color_bytes, c);
+		cb->bytes = hd_sat_add(cb->bytes, a->size);
+		cb->allocs++;
 		f->alloc_bytes = hd_sat_add(f->alloc_bytes, a->size);
 		f->by_kind[k] = hd_sat_add(f->by_kind[k], a->size);
 		f->allocs_by_kind[k]++;
+		if (hd_alloc_is_aliased(a)) {
+			f->aliased_bytes = hd_sat_add(f->aliased_bytes, a->size);
+			f->aliased_params++;
+		}
 	}
-	hd_table_release(&slot_of);
-	hd_arena_release(&arena);
-	if (f->by_color.len > 1)
-		qsort(f->by_color.data, f->by_color.len,
-		      sizeof(struct hd_color_bytes), cmp_color);
+	free(colors);
 }
 
 /* Counts and value_bytes: the model's tallies (dump.h). */
@@ -100,12 +119,6 @@ static void stated_peak(struct hd_figures *f, const struct hd_dump *d)
 		f->stated_time = d->peak_time;
 }
 
-/* Logical bytes of value v's own (sub)shape, -1 when unknown. */
-static int64_t own_bytes(const struct hd_dump *d, uint32_t v)
-{
-	return hd_value_logical_bytes(d, v);
-}
-
 /*
  * Whole-shape sizes of values without an instruction, worked out once
  * (-2 = not yet known; the instructions' are at hand, dump.h).  Made on
@@ -115,18 +128,6 @@ struct whole_cache {
 	int64_t *by_value;      /* d->values.len entries, or NULL */
 	const uint64_t *kept;   /* hd_figures_compute_kept's, or NULL */
 };
-
-static int64_t *cache_at(int64_t **c, size_t n, size_t i)
-{
-	size_t k;
-
-	if (!*c) {
-		*c = hd_xmalloc((n ? n : 1) * sizeof(**c));
-		for (k = 0; k < n; k++)
-			(*c)[k] = -2;
-	}
-	return &(*c)[i];
-}
 
 /*
  * Logical bytes of the whole shape of the instruction that defines
@@ -142,22 +143,25 @@ static int64_t whole_bytes(const struct hd_dump *d, struct whole_cache *wc,
 	const struct hd_value *val = &HD_VALUE(d, v);
 	uint32_t insn = val->insn;
 	uint32_t table;
-	int64_t *c;
+	size_t k;
 
 	if (insn == HD_NONE)
 		insn = hd_dump_insn_by_name(d, val->name);
-	if (insn != HD_NONE) {
+	if (insn != HD_NONE)
 		return HD_INSN(d, insn).shape_bytes;
-	}
 	if (!(val->flags & HD_VALUE_INDEXED) || val->index_n == 2)
 		return own;
 	table = hd_dump_value_by_key(d, val->name);
 	if (table == HD_NONE)
 		return -1;
-	c = cache_at(&wc->by_value, d->values.len, table);
-	if (*c == -2)
-		*c = own_bytes(d, table);
-	return *c;
+	if (!wc->by_value) {
+		wc->by_value = hd_xmalloc(d->values.len * sizeof(*wc->by_value));
+		for (k = 0; k < d->values.len; k++)
+			wc->by_value[k] = -2;
+	}
+	if (wc->by_value[table] == -2)
+		wc->by_value[table] = hd_value_logical_bytes(d, table);
+	return wc->by_value[table];
 }
 
 /* Sizes of one live range's value (-1 = unknown). */
@@ -165,10 +169,10 @@ struct range_size {
 	int64_t own, whole;
 };
 
-/* Has the parser kept both sizes of value record val (dump.h)? */
-static inline int sizes_kept(const struct hd_value *val)
+/* Does k (hd_figures_kept) hold both sizes? */
+static inline int kept_both(uint64_t k)
 {
-	return hd_figures_kept_both(hd_figures_kept(val));
+	return (uint32_t)k != 0 && (uint32_t)(k >> 32) != 0;
 }
 
 /* The kept sizes of value v as hd_figures_compute_kept's array has
@@ -188,7 +192,7 @@ static inline uint64_t kept_of(const struct hd_dump *d,
  * the peak time needs them all once, the bytes at a time only those of
  * the ranges live then.  Where the parser kept both in the value record
  * (the value line's and the instruction's shape_bytes, which is what
- * own_bytes and whole_bytes return for them), they are read there,
+ * hd_value_logical_bytes and whole_bytes return for them), they are read there,
  * inline and without a look at those two records: on a large dump they
  * are most of what the passes over the live ranges read.
  */
@@ -203,68 +207,26 @@ static inline struct range_size range_size(const struct hd_dump *d,
 	if (v == HD_NONE)
 		return s;
 	k = kept_of(d, wc, v);
-	if (hd_figures_kept_both(k)) {
+	if (kept_both(k)) {
 		s.own = hd_size_kept((uint32_t)k);
 		s.whole = hd_size_kept((uint32_t)(k >> 32));
 		return s;
 	}
-	s.own = own_bytes(d, v);
+	s.own = hd_value_logical_bytes(d, v);
 	s.whole = whole_bytes(d, wc, v, s.own);
 	return s;
 }
 
 /*
- * The passes over the live ranges read, for each, its value record and
- * then the value's allocation entry and instruction: cache misses in
- * random order on a large dump.  The pass of the bytes at a time
- * (live_bytes_at2) goes in blocks of RANGE_BLOCK ranges: first the
- * block's value records are loaded, then the entries and instructions
- * they name, then the sizes are read, so that the misses of a block
- * overlap.  keep[] (or NULL for all) says which.  xla_peak_time, which
- * reads every range, fetches ahead with prefetches instead (below).
- */
-#define RANGE_BLOCK 64
-
-/* where prefetch_block's loads go, so that they are not optimised away;
- * one per thread, since a diff loads its two dumps on two threads */
-static _Thread_local volatile uint64_t prefetch_sink;
-
-static void prefetch_block(const struct hd_dump *d, size_t from, size_t n,
-			   const unsigned char *keep)
-{
-	uint32_t av[RANGE_BLOCK], in[RANGE_BLOCK];
-	uint64_t acc = 0;
-	size_t k;
-
-	/* plain loads, not prefetches: independent, so they overlap, and
-	 * unlike a prefetch they are not dropped on a TLB miss */
-	for (k = 0; k < n; k++) {
-		uint32_t v = HD_LIVE_RANGE(d, from + k).value;
-
-		av[k] = in[k] = HD_NONE;
-		if (v != HD_NONE && (!keep || keep[k]) &&
-		    !sizes_kept(&HD_VALUE(d, v))) {
-			av[k] = HD_VALUE(d, v).alloc_value;
-			in[k] = HD_VALUE(d, v).insn;
-		}
-	}
-	for (k = 0; k < n; k++) {
-		if (av[k] != HD_NONE)
-			acc += (uint64_t)HD_ALLOC_VALUE(d, av[k]).shape_bytes;
-		if (in[k] != HD_NONE)
-			acc += (uint64_t)HD_INSN(d, in[k]).shape_bytes;
-	}
-	prefetch_sink = acc;
-}
-
-/*
- * xla_peak_time, which reads every range, fetches ahead in two stages
- * of prefetches instead (nothing waits for them, so their misses
- * overlap with the work): RANGE_AHEAD ranges ahead the value record's
- * sizes and the entries of the two difference arrays at the range's end
- * (its start's follow the ranges, mostly in order of start); half as
- * far, once the record is in, the value line and instruction of a value
- * whose sizes the record does not keep.
+ * xla_peak_time reads, for each range, its value record and then the
+ * value's allocation entry and instruction: cache misses in random
+ * order on a large dump.  It fetches ahead in two stages of prefetches
+ * (nothing waits for them, so their misses overlap with the work):
+ * RANGE_AHEAD ranges ahead the value record's sizes and the entries of
+ * the two difference arrays at the range's end (its start's follow the
+ * ranges, mostly in order of start); half as far, once the record is
+ * in, the value line and instruction of a value whose sizes the record
+ * does not keep.
  */
 #define RANGE_AHEAD 16
 
@@ -304,7 +266,7 @@ fetch_range_sizes(const struct hd_dump *d, const struct whole_cache *wc,
 	if (v == HD_NONE)
 		return;
 	k = kept_of(d, wc, v);
-	if (hd_figures_kept_both(k))
+	if (kept_both(k))
 		return;
 	val = &HD_VALUE(d, v);
 	if (val->alloc_value != HD_NONE)
@@ -424,15 +386,6 @@ static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
 	return overflow ? -1 : best_t;
 }
 
-/* Is range i live at time t (start <= t <= end, clamped to [0, T])? */
-static int live_at(const struct hd_dump *d, size_t i, int64_t t)
-{
-	int64_t start, end;
-
-	return clamp_range(&HD_LIVE_RANGE(d, i), d->live_max, &start, &end) &&
-		t >= start && t <= end;
-}
-
 /*
  * Bytes live at time t (start <= t <= end): the values' own logical
  * sizes, except in the plain peak style where XLA printed (and summed)
@@ -440,40 +393,31 @@ static int live_at(const struct hd_dump *d, size_t i, int64_t t)
  * At the stated time this gives the stated peak bytes of the corpus
  * dumps, cumulative and plain.
  *
- * Worked out at two times in one pass (sum[0] at t[0], sum[1] at t[1]),
- * the ranges live at either prefetched a block at a time.  Returns -1 when a
- * sum does not fit in int64.
+ * Worked out at two times in one pass (sum[0] at t[0], sum[1] at t[1]);
+ * only when live_bytes_from_diff overflows.  Returns -1 when a sum does
+ * not fit in int64.
  */
 static int live_bytes_at2(const struct hd_dump *d, struct whole_cache *wc,
 			  const int64_t t[2], int64_t sum[2])
 {
 	int plain = d->peak_style == HD_PEAK_PLAIN;
-	unsigned char live[2][RANGE_BLOCK], any[RANGE_BLOCK];
-	size_t i, n = d->live_ranges.len;
+	size_t i;
 	int k;
 
 	sum[0] = sum[1] = 0;
-	for (i = 0; i < n; i++) {
-		size_t j = i % RANGE_BLOCK;
+	for (i = 0; i < d->live_ranges.len; i++) {
+		int64_t s, e, b;
+		int in = clamp_range(&HD_LIVE_RANGE(d, i), d->live_max, &s, &e);
+		int live[2] = { in && t[0] >= s && t[0] <= e,
+				in && t[1] >= s && t[1] <= e };
 		struct range_size sz;
-		int64_t b;
 
-		if (j == 0) {
-			size_t m = n - i < RANGE_BLOCK ? n - i : RANGE_BLOCK, q;
-
-			for (q = 0; q < m; q++) {
-				live[0][q] = (unsigned char)live_at(d, i + q, t[0]);
-				live[1][q] = (unsigned char)live_at(d, i + q, t[1]);
-				any[q] = live[0][q] | live[1][q];
-			}
-			prefetch_block(d, i, m, any);
-		}
-		if (!any[j])
+		if (!live[0] && !live[1])
 			continue;
 		sz = range_size(d, wc, i);
 		b = plain && sz.whole >= 0 ? sz.whole : sz.own;
 		for (k = 0; k < 2; k++)
-			if (live[k][j] && b > 0 &&
+			if (live[k] && b > 0 &&
 			    __builtin_add_overflow(sum[k], b, &sum[k]))
 				return -1;
 	}
@@ -517,8 +461,9 @@ static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
 	struct whole_cache wc = { NULL, kept };
 	struct live_diff ld;
 	struct hd_vec mem = HD_VEC_INIT(int64_t);
-	int64_t at_stated = 0;
+	int64_t t[2], sum[2];
 	size_t n;
+	int ok;
 
 	if (d->live_max < 0 || d->live_ranges.len == 0 ||
 	    (uint64_t)d->live_max > d->n_lines)
@@ -530,35 +475,23 @@ static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
 	ld.at = hd_vec_block_zeroed(&mem, sizeof(*ld.at), 2 * n);
 	ld.peak = ld.at + n;
 	ld.overflow = 0;
-	f->recomputed_time = xla_peak_time(d, &wc, &f->recomputed_unsized, &ld);
-	if (f->recomputed_time < 0) {
-		f->recomputed_bytes = -1;
-	} else {
-		int64_t t[2], sum[2];
-
-		t[0] = f->recomputed_time;
-		t[1] = f->has_stated ? f->stated_time : -1;
-		if (live_bytes_from_diff(&ld, d->live_max, t, sum) < 0 &&
-		    live_bytes_at2(d, &wc, t, sum) < 0) {
-			f->recomputed_bytes = -1;
-		} else {
-			f->recomputed_bytes = sum[0];
-			at_stated = f->has_stated ? sum[1] : 0;
-		}
-	}
+	t[0] = xla_peak_time(d, &wc, &f->recomputed_unsized, &ld);
+	t[1] = f->has_stated ? f->stated_time : -1;
+	ok = t[0] >= 0 && (live_bytes_from_diff(&ld, d->live_max, t, sum) == 0 ||
+			   live_bytes_at2(d, &wc, t, sum) == 0);
 	hd_vec_release(&mem);
 	free(wc.by_value);
-	if (f->recomputed_bytes < 0 || at_stated < 0) {
-		f->recomputed_time = -1;
-		f->recomputed_bytes = 0;
+	if (!ok) {
 		f->recomputed_unsized = 0;
 		return;
 	}
 	f->has_recomputed = 1;
+	f->recomputed_time = t[0];
+	f->recomputed_bytes = sum[0];
 	if (f->has_stated) {
-		f->recomputed_at_stated = at_stated;
-		f->stated_agrees = f->recomputed_at_stated == f->stated_bytes &&
-			f->recomputed_bytes == f->stated_bytes;
+		f->recomputed_at_stated = sum[1];
+		f->stated_agrees = sum[1] == f->stated_bytes &&
+			sum[0] == f->stated_bytes;
 	}
 }
 
@@ -620,79 +553,6 @@ static void seg_update(struct held_alloc *a, uint32_t node, uint32_t nl,
 	}
 }
 
-static int cmp_i64(const void *pa, const void *pb)
-{
-	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-
-	return (a > b) - (a < b);
-}
-
-/* The place of x in the k ascending xs. */
-static uint32_t find_x(const int64_t *xs, uint32_t k, int64_t x)
-{
-	uint32_t lo = 0, hi = k;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (xs[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Does live range i take part, and where (its value line)?  Its range
- * clamped to [0, T] in *start, *end. */
-static const struct hd_alloc_value *held_entry(const struct hd_dump *d,
-					       size_t i, int64_t *start,
-					       int64_t *end)
-{
-	const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
-	const struct hd_alloc_value *av;
-	int64_t stop;
-	uint32_t k;
-
-	if (lr->value == HD_NONE || !clamp_range(lr, d->live_max, start, end))
-		return NULL;
-	k = HD_VALUE(d, lr->value).alloc_value;
-	if (k == HD_NONE)
-		return NULL;
-	av = &HD_ALLOC_VALUE(d, k);
-	if (av->size <= 0 || av->offset < 0 ||
-	    __builtin_add_overflow(av->offset, av->size, &stop))
-		return NULL;
-	return av;
-}
-
-/* Is value v's live range counted (has a value line)? */
-static int held_placed(const struct hd_dump *d, uint32_t v)
-{
-	return v != HD_NONE && HD_VALUE(d, v).alloc_value != HD_NONE;
-}
-
-/* The colours of the allocations, ascending, distinct, in *out (n). */
-static int64_t *held_colors(const struct hd_dump *d, uint32_t *n)
-{
-	int64_t *c = hd_xmalloc((d->allocs.len ? d->allocs.len : 1) * sizeof(*c));
-	size_t i, m = 0;
-
-	for (i = 0; i < d->allocs.len; i++)
-		if (m == 0 || HD_ALLOC(d, i).color != c[m - 1])
-			c[m++] = HD_ALLOC(d, i).color;
-	qsort(c, m, sizeof(*c), cmp_i64);
-	for (i = 0, *n = 0; i < m; i++)
-		if (*n == 0 || c[i] != c[*n - 1])
-			c[(*n)++] = c[i];
-	return c;
-}
-
-static uint32_t color_slot(const int64_t *colors, uint32_t n, int64_t c)
-{
-	return find_x(colors, n, c);
-}
-
 /* By allocation, offset, end offset, then start time. */
 static int cmp_item(const void *pa, const void *pb)
 {
@@ -721,23 +581,24 @@ static int held_pick(const struct hd_dump *d, size_t i,
 {
 	const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
 	const struct hd_alloc_value *av;
-	int64_t s, e;
+	int64_t s, e, stop;
 
 	/* most ranges are not live at a given time: out before their
 	 * value record is read (the clamped range only ends sooner) */
 	if (!f->all && (lr->start > f->at || lr->end < f->at))
 		return 0;
-	av = held_entry(d, i, &s, &e);
-	if (!av) {
-		if (!held_placed(d, lr->value))
-			(*unplaced)++;
+	*k = lr->value != HD_NONE ? HD_VALUE(d, lr->value).alloc_value : HD_NONE;
+	/* a value without a value line has no bytes to hold */
+	if (*k == HD_NONE) {
+		(*unplaced)++;
 		return 0;
 	}
-	if (!f->all && (f->at < s || f->at > e ||
-			(f->color >= 0 && HD_ALLOC(d, av->alloc).color != f->color)))
+	av = &HD_ALLOC_VALUE(d, *k);
+	if (!clamp_range(lr, d->live_max, &s, &e) || av->size <= 0 ||
+	    av->offset < 0 || __builtin_add_overflow(av->offset, av->size, &stop))
 		return 0;
-	*k = (uint32_t)(av - &HD_ALLOC_VALUE(d, 0));
-	return 1;
+	return f->all || (f->at >= s && f->at <= e &&
+			  (f->color < 0 || HD_ALLOC(d, av->alloc).color == f->color));
 }
 
 /* How far ahead held_items asks for the value line of an item it is to
@@ -786,48 +647,6 @@ static void held_set_free(struct held_set *set)
 	free(set->it);
 	free(set->group);
 	memset(set, 0, sizeof(*set));
-}
-
-/*
- * The live ranges that pass f, as items grouped by allocation (a
- * counting sort: a pass over the ranges to pick and count them, one to
- * place them), in range order within each.  The first pass keeps only
- * the picked ranges' numbers, not their items: a second copy of them
- * all would be memory at the peak of a diff.
- */
-static void held_items(const struct hd_dump *d, const struct held_filter *f,
-		       struct held_set *set, uint32_t *unplaced,
-		       struct hd_vec *sc)
-{
-	size_t nr = d->live_ranges.len, na = d->allocs.len, i, n = 0, g = 0;
-	uint32_t *first = hd_xcalloc(na + 1, sizeof(*first));
-	uint32_t *picked = scratch_get(sc, 2 * (nr ? nr : 1) * sizeof(*picked));
-	uint32_t *line = picked + nr;
-
-	for (i = 0; i < nr; i++)
-		if (held_pick(d, i, f, &line[n], unplaced)) {
-			first[HD_ALLOC_VALUE(d, line[n]).alloc + 1]++;
-			picked[n++] = (uint32_t)i;
-		}
-	set->n = n;
-	set->group = hd_xmalloc((n + 1) * sizeof(*set->group));
-	for (i = 0; i < na; i++) {
-		uint32_t c = first[i + 1];
-
-		if (c)
-			set->group[g++] = first[i];
-		first[i + 1] = first[i] + c;
-	}
-	set->group[g] = (uint32_t)n;
-	set->n_groups = g;
-	set->it = hd_xmalloc((n ? n : 1) * sizeof(*set->it));
-	for (i = 0; i < n; i++) {
-		if (i + HELD_AHEAD < n)
-			__builtin_prefetch(&HD_ALLOC_VALUE(d, line[i + HELD_AHEAD]));
-		held_item_of(d, picked[i], line[i],
-			     &set->it[first[HD_ALLOC_VALUE(d, line[i]).alloc]++]);
-	}
-	free(first);
 }
 
 /* How held_radix packs a field: less its minimum, shifted right by the
@@ -998,11 +817,46 @@ static void held_sort(struct held_item *it, size_t n, struct hd_vec *sc)
 	}
 }
 
-/* Sorts each allocation's items (held_items' groups). */
-static void held_sort_groups(struct held_set *set, struct hd_vec *sc)
+/*
+ * The live ranges that pass f, as items grouped by allocation (a
+ * counting sort: a pass over the ranges to pick and count them, one to
+ * place them), each sorted by cmp_item.  The first pass keeps only
+ * the picked ranges' numbers, not their items: a second copy of them
+ * all would be memory at the peak of a diff.
+ */
+static void held_items(const struct hd_dump *d, const struct held_filter *f,
+		       struct held_set *set, uint32_t *unplaced,
+		       struct hd_vec *sc)
 {
-	size_t g;
+	size_t nr = d->live_ranges.len, na = d->allocs.len, i, n = 0, g = 0;
+	uint32_t *first = hd_xcalloc(na + 1, sizeof(*first));
+	uint32_t *picked = scratch_get(sc, 2 * (nr ? nr : 1) * sizeof(*picked));
+	uint32_t *line = picked + nr;
 
+	for (i = 0; i < nr; i++)
+		if (held_pick(d, i, f, &line[n], unplaced)) {
+			first[HD_ALLOC_VALUE(d, line[n]).alloc + 1]++;
+			picked[n++] = (uint32_t)i;
+		}
+	set->n = n;
+	set->group = hd_xmalloc((n + 1) * sizeof(*set->group));
+	for (i = 0; i < na; i++) {
+		uint32_t c = first[i + 1];
+
+		if (c)
+			set->group[g++] = first[i];
+		first[i + 1] = first[i] + c;
+	}
+	set->group[g] = (uint32_t)n;
+	set->n_groups = g;
+	set->it = hd_xmalloc((n ? n : 1) * sizeof(*set->it));
+	for (i = 0; i < n; i++) {
+		if (i + HELD_AHEAD < n)
+			__builtin_prefetch(&HD_ALLOC_VALUE(d, line[i + HELD_AHEAD]));
+		held_item_of(d, picked[i], line[i],
+			     &set->it[first[HD_ALLOC_VALUE(d, line[i]).alloc]++]);
+	}
+	free(first);
 	for (g = 0; g < set->n_groups; g++)
 		held_sort(set->it + set->group[g],
 			  set->group[g + 1] - set->group[g], sc);
@@ -1059,9 +913,9 @@ static void mark_shared(const struct held_item *it, unsigned char *shared,
 }
 
 /* Makes the tree of the shared items of it[0, n) (one allocation): its
- * endpoints into xs (room for 2n). */
-static void make_tree(struct held_alloc *a, const struct held_item *it,
-		      const unsigned char *shared, size_t n, int64_t *xs)
+ * endpoints into xs (room for 2n); returns how many it wrote there. */
+static size_t make_tree(struct held_alloc *a, const struct held_item *it,
+			const unsigned char *shared, size_t n, int64_t *xs)
 {
 	size_t j, k = 0;
 
@@ -1078,6 +932,7 @@ static void make_tree(struct held_alloc *a, const struct held_item *it,
 			xs[a->k++] = xs[j];
 	for (a->leaves = 1; a->leaves < a->k - 1; a->leaves *= 2)
 		;
+	return k;
 }
 
 /* What an item's start or end changes in colour slot color: its bytes,
@@ -1098,8 +953,6 @@ struct held_sweep {
 	struct hd_held *h;
 	struct held_set set;
 	struct hd_vec scratch;          /* by_start, by_end, at_start, at_end */
-	struct held_item *it;           /* set.it */
-	size_t n;                       /* set.n */
 	unsigned char *shared;          /* per item: in its allocation's tree */
 	struct held_alloc *trees;
 	uint32_t *tree_of, n_trees;     /* tree of an allocation, or HD_NONE */
@@ -1135,13 +988,13 @@ static size_t held_mark(struct held_sweep *sw)
 {
 	size_t i, g, m, n_x = 0;
 
-	sw->shared = hd_xcalloc(sw->n ? sw->n : 1, 1);
+	sw->shared = hd_xcalloc(sw->set.n ? sw->set.n : 1, 1);
 	sw->tree_of = hd_xmalloc(sw->d->allocs.len * sizeof(*sw->tree_of));
 	for (i = 0; i < sw->d->allocs.len; i++)
 		sw->tree_of[i] = HD_NONE;
 	for (g = 0; g < sw->set.n_groups; g++) {
 		size_t lo = sw->set.group[g], hi = sw->set.group[g + 1];
-		const struct held_item *x = &sw->it[lo];
+		const struct held_item *x = &sw->set.it[lo];
 
 		if (hi - lo > 1)
 			mark_shared(x, sw->shared + lo, hi - lo);
@@ -1158,7 +1011,7 @@ static size_t held_mark(struct held_sweep *sw)
 /* The trees of the allocations held_mark found shared bytes in. */
 static void held_trees(struct held_sweep *sw, size_t n_x)
 {
-	size_t i, j, k, g, n_nodes = 0;
+	size_t i, j, g, n_nodes = 0;
 
 	if (!sw->n_trees)
 		return;
@@ -1166,7 +1019,7 @@ static void held_trees(struct held_sweep *sw, size_t n_x)
 	sw->xs_pool = hd_xmalloc(n_x * sizeof(*sw->xs_pool));
 	n_x = 0;
 	for (g = 0; g < sw->set.n_groups; g++) {
-		uint32_t tree = sw->tree_of[sw->it[sw->set.group[g]].alloc];
+		uint32_t tree = sw->tree_of[sw->set.it[sw->set.group[g]].alloc];
 		struct held_alloc *a;
 
 		i = sw->set.group[g];
@@ -1174,10 +1027,8 @@ static void held_trees(struct held_sweep *sw, size_t n_x)
 		if (tree == HD_NONE)
 			continue;
 		a = &sw->trees[tree];
-		make_tree(a, sw->it + i, sw->shared + i, j - i,
-			  sw->xs_pool + n_x);
-		for (k = i; k < j; k++)
-			n_x += 2 * (size_t)sw->shared[k];
+		n_x += make_tree(a, sw->set.it + i, sw->shared + i, j - i,
+				 sw->xs_pool + n_x);
 		n_nodes += 2 * (size_t)a->leaves;
 	}
 	sw->cnt_pool = hd_xcalloc(n_nodes, sizeof(*sw->cnt_pool));
@@ -1194,7 +1045,7 @@ static void held_trees(struct held_sweep *sw, size_t n_x)
 static struct held_event held_event_of(const struct held_sweep *sw, size_t i,
 				       uint32_t color, uint32_t tree)
 {
-	const struct held_item *x = &sw->it[i];
+	const struct held_item *x = &sw->set.it[i];
 	struct held_event e;
 
 	e.color = color;
@@ -1220,15 +1071,15 @@ static size_t held_events_bytes(size_t n, size_t T)
  * at_end[t] are left at the end of time t's bucket. */
 static void held_events(struct held_sweep *sw, size_t T)
 {
-	const struct held_item *it = sw->it;
+	const struct held_item *it = sw->set.it;
 	size_t i, g;
 
-	sw->by_start = scratch_get(&sw->scratch, held_events_bytes(sw->n, T));
-	sw->by_end = sw->by_start + sw->n;
-	sw->at_start = (uint32_t *)(sw->by_end + sw->n);
+	sw->by_start = scratch_get(&sw->scratch, held_events_bytes(sw->set.n, T));
+	sw->by_end = sw->by_start + sw->set.n;
+	sw->at_start = (uint32_t *)(sw->by_end + sw->set.n);
 	sw->at_end = sw->at_start + T + 2;
 	memset(sw->at_start, 0, 2 * (T + 2) * sizeof(*sw->at_start));
-	for (i = 0; i < sw->n; i++) {
+	for (i = 0; i < sw->set.n; i++) {
 		sw->at_start[it[i].start + 1]++;
 		sw->at_end[it[i].end + 1]++;
 	}
@@ -1238,8 +1089,8 @@ static void held_events(struct held_sweep *sw, size_t T)
 	}
 	for (g = 0; g < sw->set.n_groups; g++) {
 		uint32_t alloc = it[sw->set.group[g]].alloc;
-		uint32_t color = color_slot(sw->h->colors, sw->h->n_colors,
-					    HD_ALLOC(sw->d, alloc).color);
+		uint32_t color = find_x(sw->h->colors, sw->h->n_colors,
+					HD_ALLOC(sw->d, alloc).color);
 
 		for (i = sw->set.group[g]; i < sw->set.group[g + 1]; i++) {
 			struct held_event e = held_event_of(sw, i, color,
@@ -1377,7 +1228,7 @@ static const char *held_sweep_keep(const struct hd_dump *d, struct hd_held *h,
 				   hd_held_fn fn, void *ctx,
 				   struct held_set *keep)
 {
-	struct held_sweep sw;
+	struct held_sweep sw = { .d = d, .h = h, .scratch.elem = 1 };
 	struct held_filter all = { 1, 0, -1 };
 	const char *why;
 
@@ -1386,30 +1237,23 @@ static const char *held_sweep_keep(const struct hd_dump *d, struct hd_held *h,
 	why = held_usable(d);
 	if (why)
 		return why;
-	memset(&sw, 0, sizeof(sw));
-	sw.scratch.elem = 1;
-	sw.d = d;
-	sw.h = h;
 	h->t_max = d->live_max;
-	h->colors = held_colors(d, &h->n_colors);
+	h->colors = alloc_colors(d, &h->n_colors);
 	h->color_bytes = hd_xcalloc(h->n_colors, sizeof(*h->color_bytes));
+	/* a colour nothing was held in keeps 0 at time 0 */
 	h->color_time = hd_xcalloc(h->n_colors, sizeof(*h->color_time));
 	/* sized for the most it holds, the events (a range has at most
 	 * one), so the passes before them use the same pages */
 	scratch_get(&sw.scratch, held_events_bytes(d->live_ranges.len,
 						   (size_t)d->live_max));
 	held_items(d, &all, &sw.set, &h->unplaced, &sw.scratch);
-	sw.it = sw.set.it;
-	sw.n = sw.set.n;
-	if (sw.n == 0) {
+	if (sw.set.n == 0) {
 		why = "no live range of a value in an allocation";
 	} else {
-		held_sort_groups(&sw.set, &sw.scratch);
 		held_trees(&sw, held_mark(&sw));
 		held_events(&sw, (size_t)d->live_max);
 		why = held_run(&sw, (size_t)d->live_max, fn, ctx);
 	}
-	/* a colour nothing was held in keeps 0 at time 0 */
 	if (!why && keep) {
 		*keep = sw.set;
 		memset(&sw.set, 0, sizeof(sw.set));
@@ -1531,7 +1375,6 @@ int64_t hd_held_values_at(const struct hd_dump *d, int64_t t, int64_t color,
 	int64_t sum;
 
 	held_items(d, &f, &set, &unplaced, &sc);
-	held_sort_groups(&set, &sc);
 	hd_vec_release(&sc);
 	sum = held_assign(d, set.it, set.n, bytes_at, bits, NULL);
 	held_set_free(&set);
@@ -1552,28 +1395,24 @@ static void held_peak_pieces(struct hd_figures *f, const struct hd_dump *d,
 	held_assign(d, set->it, m, NULL, NULL, &f->peak_pieces);
 }
 
-int64_t hd_figures_held_at_peak(const struct hd_figures *f,
-				const struct hd_dump *d, int64_t *bytes_at,
-				uint64_t *bits)
+void hd_figures_held_at_peak(const struct hd_figures *f,
+			     const struct hd_dump *d, int64_t *bytes_at,
+			     uint64_t *bits)
 {
-	int64_t sum = 0;
 	size_t i;
 
+	(void)d;        /* the pieces were made from it */
 	if (!f->has_peak)
-		return 0;
-	if (!f->peak_pieces_kept)
-		return hd_held_values_at(d, f->peak_time, -1, bytes_at, bits);
+		return;
 	for (i = 0; i < f->peak_pieces.len; i++) {
 		const struct hd_held_piece *p =
 			&HD_VEC_AT(&f->peak_pieces, struct hd_held_piece, i);
 
-		sum = hd_sat_add(sum, p->bytes);
 		if (bytes_at)
 			bytes_at[p->value] = hd_sat_add(bytes_at[p->value], p->bytes);
 		if (bits)
 			bits[p->value / 64] |= (uint64_t)1 << (p->value % 64);
 	}
-	return sum;
 }
 
 /* The held peak into f (figures.h), and the values held then. */
@@ -1601,7 +1440,6 @@ static void held_peak(struct hd_figures *f, const struct hd_dump *d)
 	}
 	hd_held_release(&h);
 	held_peak_pieces(f, d, &set);
-	f->peak_pieces_kept = 1;
 	held_set_free(&set);
 }
 
@@ -1620,7 +1458,7 @@ static enum hd_copy_class classify(int cross, int64_t src, int64_t dst)
 	return HD_COPY_OTHER;
 }
 
-/* Room for the key "name{0}" of most copies (dest_value). */
+/* Room for the key "name{0}" of most copies (copies_batch). */
 #define DEST_KEY_MAX 256
 
 /* The key "name{0}" in buf (DEST_KEY_MAX bytes), or in memory of its
@@ -1634,32 +1472,6 @@ static struct hd_slice dest_key(char *buf, struct hd_slice name)
 	memcpy(key, name.p, name.n);
 	memcpy(key + name.n, "{0}", 3);
 	return hd_slice_make(key, name.n + 3);
-}
-
-/* The value keyed "name{0}", HD_NONE if none; hash is the key's
- * hd_index_hash. */
-static uint32_t dest_value_hashed(const struct hd_dump *d,
-				  struct hd_slice name, uint32_t hash)
-{
-	char buf[DEST_KEY_MAX];
-	struct hd_slice key = dest_key(buf, name);
-	uint32_t v = hd_dump_value_by_hash(d, hash, key);
-
-	if (key.p != buf)
-		free((void *)key.p);
-	return v;
-}
-
-/* The hd_index_hash of the key "name{0}". */
-static uint32_t dest_hash(struct hd_slice name)
-{
-	char buf[DEST_KEY_MAX];
-	struct hd_slice key = dest_key(buf, name);
-	uint32_t h = hd_index_hash(key);
-
-	if (key.p != buf)
-		free((void *)key.p);
-	return h;
 }
 
 /* A copy whose bytes would take its class total beyond int64 (a
@@ -1686,22 +1498,16 @@ static void add_copy(struct hd_figures *f, const struct hd_copy *c)
  * of elements 0 and 1.  Walking the shape text is the figures' main
  * cost on a dump with many copies, and the copies of a program mostly
  * share a few shapes: a memo of the last shape read for each length
- * (mod SHAPE_MEMO)
- * answers the others after a compare of the text, with the same result
- * (it depends on nothing but the text).
+ * (mod SHAPE_MEMO) answers the others after a compare of the text, with
+ * the same result (it depends on nothing but the text).
  */
 #define SHAPE_MEMO 16
 
 struct copy_shape {
 	const char *text;       /* the shape read (NULL: empty slot) */
 	size_t n;
-	int has_dst;            /* element 0 found */
-	size_t dst_at, dst_n;   /* where it is in the text */
+	size_t dst_at, dst_n;   /* element 0 in the text (dst_n 0: none) */
 	int64_t dst_space, src_space;
-};
-
-struct shape_memo {
-	struct copy_shape slot[SHAPE_MEMO];
 };
 
 /* Reads the facts of shape into *cs. */
@@ -1711,11 +1517,9 @@ static void read_copy_shape(struct copy_shape *cs, struct hd_slice shape)
 
 	cs->text = shape.p;
 	cs->n = shape.n;
-	cs->has_dst = 0;
 	cs->dst_at = cs->dst_n = 0;
 	cs->dst_space = cs->src_space = -1;
 	if (hd_shape_tuple_element(shape, 0, &dst) == 0) {
-		cs->has_dst = 1;
 		cs->dst_at = (size_t)(dst.p - shape.p);
 		cs->dst_n = dst.n;
 		cs->dst_space = hd_shape_memory_space(dst);
@@ -1724,21 +1528,15 @@ static void read_copy_shape(struct copy_shape *cs, struct hd_slice shape)
 		cs->src_space = hd_shape_memory_space(src);
 }
 
-/* The facts of shape, from the memo (m may be NULL: none) where it has
- * the same text. */
-static const struct copy_shape *copy_shape_of(struct shape_memo *m,
-					      struct copy_shape *own,
+/* The facts of shape, from memo (SHAPE_MEMO entries) where it has the
+ * same text. */
+static const struct copy_shape *copy_shape_of(struct copy_shape *memo,
 					      struct hd_slice shape)
 {
-	struct copy_shape *cs;
+	struct copy_shape *cs = &memo[shape.n % SHAPE_MEMO];
 
-	if (!m || shape.n == 0) {
-		read_copy_shape(own, shape);
-		return own;
-	}
-	cs = &m->slot[shape.n % SHAPE_MEMO];
 	if (cs->text && cs->n == shape.n &&
-	    (cs->text == shape.p || memcmp(cs->text, shape.p, shape.n) == 0))
+	    (cs->text == shape.p || hd_bytes_eq(cs->text, shape.p, shape.n)))
 		return cs;
 	read_copy_shape(cs, shape);
 	return cs;
@@ -1747,16 +1545,14 @@ static const struct copy_shape *copy_shape_of(struct shape_memo *m,
 /*
  * One copy-start instruction, its {0} value dest (HD_NONE: none):
  * spaces from its tuple shape (DEST, SRC, context), bytes from dest's
- * size= else element 0's logical size.  m: the memo of shapes read
- * (NULL: none).
+ * size= else element 0's logical size.  memo: the shapes read so far.
  */
 static void copy_from_insn(struct hd_figures *f, const struct hd_dump *d,
-			   uint32_t i, uint32_t dest, struct shape_memo *m)
+			   uint32_t i, uint32_t dest, struct copy_shape *memo)
 {
 	const struct hd_insn *in = &HD_INSN(d, i);
 	struct hd_copy c;
-	struct copy_shape own;
-	const struct copy_shape *cs = copy_shape_of(m, &own, in->shape);
+	const struct copy_shape *cs = copy_shape_of(memo, in->shape);
 
 	memset(&c, 0, sizeof(c));
 	c.insn = i;
@@ -1767,7 +1563,7 @@ static void copy_from_insn(struct hd_figures *f, const struct hd_dump *d,
 			 c.src_space, c.dst_space);
 	c.value = dest;
 	c.bytes = c.value != HD_NONE ? hd_value_size(d, c.value) : -1;
-	if (c.bytes < 0 && cs->has_dst && cs->dst_n)
+	if (c.bytes < 0 && cs->dst_n)
 		c.bytes = hd_shape_logical_bytes(
 			hd_slice_make(in->shape.p + cs->dst_at, cs->dst_n));
 	add_copy(f, &c);
@@ -1785,10 +1581,12 @@ static void copy_from_insn(struct hd_figures *f, const struct hd_dump *d,
 #define COPY_BATCH 32
 
 static void copies_batch(struct hd_figures *f, const struct hd_dump *d,
-			 const uint32_t *in, size_t n, struct shape_memo *m)
+			 const uint32_t *in, size_t n, struct copy_shape *memo)
 {
 	const struct hd_index *ix = &d->value_by_key;
 	uint32_t hash[COPY_BATCH], first[COPY_BATCH];
+	char buf[COPY_BATCH][DEST_KEY_MAX];
+	struct hd_slice key[COPY_BATCH];
 	size_t k;
 
 	for (k = 0; k < n; k++) {
@@ -1804,7 +1602,8 @@ static void copies_batch(struct hd_figures *f, const struct hd_dump *d,
 			__builtin_prefetch(x->shape.p + x->shape.n - 1);
 	}
 	for (k = 0; k < n; k++) {
-		hash[k] = dest_hash(HD_INSN(d, in[k]).name);
+		key[k] = dest_key(buf[k], HD_INSN(d, in[k]).name);
+		hash[k] = hd_index_hash(key[k]);
 		hd_index_prefetch(ix, hash[k]);
 	}
 	for (k = 0; k < n; k++)
@@ -1820,10 +1619,12 @@ static void copies_batch(struct hd_figures *f, const struct hd_dump *d,
 			if (v->alloc_value != HD_NONE)
 				__builtin_prefetch(&HD_ALLOC_VALUE(d, v->alloc_value).size);
 		}
-	for (k = 0; k < n; k++)
+	for (k = 0; k < n; k++) {
 		copy_from_insn(f, d, in[k],
-			       dest_value_hashed(d, HD_INSN(d, in[k]).name,
-						 hash[k]), m);
+			       hd_dump_value_by_hash(d, hash[k], key[k]), memo);
+		if (key[k].p != buf[k])
+			free((void *)key[k].p);
+	}
 }
 
 /* "copy-start" or "copy-start.<suffix>" */
@@ -1859,14 +1660,14 @@ static void copies_from_values(struct hd_figures *f, const struct hd_dump *d)
 			      HD_VALUE_COLOR(d, i) : -1;
 		c.bytes = hd_value_size(d, (uint32_t)i);
 		if (c.bytes < 0)
-			c.bytes = own_bytes(d, (uint32_t)i);
+			c.bytes = hd_value_logical_bytes(d, (uint32_t)i);
 		add_copy(f, &c);
 	}
 }
 
 static void find_copies(struct hd_figures *f, const struct hd_dump *d)
 {
-	struct shape_memo m;
+	struct copy_shape memo[SHAPE_MEMO];
 	const uint32_t *in = d->copy_starts.data;
 	size_t i;
 
@@ -1874,13 +1675,13 @@ static void find_copies(struct hd_figures *f, const struct hd_dump *d)
 		copies_from_values(f, d);
 		return;
 	}
-	memset(&m, 0, sizeof(m));
+	memset(memo, 0, sizeof(memo));
 	/* room for all at once: grown a copy at a time, the array would
 	 * be copied at each doubling */
 	hd_vec_reserve(&f->copies, d->copy_starts.len);
 	for (i = 0; i < d->copy_starts.len; i += COPY_BATCH)
 		copies_batch(f, d, in + i, d->copy_starts.len - i < COPY_BATCH ?
-			     d->copy_starts.len - i : COPY_BATCH, &m);
+			     d->copy_starts.len - i : COPY_BATCH, memo);
 }
 
 /*
@@ -1914,21 +1715,6 @@ static void leave_out_partial(struct hd_figures *f, const struct hd_dump *d)
 		f->has_stated = 0;
 }
 
-/* aliased_bytes and aliased_params (hd_alloc_is_aliased). */
-static void alias_figures(struct hd_figures *f, const struct hd_dump *d)
-{
-	size_t i;
-
-	for (i = 0; i < d->allocs.len; i++) {
-		const struct hd_alloc *a = &HD_ALLOC(d, i);
-
-		if (!hd_alloc_is_aliased(a))
-			continue;
-		f->aliased_bytes = hd_sat_add(f->aliased_bytes, a->size);
-		f->aliased_params++;
-	}
-}
-
 uint32_t hd_alias_param_value(const struct hd_dump *d, uint32_t alloc)
 {
 	const struct hd_alloc *a = &HD_ALLOC(d, alloc);
@@ -1938,8 +1724,7 @@ uint32_t hd_alias_param_value(const struct hd_dump *d, uint32_t alloc)
 		uint32_t v = HD_ALLOC_VALUE(d, a->value_first + i).value;
 		uint32_t in = HD_VALUE(d, v).insn;
 
-		if (in != HD_NONE &&
-		    hd_slice_eq(HD_INSN(d, in).opcode, hd_slice_cstr("parameter")))
+		if (in != HD_NONE && hd_slice_eq_cstr(HD_INSN(d, in).opcode, "parameter"))
 			return v;
 	}
 	return HD_NONE;
@@ -2027,7 +1812,6 @@ int hd_figures_compute_kept(struct hd_figures *f, const struct hd_dump *d,
 	recomputed_peak(f, d, kept);
 	held_peak(f, d);
 	find_copies(f, d);
-	alias_figures(f, d);
 	leave_out_partial(f, d);
 	return 0;
 }

@@ -246,6 +246,13 @@ bad "plain peak lines adding up beyond int64" "hlodiff: $T/psum.txt:627: peak li
 sed -e '4s/u32\[32,16\]{1,0}/s8[4611686018427387904]{0}/' -e '27s/u32\[32,16\]{1,0}/s8[4611686018427387904]{0}/' "$S" >"$T/shape.txt"
 run_hlodiff 0 "logical sizes adding up beyond int64: read" stat --json "$T/shape.txt"
 ok_cmd "logical sizes beyond int64: no recomputed peak" grep -q '"recomputed_peak": null' "$T/out"
+# Own sizes beyond int64 only before the peak (copy.11 and copy.10 as
+# above, ending at 40): the difference array's running sum overflows,
+# the bytes at the two times are summed range by range.
+sed -e '4s/u32\[32,16\]{1,0}/s8[4611686018427387904]{0}/' -e '27s/u32\[32,16\]{1,0}/s8[4611686018427387904]{0}/' \
+    -e 's/^    copy\.11{}:36-45$/    copy.11{}:36-40/' -e 's/^    copy\.10{}:37-45$/    copy.10{}:37-40/' "$S" >"$T/early.txt"
+run_hlodiff 0 "own sizes beyond int64 before the peak: read" stat --json "$T/early.txt"
+ok_cmd "own sizes beyond int64 before the peak: bytes at the stated time" grep -q '"bytes_at_stated_time": 4192' "$T/out"
 sed '3s/pred\[\]/pred[99999999999999999999]/' "$S" >"$T/dim.txt"
 run_hlodiff 0 "a dimension beyond int64: read (its size unknown)" stat "$T/dim.txt"
 

@@ -91,7 +91,6 @@ struct hd_figures {
 	 * hd_held_values_at's), made from the sweep's own items; read them
 	 * with hd_figures_held_at_peak. */
 	struct hd_vec peak_pieces;
-	int peak_pieces_kept;
 
 	/* The dump's own peak (HloLiveRange "Live ranges at t (peak)"),
 	 * what XLA printed: kept beside the computed one. */
@@ -149,12 +148,6 @@ int hd_figures_compute_kept(struct hd_figures *f, const struct hd_dump *d,
 static inline uint64_t hd_figures_kept(const struct hd_value *val)
 {
 	return (uint64_t)val->own_kept | (uint64_t)val->whole_kept << 32;
-}
-
-/* Does k (hd_figures_kept) hold both sizes? */
-static inline int hd_figures_kept_both(uint64_t k)
-{
-	return (uint32_t)k != 0 && (uint32_t)(k >> 32) != 0;
 }
 void hd_figures_release(struct hd_figures *f);
 
@@ -234,10 +227,11 @@ void hd_held_release(struct hd_held *h);
 int64_t hd_held_values_at(const struct hd_dump *d, int64_t t, int64_t color,
 			  int64_t *bytes_at, uint64_t *bits);
 /* hd_held_values_at(d, f->peak_time, -1, bytes_at, bits) for the dump
- * f was computed from, read from f->peak_pieces (0 without a peak). */
-int64_t hd_figures_held_at_peak(const struct hd_figures *f,
-				const struct hd_dump *d, int64_t *bytes_at,
-				uint64_t *bits);
+ * f was computed from, read from f->peak_pieces (nothing without a peak),
+ * without the sum. */
+void hd_figures_held_at_peak(const struct hd_figures *f,
+			     const struct hd_dump *d, int64_t *bytes_at,
+			     uint64_t *bits);
 /* "prefetch", "eviction", "cross-program-prefetch", "host-offload",
  * "host-reload", "other". */
 const char *hd_copy_class_name(enum hd_copy_class c);
