@@ -591,7 +591,7 @@ struct hd_breakdown *hd_breakdown_dump_peak(const struct hd_dump *d,
 	b->measure = HD_BY_PEAK_BYTES;
 	b->peak[0] = f->has_peak ? HD_BY_PEAK_HELD : HD_BY_PEAK_NONE;
 	bytes_at = hd_xcalloc(d->values.len + 1, sizeof(*bytes_at));
-	hd_figures_held_at_peak(f, d, bytes_at, NULL);
+	hd_figures_held_at_peak(f, bytes_at, NULL);
 	for (v = 0; v < d->values.len; v++) {
 		if (bytes_at[v] <= 0)
 			continue;

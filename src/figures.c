@@ -1395,13 +1395,11 @@ static void held_peak_pieces(struct hd_figures *f, const struct hd_dump *d,
 	held_assign(d, set->it, m, NULL, NULL, &f->peak_pieces);
 }
 
-void hd_figures_held_at_peak(const struct hd_figures *f,
-			     const struct hd_dump *d, int64_t *bytes_at,
+void hd_figures_held_at_peak(const struct hd_figures *f, int64_t *bytes_at,
 			     uint64_t *bits)
 {
 	size_t i;
 
-	(void)d;        /* the pieces were made from it */
 	if (!f->has_peak)
 		return;
 	for (i = 0; i < f->peak_pieces.len; i++) {

@@ -35,7 +35,7 @@ static void peak_side(struct hd_peak_side *s, int64_t *bytes_at,
 		s->has = 1;
 		s->time = f->peak_time;
 		s->bytes = f->peak_bytes;
-		hd_figures_held_at_peak(f, d, bytes_at, bits);
+		hd_figures_held_at_peak(f, bytes_at, bits);
 		for (i = 0; i < (d->values.len + 63) / 64; i++)
 			s->count += (uint32_t)__builtin_popcountll(bits[i]);
 		if (s->time >= 0 && (size_t)s->time < d->sequence.len)

@@ -308,7 +308,7 @@ static int64_t *held_per_value(const struct hd_dump *d,
 	const struct hd_peak_space *sp;
 
 	if (color < 0)
-		hd_figures_held_at_peak(f, d, a, NULL);
+		hd_figures_held_at_peak(f, a, NULL);
 	else if (f->has_peak && (sp = hd_figures_peak_space(f, color)) != NULL)
 		hd_held_values_at(d, sp->time, color, a, NULL);
 	return a;

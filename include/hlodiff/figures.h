@@ -226,11 +226,10 @@ void hd_held_release(struct hd_held *h);
  */
 int64_t hd_held_values_at(const struct hd_dump *d, int64_t t, int64_t color,
 			  int64_t *bytes_at, uint64_t *bits);
-/* hd_held_values_at(d, f->peak_time, -1, bytes_at, bits) for the dump
- * f was computed from, read from f->peak_pieces (nothing without a peak),
- * without the sum. */
-void hd_figures_held_at_peak(const struct hd_figures *f,
-			     const struct hd_dump *d, int64_t *bytes_at,
+/* hd_held_values_at(d, f->peak_time, -1, bytes_at, bits) for the dump d
+ * that f was computed from, read from f->peak_pieces (nothing without a
+ * peak), without the sum. */
+void hd_figures_held_at_peak(const struct hd_figures *f, int64_t *bytes_at,
 			     uint64_t *bits);
 /* "prefetch", "eviction", "cross-program-prefetch", "host-offload",
  * "host-reload", "other". */
