@@ -648,8 +648,8 @@ int hd_ps_allocation(struct parser *ps, struct hd_slice l)
 	return 0;
 }
 
-static inline __attribute__((always_inline)) int
-alloc_value(struct parser *ps, struct hd_slice l)
+/* An allocation's value line. */
+int hd_ps_alloc_value(struct parser *ps, struct hd_slice l)
 {
 	struct hd_dump *d = ps->d;
 	struct hd_slice t = skip(l, (sizeof(" value: ") - 1));
@@ -700,12 +700,6 @@ alloc_value(struct parser *ps, struct hd_slice l)
 	HD_VALUE_LINES(d, v).listed_line = (uint32_t)ps->line;
 	a->value_count++;
 	return 0;
-}
-
-/* An allocation's value line. */
-int hd_ps_alloc_value(struct parser *ps, struct hd_slice l)
-{
-	return alloc_value(ps, l);
 }
 
 int hd_ps_reuse_value(struct parser *ps, struct hd_slice l)
