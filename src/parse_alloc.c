@@ -717,8 +717,6 @@ int hd_ps_reuse_value(struct parser *ps, struct hd_slice l)
 	r = PUSH(&ps->d->reuses, struct hd_alloc_reuse);
 	r->value = v;
 	r->alloc = ps->alloc;
-	r->color = color;
-	r->line = (uint32_t)ps->line;
 	return 0;
 }
 

@@ -82,8 +82,6 @@ struct hd_alloc_value {
 /* "  value: <...> (color=C)" under " reused by buffers of a different color:" */
 struct hd_alloc_reuse {
 	uint32_t value, alloc;
-	int64_t color;
-	uint32_t line;
 };
 
 enum hd_value_flags {
