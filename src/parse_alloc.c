@@ -26,7 +26,6 @@ static void hash_shape(struct hd_slice shape, struct shape_hashes *out)
 		return;
 	out->whole = hd_hash64(shape);
 	out->bare = bare_hash(shape, out->whole);
-	out->slot = NULL;
 }
 
 /* hd_shape_logical_bytes of a shape longer than SHAPE_MEMO_TEXT, and
@@ -46,7 +45,7 @@ static int64_t long_shape_bytes(struct parser *ps, struct hd_slice shape,
 	if (m->len == shape.n && m->hash == h &&
 	    hd_bytes_eq(m->text, shape.p, shape.n)) {
 		if (out)
-			*out = (struct shape_hashes){ h, m->bare, NULL };
+			*out = (struct shape_hashes){ h, m->bare };
 		return m->bytes;
 	}
 	if (m->cap < shape.n) {
@@ -60,7 +59,7 @@ static int64_t long_shape_bytes(struct parser *ps, struct hd_slice shape,
 	memcpy(m->text, shape.p, shape.n);
 	m->bytes = hd_shape_logical_bytes(shape);
 	if (out)
-		*out = (struct shape_hashes){ h, m->bare, NULL };
+		*out = (struct shape_hashes){ h, m->bare };
 	return m->bytes;
 }
 
@@ -153,7 +152,7 @@ int64_t hd_ps_shape_bytes(struct parser *ps, struct hd_slice shape,
 			m->bare = bare_hash(shape, m->hash);
 			m->bare_known = 1;
 		}
-		*out = (struct shape_hashes){ m->hash, m->bare, m };
+		*out = (struct shape_hashes){ m->hash, m->bare };
 	}
 	return bytes;
 }

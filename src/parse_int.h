@@ -526,11 +526,9 @@ push_zeroed(struct hd_vec *v, size_t size)
 
 #define PUSH(vec, type) ((type *)push_zeroed((vec), sizeof(type)))
 
-/* The hashes of a shape for hd_alloc_value (shape_hash, bare_hash), and
- * the memo slot that holds the shape (NULL: none). */
+/* The hashes of a shape for hd_alloc_value (shape_hash, bare_hash). */
 struct shape_hashes {
 	uint64_t whole, bare;
-	struct shape_memo *slot;
 };
 
 /* hd_slice_eq for the names a record and its instruction line compare
