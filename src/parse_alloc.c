@@ -95,22 +95,16 @@ static inline uint32_t memo_index(struct hd_slice shape)
 	return (uint32_t)(h >> 54) & (SHAPE_MEMO_SLOTS - 1);
 }
 
-/* Do the n bytes (1 to SHAPE_MEMO_TEXT) at a and b agree?  Inline for
- * all lengths (hd_bytes_eq calls memcmp past 32). */
-static inline int memo_text_eq(const char *a, const char *b, size_t n)
-{
-	return hd_scan_same(a, b, n);
-}
-
 /* The memo slot of shape (1 to SHAPE_MEMO_TEXT bytes); *hit says
- * whether it holds shape.  Inlined in its two callers (one a value
- * line, one an instruction line). */
+ * whether it holds shape (hd_scan_same: hd_bytes_eq calls memcmp past
+ * 32 bytes).  Inlined in its two callers (one a value line, one an
+ * instruction line). */
 static inline __attribute__((always_inline)) struct shape_memo *
 memo_slot(struct parser *ps, struct hd_slice shape, int *hit)
 {
 	struct shape_memo *m = &ps->memo[memo_index(shape)];
 
-	*hit = m->len == shape.n && memo_text_eq(m->text, shape.p, shape.n);
+	*hit = m->len == shape.n && hd_scan_same(m->text, shape.p, shape.n);
 	return m;
 }
 
