@@ -126,7 +126,7 @@ static int64_t memo_bytes(struct shape_memo *m, struct hd_slice shape,
 
 /* hd_shape_logical_bytes(shape), through the memo; and the shape's
  * hashes when out is not NULL. */
-int64_t hd_ps_shape_bytes(struct parser *ps, struct hd_slice shape,
+static int64_t shape_bytes(struct parser *ps, struct hd_slice shape,
 			   struct shape_hashes *out)
 {
 	struct shape_memo *m;
@@ -178,7 +178,7 @@ size_t hd_ps_insn_shape(struct parser *ps, struct hd_slice t, int64_t *bytes)
 	if (n == 0 || n == t.n)
 		return n;
 	if (n != k || !m) {
-		*bytes = hd_ps_shape_bytes(ps, hd_slice_make(t.p, n), NULL);
+		*bytes = shape_bytes(ps, hd_slice_make(t.p, n), NULL);
 		return n;
 	}
 	*bytes = memo_bytes(m, hd_slice_make(t.p, n), hit);
@@ -685,7 +685,7 @@ int hd_ps_alloc_value(struct parser *ps, struct hd_slice l)
 	av->alloc = ps->alloc;
 	av->size = size;
 	av->offset = offset;
-	av->shape_bytes = hd_ps_shape_bytes(ps, t, &hashes);
+	av->shape_bytes = shape_bytes(ps, t, &hashes);
 	av->shape = t;
 	val->own_kept = hd_size_keep(av->shape_bytes);
 	av->shape_hash = hashes.whole;

@@ -184,15 +184,11 @@ struct parser {
 
 /* ---- across the files ---- */
 
-struct shape_hashes;
-
 int hd_ps_error(struct parser *ps, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int hd_ps_bad_line(struct parser *ps, struct hd_slice l, const char *what,
 		    const char *expected);
 int hd_ps_unknown_line(struct parser *ps, struct hd_slice l);
-int64_t hd_ps_shape_bytes(struct parser *ps, struct hd_slice shape,
-			   struct shape_hashes *out);
 size_t hd_ps_insn_shape(struct parser *ps, struct hd_slice t, int64_t *bytes);
 int hd_ps_file_pending(struct parser *ps, int report);
 int hd_ps_allocation(struct parser *ps, struct hd_slice l);
