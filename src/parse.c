@@ -13,6 +13,7 @@
 #include "parse_int.h"
 
 #include "hlodiff/filename.h"
+#include "hlodiff/str.h"
 
 /* ---- messages ---------------------------------------------------- */
 
@@ -139,11 +140,11 @@ static int begin_wrapped(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice name = tail(l, (sizeof("*** Begin ") - 1));
 
-	if (name.n >= 4 && memcmp(name.p + name.n - 4, " ***", 4) == 0)
+	if (hd_ends_with(name.p, name.n, " ***"))
 		name.n -= 4;
 	ps->d->sections |= HD_SEC_STDOUT_WRAPPER;
 	ps->wrapped = 1;
-	if (name.n >= 22 && memcmp(name.p + name.n - 22, "-buffer-assignment.txt", 22) == 0) {
+	if (hd_ends_with(name.p, name.n, "-buffer-assignment.txt")) {
 		if (ps->modules_seen++) {
 			if (hd_ps_file_pending(ps, 1) || no_nul_left(ps))
 				return -1;
@@ -153,8 +154,8 @@ static int begin_wrapped(struct parser *ps, struct hd_slice l)
 		}
 		return 0;
 	}
-	if ((name.n >= 29 && memcmp(name.p + name.n - 29, "-buffer-assignment-values.txt", 29) == 0) ||
-	    (name.n >= 15 && memcmp(name.p + name.n - 15, "-live-range.txt", 15) == 0))
+	if (hd_ends_with(name.p, name.n, "-buffer-assignment-values.txt") ||
+	    hd_ends_with(name.p, name.n, "-live-range.txt"))
 		return 0;
 	ps->sec = SEC_SKIP_WRAPPED;
 	return 0;
@@ -664,9 +665,9 @@ static char *sibling_path(struct hd_arena *a, const char *path, const char *suff
 	static const char ba[] = "-buffer-assignment.txt";
 	size_t n = strlen(path), k = sizeof(ba) - 1;
 
-	if (n >= 3 && strcmp(path + n - 3, ".gz") == 0)
+	if (hd_ends_with(path, n, ".gz"))
 		n -= 3;
-	if (n < k || memcmp(path + n - k, ba, k) != 0)
+	if (!hd_ends_with(path, n, ba))
 		return NULL;
 	return hd_arena_printf(a, "%.*s%s%s", (int)(n - k), path, suffix, gz ? ".gz" : "");
 }

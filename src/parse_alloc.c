@@ -26,7 +26,6 @@ static void hash_shape(struct hd_slice shape, struct shape_hashes *out)
 		return;
 	out->whole = hd_hash64(shape);
 	out->bare = bare_hash(shape, out->whole);
-	out->slot = NULL;
 }
 
 /* hd_shape_logical_bytes of a shape longer than SHAPE_MEMO_TEXT, and
@@ -46,7 +45,7 @@ static int64_t long_shape_bytes(struct parser *ps, struct hd_slice shape,
 	if (m->len == shape.n && m->hash == h &&
 	    hd_bytes_eq(m->text, shape.p, shape.n)) {
 		if (out)
-			*out = (struct shape_hashes){ h, m->bare, NULL };
+			*out = (struct shape_hashes){ h, m->bare };
 		return m->bytes;
 	}
 	if (m->cap < shape.n) {
@@ -60,7 +59,7 @@ static int64_t long_shape_bytes(struct parser *ps, struct hd_slice shape,
 	memcpy(m->text, shape.p, shape.n);
 	m->bytes = hd_shape_logical_bytes(shape);
 	if (out)
-		*out = (struct shape_hashes){ h, m->bare, NULL };
+		*out = (struct shape_hashes){ h, m->bare };
 	return m->bytes;
 }
 
@@ -96,22 +95,16 @@ static inline uint32_t memo_index(struct hd_slice shape)
 	return (uint32_t)(h >> 54) & (SHAPE_MEMO_SLOTS - 1);
 }
 
-/* Do the n bytes (1 to SHAPE_MEMO_TEXT) at a and b agree?  Inline for
- * all lengths (hd_bytes_eq calls memcmp past 32). */
-static inline int memo_text_eq(const char *a, const char *b, size_t n)
-{
-	return hd_scan_same(a, b, n);
-}
-
 /* The memo slot of shape (1 to SHAPE_MEMO_TEXT bytes); *hit says
- * whether it holds shape.  Inlined in its two callers (one a value
- * line, one an instruction line). */
+ * whether it holds shape (hd_scan_same: hd_bytes_eq calls memcmp past
+ * 32 bytes).  Inlined in its two callers (one a value line, one an
+ * instruction line). */
 static inline __attribute__((always_inline)) struct shape_memo *
 memo_slot(struct parser *ps, struct hd_slice shape, int *hit)
 {
 	struct shape_memo *m = &ps->memo[memo_index(shape)];
 
-	*hit = m->len == shape.n && memo_text_eq(m->text, shape.p, shape.n);
+	*hit = m->len == shape.n && hd_scan_same(m->text, shape.p, shape.n);
 	return m;
 }
 
@@ -133,7 +126,7 @@ static int64_t memo_bytes(struct shape_memo *m, struct hd_slice shape,
 
 /* hd_shape_logical_bytes(shape), through the memo; and the shape's
  * hashes when out is not NULL. */
-int64_t hd_ps_shape_bytes(struct parser *ps, struct hd_slice shape,
+static int64_t shape_bytes(struct parser *ps, struct hd_slice shape,
 			   struct shape_hashes *out)
 {
 	struct shape_memo *m;
@@ -153,7 +146,7 @@ int64_t hd_ps_shape_bytes(struct parser *ps, struct hd_slice shape,
 			m->bare = bare_hash(shape, m->hash);
 			m->bare_known = 1;
 		}
-		*out = (struct shape_hashes){ m->hash, m->bare, m };
+		*out = (struct shape_hashes){ m->hash, m->bare };
 	}
 	return bytes;
 }
@@ -185,7 +178,7 @@ size_t hd_ps_insn_shape(struct parser *ps, struct hd_slice t, int64_t *bytes)
 	if (n == 0 || n == t.n)
 		return n;
 	if (n != k || !m) {
-		*bytes = hd_ps_shape_bytes(ps, hd_slice_make(t.p, n), NULL);
+		*bytes = shape_bytes(ps, hd_slice_make(t.p, n), NULL);
 		return n;
 	}
 	*bytes = memo_bytes(m, hd_slice_make(t.p, n), hit);
@@ -648,8 +641,8 @@ int hd_ps_allocation(struct parser *ps, struct hd_slice l)
 	return 0;
 }
 
-static inline __attribute__((always_inline)) int
-alloc_value(struct parser *ps, struct hd_slice l)
+/* An allocation's value line. */
+int hd_ps_alloc_value(struct parser *ps, struct hd_slice l)
 {
 	struct hd_dump *d = ps->d;
 	struct hd_slice t = skip(l, (sizeof(" value: ") - 1));
@@ -692,7 +685,7 @@ alloc_value(struct parser *ps, struct hd_slice l)
 	av->alloc = ps->alloc;
 	av->size = size;
 	av->offset = offset;
-	av->shape_bytes = hd_ps_shape_bytes(ps, t, &hashes);
+	av->shape_bytes = shape_bytes(ps, t, &hashes);
 	av->shape = t;
 	val->own_kept = hd_size_keep(av->shape_bytes);
 	av->shape_hash = hashes.whole;
@@ -700,12 +693,6 @@ alloc_value(struct parser *ps, struct hd_slice l)
 	HD_VALUE_LINES(d, v).listed_line = (uint32_t)ps->line;
 	a->value_count++;
 	return 0;
-}
-
-/* An allocation's value line. */
-int hd_ps_alloc_value(struct parser *ps, struct hd_slice l)
-{
-	return alloc_value(ps, l);
 }
 
 int hd_ps_reuse_value(struct parser *ps, struct hd_slice l)
@@ -723,8 +710,6 @@ int hd_ps_reuse_value(struct parser *ps, struct hd_slice l)
 	r = PUSH(&ps->d->reuses, struct hd_alloc_reuse);
 	r->value = v;
 	r->alloc = ps->alloc;
-	r->color = color;
-	r->line = (uint32_t)ps->line;
 	return 0;
 }
 

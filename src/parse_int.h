@@ -184,15 +184,11 @@ struct parser {
 
 /* ---- across the files ---- */
 
-struct shape_hashes;
-
 int hd_ps_error(struct parser *ps, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int hd_ps_bad_line(struct parser *ps, struct hd_slice l, const char *what,
 		    const char *expected);
 int hd_ps_unknown_line(struct parser *ps, struct hd_slice l);
-int64_t hd_ps_shape_bytes(struct parser *ps, struct hd_slice shape,
-			   struct shape_hashes *out);
 size_t hd_ps_insn_shape(struct parser *ps, struct hd_slice t, int64_t *bytes);
 int hd_ps_file_pending(struct parser *ps, int report);
 int hd_ps_allocation(struct parser *ps, struct hd_slice l);
@@ -390,12 +386,6 @@ static inline size_t skip_string(struct hd_slice s, size_t i)
 	return hd_scan_string_end(s.p, s.n, i);
 }
 
-/*
- * Scans a bracket-balanced, quote-aware run from s.p[0] and returns the
- * offset of the first byte at depth 0 that equals stop1 or stop2 (or
- * s.n).  Strings in double quotes may hold any bracket; backslash escapes
- * the next byte.
- */
 static inline int is_closer(char c)
 {
 	return c == ')' || c == ']' || c == '}';
@@ -428,15 +418,16 @@ static inline unsigned special_mask(const char *p, char stop1, char stop2)
 }
 
 /*
- * With at_close, a closing bracket at depth 0 stops the scan too.  The
- * bytes between special ones (special_mask, the table) are skipped 16
- * at a time: mask keeps the special bytes of the block
- * [blk_end - 16, blk_end) not visited yet, whole blocks inside s only;
- * the tail is read byte by byte (balanced_special).
+ * Scans a bracket-balanced, quote-aware run from s.p[0] and returns the
+ * offset of the first byte at depth 0 that equals stop1 or stop2 (or
+ * s.n).  Strings in double quotes may hold any bracket; backslash escapes
+ * the next byte.  The bytes between special ones (special_mask, the
+ * table) are skipped 16 at a time: mask keeps the special bytes of the
+ * block [blk_end - 16, blk_end) not visited yet, whole blocks inside s
+ * only; the tail is read byte by byte (balanced_special).
  */
 static inline __attribute__((always_inline)) size_t
-balanced_scan(struct hd_slice s, char stop1, char stop2,
-				   int at_close)
+balanced_until(struct hd_slice s, char stop1, char stop2)
 {
 	size_t i = 0;
 	int depth = 0;
@@ -480,16 +471,8 @@ found:
 			depth++;
 		else if (is_closer(c) && depth > 0)
 			depth--;
-		else if (at_close && is_closer(c))
-			return i;
 		i++;
 	}
-}
-
-static inline __attribute__((always_inline)) size_t
-balanced_until(struct hd_slice s, char stop1, char stop2)
-{
-	return balanced_scan(s, stop1, stop2, 0);
 }
 
 /*
@@ -526,11 +509,9 @@ push_zeroed(struct hd_vec *v, size_t size)
 
 #define PUSH(vec, type) ((type *)push_zeroed((vec), sizeof(type)))
 
-/* The hashes of a shape for hd_alloc_value (shape_hash, bare_hash), and
- * the memo slot that holds the shape (NULL: none). */
+/* The hashes of a shape for hd_alloc_value (shape_hash, bare_hash). */
 struct shape_hashes {
 	uint64_t whole, bare;
-	struct shape_memo *slot;
 };
 
 /* hd_slice_eq for the names a record and its instruction line compare

@@ -532,6 +532,7 @@ int hd_ps_stack_line(struct parser *ps, struct hd_slice l)
 	struct hd_stack_node *node;
 	struct hd_slice t, stats;
 	size_t name_at = 0, open, p;
+	int64_t current;
 	int depth = tree_depth(l, &name_at);
 
 	if (depth < 0)
@@ -546,20 +547,17 @@ int hd_ps_stack_line(struct parser *ps, struct hd_slice l)
 		return hd_ps_bad_line(ps, l, "bad stack trace node", "'NAME (P%, ...)'");
 	node = PUSH(&ps->d->stack, struct hd_stack_node);
 	node->depth = (uint32_t)depth;
-	node->name = hd_slice_make(t.p, open - 1);
-	node->line = (uint32_t)ps->line;
-	node->current = node->remaining = -1;
+	node->remaining = -1;
 	stats = hd_slice_make(t.p + open + 1, t.n - open - 2);
 	for (p = 0; p < stats.n && ((stats.p[p] >= '0' && stats.p[p] <= '9') || stats.p[p] == '.'); p++)
 		;
-	node->percent = hd_slice_make(stats.p, p);
 	stats = tail(stats, p);
-	if (node->percent.n == 0 || take_lit(&stats, "%, "))
+	if (p == 0 || take_lit(&stats, "%, "))
 		return hd_ps_bad_line(ps, l, "bad stack trace percentage", "'(P%, ...)'");
 	if (take_lit(&stats, "total: ") == 0) {
 		if (take_spaced_i64(&stats, &node->total) ||
 		    take_lit(&stats, " bytes, current: ") ||
-		    take_spaced_i64(&stats, &node->current) ||
+		    take_spaced_i64(&stats, &current) ||
 		    take_lit(&stats, " bytes, remaining: ") ||
 		    take_spaced_i64(&stats, &node->remaining) ||
 		    take_lit(&stats, " bytes") || stats.n)

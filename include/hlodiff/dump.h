@@ -82,8 +82,6 @@ struct hd_alloc_value {
 /* "  value: <...> (color=C)" under " reused by buffers of a different color:" */
 struct hd_alloc_reuse {
 	uint32_t value, alloc;
-	int64_t color;
-	uint32_t line;
 };
 
 enum hd_value_flags {
@@ -258,11 +256,8 @@ struct hd_peak_entry {
 /* One node line of the stack-trace breakdown tree. */
 struct hd_stack_node {
 	uint32_t depth;             /* 0 for top-level nodes */
-	struct hd_slice name;
-	struct hd_slice percent;    /* e.g. "99.7" */
 	int64_t total;              /* subtree bytes ("total:" or the old "N bytes") */
-	int64_t current, remaining; /* -1 in the older style */
-	uint32_t line;
+	int64_t remaining;          /* -1 in the older style */
 };
 
 /* Which sections the dump had. */
