@@ -24,7 +24,6 @@ void hd_dump_init(struct hd_dump *d)
 	memset(d, 0, sizeof(*d));
 	d->allocs.elem = sizeof(struct hd_alloc);
 	d->alloc_values.elem = sizeof(struct hd_alloc_value);
-	d->reuses.elem = sizeof(struct hd_alloc_reuse);
 	d->values.elem = sizeof(struct hd_value);
 	d->positions.elem = sizeof(struct hd_position);
 	d->uses.elem = sizeof(struct hd_use);
@@ -62,7 +61,6 @@ void hd_dump_release(struct hd_dump *d)
 	hd_vec_release(&d->alloc_slots);
 	hd_vec_release(&d->allocs);
 	hd_vec_release(&d->alloc_values);
-	hd_vec_release(&d->reuses);
 	hd_vec_release(&d->values);
 	hd_vec_release(&d->positions);
 	hd_vec_release(&d->uses);

@@ -698,7 +698,6 @@ int hd_ps_alloc_value(struct parser *ps, struct hd_slice l)
 int hd_ps_reuse_value(struct parser *ps, struct hd_slice l)
 {
 	struct hd_slice t = tail(l, (sizeof("  value: ") - 1));
-	struct hd_alloc_reuse *r;
 	int64_t color;
 	uint32_t v = HD_NONE;
 
@@ -707,10 +706,7 @@ int hd_ps_reuse_value(struct parser *ps, struct hd_slice l)
 	if (take_short_form(ps, l, &t, &v, 0) || take_lit(&t, " (color=") ||
 	    take_i64(ps, &t, &color) || take_lit(&t, ")") || t.n)
 		return hd_ps_bad_line(ps, l, "bad reused-by value line", "'  value: <ID NAME> (color=C)'");
-	r = PUSH(&ps->d->reuses, struct hd_alloc_reuse);
-	r->value = v;
-	r->alloc = ps->alloc;
-	return 0;
+	return 0;       /* checked, not kept: no figure reads it */
 }
 
 int hd_ps_total(struct parser *ps, struct hd_slice l)

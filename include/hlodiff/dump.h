@@ -79,11 +79,6 @@ struct hd_alloc_value {
 	uint64_t shape_hash, bare_hash;
 };
 
-/* "  value: <...> (color=C)" under " reused by buffers of a different color:" */
-struct hd_alloc_reuse {
-	uint32_t value, alloc;
-};
-
 enum hd_value_flags {
 	HD_VALUE_PHI = 1u << 0,         /* " (phi)" */
 	HD_VALUE_HAS_COLOR = 1u << 1,   /* " @C" printed */
@@ -289,7 +284,6 @@ struct hd_dump {
 
 	struct hd_vec allocs;       /* struct hd_alloc */
 	struct hd_vec alloc_values; /* struct hd_alloc_value */
-	struct hd_vec reuses;       /* struct hd_alloc_reuse */
 	struct hd_vec values;       /* struct hd_value, in order of first mention */
 	struct hd_vec positions;    /* struct hd_position */
 	struct hd_vec value_lines;  /* struct hd_value_lines, per value */
