@@ -1300,7 +1300,7 @@ struct pre_op {
 	uint32_t len, off;
 };
 
-/* A position whose name the parser hashed (hd_canon_pre_position): its
+/* A position whose name the parser hashed (pre_position): its
  * number among the dump's positions, and the XXH3-64 of its name.  Only
  * the few that build_names files by their own names are kept (not the
  * first of each value, the instruction's own name), in position order,
@@ -2345,8 +2345,11 @@ struct hd_canon_pre *hd_canon_pre_new(void)
 	return p;
 }
 
-void hd_canon_pre_budget(struct hd_canon_pre *p, size_t input_bytes)
+/* The parse hooks (hd_canon_pre_hooks): before each input, one per
+ * instruction filed, one per position. */
+static void pre_budget(void *ctx, size_t input_bytes)
 {
+	struct hd_canon_pre *p = ctx;
 	size_t more = input_bytes / PRE_BUDGET_SHARE / sizeof(struct pre_op);
 	size_t guess = input_bytes / PRE_BYTES_EACH;
 
@@ -2383,9 +2386,10 @@ static void pre_add(struct hd_canon_pre *p, struct hd_slice name)
 	o->off = (uint32_t)(name.p - p->base);
 }
 
-void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in,
-		       const struct hd_insn_source *src)
+static void pre_insn(void *ctx, const struct hd_insn *in,
+		     const struct hd_insn_source *src)
 {
+	struct hd_canon_pre *p = ctx;
 	size_t first = p->ops.len;
 	struct pre_insn *r;
 	uint64_t *canon, *loose;
@@ -2428,9 +2432,10 @@ void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in,
  * than {} is not filed: those are only counted (build_names hashes the
  * first position of a value whose record has no instruction itself).
  */
-void hd_canon_pre_position(struct hd_canon_pre *p,
-			   const struct hd_position *pos, uint32_t k)
+static void pre_position(void *ctx, const struct hd_position *pos,
+			 uint32_t k)
 {
+	struct hd_canon_pre *p = ctx;
 	struct pre_pos *r;
 	size_t q = p->n_pos++;
 
@@ -2736,27 +2741,9 @@ void hd_canon_release(struct hd_canon *c)
 	memset(c, 0, sizeof(*c));
 }
 
-static void pre_hook_input(void *ctx, size_t bytes)
-{
-	hd_canon_pre_budget(ctx, bytes);
-}
-
-static void pre_hook_insn(void *ctx, const struct hd_insn *in,
-			  const struct hd_insn_source *src)
-{
-	hd_canon_pre_insn(ctx, in, src);
-}
-
-static void pre_hook_position(void *ctx, const struct hd_position *pos,
-			      uint32_t k)
-{
-	hd_canon_pre_position(ctx, pos, k);
-}
-
 struct hd_parse_hooks hd_canon_pre_hooks(struct hd_canon_pre *p)
 {
-	struct hd_parse_hooks h = { p, pre_hook_input, pre_hook_insn,
-				    pre_hook_position };
+	struct hd_parse_hooks h = { p, pre_budget, pre_insn, pre_position };
 
 	return h;
 }
