@@ -144,7 +144,6 @@ size_t hd_canon_name(char *out, struct hd_slice name)
 	return o;
 }
 
-/* Appends the stripped form of name. */
 static void add_name(struct cbuf *b, struct hd_slice name)
 {
 	if (name.n == 0)
@@ -642,9 +641,8 @@ static inline int attr_stop_at(const char *s, size_t n, size_t k,
  * n), and in ATTR_BACKEND no "_id\"" or "ues\"" (the last bytes of every
  * id key): the usual last attribute, a compact backend_config, is then
  * copied whole after one pass of a few vector operations per 16 bytes.
- * The pass stops
- * at the first such sequence (most often the end of the value), so a
- * value that must be walked costs at most its length again.
+ * The pass stops at the first such sequence (most often the end of the
+ * value), so a value that must be walked costs at most its length again.
  */
 /* Does a stop sequence (attr_stop_at) start at one of s[k, k + 16)?
  * Reads s[k, k + 19). */
@@ -1428,7 +1426,6 @@ static void pass_at(struct work *w, const char *at)
 	hd_dump_pass_at(w->d, w->pass, at);
 }
 
-/* Starts a new pass over the dump. */
 static void pass_begin(struct work *w)
 {
 	int k;
@@ -1589,19 +1586,12 @@ static void build_names(struct work *w)
 
 /*
  * The instruction named (hash h, length len) in a dump the parser hashed
- * (w->by_index), or HD_NONE.  The parser files every instruction it
- * makes in d->insn_by_name under the low 32 bits of its name's XXH3-64
- * (names unique), and keeps the whole hash and the length (struct
- * pre_insn): the lookup compares those, not the names' bytes (as
- * name_target compares the hash).  So the names table need not hold the
- * instructions: a fraction of its size, and the parser's index is in
- * memory already (8 bytes a slot, where a name takes a slot and a record
- * of 16).  Of two instructions whose
- * names have the same hash and length (a chance of about n^2 / 2^65, see
- * name_target) it gives the one it meets first, where the names table
- * gave the first in the dump.  When the index does not file every
- * instruction (a dump made otherwise), by_index is 0 and the names table
- * holds them, as without the parser's results.
+ * (w->by_index), or HD_NONE.  The parser files every instruction in
+ * d->insn_by_name by its name's XXH3-64 and keeps the whole hash and the
+ * length (struct pre_insn), which the lookup compares, as name_target
+ * does: so the names table need not hold the instructions, and the
+ * parser's index is in memory already.  Of two names of the same hash and
+ * length (see name_target) it gives the one it meets first.
  */
 struct named_key {
 	const struct pre_insn *pi;
@@ -2136,18 +2126,14 @@ static size_t drop_hex_hashes(char *s, size_t n)
 }
 
 /*
- * The matcher asks for the loose keys of values in increasing order (the
- * ones its strict passes left: about two in five of a recompile's), and
- * three of the reads for each value are out of order: its instruction's
- * insn_loose, its value line's shape hashes and its name's bytes in the
- * input (its record is read in order, and the hardware fetches it
- * ahead; the names lie apart in the text, each a miss of its own).
- * Those of the values LOOSE_AHEAD to LOOSE_AHEAD + LOOSE_SPAN - 1
- * further on are fetched now, so that they have come in from memory when
- * asked for; a value whose turn came without a fetch costs three misses
- * (a wasted fetch when a value is not asked).  The window is as wide as
- * the gaps between the values asked are long: they come in runs, and
- * a narrower window misses the start of the next run.
+ * The matcher asks for the loose keys of values in increasing order (those
+ * its strict passes left), but three reads per value are out of order:
+ * its instruction's insn_loose, its value line's shape hashes and its
+ * name's bytes in the input, each a cache miss of its own.  Those of the
+ * values LOOSE_AHEAD to LOOSE_AHEAD + LOOSE_SPAN - 1 further on are
+ * fetched now, so that they have come in when asked for.  The window is
+ * as wide as the gaps between the values asked: they come in runs, and a
+ * narrower window misses the start of the next run.
  */
 #define LOOSE_AHEAD 8
 #define LOOSE_SPAN 8
@@ -2448,7 +2434,6 @@ static void pre_position(void *ctx, const struct hd_position *pos,
 	r->q = (uint32_t)q;
 }
 
-/* Frees the records hd_canon_compute needs no more. */
 static void pre_drop_records(struct hd_canon_pre *p)
 {
 	hd_vec_release(&p->insns);
