@@ -55,11 +55,6 @@ static void cbuf_addc(struct cbuf *b, char c)
 	b->p[b->n++] = c;
 }
 
-static void cbuf_add_slice(struct cbuf *b, struct hd_slice s)
-{
-	cbuf_add(b, s.p, s.n);
-}
-
 /* The end of the run of digits at p[i] (i when there is none). */
 static size_t digits_end(const char *p, size_t n, size_t i)
 {
@@ -2038,6 +2033,7 @@ static void value_keys(struct work *w, uint32_t i)
 	const struct hd_dump *d = w->d;
 	struct hd_canon *c = w->c;
 	const struct hd_value *v;
+	struct hd_slice shape;
 	uint32_t ins = c->value_insn[i];
 	uint64_t extra = c->value_canon[i];   /* value_basics */
 
@@ -2051,7 +2047,8 @@ static void value_keys(struct work *w, uint32_t i)
 	w->buf.n = 0;
 	add_name(&w->buf, v->name);
 	cbuf_addc(&w->buf, '\0');
-	cbuf_add_slice(&w->buf, hd_value_shape(d, i));
+	shape = hd_value_shape(d, i);
+	cbuf_add(&w->buf, shape.p, shape.n);
 	c->value_canon[i] = mix(hash_buf(&w->buf), extra);
 	c->value_struct[i] = c->value_canon[i];
 }
