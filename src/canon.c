@@ -49,12 +49,6 @@ static void cbuf_add(struct cbuf *b, const char *s, size_t n)
 	b->n += n;
 }
 
-static void cbuf_addc(struct cbuf *b, char c)
-{
-	cbuf_reserve(b, 1);
-	b->p[b->n++] = c;
-}
-
 /* The end of the run of digits at p[i] (i when there is none). */
 static size_t digits_end(const char *p, size_t n, size_t i)
 {
@@ -2046,7 +2040,7 @@ static void value_keys(struct work *w, uint32_t i)
 	v = &HD_VALUE(d, i);
 	w->buf.n = 0;
 	add_name(&w->buf, v->name);
-	cbuf_addc(&w->buf, '\0');
+	cbuf_add(&w->buf, "", 1);
 	shape = hd_value_shape(d, i);
 	cbuf_add(&w->buf, shape.p, shape.n);
 	c->value_canon[i] = mix(hash_buf(&w->buf), extra);
