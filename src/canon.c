@@ -49,17 +49,6 @@ static void cbuf_add(struct cbuf *b, const char *s, size_t n)
 	b->n += n;
 }
 
-static void cbuf_addc(struct cbuf *b, char c)
-{
-	cbuf_reserve(b, 1);
-	b->p[b->n++] = c;
-}
-
-static void cbuf_add_slice(struct cbuf *b, struct hd_slice s)
-{
-	cbuf_add(b, s.p, s.n);
-}
-
 /* The end of the run of digits at p[i] (i when there is none). */
 static size_t digits_end(const char *p, size_t n, size_t i)
 {
@@ -144,7 +133,6 @@ size_t hd_canon_name(char *out, struct hd_slice name)
 	return o;
 }
 
-/* Appends the stripped form of name. */
 static void add_name(struct cbuf *b, struct hd_slice name)
 {
 	if (name.n == 0)
@@ -642,9 +630,8 @@ static inline int attr_stop_at(const char *s, size_t n, size_t k,
  * n), and in ATTR_BACKEND no "_id\"" or "ues\"" (the last bytes of every
  * id key): the usual last attribute, a compact backend_config, is then
  * copied whole after one pass of a few vector operations per 16 bytes.
- * The pass stops
- * at the first such sequence (most often the end of the value), so a
- * value that must be walked costs at most its length again.
+ * The pass stops at the first such sequence (most often the end of the
+ * value), so a value that must be walked costs at most its length again.
  */
 /* Does a stop sequence (attr_stop_at) start at one of s[k, k + 16)?
  * Reads s[k, k + 19). */
@@ -1300,7 +1287,7 @@ struct pre_op {
 	uint32_t len, off;
 };
 
-/* A position whose name the parser hashed (hd_canon_pre_position): its
+/* A position whose name the parser hashed (pre_position): its
  * number among the dump's positions, and the XXH3-64 of its name.  Only
  * the few that build_names files by their own names are kept (not the
  * first of each value, the instruction's own name), in position order,
@@ -1428,7 +1415,6 @@ static void pass_at(struct work *w, const char *at)
 	hd_dump_pass_at(w->d, w->pass, at);
 }
 
-/* Starts a new pass over the dump. */
 static void pass_begin(struct work *w)
 {
 	int k;
@@ -1589,19 +1575,12 @@ static void build_names(struct work *w)
 
 /*
  * The instruction named (hash h, length len) in a dump the parser hashed
- * (w->by_index), or HD_NONE.  The parser files every instruction it
- * makes in d->insn_by_name under the low 32 bits of its name's XXH3-64
- * (names unique), and keeps the whole hash and the length (struct
- * pre_insn): the lookup compares those, not the names' bytes (as
- * name_target compares the hash).  So the names table need not hold the
- * instructions: a fraction of its size, and the parser's index is in
- * memory already (8 bytes a slot, where a name takes a slot and a record
- * of 16).  Of two instructions whose
- * names have the same hash and length (a chance of about n^2 / 2^65, see
- * name_target) it gives the one it meets first, where the names table
- * gave the first in the dump.  When the index does not file every
- * instruction (a dump made otherwise), by_index is 0 and the names table
- * holds them, as without the parser's results.
+ * (w->by_index), or HD_NONE.  The parser files every instruction in
+ * d->insn_by_name by its name's XXH3-64 and keeps the whole hash and the
+ * length (struct pre_insn), which the lookup compares, as name_target
+ * does: so the names table need not hold the instructions, and the
+ * parser's index is in memory already.  Of two names of the same hash and
+ * length (see name_target) it gives the one it meets first.
  */
 struct named_key {
 	const struct pre_insn *pi;
@@ -2048,6 +2027,7 @@ static void value_keys(struct work *w, uint32_t i)
 	const struct hd_dump *d = w->d;
 	struct hd_canon *c = w->c;
 	const struct hd_value *v;
+	struct hd_slice shape;
 	uint32_t ins = c->value_insn[i];
 	uint64_t extra = c->value_canon[i];   /* value_basics */
 
@@ -2060,8 +2040,9 @@ static void value_keys(struct work *w, uint32_t i)
 	v = &HD_VALUE(d, i);
 	w->buf.n = 0;
 	add_name(&w->buf, v->name);
-	cbuf_addc(&w->buf, '\0');
-	cbuf_add_slice(&w->buf, hd_value_shape(d, i));
+	cbuf_add(&w->buf, "", 1);
+	shape = hd_value_shape(d, i);
+	cbuf_add(&w->buf, shape.p, shape.n);
 	c->value_canon[i] = mix(hash_buf(&w->buf), extra);
 	c->value_struct[i] = c->value_canon[i];
 }
@@ -2136,18 +2117,14 @@ static size_t drop_hex_hashes(char *s, size_t n)
 }
 
 /*
- * The matcher asks for the loose keys of values in increasing order (the
- * ones its strict passes left: about two in five of a recompile's), and
- * three of the reads for each value are out of order: its instruction's
- * insn_loose, its value line's shape hashes and its name's bytes in the
- * input (its record is read in order, and the hardware fetches it
- * ahead; the names lie apart in the text, each a miss of its own).
- * Those of the values LOOSE_AHEAD to LOOSE_AHEAD + LOOSE_SPAN - 1
- * further on are fetched now, so that they have come in from memory when
- * asked for; a value whose turn came without a fetch costs three misses
- * (a wasted fetch when a value is not asked).  The window is as wide as
- * the gaps between the values asked are long: they come in runs, and
- * a narrower window misses the start of the next run.
+ * The matcher asks for the loose keys of values in increasing order (those
+ * its strict passes left), but three reads per value are out of order:
+ * its instruction's insn_loose, its value line's shape hashes and its
+ * name's bytes in the input, each a cache miss of its own.  Those of the
+ * values LOOSE_AHEAD to LOOSE_AHEAD + LOOSE_SPAN - 1 further on are
+ * fetched now, so that they have come in when asked for.  The window is
+ * as wide as the gaps between the values asked: they come in runs, and a
+ * narrower window misses the start of the next run.
  */
 #define LOOSE_AHEAD 8
 #define LOOSE_SPAN 8
@@ -2345,8 +2322,11 @@ struct hd_canon_pre *hd_canon_pre_new(void)
 	return p;
 }
 
-void hd_canon_pre_budget(struct hd_canon_pre *p, size_t input_bytes)
+/* The parse hooks (hd_canon_pre_hooks): before each input, one per
+ * instruction filed, one per position. */
+static void pre_budget(void *ctx, size_t input_bytes)
 {
+	struct hd_canon_pre *p = ctx;
 	size_t more = input_bytes / PRE_BUDGET_SHARE / sizeof(struct pre_op);
 	size_t guess = input_bytes / PRE_BYTES_EACH;
 
@@ -2383,9 +2363,10 @@ static void pre_add(struct hd_canon_pre *p, struct hd_slice name)
 	o->off = (uint32_t)(name.p - p->base);
 }
 
-void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in,
-		       const struct hd_insn_source *src)
+static void pre_insn(void *ctx, const struct hd_insn *in,
+		     const struct hd_insn_source *src)
 {
+	struct hd_canon_pre *p = ctx;
 	size_t first = p->ops.len;
 	struct pre_insn *r;
 	uint64_t *canon, *loose;
@@ -2428,9 +2409,10 @@ void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *in,
  * than {} is not filed: those are only counted (build_names hashes the
  * first position of a value whose record has no instruction itself).
  */
-void hd_canon_pre_position(struct hd_canon_pre *p,
-			   const struct hd_position *pos, uint32_t k)
+static void pre_position(void *ctx, const struct hd_position *pos,
+			 uint32_t k)
 {
+	struct hd_canon_pre *p = ctx;
 	struct pre_pos *r;
 	size_t q = p->n_pos++;
 
@@ -2443,7 +2425,6 @@ void hd_canon_pre_position(struct hd_canon_pre *p,
 	r->q = (uint32_t)q;
 }
 
-/* Frees the records hd_canon_compute needs no more. */
 static void pre_drop_records(struct hd_canon_pre *p)
 {
 	hd_vec_release(&p->insns);
@@ -2736,27 +2717,9 @@ void hd_canon_release(struct hd_canon *c)
 	memset(c, 0, sizeof(*c));
 }
 
-static void pre_hook_input(void *ctx, size_t bytes)
-{
-	hd_canon_pre_budget(ctx, bytes);
-}
-
-static void pre_hook_insn(void *ctx, const struct hd_insn *in,
-			  const struct hd_insn_source *src)
-{
-	hd_canon_pre_insn(ctx, in, src);
-}
-
-static void pre_hook_position(void *ctx, const struct hd_position *pos,
-			      uint32_t k)
-{
-	hd_canon_pre_position(ctx, pos, k);
-}
-
 struct hd_parse_hooks hd_canon_pre_hooks(struct hd_canon_pre *p)
 {
-	struct hd_parse_hooks h = { p, pre_hook_input, pre_hook_insn,
-				    pre_hook_position };
+	struct hd_parse_hooks h = { p, pre_budget, pre_insn, pre_position };
 
 	return h;
 }

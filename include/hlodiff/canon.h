@@ -132,18 +132,17 @@ void hd_canon_release(struct hd_canon *c);
  * Canonical hashing while the parser has each instruction in cache
  * (HD_PARSE_CANON, parse.h), so that hd_canon_compute need not read the
  * instruction texts again (by then the parser has given their pages
- * back, input.h).  For every instruction it files, the parser calls
- * hd_canon_pre_insn (with its op_name and source, hd_insn_source), which
- * computes its canonical hash and insn_loose parts (the same canonical
- * text as hd_canon_compute's, one code path) and keeps the XXH3-64 and length of
- * each operand name; hd_canon_pre_position counts every position and
- * keeps the XXH3-64 of the name of those operands may be resolved
- * through by their own names: those that are not their record's first
- * and have index "{}" or none.  The operand
- * records (16 bytes a name) may take an eighth of the input's bytes
- * (hd_canon_pre_budget, per input); an instruction past that keeps
- * none, and hd_canon_compute reads its text again.  An operand name
- * that resolves to nothing is read again for its stripped form.
+ * back, input.h).  Through the hooks of hd_canon_pre_hooks, every
+ * instruction the parser files gets its canonical hash and insn_loose
+ * parts (the same canonical text as hd_canon_compute's, one code path),
+ * and the XXH3-64 and length of each operand name are kept; every
+ * position is counted, and the XXH3-64 of the name is kept of those
+ * operands may be resolved through by their own names: those that are
+ * not their record's first and have index "{}" or none.  The operand
+ * records (16 bytes a name) may take an eighth of the input's bytes, per
+ * input; an instruction past that keeps none, and hd_canon_compute reads
+ * its text again.  An operand name that resolves to nothing is read
+ * again for its stripped form.
  *
  * The results live in d->canon_pre (freed by hd_dump_release).
  * hd_canon_compute takes them when they cover every instruction and
@@ -153,12 +152,6 @@ void hd_canon_release(struct hd_canon *c);
  * parsed without the flag.
  */
 struct hd_canon_pre *hd_canon_pre_new(void);
-void hd_canon_pre_budget(struct hd_canon_pre *p, size_t input_bytes);
-void hd_canon_pre_insn(struct hd_canon_pre *p, const struct hd_insn *insn,
-		       const struct hd_insn_source *src);
-/* Position pos, the k-th (from 0) of its value's record. */
-void hd_canon_pre_position(struct hd_canon_pre *p,
-			   const struct hd_position *pos, uint32_t k);
 void hd_canon_pre_free(struct hd_canon_pre *p);
 /* The parse hooks (parse.h) that feed p: budget, instructions, positions. */
 struct hd_parse_hooks hd_canon_pre_hooks(struct hd_canon_pre *p);
