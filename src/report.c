@@ -594,14 +594,6 @@ void hd_report_stat_json(FILE *out, const struct hd_dump *d,
 
 /* ---- diff, text ------------------------------------------------------ */
 
-static void figure_cell(char *buf, size_t n, int has, int64_t v)
-{
-	if (has)
-		snprintf(buf, n, "%" PRId64, v);
-	else
-		snprintf(buf, n, "-");
-}
-
 static void diff_text_rows(FILE *out, const struct hd_diff *df, int c)
 {
 	char legend[256];
@@ -611,8 +603,8 @@ static void diff_text_rows(FILE *out, const struct hd_diff *df, int c)
 	for (i = 0; i < df->rows.len; i++) {
 		const struct hd_figure_row *r = &HD_VEC_AT(&df->rows, struct hd_figure_row, i);
 		char o[32], nw[32], d[32], p[32], h[2 * HD_HUMAN_MAX + 8] = "", dc[48], pc[48];
-		figure_cell(o, sizeof(o), r->has_old, r->old_v);
-		figure_cell(nw, sizeof(nw), r->has_new, r->new_v);
+		hd_rc_int_cell(o, sizeof(o), r->has_old, r->old_v);
+		hd_rc_int_cell(nw, sizeof(nw), r->has_new, r->new_v);
 		if (r->has_old && r->has_new) {
 			hd_signed(d, sizeof(d), hd_delta(r->old_v, r->new_v));
 			hd_percent(p, sizeof(p), r->old_v, r->new_v);
@@ -691,8 +683,8 @@ static void diff_text_value(FILE *out, const struct hd_diff *df,
 	char vc[32], dc[48];
 
 	hd_rc_pair_label(label, sizeof(label), df, x->old_v, x->new_v);
-	figure_cell(o, sizeof(o), x->old_bytes >= 0, x->old_bytes);
-	figure_cell(nw, sizeof(nw), x->new_bytes >= 0, x->new_bytes);
+	hd_rc_int_cell(o, sizeof(o), x->old_bytes >= 0, x->old_bytes);
+	hd_rc_int_cell(nw, sizeof(nw), x->new_bytes >= 0, x->new_bytes);
 	hd_signed(d, sizeof(d), x->delta);
 	hd_rc_change_words(words, sizeof(words), x->changes);
 	human_pair(h, sizeof(h), x->old_bytes, x->new_bytes);

@@ -134,21 +134,13 @@ static enum hd_pen verdict_words(char *buf, size_t n, const struct hd_batch_repo
 	return m->n_warn ? HD_PEN_YELLOW : HD_PEN_GREEN;
 }
 
-static void num_cell(char *buf, size_t n, int has, int64_t v)
-{
-	if (has)
-		snprintf(buf, n, "%" PRId64, v);
-	else
-		snprintf(buf, n, "-");
-}
-
 /* Cells of the summary row: total old, new, delta, %, peak old, new. */
 static void row_cells(const struct hd_module_report *m, char c[6][NUM_MAX])
 {
 	int both = m->has_total[0] && m->has_total[1];
 
-	num_cell(c[0], NUM_MAX, m->has_total[0], m->total[0]);
-	num_cell(c[1], NUM_MAX, m->has_total[1], m->total[1]);
+	hd_rc_int_cell(c[0], NUM_MAX, m->has_total[0], m->total[0]);
+	hd_rc_int_cell(c[1], NUM_MAX, m->has_total[1], m->total[1]);
 	if (both) {
 		hd_signed(c[2], NUM_MAX, hd_delta(m->total[0], m->total[1]));
 		hd_percent(c[3], NUM_MAX, m->total[0], m->total[1]);
@@ -156,8 +148,8 @@ static void row_cells(const struct hd_module_report *m, char c[6][NUM_MAX])
 		snprintf(c[2], NUM_MAX, "-");
 		c[3][0] = '\0';
 	}
-	num_cell(c[4], NUM_MAX, m->has_peak[0], m->peak[0]);
-	num_cell(c[5], NUM_MAX, m->has_peak[1], m->peak[1]);
+	hd_rc_int_cell(c[4], NUM_MAX, m->has_peak[0], m->peak[0]);
+	hd_rc_int_cell(c[5], NUM_MAX, m->has_peak[1], m->peak[1]);
 }
 
 /* One line: "3 compared, 1 only in NEW; 1 failed a rule". */

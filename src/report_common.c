@@ -81,6 +81,14 @@ static int cond_words(char *buf, size_t n, const char *sep,
 	}
 }
 
+void hd_rc_int_cell(char *buf, size_t n, int has, int64_t v)
+{
+	if (has)
+		snprintf(buf, n, "%" PRId64, v);
+	else
+		snprintf(buf, n, "-");
+}
+
 void hd_rc_threshold(char *buf, size_t n, const struct hd_verdict *vd)
 {
 	const struct hd_rule *r = vd->rule;

@@ -38,6 +38,9 @@ char *hd_rc_cell(char *buf, size_t n, int color, enum hd_pen p, int width,
  * rule with werror)? */
 int hd_rc_fails(const struct hd_verdict *vd, int werror);
 
+/* v in decimal, or "-" when the figure is absent (!has). */
+void hd_rc_int_cell(char *buf, size_t n, int has, int64_t v);
+
 /* "; THRESHOLD": what the rule of a verdict allows ("; 10% of OLD allows
  * +N", "; ceiling N", ...), or the parts of an 'and' rule. */
 void hd_rc_threshold(char *buf, size_t n, const struct hd_verdict *vd);
