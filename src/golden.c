@@ -1968,7 +1968,6 @@ static int read_peak_header(struct reader *r)
 			return bad(r, "time out of range", "0 <= TIME < 2^26");
 		r->derived_peak = 1;
 	}
-	d->peak_line = (uint32_t)r->line;
 	r->peak_header = r->line;
 	return 0;
 }
@@ -2069,7 +2068,6 @@ static int read_alloc(struct reader *r)
 	if (want_fields(r, 3, 8, "'a SIZE FLAGS [COLOUR [NUMBER [PARAMETER [INDEX [SHAPE]]]]]'"))
 		return -1;
 	a = hd_vec_push(&d->allocs);
-	a->page = -1;
 	a->param_number = -1;
 	a->line = (uint32_t)r->line;
 	a->index = r->next_alloc;
@@ -2196,7 +2194,6 @@ static int read_insn(struct reader *r)
 		return -1;
 	in = hd_vec_push(&d->insns);
 	src = hd_vec_push(&d->insn_sources);
-	in->line = (uint32_t)r->line;
 	src->source_line = -1;
 	if (prefixed_field(r, 1, r->prev_name, &in->name))
 		return -1;

@@ -536,7 +536,9 @@ static int alloc_flag(struct parser *ps, struct hd_slice line,
 			return hd_ps_bad_line(ps, line, "bad colour", "', color N'");
 		a->flags |= HD_ALLOC_COLOR;
 	} else if (take_lit(&t, "page ") == 0) {
-		if (take_i64(ps, &t, &a->page) || t.n)
+		int64_t page;   /* checked, not kept: no figure reads it */
+
+		if (take_i64(ps, &t, &page) || t.n)
 			return hd_ps_bad_line(ps, line, "bad page", "', page N'");
 		a->flags |= HD_ALLOC_PAGE;
 	} else if (take_lit(&t, "parameter ") == 0) {
@@ -594,7 +596,6 @@ int hd_ps_allocation(struct parser *ps, struct hd_slice l)
 		return hd_ps_error(ps, "too many allocations");
 	a = PUSH(&d->allocs, struct hd_alloc);
 	a->index = index;
-	a->page = -1;
 	a->param_number = -1;
 	a->line = (uint32_t)ps->line;
 	a->value_first = (uint32_t)d->alloc_values.len;

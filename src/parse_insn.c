@@ -441,7 +441,6 @@ from_instruction(struct parser *ps, struct hd_slice l)
 	if (i == HD_NONE) {
 		struct hd_insn *in = PUSH(&d->insns, struct hd_insn);
 
-		in->line = (uint32_t)ps->line;
 		if (parse_insn_text(ps, l, text, n, in))
 			return -1;
 		i = (uint32_t)(d->insns.len - 1);

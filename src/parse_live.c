@@ -425,7 +425,6 @@ int hd_ps_peak_header(struct parser *ps, struct hd_slice l)
 	if (take_i64(ps, &t, &time) || take_lit(&t, " (peak):") || t.n || time < 0)
 		return hd_ps_bad_line(ps, l, "bad peak header", "'  Live ranges at T (peak):'");
 	ps->d->peak_time = time;
-	ps->d->peak_line = (uint32_t)ps->line;
 	ps->d->sections |= HD_SEC_PEAK;
 	ps->d->peak_style = HD_PEAK_PLAIN;
 	ps->sec = SEC_PEAK;

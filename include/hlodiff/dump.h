@@ -56,7 +56,6 @@ struct hd_alloc {
 	int64_t index;          /* N of "allocation N:" */
 	int64_t size;
 	int64_t color;          /* 0 when not printed */
-	int64_t page;           /* -1 when not printed */
 	uint32_t flags;         /* enum hd_alloc_flags */
 	int64_t param_number;   /* -1 unless HD_ALLOC_PARAMETER */
 	struct hd_slice param_shape, param_index;
@@ -197,7 +196,6 @@ struct hd_insn {
 	int64_t shape_bytes;        /* hd_shape_logical_bytes(shape) */
 	uint64_t name_hash;         /* XXH3-64 of name */
 	uint32_t flags;             /* enum hd_insn_flags */
-	uint32_t line;
 };
 
 /* What an instruction's metadata says of where it came from
@@ -331,7 +329,6 @@ struct hd_dump {
 	int64_t live_max;           /* T of "HloLiveRange (max T)", -1 if absent */
 	int peak_style;             /* enum hd_peak_style */
 	int64_t peak_time;          /* -1 unless HD_PEAK_CUMULATIVE/PLAIN */
-	uint32_t peak_line;
 	int64_t stack_total;        /* "Stack trace breakdown ...: N bytes", -1 */
 
 	uint64_t n_lines;           /* lines read, all files */
