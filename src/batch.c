@@ -37,20 +37,6 @@
 #define MODULE_MAX 512
 #define UNNAMED "unnamed"
 
-/* A stream into memory: stdio fails there only for want of memory. */
-static FILE *mem_check(FILE *f)
-{
-	if (!f)
-		hd_die("out of memory");
-	return f;
-}
-
-static void mem_close(FILE *f)
-{
-	if (fclose(f) != 0)
-		hd_die("out of memory");
-}
-
 /* ---- names ----------------------------------------------------------------- */
 
 static int ends_with(const char *s, const char *suffix)
@@ -589,7 +575,7 @@ static void push_paired(const struct pairing *p, const struct group_walk *w,
 	const char *new_side = p->golden ? "the dumps" : "NEW";
 	char *note_buf = NULL;
 	size_t note_len = 0, i, nj = 0;
-	FILE *note = mem_check(open_memstream(&note_buf, &note_len));
+	FILE *note = hd_memstream_open(&note_buf, &note_len);
 	const char *note_s;
 
 	fprintf(note, "%zu %s in %s, %zu in %s: paired by content:",
@@ -614,7 +600,7 @@ static void push_paired(const struct pairing *p, const struct group_walk *w,
 				file_tag(p->arena, fo ? fo : fn), fo ? old_side : new_side);
 		j->label = hd_arena_printf(p->arena, "%s#%zu", w->module, ++nj);
 	}
-	mem_close(note);
+	hd_memstream_close(note);
 	note_s = hd_arena_strndup(p->arena, note_buf, note_len);
 	for (i = 0; i < nj; i++)
 		HD_VEC_AT(p->jobs, struct hd_job, p->jobs->len - nj + i).note = note_s;
@@ -744,7 +730,7 @@ static void render_parts(const struct hd_batch_opts *o, struct hd_module_report 
 
 		if (!(o->formats & (1u << f)))
 			continue;
-		out = mem_check(hd_membuf_open(mb));
+		out = hd_membuf_open(mb);
 		switch (f) {
 		case HD_FORMAT_TEXT:
 		case HD_FORMAT_TEXT_COLOR:
@@ -768,7 +754,7 @@ static void render_parts(const struct hd_batch_opts *o, struct hd_module_report 
 			hd_report_diff_github(out, df, ro);
 			break;
 		}
-		mem_close(out);
+		hd_memstream_close(out);
 		m->part[f] = hd_membuf_text(mb);
 		m->part_len[f] = hd_membuf_len(mb);
 	}
@@ -784,9 +770,9 @@ static char *rules_html(const struct hd_verdicts *v)
 
 	if (!v)
 		return NULL;
-	mem = mem_check(open_memstream(&rules, &len));
+	mem = hd_memstream_open(&rules, &len);
 	hd_verdicts_report_html(mem, v);
-	mem_close(mem);
+	hd_memstream_close(mem);
 	return rules;
 }
 
@@ -822,9 +808,9 @@ static void html_part(const struct hd_batch_opts *o, struct hd_module_report *m,
 	FILE *mem;
 
 	snprintf(prefix, sizeof(prefix), "m%zu", m->index + 1);
-	mem = mem_check(open_memstream(&m->html, &m->html_len));
+	mem = hd_memstream_open(&m->html, &m->html_len);
 	hd_report_html_module(mem, df, rules, b, o->html_top_n, m->label, prefix);
-	mem_close(mem);
+	hd_memstream_close(mem);
 	free(rules);
 }
 
@@ -1260,9 +1246,9 @@ static void golden_one(void *arg, size_t i)
 		hd_dump_release(&d);
 		return;
 	}
-	mem = mem_check(hd_membuf_open(&text));
+	mem = hd_membuf_open(&text);
 	hd_golden_write(mem, &d, j->module);
-	mem_close(mem);
+	hd_memstream_close(mem);
 	hd_dump_release(&d);
 	len = strlen(c->dir) + strlen(j->label) + 32;
 	g->path = hd_xmalloc(len);

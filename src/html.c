@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "hlodiff/breakdown.h"
-#include "hlodiff/diag.h"
 #include "hlodiff/format.h"
+#include "hlodiff/membuf.h"
 #include "report_common.h"
 #include "hlodiff/timeline.h"
 
@@ -1333,13 +1333,10 @@ void hd_report_html_module(FILE *out, const struct hd_diff *df,
 {
 	char *buf = NULL, *p, *end;
 	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
+	FILE *mem = hd_memstream_open(&buf, &len);
 
-	if (!mem)
-		hd_die("out of memory");
 	page_body(mem, df, rules_html, breakdown, top_n, title);
-	if (fclose(mem) != 0)
-		hd_die("out of memory");
+	hd_memstream_close(mem);
 	/* one page holds many: ids get the module's prefix, headings go one
 	 * level down under the page's own */
 	for (p = buf, end = buf + len; p < end; p++) {

@@ -6,6 +6,15 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "hlodiff/diag.h"
+
+static FILE *opened(FILE *f)
+{
+	if (!f)
+		hd_die("out of memory");
+	return f;
+}
+
 static ssize_t membuf_write(void *cookie, const char *buf, size_t size)
 {
 	struct hd_membuf *m = cookie;
@@ -28,7 +37,18 @@ FILE *hd_membuf_open(struct hd_membuf *m)
 
 	memset(m, 0, sizeof(*m));
 	m->text.elem = 1;
-	return fopencookie(m, "w", io);
+	return opened(fopencookie(m, "w", io));
+}
+
+FILE *hd_memstream_open(char **p, size_t *n)
+{
+	return opened(open_memstream(p, n));
+}
+
+void hd_memstream_close(FILE *f)
+{
+	if (fclose(f) != 0)
+		hd_die("out of memory");
 }
 
 const char *hd_membuf_text(const struct hd_membuf *m)

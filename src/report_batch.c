@@ -14,10 +14,10 @@
 #include <string.h>
 
 #include "hlodiff/arena.h"
-#include "hlodiff/diag.h"
 #include "hlodiff/format.h"
 #include "hlodiff/html.h"
 #include "hlodiff/json.h"
+#include "hlodiff/membuf.h"
 #include "hlodiff/str.h"
 #include "report_common.h"
 
@@ -470,22 +470,6 @@ static enum pr_class pr_class(const struct hd_module_report *m)
 	return m->n_warn ? PR_WARN : PR_PASS;
 }
 
-/* A growing text in memory, so sizes are known before a piece is kept. */
-static FILE *pr_open(char **p, size_t *n)
-{
-	FILE *f = open_memstream(p, n);
-
-	if (!f)
-		hd_die("out of memory");
-	return f;
-}
-
-static void pr_close(FILE *f)
-{
-	if (fclose(f) != 0)
-		hd_die("out of memory");
-}
-
 /* Writes what put renders of module m when it fits in *room bytes
  * (taking them); returns 0 when it does not. */
 static int pr_fit(FILE *out, const struct hd_batch_report *b,
@@ -495,11 +479,11 @@ static int pr_fit(FILE *out, const struct hd_batch_report *b,
 {
 	char *p;
 	size_t n;
-	FILE *f = pr_open(&p, &n);
+	FILE *f = hd_memstream_open(&p, &n);
 	int fits;
 
 	put(f, b, m);
-	pr_close(f);
+	hd_memstream_close(f);
 	fits = n <= *room;
 	if (fits) {
 		fwrite(p, 1, n, out);
@@ -575,7 +559,7 @@ void hd_report_batch_pr(FILE *out, const struct hd_batch_report *b)
 
 	for (i = 0; i < b->n; i++)
 		cls[pr_class(&b->mods[i])]++;
-	head = pr_open(&head_p, &head_n);
+	head = hd_memstream_open(&head_p, &head_n);
 	md_heading(head, b);
 	room = PR_ROWS;
 	pr_table(head, b, PR_FAIL, "Failing", cls[PR_FAIL], &room, &rows_cut);
@@ -583,7 +567,7 @@ void hd_report_batch_pr(FILE *out, const struct hd_batch_report *b)
 	fprintf(head, "**%zu module%s passed** (no rule violated, or on one side "
 		"only); %s listed in the full report.\n\n", cls[PR_PASS],
 		cls[PR_PASS] == 1 ? "" : "s", cls[PR_PASS] == 1 ? "it is" : "they are");
-	pr_close(head);
+	hd_memstream_close(head);
 	fwrite(head_p, 1, head_n, out);
 	room = HD_PR_LIMIT > head_n + PR_FOOTER ? HD_PR_LIMIT - head_n - PR_FOOTER : 0;
 	free(head_p);

@@ -24,8 +24,13 @@ struct hd_membuf {
 				   the NUL) */
 };
 
-/* A stream writing into m (set up here); NULL when stdio refuses. */
+/* A stream writing into m (set up here).  A stream into memory fails
+ * only for want of memory, so these three die then, as hd_xmalloc does. */
 FILE *hd_membuf_open(struct hd_membuf *m);
+/* open_memstream(p, n). */
+FILE *hd_memstream_open(char **p, size_t *n);
+/* fclose of a stream from either of the two above. */
+void hd_memstream_close(FILE *f);
 
 /* The text written (valid after fclose of the stream; "" when none)
  * and its length. */
