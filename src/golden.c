@@ -350,31 +350,29 @@ static int default_param(const struct hd_dump *d, uint32_t alloc, int64_t *numbe
 	return *number < 0 ? -1 : 0;
 }
 
-/* A text built piece by piece. */
-struct textbuf {
-	char *p;
-	size_t n, cap;
-};
-
-static void textbuf_add(struct textbuf *b, struct hd_slice s)
+/* A text built piece by piece in b, an hd_vec of char (never NULL once
+ * added to, even when empty). */
+static void text_add(struct hd_vec *b, struct hd_slice s)
 {
-	if (b->n + s.n + 1 > b->cap) {
-		b->cap = 2 * (b->n + s.n + 1);
-		b->p = hd_xrealloc(b->p, b->cap);
-	}
+	hd_vec_reserve(b, b->len + s.n + 1);
 	if (s.n)
-		memcpy(b->p + b->n, s.p, s.n);
-	b->n += s.n;
+		memcpy((char *)b->data + b->len, s.p, s.n);
+	b->len += s.n;
+}
+
+static struct hd_slice text_of(const struct hd_vec *b)
+{
+	return hd_slice_make(b->data, b->len);
 }
 
 /* b made name{index} from its two parts. */
-static struct hd_slice textbuf_key(struct textbuf *b, struct hd_slice name,
-				   struct hd_slice index)
+static struct hd_slice text_key(struct hd_vec *b, struct hd_slice name,
+				struct hd_slice index)
 {
-	b->n = 0;
-	textbuf_add(b, name);
-	textbuf_add(b, index);
-	return hd_slice_make(b->p, b->n);
+	b->len = 0;
+	text_add(b, name);
+	text_add(b, index);
+	return text_of(b);
 }
 
 /* ---- shape ids ---------------------------------------------------------- */
@@ -715,7 +713,7 @@ struct writer {
 	struct hd_slice prev_name;  /* name of the last "i" line */
 	struct hd_slice prev_op;    /* its op_name */
 	struct hd_slice prev_shape; /* its shape */
-	struct textbuf key[2];       /* name{index}: the last "v" line's, the current one */
+	struct hd_vec key[2];        /* name{index}: the last "v" line's, the current one */
 	struct shape_ids ids;
 	struct hash_ids hashes;
 	struct shape_ids ops;       /* op_names, by id as shapes are */
@@ -1293,14 +1291,14 @@ static void put_offset(struct writer *w, const struct hd_alloc_value *av)
  */
 static void put_value_key(struct writer *w, const struct hd_value *val)
 {
-	struct hd_slice cur = textbuf_key(&w->key[1], val->name, hd_value_index(val));
-	struct textbuf t;
+	struct hd_slice cur = text_key(&w->key[1], val->name, hd_value_index(val));
+	struct hd_vec t;
 
 	if (w->prev_name.n && val->index_n && hd_slice_eq(val->name, w->prev_name)) {
 		if (!hd_slice_eq_cstr(hd_value_index(val), "{}"))
 			put_escaped(w->out, hd_value_index(val));
 	} else
-		put_prefixed(w->out, cur, hd_slice_make(w->key[0].p, w->key[0].n));
+		put_prefixed(w->out, cur, text_of(&w->key[0]));
 	t = w->key[0];
 	w->key[0] = w->key[1];
 	w->key[1] = t;
@@ -1542,7 +1540,7 @@ static int peak_derivable(const struct hd_dump *d)
 static void write_ranges_and_peak(struct writer *w, int derived_peak)
 {
 	const struct hd_dump *d = w->d;
-	struct textbuf key[2] = { { NULL, 0, 0 }, { NULL, 0, 0 } }, t;
+	struct hd_vec key[2] = { HD_VEC_INIT(char), HD_VEC_INIT(char) }, t;
 	int64_t sum = 0;
 	size_t i;
 
@@ -1563,8 +1561,8 @@ static void write_ranges_and_peak(struct writer *w, int derived_peak)
 		int64_t want;
 
 		fputs("p\t", w->out);
-		put_prefixed(w->out, textbuf_key(&key[1], e->name, e->index),
-			     hd_slice_make(key[0].p, key[0].n));
+		put_prefixed(w->out, text_key(&key[1], e->name, e->index),
+			     text_of(&key[0]));
 		t = key[0];
 		key[0] = key[1];
 		key[1] = t;
@@ -1581,8 +1579,8 @@ static void write_ranges_and_peak(struct writer *w, int derived_peak)
 			fputc('-', opt_next(&o));
 		fputc('\n', w->out);
 	}
-	free(key[0].p);
-	free(key[1].p);
+	hd_vec_release(&key[0]);
+	hd_vec_release(&key[1]);
 }
 
 int hd_golden_write(FILE *out, const struct hd_dump *d, const char *module)
@@ -1590,6 +1588,7 @@ int hd_golden_write(FILE *out, const struct hd_dump *d, const char *module)
 	struct hd_canon c;
 	struct hd_figures f;
 	struct writer w = { .out = out, .d = d, .c = &c,
+			    .key = { HD_VEC_INIT(char), HD_VEC_INIT(char) },
 			    .prev_start = -1, .prev_alloc = -1, .prev_param = -1 };
 	int derived_peak;
 
@@ -1607,8 +1606,8 @@ int hd_golden_write(FILE *out, const struct hd_dump *d, const char *module)
 	write_ranges_and_peak(&w, derived_peak);
 	free(w.file);
 	free(w.owned_sources);
-	free(w.key[0].p);
-	free(w.key[1].p);
+	hd_vec_release(&w.key[0]);
+	hd_vec_release(&w.key[1]);
 	ids_release(&w.ids);
 	hash_ids_release(&w.hashes);
 	ids_release(&w.ops);
@@ -2095,37 +2094,37 @@ static int read_alloc(struct reader *r)
 /* A tuple shape being read: its text so far. */
 struct tuple_r {
 	struct reader *r;
-	struct textbuf text;
+	struct hd_vec text;     /* of char */
 };
 
 static int get_tuple_element(void *ctx, struct hd_slice elem, struct hd_slice before)
 {
 	struct tuple_r *t = ctx;
 
-	textbuf_add(&t->text, before);
+	text_add(&t->text, before);
 	if (elem.n && elem.p[0] == '@') {
 		if (id_lookup(&t->r->ids, elem, &elem))
 			return bad(t->r, "unknown shape id", "'@ID' of a shape spelled on an 'i' line above");
 	} else if (elem.n) {
 		ids_define(&t->r->ids, elem);
 	}
-	textbuf_add(&t->text, elem);
+	text_add(&t->text, elem);
 	return 0;
 }
 
 /* A tuple shape written with "@ID" elements (put_spelled_shape). */
 static int tuple_shape(struct reader *r, struct hd_slice s, struct hd_slice *out)
 {
-	struct tuple_r t = { r, { NULL, 0, 0 } };
+	struct tuple_r t = { r, HD_VEC_INIT(char) };
 	size_t end = 0;
 	int st = tuple_walk(s, get_tuple_element, &t, &end);
 
 	if (st == 0) {
-		textbuf_add(&t.text, hd_slice_make(s.p + end, s.n - end));
-		*out = hd_slice_make(hd_arena_strndup(&r->d->arena, t.text.p, t.text.n),
-				     t.text.n);
+		text_add(&t.text, hd_slice_make(s.p + end, s.n - end));
+		*out = hd_slice_make(hd_arena_strndup(&r->d->arena, t.text.data, t.text.len),
+				     t.text.len);
 	}
-	free(t.text.p);
+	hd_vec_release(&t.text);
 	return st;
 }
 
