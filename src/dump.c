@@ -37,7 +37,6 @@ void hd_dump_init(struct hd_dump *d)
 	d->live_ranges.elem = sizeof(struct hd_live_range);
 	d->unknown_ranges.elem = sizeof(struct hd_unknown_range);
 	d->peak.elem = sizeof(struct hd_peak_entry);
-	d->stack.elem = sizeof(struct hd_stack_node);
 	d->id_slots.elem = sizeof(uint32_t);
 	d->alloc_slots.elem = sizeof(uint32_t);
 	d->copy_starts.elem = sizeof(uint32_t);
@@ -74,7 +73,6 @@ void hd_dump_release(struct hd_dump *d)
 	hd_vec_release(&d->live_ranges);
 	hd_vec_release(&d->unknown_ranges);
 	hd_vec_release(&d->peak);
-	hd_vec_release(&d->stack);
 	hd_vec_release(&d->copy_starts);
 	hd_canon_pre_free(d->canon_pre);
 	d->canon_pre = NULL;

@@ -488,25 +488,18 @@ static int check_records(struct parser *ps)
 /* The stack-trace tree accounts for all of its header's bytes. */
 static int check_stack_tree(struct parser *ps)
 {
-	struct hd_dump *d = ps->d;
-	int64_t top = 0;
-	size_t i;
-	const struct hd_stack_node *last;
+	int64_t total = ps->d->stack_total;
 
-	if (d->stack.len == 0)
-		return d->stack_total == 0 ? 0 :
+	if (ps->stack_nodes == 0)
+		return total == 0 ? 0 :
 			truncation(ps, HD_SEC_STACK_TREE, "stack-trace breakdown has no nodes for its %lld bytes (truncated dump?)",
-			     (long long)d->stack_total);
-	for (i = 0; i < d->stack.len; i++)
-		if (HD_STACK_NODE(d, i).depth == 0)
-			top = hd_sat_add(top, HD_STACK_NODE(d, i).total);
-	last = &HD_STACK_NODE(d, d->stack.len - 1);
-	if (last->remaining > 0)
+			     (long long)total);
+	if (ps->stack_left > 0)
 		return truncation(ps, HD_SEC_STACK_TREE, "stack-trace breakdown ends with %lld bytes still to account for (truncated dump?)",
-			    (long long)last->remaining);
-	if (top != d->stack_total)
+			    (long long)ps->stack_left);
+	if (ps->stack_top != total)
 		return truncation(ps, HD_SEC_STACK_TREE, "stack-trace nodes add up to %lld bytes but the header says %lld (truncated dump?)",
-			    (long long)top, (long long)d->stack_total);
+			    (long long)ps->stack_top, (long long)total);
 	return 0;
 }
 

@@ -140,6 +140,10 @@ struct parser {
 	int modules_seen;       /* buffer-assignment files seen in a wrapper */
 	uint32_t file_sections; /* enum hd_sections seen in this file */
 	uint32_t last_insn;     /* instruction of the previous record */
+	/* the stack-trace tree so far: its node count, the sum of its
+	 * top-level totals, the last node's remaining bytes (-1: not given) */
+	size_t stack_nodes;
+	int64_t stack_top, stack_left;
 	/* prefetch_records: the ids with a value after the record's (up to
 	 * 4, ascending: ahead_ids[(ahead_first + k) % 4] for k below
 	 * n_ahead_ids, a ring, as a record passes about one a time), found

@@ -528,10 +528,9 @@ static int tree_depth(struct hd_slice l, size_t *name_at)
 
 int hd_ps_stack_line(struct parser *ps, struct hd_slice l)
 {
-	struct hd_stack_node *node;
 	struct hd_slice t, stats;
 	size_t name_at = 0, open, p;
-	int64_t current;
+	int64_t total, current, remaining = -1;
 	int depth = tree_depth(l, &name_at);
 
 	if (depth < 0)
@@ -544,9 +543,6 @@ int hd_ps_stack_line(struct parser *ps, struct hd_slice l)
 		;
 	if (open == 0 || t.p[open - 1] != ' ')
 		return hd_ps_bad_line(ps, l, "bad stack trace node", "'NAME (P%, ...)'");
-	node = PUSH(&ps->d->stack, struct hd_stack_node);
-	node->depth = (uint32_t)depth;
-	node->remaining = -1;
 	stats = hd_slice_make(t.p + open + 1, t.n - open - 2);
 	for (p = 0; p < stats.n && ((stats.p[p] >= '0' && stats.p[p] <= '9') || stats.p[p] == '.'); p++)
 		;
@@ -554,16 +550,20 @@ int hd_ps_stack_line(struct parser *ps, struct hd_slice l)
 	if (p == 0 || take_lit(&stats, "%, "))
 		return hd_ps_bad_line(ps, l, "bad stack trace percentage", "'(P%, ...)'");
 	if (take_lit(&stats, "total: ") == 0) {
-		if (take_spaced_i64(&stats, &node->total) ||
+		if (take_spaced_i64(&stats, &total) ||
 		    take_lit(&stats, " bytes, current: ") ||
 		    take_spaced_i64(&stats, &current) ||
 		    take_lit(&stats, " bytes, remaining: ") ||
-		    take_spaced_i64(&stats, &node->remaining) ||
+		    take_spaced_i64(&stats, &remaining) ||
 		    take_lit(&stats, " bytes") || stats.n)
 			return hd_ps_bad_line(ps, l, "bad stack trace figures", "'total: T bytes, current: C bytes, remaining: R bytes'");
-	} else if (take_spaced_i64(&stats, &node->total) ||
+	} else if (take_spaced_i64(&stats, &total) ||
 		   take_lit(&stats, " bytes") || stats.n) {
 		return hd_ps_bad_line(ps, l, "bad stack trace figures", "'(P%, N bytes)'");
 	}
+	ps->stack_nodes++;
+	ps->stack_left = remaining;
+	if (depth == 0)
+		ps->stack_top = hd_sat_add(ps->stack_top, total);
 	return 0;
 }

@@ -246,13 +246,6 @@ struct hd_peak_entry {
 	uint32_t line;
 };
 
-/* One node line of the stack-trace breakdown tree. */
-struct hd_stack_node {
-	uint32_t depth;             /* 0 for top-level nodes */
-	int64_t total;              /* subtree bytes ("total:" or the old "N bytes") */
-	int64_t remaining;          /* -1 in the older style */
-};
-
 /* Which sections the dump had. */
 enum hd_sections {
 	HD_SEC_ALLOCATIONS = 1u << 0,    /* "BufferAssignment:" */
@@ -299,7 +292,6 @@ struct hd_dump {
 	struct hd_vec live_ranges;  /* struct hd_live_range */
 	struct hd_vec unknown_ranges; /* struct hd_unknown_range, ascending */
 	struct hd_vec peak;         /* struct hd_peak_entry */
-	struct hd_vec stack;        /* struct hd_stack_node, pre-order */
 
 	/*
 	 * Every model holds the text's digest in hd_alloc_value
@@ -372,7 +364,6 @@ struct hd_dump {
 #define HD_LIVE_RANGE(d, i) HD_VEC_AT(&(d)->live_ranges, struct hd_live_range, i)
 #define HD_UNKNOWN_RANGE(d, i) HD_VEC_AT(&(d)->unknown_ranges, struct hd_unknown_range, i)
 #define HD_PEAK_ENTRY(d, i) HD_VEC_AT(&(d)->peak, struct hd_peak_entry, i)
-#define HD_STACK_NODE(d, i) HD_VEC_AT(&(d)->stack, struct hd_stack_node, i)
 #define HD_SEQ(d, i) HD_VEC_AT(&(d)->sequence, struct hd_slice, i)
 
 void hd_dump_init(struct hd_dump *d);
