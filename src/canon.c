@@ -1037,52 +1037,21 @@ static size_t metadata_end(const struct hd_insn *insn, const char *s,
 	return end == n || (end + 1 < n && s[end] == ',') ? end : 0;
 }
 
-/*
- * Where the attributes go on after the parser's metadata item when it
- * starts at s[i] ("metadata={...}" of meta_n bytes inside the braces,
- * then the end or ", "): n or past the ", "; 0 when it is not there.
- */
-static inline size_t past_metadata(const char *s, size_t n, size_t i,
-				   size_t meta_n)
-{
-	size_t e = i + 10 + meta_n;     /* its '}' */
-
-	if (e < n && s[e] == '}' && memcmp(s + i, "metadata", 8) == 0 &&
-	    s[i + 8] == '=' && s[i + 9] == '{') {
-		if (e + 1 == n)
-			return n;
-		if (e + 2 < n && s[e + 1] == ',')
-			return e + 3;
-	}
-	return 0;
-}
-
 /* Writes the attributes that define the computation (canon.h). */
 static void put_attrs(struct sink *o, const struct hd_insn *insn)
 {
 	const char *s = insn->attrs.p;
 	size_t n = insn->attrs.n, i = 0;
 	struct win v;
-	struct hd_slice meta;
-	size_t meta_at;
 
 	if (n == 0)
 		return;
 	v = win_of(insn, insn->attrs);
-	meta = hd_insn_metadata(insn);
-	/* where "metadata={" would start (wraps around when not here) */
-	meta_at = (size_t)((uintptr_t)meta.p - (uintptr_t)s - 10);
 	while (i < n) {
 		size_t k;
 		enum attr_mode mode;
 		size_t skip = 0;
 
-		/* the parser's metadata item, dropped without looking for
-		 * its key (the attribute memo keeps none that starts so) */
-		if (i == meta_at && (skip = past_metadata(s, n, i, meta.n))) {
-			i = skip;
-			continue;
-		}
 		/* an attribute kept before (attr_memo_len) */
 		if (o->memo && n - i >= 8 &&
 		    (size_t)(v.p + v.n - (s + i)) >= 32) {
