@@ -181,7 +181,7 @@ static void sink_begin(struct sink *k)
 	k->flushed = 0;
 }
 
-static __attribute__((noinline)) void sink_flush(struct sink *k)
+static void sink_flush(struct sink *k)
 {
 	size_t n = (size_t)(k->o - k->buf);
 
