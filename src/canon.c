@@ -999,26 +999,6 @@ static size_t copy_attr(struct sink *k, const char *s, size_t n, size_t i,
 }
 
 /*
- * find_byte(s, n, i, '=') for a key at s[i] inside window v: most keys
- * are short, found with one 16-byte load when the window has 16 bytes
- * from s[i].
- */
-static inline size_t key_end(const char *s, size_t n, size_t i,
-			     const struct win *v)
-{
-	if ((size_t)(v->p + v->n - (s + i)) >= 16) {
-		unsigned m = hd_v_mask(hd_v_eq(hd_v_load(s + i), '='));
-
-		if (n - i < 16)
-			m &= (1u << (n - i)) - 1;
-		if (m)
-			return i + (size_t)__builtin_ctz(m);
-		return n - i <= 16 ? n : find_byte(s, n, i + 16, '=');
-	}
-	return find_byte(s, n, i, '=');
-}
-
-/*
  * Where the metadata={...} item starting at s[k] (its '=') ends, taken
  * from the parser's metadata slice when it lies there; 0 when unknown.
  */
@@ -1064,7 +1044,7 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 				continue;
 			}
 		}
-		k = key_end(s, n, i, &v);
+		k = find_byte(s, n, i, '=');
 		mode = attr_mode_of(hd_slice_make(s + i, k - i));
 		if (mode == ATTR_DROP && k < n)
 			skip = metadata_end(insn, s, n, k);
