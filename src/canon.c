@@ -740,15 +740,13 @@ static size_t attr_memo_len(const struct plain_memo *m, const char *s,
 	return len;
 }
 
-/* Keeps the attribute s[0, len) (attr_memo), named when "key=%stem". */
-static void attr_memo_put(struct plain_memo *m, const char *s, size_t len,
+/* Keeps s[0, len) (8 <= len <= ATTR_MAX) in the attribute memo. */
+static void attr_memo_set(struct plain_memo *m, const char *s, size_t len,
 			  int named)
 {
 	uint64_t head;
 	unsigned k;
 
-	if (len < 8 || len > ATTR_MAX)
-		return;
 	memcpy(&head, s, 8);
 	k = attr_slot(head);
 	memcpy(m->attr[k], s, len);
@@ -758,19 +756,28 @@ static void attr_memo_put(struct plain_memo *m, const char *s, size_t len,
 }
 
 /*
- * Is the stripped name written at out[0, d) the name p[0, nl) itself or
- * its part before ".DIGITS" (so that the same bytes with no or other
- * digits give it again, attr_memo)?
+ * Keeps the copied attribute a[0, len), its '=' at a[eq], when the memo
+ * may: it has no '%', or its value is one %name whose stripped form is
+ * a prefix of it (strip_prefix), then kept as "key=%stem".
  */
-static int stem_kept(const char *out, size_t d, const char *p, size_t nl)
+static void attr_memo_put(struct plain_memo *m, const char *a, size_t len,
+			  size_t eq)
 {
-	if (d == 0 || d > nl || memcmp(out, p, d) != 0)
-		return 0;
-	if (d == nl)
-		return 1;
-	if (p[d] != '.' || d + 1 == nl)
-		return 0;
-	return digits_end(p, nl, d + 1) == nl;
+	const char *pct = memchr(a, '%', len);
+	size_t nl = len - eq - 2, d;
+
+	if (len < 8)
+		return;
+	if (!pct) {
+		if (len <= ATTR_MAX)
+			attr_memo_set(m, a, len, 0);
+		return;
+	}
+	if (pct != a + eq + 1 || hd_scan_name_span(pct + 1, nl, a + len) != nl)
+		return;
+	d = strip_prefix(pct + 1, nl);
+	if (d && eq + 2 + d <= ATTR_MAX && eq + 2 + d >= 8)
+		attr_memo_set(m, a, eq + 2 + d, 1);
 }
 
 /* Is s[0, n) a kept value? */
@@ -901,103 +908,6 @@ static size_t walk_attr(struct sink *k, const char *s, size_t n, size_t i,
 	return i;
 }
 
-/* The bytes of x that matter in an attribute value (attr_special):
- * '(' ')' differ in bit 0; '[' '{' and ']' '}' in bit 5. */
-static inline hd_v16 v_attr_special(hd_v16 x)
-{
-	hd_v16 m = hd_v_or(hd_v_eq(hd_v_or_byte(x, 0x20), '{'),
-			   hd_v_eq(hd_v_or_byte(x, 0x20), '}'));
-
-	m = hd_v_or(m, hd_v_eq(hd_v_or_byte(x, 1), ')'));
-	m = hd_v_or(m, hd_v_or(hd_v_eq(x, ','), hd_v_eq(x, '%')));
-	return hd_v_or(m, hd_v_eq(x, '"'));
-}
-
-/*
- * Where an attribute value copied as it is (ATTR_COPY) from s[j] ends
- * when no byte walk_attr looks at comes before that end: the ", " at
- * the first special byte within 32 bytes, or n when the slice ends
- * first.  SIZE_MAX when the value must be walked (a bracket, quote, '%'
- * or lone ',' first, or no special byte in 32).  Reads the 32 bytes of
- * window v around s[j] (v->n >= 32, s[j, n) inside it).
- */
-static inline size_t plain_value_end(const char *s, size_t n, size_t j,
-				     const struct win *v)
-{
-	struct v32 x;
-	uint64_t spec;
-	size_t e;
-
-	if (j >= n)
-		return n;
-	/* short values (kLoop) byte by byte: cheaper than the masks */
-	for (e = j; e < n && e < j + 16; e++)
-		if (attr_special[(unsigned char)s[e]])
-			goto found;
-	if (e == n)
-		return n;
-	v32_load(&x, v, (size_t)(s + j - v->p));
-	spec = V32_MASK(&x, v_attr_special);
-	if (n - j < 32)
-		spec |= (uint64_t)1 << (n - j);
-	if (!spec)
-		return SIZE_MAX;
-	e = j + (size_t)__builtin_ctzll(spec);
-found:
-	if (ends_attr(s, n, e))
-		return e;
-	return SIZE_MAX;
-}
-
-/*
- * Writes attribute s[i, ...) copied with its %names stripped (ATTR_COPY),
- * its value starting at s[j] (after the '='), and its '\0'; returns the
- * index of its end, as walk_attr.  The usual values, a word (kind=kLoop)
- * or one %name (calls=%fused_computation.12), take one piece and one
- * name; the rest is walked from where they stop.  An attribute followed
- * by ", " is kept in the attribute memo when it may be (attr_memo_put).
- */
-static size_t copy_attr(struct sink *k, const char *s, size_t n, size_t i,
-			size_t j, const struct win *v)
-{
-	size_t e, named = 0, from = i;
-	int raw = 1;
-
-	if (j < n && s[j] == '%') {
-		char *at;
-		size_t nl;
-
-		sink_near(k, s + i, j + 1 - i, v);
-		at = k->o;
-		nl = sink_name_at(k, s, n, j + 1, v);
-		/* k->o before at: the buffer was flushed */
-		if (k->o >= at && nl < 32 &&
-		    stem_kept(at, (size_t)(k->o - at), s + j + 1, nl))
-			named = j + 1 - i + (size_t)(k->o - at);
-		raw = 0;
-		i = j = j + 1 + nl;
-	}
-	e = plain_value_end(s, n, j, v);
-	if (e == SIZE_MAX) {
-		sink_near(k, s + i, j - i, v);
-		e = walk_attr(k, s, n, j, ATTR_COPY, v);
-		if (raw && memchr(s + j, '%', e - j))
-			raw = 0;
-	} else {
-		sink_near(k, s + i, e - i, v);
-	}
-	sink_byte(k, '\0');
-	/* what attr_memo may keep: all of it written as it is, or a name
-	 * that ends the value */
-	if (k->memo && e < n) {
-		if (raw)
-			attr_memo_put(k->memo, s + from, e - from, 0);
-		else if (named && e == j)
-			attr_memo_put(k->memo, s + from, named, 1);
-	}
-	return e;
-}
-
 /*
  * Where the metadata={...} item starting at s[k] (its '=') ends, taken
  * from the parser's metadata slice when it lies there; 0 when unknown.
@@ -1028,14 +938,14 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 		return;
 	v = win_of(insn, insn->attrs);
 	while (i < n) {
-		size_t k;
+		size_t k, e;
 		enum attr_mode mode;
 		size_t skip = 0;
 
 		/* an attribute kept before (attr_memo_len) */
 		if (o->memo && n - i >= 8 &&
 		    (size_t)(v.p + v.n - (s + i)) >= 32) {
-			size_t e, len = attr_memo_len(o->memo, s, n, i, &e);
+			size_t len = attr_memo_len(o->memo, s, n, i, &e);
 
 			if (len) {
 				sink_near(o, s + i, len, &v);
@@ -1052,12 +962,6 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 			i = skip < n ? skip + 2 : n;
 			continue;
 		}
-		if (mode == ATTR_COPY && k < n && v.n >= 32) {
-			i = copy_attr(o, s, n, i, k + 1, &v);
-			if (i < n)
-				i += 2;
-			continue;
-		}
 		if (mode != ATTR_DROP) {
 			/* the key and its '=' (written when there is none) */
 			if (k < n) {
@@ -1067,12 +971,14 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 				sink_byte(o, '=');
 			}
 		}
-		i = walk_attr(o, s, n, k < n ? k + 1 : n,
+		e = walk_attr(o, s, n, k < n ? k + 1 : n,
 			      mode == ATTR_KEY ? ATTR_DROP : mode, &v);
 		if (mode != ATTR_DROP)
 			sink_byte(o, '\0');
-		if (i < n)
-			i += 2;
+		/* followed by ", ": kept when the memo may */
+		if (mode == ATTR_COPY && o->memo && k < n && e < n)
+			attr_memo_put(o->memo, s + i, e - i, k - i);
+		i = e < n ? e + 2 : n;
 	}
 }
 
