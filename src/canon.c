@@ -668,8 +668,8 @@ static inline int attr_block_stops(const char *p, enum attr_mode mode)
  * And the last attributes written as they are (kind=kLoop,
  * sharding={replicated}: no '%'), followed by ", ", of 8 to ATTR_MAX
  * bytes, by their first 8 bytes: most instructions of an opcode have
- * the same few, and one equal to a kept one (two vector compares) is
- * written without the walk.  The same bytes followed by ", " (or the
+ * the same few, and one equal to a kept one is written without the
+ * walk.  The same bytes followed by ", " (or the
  * end) are the same attribute: the walk ends at that ", " whatever
  * comes after.  Also kept: an attribute that is one %name whose
  * stripped form is a prefix of it ("calls=%fused_computation" of
@@ -688,7 +688,7 @@ struct plain_memo {
 	uint64_t attr_head[ATTR_SLOTS];         /* the first 8 bytes */
 	unsigned char attr_len[ATTR_SLOTS];     /* 0: empty */
 	unsigned char attr_named[ATTR_SLOTS];   /* "key=%stem" */
-	char attr[ATTR_SLOTS][32];
+	char attr[ATTR_SLOTS][ATTR_MAX];
 };
 
 /* Does an attribute that runs to s[e] end there: at ", " or at the end
@@ -707,13 +707,12 @@ static unsigned attr_slot(uint64_t head)
 /*
  * The length of the kept attribute (attr_memo) that s[i, n) starts
  * with, 0 when none; *end is where the attribute ends (at ", " or n).
- * Reads s[i, i + 32) (in the window: the caller checks).
  */
 static size_t attr_memo_len(const struct plain_memo *m, const char *s,
 			    size_t n, size_t i, size_t *end)
 {
 	uint64_t head;
-	unsigned k, eq;
+	unsigned k;
 	size_t len, e;
 
 	memcpy(&head, s + i, 8);
@@ -721,10 +720,7 @@ static size_t attr_memo_len(const struct plain_memo *m, const char *s,
 	len = m->attr_len[k];
 	if (len == 0 || m->attr_head[k] != head || len > n - i)
 		return 0;
-	eq = hd_v_mask(hd_v_same(hd_v_load(s + i), hd_v_load(m->attr[k]))) |
-	     hd_v_mask(hd_v_same(hd_v_load(s + i + 16),
-				 hd_v_load(m->attr[k] + 16))) << 16;
-	if ((~eq & ((1u << len) - 1)) != 0)
+	if (memcmp(s + i, m->attr[k], len) != 0)
 		return 0;
 	e = i + len;
 	if (m->attr_named[k] && e < n && s[e] == '.') {
@@ -943,8 +939,7 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 		size_t skip = 0;
 
 		/* an attribute kept before (attr_memo_len) */
-		if (o->memo && n - i >= 8 &&
-		    (size_t)(v.p + v.n - (s + i)) >= 32) {
+		if (o->memo && n - i >= 8) {
 			size_t len = attr_memo_len(o->memo, s, n, i, &e);
 
 			if (len) {
