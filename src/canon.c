@@ -537,24 +537,15 @@ static void put_operands(struct sink *k, const struct hd_insn *insn,
 }
 
 /* Is the string s (n bytes, quotes included) the JSON key of an id in a
- * backend_config (see canon.h)?  Every key of a backend_config is
- * checked, so the length picks the one key to compare (fixed-size
- * compares, inlined). */
+ * backend_config (see canon.h)? */
 #define ID_KEY_IS(s, n, lit) ((n) == sizeof(lit) - 1 && \
 			      memcmp((s), (lit), sizeof(lit) - 1) == 0)
 
 static int is_id_key(const char *s, size_t n)
 {
-	switch (n) {
-	case sizeof("\"operation_queue_id\"") - 1:
-		return ID_KEY_IS(s, n, "\"operation_queue_id\"");
-	case sizeof("\"wait_on_operation_queues\"") - 1:
-		return ID_KEY_IS(s, n, "\"wait_on_operation_queues\"");
-	case sizeof("\"fusion_id\"") - 1:
-		return ID_KEY_IS(s, n, "\"fusion_id\"");
-	default:
-		return 0;
-	}
+	return ID_KEY_IS(s, n, "\"operation_queue_id\"") ||
+	       ID_KEY_IS(s, n, "\"wait_on_operation_queues\"") ||
+	       ID_KEY_IS(s, n, "\"fusion_id\"");
 }
 
 /* Index just past the JSON value starting at s[i] (after spaces). */
