@@ -1998,11 +1998,6 @@ loose_fetch_ahead(const struct hd_canon *c, const struct hd_dump *d,
 	}
 }
 
-/* XXH3-64 of "{}", the index of most values (test_canon_cached checks
- * it: the keys of the parser's model, and of one built otherwise, when
- * the index is hashed, agree). */
-#define HASH_EMPTY_INDEX 0x1349cde127705c16ULL
-
 void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 		    uint32_t v, uint64_t keys[HD_LOOSE_COUNT],
 		    struct hd_loose_cursor *cur)
@@ -2014,12 +2009,7 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 	char small[256];
 	size_t n;
 
-	/* an index is always "{...}" (dump.h): one of 2 bytes is "{}",
-	 * whose hash is known */
-	if (val->index_n == 2)
-		idx = HASH_EMPTY_INDEX;
-	else
-		idx = hd_hash64(hd_value_index(val));
+	idx = hd_hash64(hd_value_index(val));
 	if (val->alloc_value != HD_NONE) {
 		/* the parser hashed the shape while it was in cache */
 		shape = HD_ALLOC_VALUE(d, val->alloc_value).shape_hash;
