@@ -1907,26 +1907,6 @@ static int is_hex_hash(const char *t, size_t n)
 }
 
 /*
- * Does drop_hex_hashes(s, n) drop a part?  The same walk, without
- * writing (so a name that has none need not be copied).
- */
-static int has_hex_hash(const char *s, size_t n)
-{
-	const char *u = memchr(s, '_', n);
-	size_t i, j;
-
-	if (!u)
-		return 0;
-	for (i = (size_t)(u - s); i < n; i = j) {
-		for (j = i + 1; j < n && s[j] != '_' && s[j] != '.'; j++)
-			;
-		if (s[i] == '_' && is_hex_hash(s + i + 1, j - i - 1))
-			return 1;
-	}
-	return 0;
-}
-
-/*
  * Drops the "_<hex hash>" parts of a canonical name in place (kernels
  * named after a hash of their code, e.g. splash_mha_fwd_e9701070, get a
  * new hash when their shapes change).  Returns the new length.  The
@@ -2033,8 +2013,7 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 	keys[HD_LOOSE_SHAPE] = h;
 	if (val->name.n <= sizeof(small)) {
 		/* the stripped name: the usual one is a prefix of the name,
-		 * hashed in place; either is copied only when it has hex
-		 * parts to drop (dropping nothing keeps the hash) */
+		 * hashed in place; either is copied to drop its hex parts */
 		const char *p = val->name.p;
 
 		n = strip_prefix(p, val->name.n);
@@ -2042,13 +2021,10 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 			n = hd_canon_name(small, val->name);
 			p = small;
 		}
-		named = XXH3_64bits(p, n);
-		keys[HD_LOOSE_NAMED] = mix(h, named);
-		if (has_hex_hash(p, n)) {
-			if (p != small)
-				memcpy(small, p, n);
-			named = XXH3_64bits(small, drop_hex_hashes(small, n));
-		}
+		keys[HD_LOOSE_NAMED] = mix(h, XXH3_64bits(p, n));
+		if (p != small)
+			memcpy(small, p, n);
+		named = XXH3_64bits(small, drop_hex_hashes(small, n));
 		keys[HD_LOOSE_STEM] = mix(mix(opcode, named), idx);
 	} else {
 		keys[HD_LOOSE_NAMED] = mix(h, hd_hash64(val->name));
