@@ -2012,18 +2012,8 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 	h = mix(mix(opcode, bare), idx);
 	keys[HD_LOOSE_SHAPE] = h;
 	if (val->name.n <= sizeof(small)) {
-		/* the stripped name: the usual one is a prefix of the name,
-		 * hashed in place; either is copied to drop its hex parts */
-		const char *p = val->name.p;
-
-		n = strip_prefix(p, val->name.n);
-		if (n == 0) {
-			n = hd_canon_name(small, val->name);
-			p = small;
-		}
-		keys[HD_LOOSE_NAMED] = mix(h, XXH3_64bits(p, n));
-		if (p != small)
-			memcpy(small, p, n);
+		n = hd_canon_name(small, val->name);
+		keys[HD_LOOSE_NAMED] = mix(h, XXH3_64bits(small, n));
 		named = XXH3_64bits(small, drop_hex_hashes(small, n));
 		keys[HD_LOOSE_STEM] = mix(mix(opcode, named), idx);
 	} else {
