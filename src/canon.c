@@ -616,37 +616,6 @@ static inline int attr_stop_at(const char *s, size_t n, size_t k,
 }
 
 /*
- * Does the value from s[i] run to the end unchanged (mode ATTR_DROP or
- * ATTR_BACKEND)?  It does when s[i, n) holds no ", " (so no end before
- * n), and in ATTR_BACKEND no "_id\"" or "ues\"" (the last bytes of every
- * id key): the usual last attribute, a compact backend_config, is then
- * copied whole after one pass of a few vector operations per 16 bytes.
- * The pass stops at the first such sequence (most often the end of the
- * value), so a value that must be walked costs at most its length again.
- */
-/* Does a stop sequence (attr_stop_at) start at one of s[k, k + 16)?
- * Reads s[k, k + 19). */
-static inline int attr_block_stops(const char *p, enum attr_mode mode)
-{
-	/* loads at k, k + 1, k + 2, k + 3: the next bytes of every lane */
-	hd_v16 x0 = hd_v_load(p), x1 = hd_v_load(p + 1);
-	hd_v16 m = hd_v_and(hd_v_eq(x0, ','), hd_v_eq(x1, ' '));
-
-	if (mode == ATTR_BACKEND) {
-		hd_v16 x2 = hd_v_load(p + 2), x3 = hd_v_load(p + 3);
-		hd_v16 id = hd_v_and(
-			hd_v_eq(x0, '_'),
-			hd_v_and(hd_v_eq(x1, 'i'), hd_v_eq(x2, 'd')));
-		hd_v16 ues = hd_v_and(
-			hd_v_eq(x0, 'u'),
-			hd_v_and(hd_v_eq(x1, 'e'), hd_v_eq(x2, 's')));
-
-		m = hd_v_or(m, hd_v_and(hd_v_eq(x3, '"'), hd_v_or(id, ues)));
-	}
-	return hd_v_mask(m) != 0;
-}
-
-/*
  * The last few backend_config values found to run plain (copied whole:
  * no ", ", no id key), kept as copies.  A dump repeats a few configs
  * over thousands of fusions; one equal to a kept copy (memcmp, a few
@@ -798,23 +767,18 @@ static void memo_free(struct plain_memo *m)
 		free(m->text[i]);
 }
 
+/*
+ * Does the value from s[i] run to the end unchanged (mode ATTR_DROP or
+ * ATTR_BACKEND)?  It does when s[i, n) holds no ", " (so no end before
+ * n), and in ATTR_BACKEND no "_id\"" or "ues\"" (the last bytes of every
+ * id key): the usual last attribute, a compact backend_config, is then
+ * copied whole after one pass over its bytes.
+ * The pass stops at the first such sequence (most often the end of the
+ * value), so a value that must be walked costs at most its length again.
+ */
 static int attr_runs_plain(const char *s, size_t n, size_t i,
 			   enum attr_mode mode)
 {
-	if (n - i >= 19) {
-		for (; n - i >= 19; i += 16)
-			if (attr_block_stops(s + i, mode))
-				return 0;
-		/* The rest: one more block ending at the end (its starts
-		 * before i were found plain above, so it finds what the
-		 * bytes from i hold), then the two last starts, where only
-		 * ", " fits. */
-		if (i < n - 2) {
-			if (attr_block_stops(s + n - 19, mode))
-				return 0;
-			i = n - 3;
-		}
-	}
 	for (; i + 1 < n; i++)
 		if (attr_stop_at(s, n, i, mode))
 			return 0;
