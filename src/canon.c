@@ -386,31 +386,6 @@ static inline void sink_v32(struct sink *k, const struct v32 *x,
 }
 
 /*
- * sink_bytes for a piece s[0, n) inside window v: one of at most 16 (32)
- * bytes with 16 (32) bytes of the window from its start is copied with
- * one (two) 16-byte loads and stores (the bytes stored past n are
- * written over later); the rest as sink_bytes.
- */
-SINK_INLINE void sink_near(struct sink *k, const char *s, size_t n,
-			   const struct win *v)
-{
-	size_t ahead = (size_t)(v->p + v->n - s);
-
-	if (n <= 16 && ahead >= 16 && (size_t)(k->end - k->o) >= 16) {
-		hd_v_store(k->o, hd_v_load(s));
-		k->o += n;
-		return;
-	}
-	if (n <= 32 && ahead >= 32 && (size_t)(k->end - k->o) >= 32) {
-		hd_v_store(k->o, hd_v_load(s));
-		hd_v_store(k->o + 16, hd_v_load(s + 16));
-		k->o += n;
-		return;
-	}
-	sink_bytes(k, s, n);
-}
-
-/*
  * Writes the stripped form of the name at s[i] (a slice of n bytes inside
  * window v) to k and returns the name's length.  A name of fewer than 32
  * bytes whose stripped form is a prefix of it (stem_len) is classified
@@ -490,7 +465,7 @@ SINK_INLINE size_t put_operand_name(struct sink *k, const char *s, size_t n,
 {
 	struct hd_slice name;
 
-	sink_near(k, s + cs, i - cs, v);
+	sink_bytes(k, s + cs, i - cs);
 	name = hd_slice_make(s + i, sink_name_at(k, s, n, i, v));
 	if (w)
 		add_ref(w, name);
@@ -526,14 +501,14 @@ static void put_operands(struct sink *k, const struct hd_insn *insn,
 			i = j + 1;
 			if (i == n || s[i] != '*')
 				continue;
-			sink_near(k, s + cs, j - cs, &v);
+			sink_bytes(k, s + cs, j - cs);
 			end = memmem(s + i + 1, n - i - 1, "*/", 2);
 			i = cs = end ? (size_t)(end - s) + 2 : n;
 		} else {
 			i = cs = put_operand_name(k, s, n, cs, j + 1, &v, w, pre);
 		}
 	}
-	sink_near(k, s + cs, n - cs, &v);
+	sink_bytes(k, s + cs, n - cs);
 }
 
 /* Is the string s (n bytes, quotes included) the JSON key of an id in a
@@ -898,7 +873,7 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 			size_t len = attr_memo_len(o->memo, s, n, i, &e);
 
 			if (len) {
-				sink_near(o, s + i, len, &v);
+				sink_bytes(o, s + i, len);
 				sink_byte(o, '\0');
 				i = e < n ? e + 2 : n;
 				continue;
@@ -915,7 +890,7 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 		if (mode != ATTR_DROP) {
 			/* the key and its '=' (written when there is none) */
 			if (k < n) {
-				sink_near(o, s + i, k + 1 - i, &v);
+				sink_bytes(o, s + i, k + 1 - i);
 			} else {
 				sink_bytes(o, s + i, k - i);
 				sink_byte(o, '=');
