@@ -1848,18 +1848,12 @@ static int is_hex_hash(const char *t, size_t n)
 /*
  * Drops the "_<hex hash>" parts of a canonical name in place (kernels
  * named after a hash of their code, e.g. splash_mha_fwd_e9701070, get a
- * new hash when their shapes change).  Returns the new length.  The
- * parts before the first '_' are kept as they are, and a part stays in
- * place until one is dropped (no copy for most names).
+ * new hash when their shapes change).  Returns the new length.
  */
 static size_t drop_hex_hashes(char *s, size_t n)
 {
-	const char *u = memchr(s, '_', n);
-	size_t i, o;
+	size_t i = 0, o = 0;
 
-	if (!u)
-		return n;
-	i = o = (size_t)(u - s);
 	while (i < n) {
 		size_t j = i + 1;
 		while (j < n && s[j] != '_' && s[j] != '.')
@@ -1868,8 +1862,7 @@ static size_t drop_hex_hashes(char *s, size_t n)
 			i = j;
 			continue;
 		}
-		if (o != i)
-			memmove(s + o, s + i, j - i);
+		memmove(s + o, s + i, j - i);
 		o += j - i;
 		i = j;
 	}
