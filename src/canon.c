@@ -1763,11 +1763,6 @@ static void value_basics(struct work *w)
 	struct hd_canon *c = w->c;
 	size_t npos = d->positions.len;
 	uint32_t i, k;
-	/* the extra of the last value: most values share index, colour and
-	 * phi mark with the one before, and two mixes a value add up */
-	uint64_t last_ih = 0x7b7d, last_extra = mix(mix(0x7b7d, 0), 0);
-	int64_t last_color = 0;
-	uint32_t last_phi = 0;
 
 	w->owner = carve(&w->cut, npos + 1, sizeof(uint32_t));
 	memset(w->owner, 0xff, (npos + 1) * sizeof(uint32_t));
@@ -1785,14 +1780,7 @@ static void value_basics(struct work *w)
 		else
 			ih = hd_hash64(hd_value_index(v));
 		c->value_struct[i] = ih;
-		if (ih != last_ih || color != last_color ||
-		    phi != last_phi) {
-			last_ih = ih;
-			last_color = color;
-			last_phi = phi;
-			last_extra = mix(mix(ih, (uint64_t)color), phi);
-		}
-		c->value_canon[i] = last_extra;
+		c->value_canon[i] = mix(mix(ih, (uint64_t)color), phi);
 		if (ins == HD_NONE)
 			continue;
 		pos = HD_VALUE_POSITIONS(d, i);
