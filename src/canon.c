@@ -1334,10 +1334,7 @@ static void build_names(struct work *w)
 
 		if (owner[q] == HD_NONE)
 			continue;
-		/* the parser takes an index only as "{...}" (so "{}" is the
-		 * one of 2 bytes): with its hashes, no index is read */
-		if (p->index.n && (w->pre ? p->index.n != 2 :
-				   !hd_slice_eq_cstr(p->index, "{}")))
+		if (p->index.n && !hd_slice_eq_cstr(p->index, "{}"))
 			continue;
 		pos[np] = (uint32_t)q;
 		val[np++] = owner[q];
