@@ -181,7 +181,7 @@ static void sink_begin(struct sink *k)
 	k->flushed = 0;
 }
 
-static __attribute__((noinline)) void sink_flush(struct sink *k)
+static void sink_flush(struct sink *k)
 {
 	size_t n = (size_t)(k->o - k->buf);
 
@@ -386,31 +386,6 @@ static inline void sink_v32(struct sink *k, const struct v32 *x,
 }
 
 /*
- * sink_bytes for a piece s[0, n) inside window v: one of at most 16 (32)
- * bytes with 16 (32) bytes of the window from its start is copied with
- * one (two) 16-byte loads and stores (the bytes stored past n are
- * written over later); the rest as sink_bytes.
- */
-SINK_INLINE void sink_near(struct sink *k, const char *s, size_t n,
-			   const struct win *v)
-{
-	size_t ahead = (size_t)(v->p + v->n - s);
-
-	if (n <= 16 && ahead >= 16 && (size_t)(k->end - k->o) >= 16) {
-		hd_v_store(k->o, hd_v_load(s));
-		k->o += n;
-		return;
-	}
-	if (n <= 32 && ahead >= 32 && (size_t)(k->end - k->o) >= 32) {
-		hd_v_store(k->o, hd_v_load(s));
-		hd_v_store(k->o + 16, hd_v_load(s + 16));
-		k->o += n;
-		return;
-	}
-	sink_bytes(k, s, n);
-}
-
-/*
  * Writes the stripped form of the name at s[i] (a slice of n bytes inside
  * window v) to k and returns the name's length.  A name of fewer than 32
  * bytes whose stripped form is a prefix of it (stem_len) is classified
@@ -490,7 +465,7 @@ SINK_INLINE size_t put_operand_name(struct sink *k, const char *s, size_t n,
 {
 	struct hd_slice name;
 
-	sink_near(k, s + cs, i - cs, v);
+	sink_bytes(k, s + cs, i - cs);
 	name = hd_slice_make(s + i, sink_name_at(k, s, n, i, v));
 	if (w)
 		add_ref(w, name);
@@ -526,35 +501,26 @@ static void put_operands(struct sink *k, const struct hd_insn *insn,
 			i = j + 1;
 			if (i == n || s[i] != '*')
 				continue;
-			sink_near(k, s + cs, j - cs, &v);
+			sink_bytes(k, s + cs, j - cs);
 			end = memmem(s + i + 1, n - i - 1, "*/", 2);
 			i = cs = end ? (size_t)(end - s) + 2 : n;
 		} else {
 			i = cs = put_operand_name(k, s, n, cs, j + 1, &v, w, pre);
 		}
 	}
-	sink_near(k, s + cs, n - cs, &v);
+	sink_bytes(k, s + cs, n - cs);
 }
 
 /* Is the string s (n bytes, quotes included) the JSON key of an id in a
- * backend_config (see canon.h)?  Every key of a backend_config is
- * checked, so the length picks the one key to compare (fixed-size
- * compares, inlined). */
+ * backend_config (see canon.h)? */
 #define ID_KEY_IS(s, n, lit) ((n) == sizeof(lit) - 1 && \
 			      memcmp((s), (lit), sizeof(lit) - 1) == 0)
 
 static int is_id_key(const char *s, size_t n)
 {
-	switch (n) {
-	case sizeof("\"operation_queue_id\"") - 1:
-		return ID_KEY_IS(s, n, "\"operation_queue_id\"");
-	case sizeof("\"wait_on_operation_queues\"") - 1:
-		return ID_KEY_IS(s, n, "\"wait_on_operation_queues\"");
-	case sizeof("\"fusion_id\"") - 1:
-		return ID_KEY_IS(s, n, "\"fusion_id\"");
-	default:
-		return 0;
-	}
+	return ID_KEY_IS(s, n, "\"operation_queue_id\"") ||
+	       ID_KEY_IS(s, n, "\"wait_on_operation_queues\"") ||
+	       ID_KEY_IS(s, n, "\"fusion_id\"");
 }
 
 /* Index just past the JSON value starting at s[i] (after spaces). */
@@ -625,37 +591,6 @@ static inline int attr_stop_at(const char *s, size_t n, size_t k,
 }
 
 /*
- * Does the value from s[i] run to the end unchanged (mode ATTR_DROP or
- * ATTR_BACKEND)?  It does when s[i, n) holds no ", " (so no end before
- * n), and in ATTR_BACKEND no "_id\"" or "ues\"" (the last bytes of every
- * id key): the usual last attribute, a compact backend_config, is then
- * copied whole after one pass of a few vector operations per 16 bytes.
- * The pass stops at the first such sequence (most often the end of the
- * value), so a value that must be walked costs at most its length again.
- */
-/* Does a stop sequence (attr_stop_at) start at one of s[k, k + 16)?
- * Reads s[k, k + 19). */
-static inline int attr_block_stops(const char *p, enum attr_mode mode)
-{
-	/* loads at k, k + 1, k + 2, k + 3: the next bytes of every lane */
-	hd_v16 x0 = hd_v_load(p), x1 = hd_v_load(p + 1);
-	hd_v16 m = hd_v_and(hd_v_eq(x0, ','), hd_v_eq(x1, ' '));
-
-	if (mode == ATTR_BACKEND) {
-		hd_v16 x2 = hd_v_load(p + 2), x3 = hd_v_load(p + 3);
-		hd_v16 id = hd_v_and(
-			hd_v_eq(x0, '_'),
-			hd_v_and(hd_v_eq(x1, 'i'), hd_v_eq(x2, 'd')));
-		hd_v16 ues = hd_v_and(
-			hd_v_eq(x0, 'u'),
-			hd_v_and(hd_v_eq(x1, 'e'), hd_v_eq(x2, 's')));
-
-		m = hd_v_or(m, hd_v_and(hd_v_eq(x3, '"'), hd_v_or(id, ues)));
-	}
-	return hd_v_mask(m) != 0;
-}
-
-/*
  * The last few backend_config values found to run plain (copied whole:
  * no ", ", no id key), kept as copies.  A dump repeats a few configs
  * over thousands of fusions; one equal to a kept copy (memcmp, a few
@@ -668,8 +603,8 @@ static inline int attr_block_stops(const char *p, enum attr_mode mode)
  * And the last attributes written as they are (kind=kLoop,
  * sharding={replicated}: no '%'), followed by ", ", of 8 to ATTR_MAX
  * bytes, by their first 8 bytes: most instructions of an opcode have
- * the same few, and one equal to a kept one (two vector compares) is
- * written without the walk.  The same bytes followed by ", " (or the
+ * the same few, and one equal to a kept one is written without the
+ * walk.  The same bytes followed by ", " (or the
  * end) are the same attribute: the walk ends at that ", " whatever
  * comes after.  Also kept: an attribute that is one %name whose
  * stripped form is a prefix of it ("calls=%fused_computation" of
@@ -688,7 +623,7 @@ struct plain_memo {
 	uint64_t attr_head[ATTR_SLOTS];         /* the first 8 bytes */
 	unsigned char attr_len[ATTR_SLOTS];     /* 0: empty */
 	unsigned char attr_named[ATTR_SLOTS];   /* "key=%stem" */
-	char attr[ATTR_SLOTS][32];
+	char attr[ATTR_SLOTS][ATTR_MAX];
 };
 
 /* Does an attribute that runs to s[e] end there: at ", " or at the end
@@ -707,13 +642,12 @@ static unsigned attr_slot(uint64_t head)
 /*
  * The length of the kept attribute (attr_memo) that s[i, n) starts
  * with, 0 when none; *end is where the attribute ends (at ", " or n).
- * Reads s[i, i + 32) (in the window: the caller checks).
  */
 static size_t attr_memo_len(const struct plain_memo *m, const char *s,
 			    size_t n, size_t i, size_t *end)
 {
 	uint64_t head;
-	unsigned k, eq;
+	unsigned k;
 	size_t len, e;
 
 	memcpy(&head, s + i, 8);
@@ -721,10 +655,7 @@ static size_t attr_memo_len(const struct plain_memo *m, const char *s,
 	len = m->attr_len[k];
 	if (len == 0 || m->attr_head[k] != head || len > n - i)
 		return 0;
-	eq = hd_v_mask(hd_v_same(hd_v_load(s + i), hd_v_load(m->attr[k]))) |
-	     hd_v_mask(hd_v_same(hd_v_load(s + i + 16),
-				 hd_v_load(m->attr[k] + 16))) << 16;
-	if ((~eq & ((1u << len) - 1)) != 0)
+	if (memcmp(s + i, m->attr[k], len) != 0)
 		return 0;
 	e = i + len;
 	if (m->attr_named[k] && e < n && s[e] == '.') {
@@ -740,15 +671,13 @@ static size_t attr_memo_len(const struct plain_memo *m, const char *s,
 	return len;
 }
 
-/* Keeps the attribute s[0, len) (attr_memo), named when "key=%stem". */
-static void attr_memo_put(struct plain_memo *m, const char *s, size_t len,
+/* Keeps s[0, len) (8 <= len <= ATTR_MAX) in the attribute memo. */
+static void attr_memo_set(struct plain_memo *m, const char *s, size_t len,
 			  int named)
 {
 	uint64_t head;
 	unsigned k;
 
-	if (len < 8 || len > ATTR_MAX)
-		return;
 	memcpy(&head, s, 8);
 	k = attr_slot(head);
 	memcpy(m->attr[k], s, len);
@@ -758,19 +687,28 @@ static void attr_memo_put(struct plain_memo *m, const char *s, size_t len,
 }
 
 /*
- * Is the stripped name written at out[0, d) the name p[0, nl) itself or
- * its part before ".DIGITS" (so that the same bytes with no or other
- * digits give it again, attr_memo)?
+ * Keeps the copied attribute a[0, len), its '=' at a[eq], when the memo
+ * may: it has no '%', or its value is one %name whose stripped form is
+ * a prefix of it (strip_prefix), then kept as "key=%stem".
  */
-static int stem_kept(const char *out, size_t d, const char *p, size_t nl)
+static void attr_memo_put(struct plain_memo *m, const char *a, size_t len,
+			  size_t eq)
 {
-	if (d == 0 || d > nl || memcmp(out, p, d) != 0)
-		return 0;
-	if (d == nl)
-		return 1;
-	if (p[d] != '.' || d + 1 == nl)
-		return 0;
-	return digits_end(p, nl, d + 1) == nl;
+	const char *pct = memchr(a, '%', len);
+	size_t nl = len - eq - 2, d;
+
+	if (len < 8)
+		return;
+	if (!pct) {
+		if (len <= ATTR_MAX)
+			attr_memo_set(m, a, len, 0);
+		return;
+	}
+	if (pct != a + eq + 1 || hd_scan_name_span(pct + 1, nl, a + len) != nl)
+		return;
+	d = strip_prefix(pct + 1, nl);
+	if (d && eq + 2 + d <= ATTR_MAX && eq + 2 + d >= 8)
+		attr_memo_set(m, a, eq + 2 + d, 1);
 }
 
 /* Is s[0, n) a kept value? */
@@ -804,23 +742,18 @@ static void memo_free(struct plain_memo *m)
 		free(m->text[i]);
 }
 
+/*
+ * Does the value from s[i] run to the end unchanged (mode ATTR_DROP or
+ * ATTR_BACKEND)?  It does when s[i, n) holds no ", " (so no end before
+ * n), and in ATTR_BACKEND no "_id\"" or "ues\"" (the last bytes of every
+ * id key): the usual last attribute, a compact backend_config, is then
+ * copied whole after one pass over its bytes.
+ * The pass stops at the first such sequence (most often the end of the
+ * value), so a value that must be walked costs at most its length again.
+ */
 static int attr_runs_plain(const char *s, size_t n, size_t i,
 			   enum attr_mode mode)
 {
-	if (n - i >= 19) {
-		for (; n - i >= 19; i += 16)
-			if (attr_block_stops(s + i, mode))
-				return 0;
-		/* The rest: one more block ending at the end (its starts
-		 * before i were found plain above, so it finds what the
-		 * bytes from i hold), then the two last starts, where only
-		 * ", " fits. */
-		if (i < n - 2) {
-			if (attr_block_stops(s + n - 19, mode))
-				return 0;
-			i = n - 3;
-		}
-	}
 	for (; i + 1 < n; i++)
 		if (attr_stop_at(s, n, i, mode))
 			return 0;
@@ -901,123 +834,6 @@ static size_t walk_attr(struct sink *k, const char *s, size_t n, size_t i,
 	return i;
 }
 
-/* The bytes of x that matter in an attribute value (attr_special):
- * '(' ')' differ in bit 0; '[' '{' and ']' '}' in bit 5. */
-static inline hd_v16 v_attr_special(hd_v16 x)
-{
-	hd_v16 m = hd_v_or(hd_v_eq(hd_v_or_byte(x, 0x20), '{'),
-			   hd_v_eq(hd_v_or_byte(x, 0x20), '}'));
-
-	m = hd_v_or(m, hd_v_eq(hd_v_or_byte(x, 1), ')'));
-	m = hd_v_or(m, hd_v_or(hd_v_eq(x, ','), hd_v_eq(x, '%')));
-	return hd_v_or(m, hd_v_eq(x, '"'));
-}
-
-/*
- * Where an attribute value copied as it is (ATTR_COPY) from s[j] ends
- * when no byte walk_attr looks at comes before that end: the ", " at
- * the first special byte within 32 bytes, or n when the slice ends
- * first.  SIZE_MAX when the value must be walked (a bracket, quote, '%'
- * or lone ',' first, or no special byte in 32).  Reads the 32 bytes of
- * window v around s[j] (v->n >= 32, s[j, n) inside it).
- */
-static inline size_t plain_value_end(const char *s, size_t n, size_t j,
-				     const struct win *v)
-{
-	struct v32 x;
-	uint64_t spec;
-	size_t e;
-
-	if (j >= n)
-		return n;
-	/* short values (kLoop) byte by byte: cheaper than the masks */
-	for (e = j; e < n && e < j + 16; e++)
-		if (attr_special[(unsigned char)s[e]])
-			goto found;
-	if (e == n)
-		return n;
-	v32_load(&x, v, (size_t)(s + j - v->p));
-	spec = V32_MASK(&x, v_attr_special);
-	if (n - j < 32)
-		spec |= (uint64_t)1 << (n - j);
-	if (!spec)
-		return SIZE_MAX;
-	e = j + (size_t)__builtin_ctzll(spec);
-found:
-	if (ends_attr(s, n, e))
-		return e;
-	return SIZE_MAX;
-}
-
-/*
- * Writes attribute s[i, ...) copied with its %names stripped (ATTR_COPY),
- * its value starting at s[j] (after the '='), and its '\0'; returns the
- * index of its end, as walk_attr.  The usual values, a word (kind=kLoop)
- * or one %name (calls=%fused_computation.12), take one piece and one
- * name; the rest is walked from where they stop.  An attribute followed
- * by ", " is kept in the attribute memo when it may be (attr_memo_put).
- */
-static size_t copy_attr(struct sink *k, const char *s, size_t n, size_t i,
-			size_t j, const struct win *v)
-{
-	size_t e, named = 0, from = i;
-	int raw = 1;
-
-	if (j < n && s[j] == '%') {
-		char *at;
-		size_t nl;
-
-		sink_near(k, s + i, j + 1 - i, v);
-		at = k->o;
-		nl = sink_name_at(k, s, n, j + 1, v);
-		/* k->o before at: the buffer was flushed */
-		if (k->o >= at && nl < 32 &&
-		    stem_kept(at, (size_t)(k->o - at), s + j + 1, nl))
-			named = j + 1 - i + (size_t)(k->o - at);
-		raw = 0;
-		i = j = j + 1 + nl;
-	}
-	e = plain_value_end(s, n, j, v);
-	if (e == SIZE_MAX) {
-		sink_near(k, s + i, j - i, v);
-		e = walk_attr(k, s, n, j, ATTR_COPY, v);
-		if (raw && memchr(s + j, '%', e - j))
-			raw = 0;
-	} else {
-		sink_near(k, s + i, e - i, v);
-	}
-	sink_byte(k, '\0');
-	/* what attr_memo may keep: all of it written as it is, or a name
-	 * that ends the value */
-	if (k->memo && e < n) {
-		if (raw)
-			attr_memo_put(k->memo, s + from, e - from, 0);
-		else if (named && e == j)
-			attr_memo_put(k->memo, s + from, named, 1);
-	}
-	return e;
-}
-
-/*
- * find_byte(s, n, i, '=') for a key at s[i] inside window v: most keys
- * are short, found with one 16-byte load when the window has 16 bytes
- * from s[i].
- */
-static inline size_t key_end(const char *s, size_t n, size_t i,
-			     const struct win *v)
-{
-	if ((size_t)(v->p + v->n - (s + i)) >= 16) {
-		unsigned m = hd_v_mask(hd_v_eq(hd_v_load(s + i), '='));
-
-		if (n - i < 16)
-			m &= (1u << (n - i)) - 1;
-		if (m)
-			return i + (size_t)__builtin_ctz(m);
-		return n - i <= 16 ? n : find_byte(s, n, i + 16, '=');
-	}
-	return find_byte(s, n, i, '=');
-}
-
 /*
  * Where the metadata={...} item starting at s[k] (its '=') ends, taken
  * from the parser's metadata slice when it lies there; 0 when unknown.
@@ -1048,23 +864,22 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 		return;
 	v = win_of(insn, insn->attrs);
 	while (i < n) {
-		size_t k;
+		size_t k, e;
 		enum attr_mode mode;
 		size_t skip = 0;
 
 		/* an attribute kept before (attr_memo_len) */
-		if (o->memo && n - i >= 8 &&
-		    (size_t)(v.p + v.n - (s + i)) >= 32) {
-			size_t e, len = attr_memo_len(o->memo, s, n, i, &e);
+		if (o->memo && n - i >= 8) {
+			size_t len = attr_memo_len(o->memo, s, n, i, &e);
 
 			if (len) {
-				sink_near(o, s + i, len, &v);
+				sink_bytes(o, s + i, len);
 				sink_byte(o, '\0');
 				i = e < n ? e + 2 : n;
 				continue;
 			}
 		}
-		k = key_end(s, n, i, &v);
+		k = find_byte(s, n, i, '=');
 		mode = attr_mode_of(hd_slice_make(s + i, k - i));
 		if (mode == ATTR_DROP && k < n)
 			skip = metadata_end(insn, s, n, k);
@@ -1072,27 +887,23 @@ static void put_attrs(struct sink *o, const struct hd_insn *insn)
 			i = skip < n ? skip + 2 : n;
 			continue;
 		}
-		if (mode == ATTR_COPY && k < n && v.n >= 32) {
-			i = copy_attr(o, s, n, i, k + 1, &v);
-			if (i < n)
-				i += 2;
-			continue;
-		}
 		if (mode != ATTR_DROP) {
 			/* the key and its '=' (written when there is none) */
 			if (k < n) {
-				sink_near(o, s + i, k + 1 - i, &v);
+				sink_bytes(o, s + i, k + 1 - i);
 			} else {
 				sink_bytes(o, s + i, k - i);
 				sink_byte(o, '=');
 			}
 		}
-		i = walk_attr(o, s, n, k < n ? k + 1 : n,
+		e = walk_attr(o, s, n, k < n ? k + 1 : n,
 			      mode == ATTR_KEY ? ATTR_DROP : mode, &v);
 		if (mode != ATTR_DROP)
 			sink_byte(o, '\0');
-		if (i < n)
-			i += 2;
+		/* followed by ", ": kept when the memo may */
+		if (mode == ATTR_COPY && o->memo && k < n && e < n)
+			attr_memo_put(o->memo, s + i, e - i, k - i);
+		i = e < n ? e + 2 : n;
 	}
 }
 
@@ -1523,10 +1334,7 @@ static void build_names(struct work *w)
 
 		if (owner[q] == HD_NONE)
 			continue;
-		/* the parser takes an index only as "{...}" (so "{}" is the
-		 * one of 2 bytes): with its hashes, no index is read */
-		if (p->index.n && (w->pre ? p->index.n != 2 :
-				   !hd_slice_eq_cstr(p->index, "{}")))
+		if (p->index.n && !hd_slice_eq_cstr(p->index, "{}"))
 			continue;
 		pos[np] = (uint32_t)q;
 		val[np++] = owner[q];
@@ -1952,11 +1760,6 @@ static void value_basics(struct work *w)
 	struct hd_canon *c = w->c;
 	size_t npos = d->positions.len;
 	uint32_t i, k;
-	/* the extra of the last value: most values share index, colour and
-	 * phi mark with the one before, and two mixes a value add up */
-	uint64_t last_ih = 0x7b7d, last_extra = mix(mix(0x7b7d, 0), 0);
-	int64_t last_color = 0;
-	uint32_t last_phi = 0;
 
 	w->owner = carve(&w->cut, npos + 1, sizeof(uint32_t));
 	memset(w->owner, 0xff, (npos + 1) * sizeof(uint32_t));
@@ -1974,14 +1777,7 @@ static void value_basics(struct work *w)
 		else
 			ih = hd_hash64(hd_value_index(v));
 		c->value_struct[i] = ih;
-		if (ih != last_ih || color != last_color ||
-		    phi != last_phi) {
-			last_ih = ih;
-			last_color = color;
-			last_phi = phi;
-			last_extra = mix(mix(ih, (uint64_t)color), phi);
-		}
-		c->value_canon[i] = last_extra;
+		c->value_canon[i] = mix(mix(ih, (uint64_t)color), phi);
 		if (ins == HD_NONE)
 			continue;
 		pos = HD_VALUE_POSITIONS(d, i);
@@ -2035,40 +1831,14 @@ static int is_hex_hash(const char *t, size_t n)
 }
 
 /*
- * Does drop_hex_hashes(s, n) drop a part?  The same walk, without
- * writing (so a name that has none need not be copied).
- */
-static int has_hex_hash(const char *s, size_t n)
-{
-	const char *u = memchr(s, '_', n);
-	size_t i, j;
-
-	if (!u)
-		return 0;
-	for (i = (size_t)(u - s); i < n; i = j) {
-		for (j = i + 1; j < n && s[j] != '_' && s[j] != '.'; j++)
-			;
-		if (s[i] == '_' && is_hex_hash(s + i + 1, j - i - 1))
-			return 1;
-	}
-	return 0;
-}
-
-/*
  * Drops the "_<hex hash>" parts of a canonical name in place (kernels
  * named after a hash of their code, e.g. splash_mha_fwd_e9701070, get a
- * new hash when their shapes change).  Returns the new length.  The
- * parts before the first '_' are kept as they are, and a part stays in
- * place until one is dropped (no copy for most names).
+ * new hash when their shapes change).  Returns the new length.
  */
 static size_t drop_hex_hashes(char *s, size_t n)
 {
-	const char *u = memchr(s, '_', n);
-	size_t i, o;
+	size_t i = 0, o = 0;
 
-	if (!u)
-		return n;
-	i = o = (size_t)(u - s);
 	while (i < n) {
 		size_t j = i + 1;
 		while (j < n && s[j] != '_' && s[j] != '.')
@@ -2077,8 +1847,7 @@ static size_t drop_hex_hashes(char *s, size_t n)
 			i = j;
 			continue;
 		}
-		if (o != i)
-			memmove(s + o, s + i, j - i);
+		memmove(s + o, s + i, j - i);
 		o += j - i;
 		i = j;
 	}
@@ -2126,11 +1895,6 @@ loose_fetch_ahead(const struct hd_canon *c, const struct hd_dump *d,
 	}
 }
 
-/* XXH3-64 of "{}", the index of most values (test_canon_cached checks
- * it: the keys of the parser's model, and of one built otherwise, when
- * the index is hashed, agree). */
-#define HASH_EMPTY_INDEX 0x1349cde127705c16ULL
-
 void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 		    uint32_t v, uint64_t keys[HD_LOOSE_COUNT],
 		    struct hd_loose_cursor *cur)
@@ -2142,12 +1906,7 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 	char small[256];
 	size_t n;
 
-	/* an index is always "{...}" (dump.h): one of 2 bytes is "{}",
-	 * whose hash is known */
-	if (val->index_n == 2)
-		idx = HASH_EMPTY_INDEX;
-	else
-		idx = hd_hash64(hd_value_index(val));
+	idx = hd_hash64(hd_value_index(val));
 	if (val->alloc_value != HD_NONE) {
 		/* the parser hashed the shape while it was in cache */
 		shape = HD_ALLOC_VALUE(d, val->alloc_value).shape_hash;
@@ -2170,23 +1929,9 @@ void hd_canon_loose(const struct hd_canon *c, const struct hd_dump *d,
 	h = mix(mix(opcode, bare), idx);
 	keys[HD_LOOSE_SHAPE] = h;
 	if (val->name.n <= sizeof(small)) {
-		/* the stripped name: the usual one is a prefix of the name,
-		 * hashed in place; either is copied only when it has hex
-		 * parts to drop (dropping nothing keeps the hash) */
-		const char *p = val->name.p;
-
-		n = strip_prefix(p, val->name.n);
-		if (n == 0) {
-			n = hd_canon_name(small, val->name);
-			p = small;
-		}
-		named = XXH3_64bits(p, n);
-		keys[HD_LOOSE_NAMED] = mix(h, named);
-		if (has_hex_hash(p, n)) {
-			if (p != small)
-				memcpy(small, p, n);
-			named = XXH3_64bits(small, drop_hex_hashes(small, n));
-		}
+		n = hd_canon_name(small, val->name);
+		keys[HD_LOOSE_NAMED] = mix(h, XXH3_64bits(small, n));
+		named = XXH3_64bits(small, drop_hex_hashes(small, n));
 		keys[HD_LOOSE_STEM] = mix(mix(opcode, named), idx);
 	} else {
 		keys[HD_LOOSE_NAMED] = mix(h, hd_hash64(val->name));

@@ -9,8 +9,7 @@
  * of its text; hd_dump_derive_facts, which fills them for a model built
  * by golden.c, gives the parser's digest and tallies again; and the
  * canonical hashes and loose keys of every value are the same with
- * either (canon.c takes the hash of a 2-byte index "{}" as a constant
- * instead of reading it).
+ * either.
  */
 #include <stdio.h>
 #include <stdlib.h>
