@@ -599,17 +599,6 @@ int hd_ps_allocation(struct parser *ps, struct hd_slice l)
 	a->param_number = -1;
 	a->line = (uint32_t)ps->line;
 	a->value_first = (uint32_t)d->alloc_values.len;
-	/* the first flag, "size N" (each header has it), read at once:
-	 * what next_flag and the loop make of it */
-	if (STARTS(t, "size ")) {
-		struct hd_slice ft = skip(t, 5);
-
-		if (take_i64(ps, &ft, &size) == 0 &&
-		    (ft.n == 0 || (ft.n >= 2 && ft.p[0] == ',' && ft.p[1] == ' ')))
-			t = ft.n ? skip(ft, 2) : ft;
-		else
-			size = -1;
-	}
 	while (t.n) {
 		struct hd_slice f = next_flag(&t, ps->end);
 		struct hd_slice ft = f;
