@@ -271,9 +271,7 @@ static inline uint64_t digits8(const char *p, unsigned n)
  * hd_parse_i64, with a fast path for 1 to 15 digits when the input
  * (ending at ps->end) holds 16 bytes at s: the digits are counted with
  * one vector compare (the bytes past s counted as non-digits) and read
- * by digits8 (a single digit, as most operand numbers are, is read as
- * it is: digits8's chain of three multiplies is not worth it).
- * Anything else (a sign, more digits, no digit) is left to
+ * by digits8.  Anything else (a sign, more digits, no digit) is left to
  * hd_parse_i64, whose result the fast path equals.
  */
 static inline __attribute__((always_inline)) int
@@ -292,8 +290,7 @@ take_i64(const struct parser *ps, struct hd_slice *s, int64_t *out)
 			static const uint64_t pow10[8] = {
 				1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
 			};
-			uint64_t v = n == 1 ? (uint64_t)(s->p[0] - '0') :
-				n <= 8 ? digits8(s->p, n) :
+			uint64_t v = n <= 8 ? digits8(s->p, n) :
 				digits8(s->p, 8) * pow10[n - 8] + digits8(s->p + 8, n - 8);
 
 			*out = (int64_t)v;
