@@ -8,14 +8,10 @@
 
 /* ---- model helpers ---------------------------------------------- */
 
-/* The hash of shape without its layout, given whole, the hash of shape:
- * a shape without a layout (or a tuple, which keeps its text) is not
- * hashed again. */
-static uint64_t bare_hash(struct hd_slice shape, uint64_t whole)
+/* The hash of shape without its layout. */
+static uint64_t bare_hash(struct hd_slice shape)
 {
-	struct hd_slice bare = hd_shape_strip_layout(shape);
-
-	return bare.n == shape.n ? whole : hd_hash64(bare);
+	return hd_hash64(hd_shape_strip_layout(shape));
 }
 
 /* The hashes of a shape the loose keys of canon.h use (hd_alloc_value's
@@ -25,7 +21,7 @@ static void hash_shape(struct hd_slice shape, struct shape_hashes *out)
 	if (!out)
 		return;
 	out->whole = hd_hash64(shape);
-	out->bare = bare_hash(shape, out->whole);
+	out->bare = bare_hash(shape);
 }
 
 /* hd_shape_logical_bytes of a shape longer than SHAPE_MEMO_TEXT, and
@@ -54,7 +50,7 @@ static int64_t long_shape_bytes(struct parser *ps, struct hd_slice shape,
 		m->text = hd_xmalloc(m->cap);
 	}
 	m->hash = h;
-	m->bare = bare_hash(shape, h);
+	m->bare = bare_hash(shape);
 	m->len = (uint32_t)shape.n;
 	memcpy(m->text, shape.p, shape.n);
 	m->bytes = hd_shape_logical_bytes(shape);
@@ -143,7 +139,7 @@ static int64_t shape_bytes(struct parser *ps, struct hd_slice shape,
 	bytes = memo_bytes(m, shape, hit);
 	if (out) {
 		if (!m->bare_known) {
-			m->bare = bare_hash(shape, m->hash);
+			m->bare = bare_hash(shape);
 			m->bare_known = 1;
 		}
 		*out = (struct shape_hashes){ m->hash, m->bare };
