@@ -168,15 +168,6 @@ static int second_live_range(struct parser *ps, const struct hd_live_range *r,
  */
 static const char *find_colon_or_end(const char *p, const char *end)
 {
-	for (; end - p >= 16; p += 16) {
-		hd_v16 b = hd_v_load(p);
-		unsigned mask = hd_v_mask(hd_v_or(
-			hd_v_or(hd_v_eq(b, ':'), hd_v_eq(b, '\n')),
-			hd_v_eq(b, '\0')));
-
-		if (mask)
-			return p + __builtin_ctz(mask);
-	}
 	for (; p < end; p++)
 		if (*p == ':' || *p == '\n' || *p == '\0')
 			return p;
