@@ -461,7 +461,6 @@ static void parser_init(struct parser *ps, struct hd_dump *d, const char *file,
 	ps->sec = SEC_START;
 	ps->alloc = HD_NONE;
 	ps->record = HD_NONE;
-	ps->last_insn = HD_NONE;
 	ps->pending.elem = sizeof(struct pending_key);
 }
 

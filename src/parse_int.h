@@ -139,7 +139,6 @@ struct parser {
 	int wrapped;            /* inside "*** Begin ... ***" */
 	int modules_seen;       /* buffer-assignment files seen in a wrapper */
 	uint32_t file_sections; /* enum hd_sections seen in this file */
-	uint32_t last_insn;     /* instruction of the previous record */
 	/* the stack-trace tree so far: its node count, the sum of its
 	 * top-level totals, the last node's remaining bytes (-1: not given) */
 	size_t stack_nodes;
