@@ -8,14 +8,10 @@
 
 /* ---- model helpers ---------------------------------------------- */
 
-/* The hash of shape without its layout, given whole, the hash of shape:
- * a shape without a layout (or a tuple, which keeps its text) is not
- * hashed again. */
-static uint64_t bare_hash(struct hd_slice shape, uint64_t whole)
+/* The hash of shape without its layout. */
+static uint64_t bare_hash(struct hd_slice shape)
 {
-	struct hd_slice bare = hd_shape_strip_layout(shape);
-
-	return bare.n == shape.n ? whole : hd_hash64(bare);
+	return hd_hash64(hd_shape_strip_layout(shape));
 }
 
 /* The hashes of a shape the loose keys of canon.h use (hd_alloc_value's
@@ -25,7 +21,7 @@ static void hash_shape(struct hd_slice shape, struct shape_hashes *out)
 	if (!out)
 		return;
 	out->whole = hd_hash64(shape);
-	out->bare = bare_hash(shape, out->whole);
+	out->bare = bare_hash(shape);
 }
 
 /* hd_shape_logical_bytes of a shape longer than SHAPE_MEMO_TEXT, and
@@ -54,7 +50,7 @@ static int64_t long_shape_bytes(struct parser *ps, struct hd_slice shape,
 		m->text = hd_xmalloc(m->cap);
 	}
 	m->hash = h;
-	m->bare = bare_hash(shape, h);
+	m->bare = bare_hash(shape);
 	m->len = (uint32_t)shape.n;
 	memcpy(m->text, shape.p, shape.n);
 	m->bytes = hd_shape_logical_bytes(shape);
@@ -143,7 +139,7 @@ static int64_t shape_bytes(struct parser *ps, struct hd_slice shape,
 	bytes = memo_bytes(m, shape, hit);
 	if (out) {
 		if (!m->bare_known) {
-			m->bare = bare_hash(shape, m->hash);
+			m->bare = bare_hash(shape);
 			m->bare_known = 1;
 		}
 		*out = (struct shape_hashes){ m->hash, m->bare };
@@ -189,11 +185,8 @@ size_t hd_ps_insn_shape(struct parser *ps, struct hd_slice t, int64_t *bytes)
 /*
  * The values of the allocations section (most of a dump's) are filed
  * under their keys when the section is over, all at once: the index is
- * made at its final size once, without the doublings on the way, and
- * filled in the order of the entries' home slots (a counting sort on
- * their top PENDING_BUCKET_BITS bits), a few KiB of slots at a time,
- * where one value line after another missed the cache on a random slot
- * of an index of up to 8 MiB.  Nothing looks a value up by key before
+ * made at its final size once, without the doublings on the way.
+ * Nothing looks a value up by key before
  * (value_for finds values by id); a lookup by key (live ranges, peak)
  * or a value made after the section files them first.
  *
@@ -203,47 +196,25 @@ size_t hd_ps_insn_shape(struct parser *ps, struct hd_slice t, int64_t *bytes)
  * first).  With report 0 (a parse given up already) they are filed
  * silently.  Returns -1 after an error.
  */
-#define PENDING_BUCKET_BITS 11
-
 int hd_ps_file_pending(struct parser *ps, int report)
 {
 	struct hd_dump *d = ps->d;
-	size_t n = ps->pending.len, i, buckets;
+	size_t n = ps->pending.len, i;
 	const struct pending_key *pk = ps->pending.data;
-	struct pending_key *sorted;
-	uint32_t *start, mask, shift = 0, dup = HD_NONE, dup_other = HD_NONE;
+	uint32_t dup = HD_NONE, dup_other = HD_NONE;
 
 	if (n == 0)
 		return 0;
-	/* the sorted copy follows the entries, in the pending array's
-	 * memory (already mapped with 2 MiB pages for a large dump) */
-	hd_vec_reserve(&ps->pending, 2 * n);
-	pk = ps->pending.data;
 	ps->pending.len = 0;    /* the error below comes back here */
 	hd_index_reserve(&d->value_by_key, (uint64_t)d->value_by_key.count + n);
-	mask = hd_index_mask(&d->value_by_key);
-	while ((mask >> shift) >= (1u << PENDING_BUCKET_BITS))
-		shift++;
-	buckets = (size_t)(mask >> shift) + 1;
-	start = hd_xcalloc(buckets + 1, sizeof(*start));
-	for (i = 0; i < n; i++)
-		start[((pk[i].hash & mask) >> shift) + 1]++;
-	for (i = 0; i < buckets; i++)
-		start[i + 1] += start[i];
-	/* stable: the values of one key stay in the order they were made */
-	sorted = (struct pending_key *)ps->pending.data + n;
-	for (i = 0; i < n; i++)
-		sorted[start[(pk[i].hash & mask) >> shift]++] = pk[i];
 	for (i = 0; i < n; i++) {
-		uint32_t other = hd_dump_index_value_hashed(d, sorted[i].v,
-							    sorted[i].hash);
+		uint32_t other = hd_dump_index_value_hashed(d, pk[i].v, pk[i].hash);
 
-		if (other != HD_NONE && sorted[i].v < dup) {
-			dup = sorted[i].v;
+		if (other != HD_NONE && pk[i].v < dup) {
+			dup = pk[i].v;
 			dup_other = other;
 		}
 	}
-	free(start);
 	if (dup == HD_NONE)
 		return 0;
 	if (report) {
@@ -599,17 +570,6 @@ int hd_ps_allocation(struct parser *ps, struct hd_slice l)
 	a->param_number = -1;
 	a->line = (uint32_t)ps->line;
 	a->value_first = (uint32_t)d->alloc_values.len;
-	/* the first flag, "size N" (each header has it), read at once:
-	 * what next_flag and the loop make of it */
-	if (STARTS(t, "size ")) {
-		struct hd_slice ft = skip(t, 5);
-
-		if (take_i64(ps, &ft, &size) == 0 &&
-		    (ft.n == 0 || (ft.n >= 2 && ft.p[0] == ',' && ft.p[1] == ' ')))
-			t = ft.n ? skip(ft, 2) : ft;
-		else
-			size = -1;
-	}
 	while (t.n) {
 		struct hd_slice f = next_flag(&t, ps->end);
 		struct hd_slice ft = f;

@@ -422,13 +422,6 @@ from_instruction(struct parser *ps, struct hd_slice l)
 	       name_eq(hd_slice_make(t.p, n), val->name);
 	if (!same)
 		n = name_span(t, ps->end);
-	/* tuple elements repeat their instruction: check the last one first */
-	if (n && ps->last_insn != HD_NONE &&
-	    name_eq(HD_INSN(d, ps->last_insn).name, hd_slice_make(t.p, n))) {
-		val->insn = ps->last_insn;
-		val->whole_kept = hd_size_keep(HD_INSN(d, ps->last_insn).shape_bytes);
-		return 0;
-	}
 	if (d->insns.len >= HD_NONE - 1)
 		return hd_ps_error(ps, "too many instructions");
 	if (!same)
@@ -465,7 +458,6 @@ from_instruction(struct parser *ps, struct hd_slice l)
 	}
 	val->insn = i;
 	val->whole_kept = hd_size_keep(HD_INSN(d, i).shape_bytes);
-	ps->last_insn = i;
 	return 0;
 }
 

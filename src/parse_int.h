@@ -139,7 +139,6 @@ struct parser {
 	int wrapped;            /* inside "*** Begin ... ***" */
 	int modules_seen;       /* buffer-assignment files seen in a wrapper */
 	uint32_t file_sections; /* enum hd_sections seen in this file */
-	uint32_t last_insn;     /* instruction of the previous record */
 	/* the stack-trace tree so far: its node count, the sum of its
 	 * top-level totals, the last node's remaining bytes (-1: not given) */
 	size_t stack_nodes;
@@ -271,9 +270,7 @@ static inline uint64_t digits8(const char *p, unsigned n)
  * hd_parse_i64, with a fast path for 1 to 15 digits when the input
  * (ending at ps->end) holds 16 bytes at s: the digits are counted with
  * one vector compare (the bytes past s counted as non-digits) and read
- * by digits8 (a single digit, as most operand numbers are, is read as
- * it is: digits8's chain of three multiplies is not worth it).
- * Anything else (a sign, more digits, no digit) is left to
+ * by digits8.  Anything else (a sign, more digits, no digit) is left to
  * hd_parse_i64, whose result the fast path equals.
  */
 static inline __attribute__((always_inline)) int
@@ -292,8 +289,7 @@ take_i64(const struct parser *ps, struct hd_slice *s, int64_t *out)
 			static const uint64_t pow10[8] = {
 				1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
 			};
-			uint64_t v = n == 1 ? (uint64_t)(s->p[0] - '0') :
-				n <= 8 ? digits8(s->p, n) :
+			uint64_t v = n <= 8 ? digits8(s->p, n) :
 				digits8(s->p, 8) * pow10[n - 8] + digits8(s->p + 8, n - 8);
 
 			*out = (int64_t)v;
@@ -496,8 +492,8 @@ push_zeroed(struct hd_vec *v, size_t size)
 	if (v->len == v->cap)
 		return hd_vec_push(v);
 	p = (char *)v->data + v->len * size;
-	/* A vector in its own reservation (hd_vec_expect, or grown past
-	 * 2 MiB: arena.c) has zeros past its length, as the kernel mapped
+	/* A vector in its own reservation (grown past 2 MiB: arena.c)
+	 * has zeros past its length, as the kernel mapped
 	 * them: the parser's vectors only grow, and nothing writes past
 	 * their ends.  Records of 32 bytes or more are not zeroed again
 	 * there; a smaller one costs a store or two, not worth a test. */

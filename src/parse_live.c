@@ -168,15 +168,6 @@ static int second_live_range(struct parser *ps, const struct hd_live_range *r,
  */
 static const char *find_colon_or_end(const char *p, const char *end)
 {
-	for (; end - p >= 16; p += 16) {
-		hd_v16 b = hd_v_load(p);
-		unsigned mask = hd_v_mask(hd_v_or(
-			hd_v_or(hd_v_eq(b, ':'), hd_v_eq(b, '\n')),
-			hd_v_eq(b, '\0')));
-
-		if (mask)
-			return p + __builtin_ctz(mask);
-	}
 	for (; p < end; p++)
 		if (*p == ':' || *p == '\n' || *p == '\0')
 			return p;
@@ -254,15 +245,8 @@ static inline const char *colon_ahead(const struct parser *ps, struct hd_slice l
 	return memchr(l.p + 4, ':', l.n - 4);
 }
 
-/*
- * The value whose key is name_index, with the hash worked out ahead
- * (look_ahead) when this is the line it was worked out for.  The value
- * look_ahead found first under that hash (a->v, once looked at) is the
- * answer when its key is this one: keys are unique in the index and
- * never leave it, so the lookup would find that value, and it is not
- * made a second time.  Anything else (no value there then, another
- * key) is looked up.
- */
+/* The value whose key is name_index, with the hash worked out ahead
+ * (look_ahead) when this is the line it was worked out for. */
 static inline __attribute__((always_inline)) uint32_t
 value_by_key_ahead(struct parser *ps, struct hd_slice name_index)
 {
@@ -273,9 +257,6 @@ value_by_key_ahead(struct parser *ps, struct hd_slice name_index)
 
 		if (a->p == key.p && a->n == key.n) {
 			ps->a_used++;
-			if (a->v != HD_NONE &&
-			    name_eq(hd_value_key_of(&HD_VALUE(ps->d, a->v)), key))
-				return a->v;
 			return hd_dump_value_by_hash(ps->d, a->hash, key);
 		}
 	}

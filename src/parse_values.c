@@ -175,8 +175,8 @@ static int usual_uses(struct parser *ps, const char *q)
 	return (int)(q - from);
 }
 
-/* The lines after l (a use line or " uses:" ending at a '\n') that
- * usual_uses reads, their bytes. */
+/* The lines after l (" uses:" ending at a '\n') that usual_uses
+ * reads, their bytes. */
 static inline int uses_after(struct parser *ps, struct hd_slice l)
 {
 	const char *q = l.p + l.n;
@@ -255,12 +255,6 @@ parse_use(struct parser *ps, struct hd_slice l)
 	struct hd_use u;
 	size_t n = name_span(t, ps->end);
 
-	/* the usual line, "NAME, operand D" (one digit), read at once: what
-	 * the reading below makes of it */
-	if (n && t.n == n + 11 && usual_use_tail(t.p, n)) {
-		keep_usual_use(ps, t.p, n);
-		return uses_after(ps, l);
-	}
 	if (IS(t, "(none)"))
 		return 0;
 	if (n == 0)

@@ -88,14 +88,9 @@ static int read_uint(struct walk *w, int64_t *out)
 {
 	int64_t v = 0;
 	int overflow = 0;
-	const char *fast;
 
 	if (!hd_is_digit(peek(w)))
 		return -1;
-	/* 18 digits fit in int64 whatever they are: no checks until then */
-	fast = w->end - w->p > 18 ? w->p + 18 : w->end;
-	while (w->p < fast && hd_is_digit((unsigned char)*w->p))
-		v = v * 10 + (*w->p++ - '0');
 	while (hd_is_digit(peek(w))) {
 		int d = *w->p++ - '0';
 
