@@ -119,13 +119,8 @@ static void stated_peak(struct hd_figures *f, const struct hd_dump *d)
 		f->stated_time = d->peak_time;
 }
 
-/*
- * Whole-shape sizes of values without an instruction, worked out once
- * (-2 = not yet known; the instructions' are at hand, dump.h).  Made on
- * first use: such values are rare.
- */
+/* The kept sizes hd_figures_compute_kept was given, or NULL. */
 struct whole_cache {
-	int64_t *by_value;      /* d->values.len entries, or NULL */
 	const uint64_t *kept;   /* hd_figures_compute_kept's, or NULL */
 };
 
@@ -137,13 +132,11 @@ struct whole_cache {
  * else -1.  A value printed without an index is its instruction's whole
  * shape, so its own size serves.
  */
-static int64_t whole_bytes(const struct hd_dump *d, struct whole_cache *wc,
-			   uint32_t v, int64_t own)
+static int64_t whole_bytes(const struct hd_dump *d, uint32_t v, int64_t own)
 {
 	const struct hd_value *val = &HD_VALUE(d, v);
 	uint32_t insn = val->insn;
 	uint32_t table;
-	size_t k;
 
 	if (insn == HD_NONE)
 		insn = hd_dump_insn_by_name(d, val->name);
@@ -152,16 +145,7 @@ static int64_t whole_bytes(const struct hd_dump *d, struct whole_cache *wc,
 	if (!(val->flags & HD_VALUE_INDEXED) || val->index_n == 2)
 		return own;
 	table = hd_dump_value_by_key(d, val->name);
-	if (table == HD_NONE)
-		return -1;
-	if (!wc->by_value) {
-		wc->by_value = hd_xmalloc(d->values.len * sizeof(*wc->by_value));
-		for (k = 0; k < d->values.len; k++)
-			wc->by_value[k] = -2;
-	}
-	if (wc->by_value[table] == -2)
-		wc->by_value[table] = hd_value_logical_bytes(d, table);
-	return wc->by_value[table];
+	return table == HD_NONE ? -1 : hd_value_logical_bytes(d, table);
 }
 
 /* Sizes of one live range's value (-1 = unknown). */
@@ -213,7 +197,7 @@ static inline struct range_size range_size(const struct hd_dump *d,
 		return s;
 	}
 	s.own = hd_value_logical_bytes(d, v);
-	s.whole = whole_bytes(d, wc, v, s.own);
+	s.whole = whole_bytes(d, v, s.own);
 	return s;
 }
 
@@ -458,7 +442,7 @@ static int live_bytes_from_diff(const struct live_diff *ld, int64_t max,
 static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
 			    const uint64_t *kept)
 {
-	struct whole_cache wc = { NULL, kept };
+	struct whole_cache wc = { kept };
 	struct live_diff ld;
 	struct hd_vec mem = HD_VEC_INIT(int64_t);
 	int64_t t[2], sum[2];
@@ -480,7 +464,6 @@ static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
 	ok = t[0] >= 0 && (live_bytes_from_diff(&ld, d->live_max, t, sum) == 0 ||
 			   live_bytes_at2(d, &wc, t, sum) == 0);
 	hd_vec_release(&mem);
-	free(wc.by_value);
 	if (!ok) {
 		f->recomputed_unsized = 0;
 		return;
