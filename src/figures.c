@@ -944,8 +944,6 @@ struct held_sweep {
 	uint32_t *at_start, *at_end;    /* end of each time's bucket */
 	struct held_event *by_start, *by_end; /* by time, read in order */
 	int64_t *run, total, best;      /* held per colour and in all */
-	uint32_t *dirty, n_dirty;       /* colours changed since the last t */
-	unsigned char *is_dirty;
 };
 
 /* Why d has no held peak, or NULL. */
@@ -1117,10 +1115,6 @@ held_apply(struct held_sweep *sw, const struct held_event *list, uint32_t *p,
 		if (__builtin_add_overflow(sw->total, change, &sw->total) ||
 		    __builtin_add_overflow(sw->run[c], change, &sw->run[c]))
 			return "bytes held that add up beyond int64";
-		if (!sw->is_dirty[c] && change) {
-			sw->is_dirty[c] = 1;
-			sw->dirty[sw->n_dirty++] = c;
-		}
 	}
 	*p = i;
 	return NULL;
@@ -1137,16 +1131,12 @@ static void held_settle(struct held_sweep *sw, int64_t t, hd_held_fn fn,
 		sw->best = sw->total;
 		h->time = t;
 	}
-	for (c = 0; c < sw->n_dirty; c++) {
-		uint32_t k = sw->dirty[c];
-
-		sw->is_dirty[k] = 0;
-		if (sw->run[k] > h->color_bytes[k]) {
-			h->color_bytes[k] = sw->run[k];
-			h->color_time[k] = t;
+	/* a dump has a few colours: each is looked at each time */
+	for (c = 0; c < h->n_colors; c++)
+		if (sw->run[c] > h->color_bytes[c]) {
+			h->color_bytes[c] = sw->run[c];
+			h->color_time[c] = t;
 		}
-	}
-	sw->n_dirty = 0;
 	if (fn) {
 		struct hd_held_state st;
 
@@ -1172,8 +1162,6 @@ static const char *held_run(struct held_sweep *sw, size_t T, hd_held_fn fn,
 	int64_t t = 0;
 
 	sw->run = hd_xcalloc(sw->h->n_colors, sizeof(*sw->run));
-	sw->dirty = hd_xmalloc(sw->h->n_colors * sizeof(*sw->dirty));
-	sw->is_dirty = hd_xcalloc(sw->h->n_colors, 1);
 	sw->best = -1;
 	while (t <= (int64_t)T) {
 		why = held_apply(sw, sw->by_end, &pe, t ? sw->at_end[t - 1] : 0, -1);
@@ -1197,8 +1185,6 @@ static void held_sweep_free(struct held_sweep *sw)
 	free(sw->tree_of);
 	free(sw->shared);
 	hd_vec_release(&sw->scratch);
-	free(sw->dirty);
-	free(sw->is_dirty);
 	free(sw->xs_pool);
 	free(sw->cnt_pool);
 	free(sw->len_pool);
