@@ -1150,29 +1150,24 @@ static void held_settle(struct held_sweep *sw, int64_t t, hd_held_fn fn,
 
 /*
  * The sweep over the times 0..T: at t the ends before t, the starts of
- * t, then the totals.  Without fn only the times some range starts at
- * are visited (and 0): the bytes held rise only there, so the peaks and
- * their first times are the same.  The reason when there is no figure.
+ * t, then the totals.  The reason when there is no figure.
  */
 static const char *held_run(struct held_sweep *sw, size_t T, hd_held_fn fn,
 			    void *ctx)
 {
 	uint32_t ps = 0, pe = 0;
 	const char *why = NULL;
-	int64_t t = 0;
+	int64_t t;
 
 	sw->run = hd_xcalloc(sw->h->n_colors, sizeof(*sw->run));
 	sw->best = -1;
-	while (t <= (int64_t)T) {
+	for (t = 0; t <= (int64_t)T; t++) {
 		why = held_apply(sw, sw->by_end, &pe, t ? sw->at_end[t - 1] : 0, -1);
 		if (!why)
 			why = held_apply(sw, sw->by_start, &ps, sw->at_start[t], 1);
 		if (why)
 			break;
 		held_settle(sw, t, fn, ctx);
-		/* without fn, on to the next time a range starts at */
-		for (t++; !fn && t <= (int64_t)T && sw->at_start[t] == ps; t++)
-			;
 	}
 	sw->h->bytes = sw->best;
 	return why;
