@@ -772,32 +772,12 @@ static int held_radix(struct held_item *it, size_t n, struct hd_vec *sc)
 	return f == 3;
 }
 
-/* Below this many items an allocation's are sorted by insertion. */
-#define HELD_FEW 16
-
-/* Sorts it[0, n) (one allocation) by cmp_item, stably: a few by
- * insertion, items in order already with one look, the others by
- * held_radix (a comparison sort of many costs several times more). */
+/* Sorts it[0, n) (one allocation) by cmp_item, stably: by held_radix
+ * (a comparison sort of many costs several times more), else qsort. */
 static void held_sort(struct held_item *it, size_t n, struct hd_vec *sc)
 {
-	size_t i, j;
-
-	for (i = 1; i < n && cmp_item(&it[i - 1], &it[i]) <= 0; i++)
-		;
-	if (i >= n)
-		return;
-	if (n > HELD_FEW) {
-		if (!held_radix(it, n, sc))
-			qsort(it, n, sizeof(*it), cmp_item);
-		return;
-	}
-	for (; i < n; i++) {
-		struct held_item x = it[i];
-
-		for (j = i; j > 0 && cmp_item(&it[j - 1], &x) > 0; j--)
-			it[j] = it[j - 1];
-		it[j] = x;
-	}
+	if (n > 1 && !held_radix(it, n, sc))
+		qsort(it, n, sizeof(*it), cmp_item);
 }
 
 /*
