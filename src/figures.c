@@ -207,7 +207,7 @@ static inline struct range_size range_size(const struct hd_dump *d,
  * order on a large dump.  It fetches ahead in two stages of prefetches
  * (nothing waits for them, so their misses overlap with the work):
  * RANGE_AHEAD ranges ahead the value record's sizes and the entries of
- * the two difference arrays at the range's end (its start's follow the
+ * the difference array at the range's end (its start's follow the
  * ranges, mostly in order of start); half as far, once the record is
  * in, the value line and instruction of a value whose sizes the record
  * does not keep.
@@ -217,8 +217,7 @@ static inline struct range_size range_size(const struct hd_dump *d,
 /* The first stage for range i. */
 static inline __attribute__((always_inline)) void
 fetch_range_record(const struct hd_dump *d, const struct whole_cache *wc,
-		   const int64_t *diff, const int64_t *at, size_t i,
-		   int64_t max)
+		   const int64_t *diff, size_t i, int64_t max)
 {
 	const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
 
@@ -234,7 +233,6 @@ fetch_range_record(const struct hd_dump *d, const struct whole_cache *wc,
 		int64_t e = lr->end < max ? lr->end : max;
 
 		__builtin_prefetch(&diff[e + 2]);
-		__builtin_prefetch(&at[e + 1]);
 	}
 }
 
@@ -263,19 +261,18 @@ fetch_range_sizes(const struct hd_dump *d, const struct whole_cache *wc,
  * i == 0. */
 static inline __attribute__((always_inline)) void
 fetch_range(const struct hd_dump *d, const struct whole_cache *wc,
-	    const int64_t *diff, const int64_t *at, size_t i, size_t n,
-	    int64_t max)
+	    const int64_t *diff, size_t i, size_t n, int64_t max)
 {
 	size_t j;
 
 	if (i == 0) {
 		for (j = 0; j < RANGE_AHEAD && j < n; j++)
-			fetch_range_record(d, wc, diff, at, j, max);
+			fetch_range_record(d, wc, diff, j, max);
 		for (j = 0; j < RANGE_AHEAD / 2 && j < n; j++)
 			fetch_range_sizes(d, wc, j);
 	}
 	if (i + RANGE_AHEAD < n)
-		fetch_range_record(d, wc, diff, at, i + RANGE_AHEAD, max);
+		fetch_range_record(d, wc, diff, i + RANGE_AHEAD, max);
 	if (i + RANGE_AHEAD / 2 < n)
 		fetch_range_sizes(d, wc, i + RANGE_AHEAD / 2);
 }
@@ -288,23 +285,6 @@ static int clamp_range(const struct hd_live_range *lr, int64_t max,
 	*end = lr->end < max ? lr->end : max;
 	return *start >= 0 && *start <= *end;
 }
-
-/*
- * The bytes live at each time (what live_bytes_at2 adds up) as a
- * difference array over the times: +b at a range's start, -b after its
- * end, b as live_bytes_at2 weighs the range.  xla_peak_time fills it in
- * the pass it makes anyway, and the bytes at a time are then its prefix
- * sum, without a second pass over the ranges (each a cache miss or
- * two).  overflow: an entry went beyond int64 (only hostile shapes do);
- * then the second pass is made after all, which says exactly which sum
- * does not fit.
- */
-struct live_diff {
-	int64_t *at;            /* T + 3 entries */
-	int64_t *peak;          /* T + 3 entries: xla_peak_time's own
-				 * difference array */
-	int overflow;
-};
 
 /*
  * The peak time the way XLA chooses it (HloLiveRange, FORMAT.md section
@@ -323,38 +303,28 @@ struct live_diff {
  *
  * Returns -1 when the sizes add up beyond int64 (only hostile shapes
  * do), so the caller leaves the figure absent rather than wrong.
- *
- * The same pass fills ld (see struct live_diff) for the bytes live at
- * a time.  Its own difference array is ld->peak, zero.
+ * diff: T + 3 entries, zero.
  */
 static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
-			     uint32_t *unsized, struct live_diff *ld)
+			     uint32_t *unsized, int64_t *diff)
 {
 	int64_t max = d->live_max, t, run = 0, best = -1, best_t = 0;
-	int64_t *diff = ld->peak;
 	size_t i;
-	int overflow = 0, plain = d->peak_style == HD_PEAK_PLAIN;
+	int overflow = 0;
 
 	for (i = 0; i < d->live_ranges.len; i++) {
-		int64_t start, end, w, b;
+		int64_t start, end, w;
 		struct range_size sz;
 		int in;
 
-		fetch_range(d, wc, diff, ld->at, i, d->live_ranges.len, max);
+		fetch_range(d, wc, diff, i, d->live_ranges.len, max);
 		sz = range_size(d, wc, i);
 		w = sz.whole >= 0 ? sz.whole : sz.own;
-		b = plain && sz.whole >= 0 ? sz.whole : sz.own;
 
 		if (sz.own < 0)
 			(*unsized)++;
 
 		in = clamp_range(&HD_LIVE_RANGE(d, i), max, &start, &end);
-		if (in && b > 0) {
-			ld->overflow |= __builtin_add_overflow(ld->at[start], b,
-							       &ld->at[start]);
-			ld->overflow |= __builtin_sub_overflow(ld->at[end + 1], b,
-							       &ld->at[end + 1]);
-		}
 		if (w <= 0 || !in)
 			continue;
 		overflow |= __builtin_add_overflow(diff[start], w, &diff[start]);
@@ -377,9 +347,8 @@ static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
  * At the stated time this gives the stated peak bytes of the corpus
  * dumps, cumulative and plain.
  *
- * Worked out at two times in one pass (sum[0] at t[0], sum[1] at t[1]);
- * only when live_bytes_from_diff overflows.  Returns -1 when a sum does
- * not fit in int64.
+ * Worked out at two times in one pass (sum[0] at t[0], sum[1] at t[1]).
+ * Returns -1 when a sum does not fit in int64.
  */
 static int live_bytes_at2(const struct hd_dump *d, struct whole_cache *wc,
 			  const int64_t t[2], int64_t sum[2])
@@ -409,31 +378,6 @@ static int live_bytes_at2(const struct hd_dump *d, struct whole_cache *wc,
 }
 
 /*
- * live_bytes_at2 from the difference array: the same sums, or -1 when
- * a prefix sum goes beyond int64 (then the caller asks live_bytes_at2,
- * as a sum that fits may have a prefix on the way that does not).
- * Without an overflow anywhere, the prefix at t is exactly the sum of
- * the positive bytes live at t, so it fits, and live_bytes_at2 adds up
- * the same numbers without an overflow.  No range is live outside [0, T].
- */
-static int live_bytes_from_diff(const struct live_diff *ld, int64_t max,
-				const int64_t t[2], int64_t sum[2])
-{
-	int64_t run = 0, x, hi = t[0] > t[1] ? t[0] : t[1];
-	int overflow = ld->overflow;
-
-	sum[0] = sum[1] = 0;
-	for (x = 0; x <= hi && x <= max && !overflow; x++) {
-		overflow |= __builtin_add_overflow(run, ld->at[x], &run);
-		if (x == t[0])
-			sum[0] = run;
-		if (x == t[1])
-			sum[1] = run;
-	}
-	return overflow ? -1 : 0;
-}
-
-/*
  * Peak recomputed from BufferLiveRange.  Needs "HloLiveRange (max T)"
  * and at least one range; T must not exceed the number of input lines
  * (the InstructionSequence prints T lines), which bounds the array.
@@ -443,26 +387,21 @@ static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
 			    const uint64_t *kept)
 {
 	struct whole_cache wc = { kept };
-	struct live_diff ld;
 	struct hd_vec mem = HD_VEC_INIT(int64_t);
 	int64_t t[2], sum[2];
-	size_t n;
 	int ok;
 
 	if (d->live_max < 0 || d->live_ranges.len == 0 ||
 	    (uint64_t)d->live_max > d->n_lines)
 		return;
-	/* the two difference arrays in one block, on 2 MiB pages where
-	 * the kernel can (arena.h): they are written at random times, and
-	 * 4 KiB pages would each take a fault and miss the TLB */
-	n = (size_t)d->live_max + 3;
-	ld.at = hd_vec_block_zeroed(&mem, sizeof(*ld.at), 2 * n);
-	ld.peak = ld.at + n;
-	ld.overflow = 0;
-	t[0] = xla_peak_time(d, &wc, &f->recomputed_unsized, &ld);
+	/* the difference array on 2 MiB pages where the kernel can
+	 * (arena.h): it is written at random times, and 4 KiB pages would
+	 * each take a fault and miss the TLB */
+	t[0] = xla_peak_time(d, &wc, &f->recomputed_unsized,
+			     hd_vec_block_zeroed(&mem, sizeof(int64_t),
+						 (size_t)d->live_max + 3));
 	t[1] = f->has_stated ? f->stated_time : -1;
-	ok = t[0] >= 0 && (live_bytes_from_diff(&ld, d->live_max, t, sum) == 0 ||
-			   live_bytes_at2(d, &wc, t, sum) == 0);
+	ok = t[0] >= 0 && live_bytes_at2(d, &wc, t, sum) == 0;
 	hd_vec_release(&mem);
 	if (!ok) {
 		f->recomputed_unsized = 0;
