@@ -119,11 +119,6 @@ static void stated_peak(struct hd_figures *f, const struct hd_dump *d)
 		f->stated_time = d->peak_time;
 }
 
-/* The kept sizes hd_figures_compute_kept was given, or NULL. */
-struct whole_cache {
-	const uint64_t *kept;   /* hd_figures_compute_kept's, or NULL */
-};
-
 /*
  * Logical bytes of the whole shape of the instruction that defines
  * value v (the size XLA uses to choose the peak time, FORMAT.md section
@@ -159,16 +154,6 @@ static inline int kept_both(uint64_t k)
 	return (uint32_t)k != 0 && (uint32_t)(k >> 32) != 0;
 }
 
-/* The kept sizes of value v as hd_figures_compute_kept's array has
- * them: from there, else from the record. */
-static inline uint64_t kept_of(const struct hd_dump *d,
-			       const struct whole_cache *wc, uint32_t v)
-{
-	if (wc->kept)
-		return wc->kept[v];
-	return hd_figures_kept(&HD_VALUE(d, v));
-}
-
 /*
  * The sizes of live range i's value.  Worked out again each time they
  * are needed rather than kept for every range (16 bytes a range, much
@@ -180,8 +165,7 @@ static inline uint64_t kept_of(const struct hd_dump *d,
  * inline and without a look at those two records: on a large dump they
  * are most of what the passes over the live ranges read.
  */
-static inline struct range_size range_size(const struct hd_dump *d,
-					   struct whole_cache *wc, size_t i)
+static inline struct range_size range_size(const struct hd_dump *d, size_t i)
 {
 	uint32_t v = HD_LIVE_RANGE(d, i).value;
 	struct range_size s = { -1, -1 };
@@ -190,7 +174,7 @@ static inline struct range_size range_size(const struct hd_dump *d,
 
 	if (v == HD_NONE)
 		return s;
-	k = kept_of(d, wc, v);
+	k = hd_figures_kept(&HD_VALUE(d, v));
 	if (kept_both(k)) {
 		s.own = hd_size_kept((uint32_t)k);
 		s.whole = hd_size_kept((uint32_t)(k >> 32));
@@ -216,14 +200,12 @@ static inline struct range_size range_size(const struct hd_dump *d,
 
 /* The first stage for range i. */
 static inline __attribute__((always_inline)) void
-fetch_range_record(const struct hd_dump *d, const struct whole_cache *wc,
-		   const int64_t *diff, size_t i, int64_t max)
+fetch_range_record(const struct hd_dump *d, const int64_t *diff, size_t i,
+		   int64_t max)
 {
 	const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
 
-	if (lr->value != HD_NONE && wc->kept) {
-		__builtin_prefetch(&wc->kept[lr->value]);
-	} else if (lr->value != HD_NONE) {
+	if (lr->value != HD_NONE) {
 		const char *rec = (const char *)&HD_VALUE(d, lr->value);
 
 		/* own_kept and whole_kept, side by side in one line */
@@ -238,8 +220,7 @@ fetch_range_record(const struct hd_dump *d, const struct whole_cache *wc,
 
 /* The second stage for range i. */
 static inline __attribute__((always_inline)) void
-fetch_range_sizes(const struct hd_dump *d, const struct whole_cache *wc,
-		  size_t i)
+fetch_range_sizes(const struct hd_dump *d, size_t i)
 {
 	uint32_t v = HD_LIVE_RANGE(d, i).value;
 	const struct hd_value *val;
@@ -247,7 +228,7 @@ fetch_range_sizes(const struct hd_dump *d, const struct whole_cache *wc,
 
 	if (v == HD_NONE)
 		return;
-	k = kept_of(d, wc, v);
+	k = hd_figures_kept(&HD_VALUE(d, v));
 	if (kept_both(k))
 		return;
 	val = &HD_VALUE(d, v);
@@ -260,21 +241,21 @@ fetch_range_sizes(const struct hd_dump *d, const struct whole_cache *wc,
 /* Both stages ahead of range i of n: primed for the first ranges at
  * i == 0. */
 static inline __attribute__((always_inline)) void
-fetch_range(const struct hd_dump *d, const struct whole_cache *wc,
-	    const int64_t *diff, size_t i, size_t n, int64_t max)
+fetch_range(const struct hd_dump *d, const int64_t *diff, size_t i, size_t n,
+	    int64_t max)
 {
 	size_t j;
 
 	if (i == 0) {
 		for (j = 0; j < RANGE_AHEAD && j < n; j++)
-			fetch_range_record(d, wc, diff, j, max);
+			fetch_range_record(d, diff, j, max);
 		for (j = 0; j < RANGE_AHEAD / 2 && j < n; j++)
-			fetch_range_sizes(d, wc, j);
+			fetch_range_sizes(d, j);
 	}
 	if (i + RANGE_AHEAD < n)
-		fetch_range_record(d, wc, diff, i + RANGE_AHEAD, max);
+		fetch_range_record(d, diff, i + RANGE_AHEAD, max);
 	if (i + RANGE_AHEAD / 2 < n)
-		fetch_range_sizes(d, wc, i + RANGE_AHEAD / 2);
+		fetch_range_sizes(d, i + RANGE_AHEAD / 2);
 }
 
 /* Clamps a range to [0, T]; returns 0 if nothing is left of it. */
@@ -305,8 +286,8 @@ static int clamp_range(const struct hd_live_range *lr, int64_t max,
  * do), so the caller leaves the figure absent rather than wrong.
  * diff: T + 3 entries, zero.
  */
-static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
-			     uint32_t *unsized, int64_t *diff)
+static int64_t xla_peak_time(const struct hd_dump *d, uint32_t *unsized,
+			     int64_t *diff)
 {
 	int64_t max = d->live_max, t, run = 0, best = -1, best_t = 0;
 	size_t i;
@@ -317,8 +298,8 @@ static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
 		struct range_size sz;
 		int in;
 
-		fetch_range(d, wc, diff, i, d->live_ranges.len, max);
-		sz = range_size(d, wc, i);
+		fetch_range(d, diff, i, d->live_ranges.len, max);
+		sz = range_size(d, i);
 		w = sz.whole >= 0 ? sz.whole : sz.own;
 
 		if (sz.own < 0)
@@ -350,8 +331,8 @@ static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
  * Worked out at two times in one pass (sum[0] at t[0], sum[1] at t[1]).
  * Returns -1 when a sum does not fit in int64.
  */
-static int live_bytes_at2(const struct hd_dump *d, struct whole_cache *wc,
-			  const int64_t t[2], int64_t sum[2])
+static int live_bytes_at2(const struct hd_dump *d, const int64_t t[2],
+			  int64_t sum[2])
 {
 	int plain = d->peak_style == HD_PEAK_PLAIN;
 	size_t i;
@@ -367,7 +348,7 @@ static int live_bytes_at2(const struct hd_dump *d, struct whole_cache *wc,
 
 		if (!live[0] && !live[1])
 			continue;
-		sz = range_size(d, wc, i);
+		sz = range_size(d, i);
 		b = plain && sz.whole >= 0 ? sz.whole : sz.own;
 		for (k = 0; k < 2; k++)
 			if (live[k] && b > 0 &&
@@ -383,10 +364,8 @@ static int live_bytes_at2(const struct hd_dump *d, struct whole_cache *wc,
  * (the InstructionSequence prints T lines), which bounds the array.
  * Absent when the sizes add up beyond int64.
  */
-static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
-			    const uint64_t *kept)
+static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d)
 {
-	struct whole_cache wc = { kept };
 	struct hd_vec mem = HD_VEC_INIT(int64_t);
 	int64_t t[2], sum[2];
 	int ok;
@@ -397,11 +376,11 @@ static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
 	/* the difference array on 2 MiB pages where the kernel can
 	 * (arena.h): it is written at random times, and 4 KiB pages would
 	 * each take a fault and miss the TLB */
-	t[0] = xla_peak_time(d, &wc, &f->recomputed_unsized,
+	t[0] = xla_peak_time(d, &f->recomputed_unsized,
 			     hd_vec_block_zeroed(&mem, sizeof(int64_t),
 						 (size_t)d->live_max + 3));
 	t[1] = f->has_stated ? f->stated_time : -1;
-	ok = t[0] >= 0 && live_bytes_at2(d, &wc, t, sum) == 0;
+	ok = t[0] >= 0 && live_bytes_at2(d, t, sum) == 0;
 	hd_vec_release(&mem);
 	if (!ok) {
 		f->recomputed_unsized = 0;
@@ -1669,12 +1648,6 @@ void hd_alias_names(const struct hd_dump *d, uint32_t alloc,
 
 int hd_figures_compute(struct hd_figures *f, const struct hd_dump *d)
 {
-	return hd_figures_compute_kept(f, d, NULL);
-}
-
-int hd_figures_compute_kept(struct hd_figures *f, const struct hd_dump *d,
-			    const uint64_t *kept)
-{
 	memset(f, 0, sizeof(*f));
 	f->by_color.elem = sizeof(struct hd_color_bytes);
 	f->copies.elem = sizeof(struct hd_copy);
@@ -1690,7 +1663,7 @@ int hd_figures_compute_kept(struct hd_figures *f, const struct hd_dump *d,
 	f->total_mismatch = f->has_total && f->total_bytes != f->alloc_bytes;
 	count_things(f, d);
 	stated_peak(f, d);
-	recomputed_peak(f, d, kept);
+	recomputed_peak(f, d);
 	held_peak(f, d);
 	find_copies(f, d);
 	leave_out_partial(f, d);
