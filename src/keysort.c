@@ -112,16 +112,6 @@ static void merge_runs(const struct ksort *k, const struct hd_key_item *l,
 		memmove(dst, r, (size_t)(re - r) * sizeof(*r));
 }
 
-/* Merges the sorted runs a[0, h) and a[h, n) with tmp[0, h) as scratch. */
-static void merge(const struct ksort *k, struct hd_key_item *a,
-		  struct hd_key_item *tmp, size_t h, size_t n)
-{
-	if (h == 0 || h == n || !before(k, &a[h], &a[h - 1]))
-		return;         /* already in order */
-	memcpy(tmp, a, h * sizeof(*a));   /* the left run moves out */
-	merge_runs(k, tmp, h, a + h, n - h, a);
-}
-
 /* Puts t into the sorted items[0, y], at its place, the ones after it
  * one up (items[y] is free). */
 static void insert_sorted(const struct ksort *ks, struct hd_key_item *items,
@@ -147,7 +137,8 @@ static void msort(const struct ksort *k, struct hd_key_item *a,
 	}
 	msort(k, a, tmp, h);
 	msort(k, a + h, tmp, n - h);
-	merge(k, a, tmp, h, n);
+	memcpy(tmp, a, h * sizeof(*a));   /* the left run moves out */
+	merge_runs(k, tmp, h, a + h, n - h, a);
 }
 
 /*
