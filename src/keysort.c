@@ -477,8 +477,6 @@ uint64_t *hd_key_radix_sort(uint64_t *a, uint64_t *tmp, size_t n,
 		unsigned shift = lo + d * digit;
 		uint64_t mask = digit_mask(bits, digit, d), *t, k;
 
-		if (c[(a[0] >> shift) & mask] == n)
-			continue;
 		for (k = 0; k <= mask; k++) {
 			x = c[k];
 			c[k] = sum;
