@@ -142,25 +142,6 @@ static int value_kind(const struct hd_dump *d, uint32_t v)
 }
 
 /*
- * Are the shapes sa of old value a and sb of new value b byte-identical?
- * Where both values have a value line, unequal hashes of its shape
- * (dump.h) say no without reading the text.
- */
-static int same_shape(const struct hd_dump *o, const struct hd_value *va,
-		      struct hd_slice sa, const struct hd_dump *n,
-		      const struct hd_value *vb, struct hd_slice sb)
-{
-	if (sa.n != sb.n)
-		return 0;
-	if (va->alloc_value != HD_NONE &&
-	    vb->alloc_value != HD_NONE &&
-	    HD_ALLOC_VALUE(o, va->alloc_value).shape_hash !=
-		    HD_ALLOC_VALUE(n, vb->alloc_value).shape_hash)
-		return 0;
-	return hd_bytes_eq(sa.p, sb.p, sa.n);
-}
-
-/*
  * What differs between old value a and new value b, whose sizes are
  * sa_size and sb_size.  Byte-identical shapes differ in nothing a shape
  * can (most matched values): their layouts are not stripped to compare,
@@ -172,7 +153,7 @@ static uint32_t value_changes(const struct hd_dump *o, uint32_t a,
 {
 	struct hd_slice sa = hd_value_shape(o, a), sb = hd_value_shape(n, b);
 	const struct hd_value *va = &HD_VALUE(o, a), *vb = &HD_VALUE(n, b);
-	int same = same_shape(o, va, sa, n, vb, sb);
+	int same = hd_slice_eq(sa, sb);
 	uint32_t c = 0;
 
 	if (a_size != b_size)
