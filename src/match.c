@@ -199,10 +199,9 @@ static uint64_t *side_loose_block(struct side *s)
  * order (the sort is stable).  Each item is one number: the value's
  * index in its low bits, above them the start and the id, each in as
  * few bits as its largest value needs, which keeps the items at 8 bytes
- * and the radix passes few; when the ids already ascend in dump order
- * the start alone sorts, as the stable order of equal starts is then
- * their id order.  Where the three do not fit in 64 bits (hostile ids
- * and starts), the items are sorted by id, then stably by start.
+ * and the radix passes few.  Where the three do not fit in 64 bits
+ * (hostile ids and starts), the items are sorted by id, then stably by
+ * start.
  */
 void hd_match_side_order(struct hd_match_side *ms)
 {
@@ -210,9 +209,8 @@ void hd_match_side_order(struct hd_match_side *ms)
 	uint64_t *a = side_loose_block(s);
 	uint64_t *tmp = a + s->n + 1;
 	uint64_t *sorted;
-	uint64_t max_start = 0, max_id = 0, prev_id = 0, v_mask;
+	uint64_t max_start = 0, max_id = 0, v_mask;
 	unsigned id_bits, start_bits, v_bits = bit_width(s->n);
-	int ids_ascend = 1;
 	uint32_t i;
 
 	for (i = 0; i < s->n; i++) {
@@ -223,23 +221,17 @@ void hd_match_side_order(struct hd_match_side *ms)
 			max_start = start;
 		if (id > max_id)
 			max_id = id;
-		ids_ascend &= id >= prev_id;
-		prev_id = id;
 		a[i] = start;
 		tmp[i] = id; /* tmp is the sort's scratch, free till then */
 	}
 	/* No live range sorts last: just after the latest start. */
-	id_bits = ids_ascend ? 0 : bit_width(max_id);
+	id_bits = bit_width(max_id);
 	start_bits = bit_width(max_start + 1);
 	v_mask = ((uint64_t)1 << v_bits) - 1;
 	if (start_bits + id_bits + v_bits <= 64) {
 		for (i = 0; i < s->n; i++) {
 			uint64_t start = a[i] == HD_NONE ? max_start + 1 : a[i];
-			uint64_t key = start << id_bits;
-
-			if (id_bits)
-				key |= tmp[i];
-			a[i] = key << v_bits | i;
+			a[i] = (start << id_bits | tmp[i]) << v_bits | i;
 		}
 		sorted = hd_key_radix_sort(a, tmp, s->n, v_bits, start_bits + id_bits);
 	} else {
