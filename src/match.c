@@ -321,11 +321,10 @@ struct keys_run {
 	uint32_t n, k, n0, n1;
 };
 
-/* The loop of side_keys, made once for each way of finding the key
- * (by_row), of having rows to keep in step (rows) and of leaving out
- * the values of key 0 (sparse): constants where it is inlined. */
-static inline __attribute__((always_inline)) void
-keys_loop(struct keys_run *w, int by_row, int rows, int sparse)
+/* The loop of side_keys: the key found by row or by value (by_row),
+ * the rows kept in step (rows), the values of key 0 left out
+ * (sparse). */
+static void keys_loop(struct keys_run *w, int by_row, int rows, int sparse)
 {
 	uint32_t *fl = w->fl, *row = w->row, *a0 = w->a0, *a1 = w->a1;
 	uint64_t *keys = w->keys;
@@ -385,14 +384,7 @@ static void side_keys(struct side *s, const struct keysrc *ks,
 			      s->partner, ks->at, ks->stride, s->n_free,
 			      0, 0, 0 };
 
-	if (ks->by_row)
-		keys_loop(&w, 1, 1, 0);
-	else if (ks->sparse)
-		keys_loop(&w, 0, s->row != NULL, 1);
-	else if (s->row)
-		keys_loop(&w, 0, 1, 0);
-	else
-		keys_loop(&w, 0, 0, 0);
+	keys_loop(&w, ks->by_row, s->row != NULL, ks->sparse);
 	s->n_free = w.k;
 	n_at[0] = w.n0;
 	n_at[1] = w.n1;
