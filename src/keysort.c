@@ -128,13 +128,8 @@ static void msort(const struct ksort *k, struct hd_key_item *a,
 {
 	size_t h = n / 2;
 
-	if (n <= 12) {
-		size_t x;
-
-		for (x = 1; x < n; x++)
-			insert_sorted(k, a, x, a[x]);
+	if (n < 2)
 		return;
-	}
 	msort(k, a, tmp, h);
 	msort(k, a + h, tmp, n - h);
 	memcpy(tmp, a, h * sizeof(*a));   /* the left run moves out */
