@@ -144,8 +144,7 @@ static int value_kind(const struct hd_dump *d, uint32_t v)
 /*
  * What differs between old value a and new value b, whose sizes are
  * sa_size and sb_size.  Byte-identical shapes differ in nothing a shape
- * can (most matched values): their layouts are not stripped to compare,
- * nor their memory spaces parsed twice.
+ * can (most matched values): their layouts are not stripped to compare.
  */
 static uint32_t value_changes(const struct hd_dump *o, uint32_t a,
 			      int64_t a_size, const struct hd_dump *n,
@@ -153,17 +152,15 @@ static uint32_t value_changes(const struct hd_dump *o, uint32_t a,
 {
 	struct hd_slice sa = hd_value_shape(o, a), sb = hd_value_shape(n, b);
 	const struct hd_value *va = &HD_VALUE(o, a), *vb = &HD_VALUE(n, b);
-	int same = hd_slice_eq(sa, sb);
 	uint32_t c = 0;
 
 	if (a_size != b_size)
 		c |= HD_CHANGE_SIZE;
-	if (!same)
+	if (!hd_slice_eq(sa, sb))
 		c |= hd_slice_eq(hd_shape_strip_layout(sa),
 				 hd_shape_strip_layout(sb)) ?
 			     HD_CHANGE_LAYOUT : HD_CHANGE_SHAPE;
-	if ((!same || ((va->flags | vb->flags) & HD_VALUE_HAS_COLOR)) &&
-	    hd_value_space(o, a) != hd_value_space(n, b)) {
+	if (hd_value_space(o, a) != hd_value_space(n, b)) {
 		c |= HD_CHANGE_SPACE;
 		c &= ~(uint32_t)HD_CHANGE_LAYOUT;
 	}
