@@ -209,17 +209,12 @@ static int full_value_cmp(void *ctx, uint32_t ia, uint32_t ib)
 }
 
 /* The sort item of entry i (keysort.h): |delta| descending, status,
- * key; differs() (given as differ) splits the entries before the
- * sort.  The others are all matched with delta 0 (no size change):
- * ordered by key alone. */
+ * key; differs() splits the entries before the sort. */
 static void value_item(const struct hd_diff *df, struct hd_key_item *it,
-		       const struct hd_value_diff *x, uint32_t i, int differ)
+		       const struct hd_value_diff *x, uint32_t i)
 {
-	if (differ)
-		hd_key_item_set(it, ~hd_magnitude(x->delta), x->status,
-				vd_key(df, x), i);
-	else
-		hd_key_item_set_str(it, vd_key(df, x), i);
+	hd_key_item_set(it, ~hd_magnitude(x->delta), x->status, vd_key(df, x),
+			i);
 }
 
 /* value_item of a differing entry without its key (a partial listing:
@@ -345,7 +340,7 @@ static int fill_value(const struct hd_diff *df, struct hd_value_diff *out,
 	if (status != HD_STATUS_MATCHED || changes) {
 		n->listed++;
 		if (!df->partial)
-			value_item(df, it, &x, i, 1);
+			value_item(df, it, &x, i);
 		*out = x;
 		return 1;
 	}
@@ -355,7 +350,7 @@ static int fill_value(const struct hd_diff *df, struct hd_value_diff *out,
 		if (df->rest_unsorted)
 			hd_key_item_set(it, 0, 0, HD_SLICE_NULL, i);
 		else
-			value_item(df, it, &x, i, 0);
+			value_item(df, it, &x, i);
 		*out = x;
 	}
 	return 0;
@@ -808,7 +803,7 @@ static void sort_rest(struct hd_diff *df)
 		return;
 	items = hd_xmalloc(n * sizeof(*items));
 	for (i = 0; i < n; i++)
-		value_item(df, &items[i], &v[a + i], (uint32_t)(a + i), 0);
+		value_item(df, &items[i], &v[a + i], (uint32_t)(a + i));
 	hd_key_sort(items, n, full_value_cmp, df);
 	for (i = 0; i < n; i++)
 		items[i].idx -= (uint32_t)a;

@@ -50,18 +50,6 @@ void hd_key_item_set(struct hd_key_item *it, uint64_t w0, uint32_t w1,
 	it->idx = idx;
 }
 
-void hd_key_item_set_str(struct hd_key_item *it, struct hd_slice s,
-			 uint32_t idx)
-{
-	uint64_t w[4];
-
-	prefix_words(s, w, 4);
-	it->w0 = w[0];
-	it->w1 = 0;
-	memcpy(it->p, w + 1, sizeof(it->p));
-	it->idx = idx;
-}
-
 struct ksort {
 	int (*full)(void *ctx, uint32_t a, uint32_t b);
 	void *ctx;
