@@ -148,38 +148,20 @@ struct range_size {
 	int64_t own, whole;
 };
 
-/* Does k (hd_figures_kept) hold both sizes? */
-static inline int kept_both(uint64_t k)
-{
-	return (uint32_t)k != 0 && (uint32_t)(k >> 32) != 0;
-}
-
 /*
  * The sizes of live range i's value.  Worked out again each time they
  * are needed rather than kept for every range (16 bytes a range, much
  * of the peak memory on a dump of many small values):
  * the peak time needs them all once, the bytes at a time only those of
- * the ranges live then.  Where the parser kept both in the value record
- * (the value line's and the instruction's shape_bytes, which is what
- * hd_value_logical_bytes and whole_bytes return for them), they are read there,
- * inline and without a look at those two records: on a large dump they
- * are most of what the passes over the live ranges read.
+ * the ranges live then.
  */
 static inline struct range_size range_size(const struct hd_dump *d, size_t i)
 {
 	uint32_t v = HD_LIVE_RANGE(d, i).value;
 	struct range_size s = { -1, -1 };
 
-	uint64_t k;
-
 	if (v == HD_NONE)
 		return s;
-	k = hd_figures_kept(&HD_VALUE(d, v));
-	if (kept_both(k)) {
-		s.own = hd_size_kept((uint32_t)k);
-		s.whole = hd_size_kept((uint32_t)(k >> 32));
-		return s;
-	}
 	s.own = hd_value_logical_bytes(d, v);
 	s.whole = whole_bytes(d, v, s.own);
 	return s;
@@ -190,11 +172,10 @@ static inline struct range_size range_size(const struct hd_dump *d, size_t i)
  * value's allocation entry and instruction: cache misses in random
  * order on a large dump.  It fetches ahead in two stages of prefetches
  * (nothing waits for them, so their misses overlap with the work):
- * RANGE_AHEAD ranges ahead the value record's sizes and the entries of
- * the difference array at the range's end (its start's follow the
- * ranges, mostly in order of start); half as far, once the record is
- * in, the value line and instruction of a value whose sizes the record
- * does not keep.
+ * RANGE_AHEAD ranges ahead the value record and the entries of the
+ * difference array at the range's end (its start's follow the ranges,
+ * mostly in order of start); half as far, once the record is in, the
+ * value line and instruction of the value.
  */
 #define RANGE_AHEAD 16
 
@@ -205,12 +186,8 @@ fetch_range_record(const struct hd_dump *d, const int64_t *diff, size_t i,
 {
 	const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
 
-	if (lr->value != HD_NONE) {
-		const char *rec = (const char *)&HD_VALUE(d, lr->value);
-
-		/* own_kept and whole_kept, side by side in one line */
-		__builtin_prefetch(rec + offsetof(struct hd_value, own_kept));
-	}
+	if (lr->value != HD_NONE)
+		__builtin_prefetch(&HD_VALUE(d, lr->value).alloc_value);
 	if (lr->start >= 0 && lr->start <= lr->end && lr->start <= max) {
 		int64_t e = lr->end < max ? lr->end : max;
 
@@ -224,12 +201,8 @@ fetch_range_sizes(const struct hd_dump *d, size_t i)
 {
 	uint32_t v = HD_LIVE_RANGE(d, i).value;
 	const struct hd_value *val;
-	uint64_t k;
 
 	if (v == HD_NONE)
-		return;
-	k = hd_figures_kept(&HD_VALUE(d, v));
-	if (kept_both(k))
 		return;
 	val = &HD_VALUE(d, v);
 	if (val->alloc_value != HD_NONE)

@@ -134,12 +134,6 @@ struct hd_figures {
 /* Computes f from d (f is initialised by the call).  Returns 0. */
 int hd_figures_compute(struct hd_figures *f, const struct hd_dump *d);
 
-/* The sizes value record val keeps for the figures (dump.h: own_kept
- * and whole_kept), packed in one number. */
-static inline uint64_t hd_figures_kept(const struct hd_value *val)
-{
-	return (uint64_t)val->own_kept | (uint64_t)val->whole_kept << 32;
-}
 void hd_figures_release(struct hd_figures *f);
 
 /*
