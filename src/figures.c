@@ -848,8 +848,7 @@ static size_t held_mark(struct held_sweep *sw)
 		size_t lo = sw->set.group[g], hi = sw->set.group[g + 1];
 		const struct held_item *x = &sw->set.it[lo];
 
-		if (hi - lo > 1)
-			mark_shared(x, sw->shared + lo, hi - lo);
+		mark_shared(x, sw->shared + lo, hi - lo);
 		for (i = lo, m = 0; i < hi; i++)
 			m += sw->shared[i];
 		if (m) {
