@@ -142,29 +142,9 @@ static int value_kind(const struct hd_dump *d, uint32_t v)
 }
 
 /*
- * Are the shapes sa of old value a and sb of new value b byte-identical?
- * Where both values have a value line, unequal hashes of its shape
- * (dump.h) say no without reading the text.
- */
-static int same_shape(const struct hd_dump *o, const struct hd_value *va,
-		      struct hd_slice sa, const struct hd_dump *n,
-		      const struct hd_value *vb, struct hd_slice sb)
-{
-	if (sa.n != sb.n)
-		return 0;
-	if (va->alloc_value != HD_NONE &&
-	    vb->alloc_value != HD_NONE &&
-	    HD_ALLOC_VALUE(o, va->alloc_value).shape_hash !=
-		    HD_ALLOC_VALUE(n, vb->alloc_value).shape_hash)
-		return 0;
-	return hd_bytes_eq(sa.p, sb.p, sa.n);
-}
-
-/*
  * What differs between old value a and new value b, whose sizes are
  * sa_size and sb_size.  Byte-identical shapes differ in nothing a shape
- * can (most matched values): their layouts are not stripped to compare,
- * nor their memory spaces parsed twice.
+ * can (most matched values): their layouts are not stripped to compare.
  */
 static uint32_t value_changes(const struct hd_dump *o, uint32_t a,
 			      int64_t a_size, const struct hd_dump *n,
@@ -172,17 +152,15 @@ static uint32_t value_changes(const struct hd_dump *o, uint32_t a,
 {
 	struct hd_slice sa = hd_value_shape(o, a), sb = hd_value_shape(n, b);
 	const struct hd_value *va = &HD_VALUE(o, a), *vb = &HD_VALUE(n, b);
-	int same = same_shape(o, va, sa, n, vb, sb);
 	uint32_t c = 0;
 
 	if (a_size != b_size)
 		c |= HD_CHANGE_SIZE;
-	if (!same)
+	if (!hd_slice_eq(sa, sb))
 		c |= hd_slice_eq(hd_shape_strip_layout(sa),
 				 hd_shape_strip_layout(sb)) ?
 			     HD_CHANGE_LAYOUT : HD_CHANGE_SHAPE;
-	if ((!same || ((va->flags | vb->flags) & HD_VALUE_HAS_COLOR)) &&
-	    hd_value_space(o, a) != hd_value_space(n, b)) {
+	if (hd_value_space(o, a) != hd_value_space(n, b)) {
 		c |= HD_CHANGE_SPACE;
 		c &= ~(uint32_t)HD_CHANGE_LAYOUT;
 	}
@@ -231,17 +209,12 @@ static int full_value_cmp(void *ctx, uint32_t ia, uint32_t ib)
 }
 
 /* The sort item of entry i (keysort.h): |delta| descending, status,
- * key; differs() (given as differ) splits the entries before the
- * sort.  The others are all matched with delta 0 (no size change):
- * ordered by key alone. */
+ * key; differs() splits the entries before the sort. */
 static void value_item(const struct hd_diff *df, struct hd_key_item *it,
-		       const struct hd_value_diff *x, uint32_t i, int differ)
+		       const struct hd_value_diff *x, uint32_t i)
 {
-	if (differ)
-		hd_key_item_set(it, ~hd_magnitude(x->delta), x->status,
-				vd_key(df, x), i);
-	else
-		hd_key_item_set_str(it, vd_key(df, x), i);
+	hd_key_item_set(it, ~hd_magnitude(x->delta), x->status, vd_key(df, x),
+			i);
 }
 
 /* value_item of a differing entry without its key (a partial listing:
@@ -253,7 +226,7 @@ static void value_numbers(struct hd_key_item *it, const struct hd_value_diff *x,
 			i);
 }
 
-/* The key of the entry of item it (hd_key_select_keyed). */
+/* The key of the entry of item it (keep_listed). */
 static void set_value_key(void *ctx, struct hd_key_item *it)
 {
 	const struct hd_diff *df = ctx;
@@ -367,7 +340,7 @@ static int fill_value(const struct hd_diff *df, struct hd_value_diff *out,
 	if (status != HD_STATUS_MATCHED || changes) {
 		n->listed++;
 		if (!df->partial)
-			value_item(df, it, &x, i, 1);
+			value_item(df, it, &x, i);
 		*out = x;
 		return 1;
 	}
@@ -377,7 +350,7 @@ static int fill_value(const struct hd_diff *df, struct hd_value_diff *out,
 		if (df->rest_unsorted)
 			hd_key_item_set(it, 0, 0, HD_SLICE_NULL, i);
 		else
-			value_item(df, it, &x, i, 0);
+			value_item(df, it, &x, i);
 		*out = x;
 	}
 	return 0;
@@ -678,11 +651,9 @@ static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items,
  * The partial listing (hd_diff_compute_sides_top): list_values has kept
  * the differing entries alone, in dump order; the first top of
  * sort_values' order go to the front in that order (their number to
- * df->n_top), the others follow as they were.  The items (room for
- * all) are made here without their keys (value_numbers): only the few
- * entries that may be among the first top have theirs read.  The rest
- * are not sorted (their sum needs no order, as long as no sum of them
- * saturates: where one could, all are sorted).
+ * df->n_top), the others follow as they were (their sum needs no
+ * order, as long as no sum of them saturates: where one could, all are
+ * sorted).
  */
 static void keep_listed(struct hd_diff *df, struct hd_key_item *items,
 			uint32_t top)
@@ -713,7 +684,9 @@ static void keep_listed(struct hd_diff *df, struct hd_key_item *items,
 			m = a;
 		}
 	}
-	hd_key_select_keyed(items, m, k, set_value_key, full_value_cmp, df);
+	for (i = 0; i < m; i++)
+		set_value_key(df, &items[i]);
+	hd_key_sort(items, m, full_value_cmp, df);
 	hd_key_apply_front(df->values.data, sizeof(struct hd_value_diff), a,
 			   items, k);
 	df->n_top = (uint32_t)k;
@@ -735,7 +708,7 @@ void hd_diff_side_step(struct hd_diff_side *s, enum hd_side_step step)
 		hd_match_side_order(s->ms);
 		break;
 	case HD_SIDE_FIGURES:
-		hd_figures_compute_kept(&s->f, s->d, hd_match_side_kept(s->ms));
+		hd_figures_compute(&s->f, s->d);
 		break;
 	case HD_SIDE_STEPS:
 		break;
@@ -830,7 +803,7 @@ static void sort_rest(struct hd_diff *df)
 		return;
 	items = hd_xmalloc(n * sizeof(*items));
 	for (i = 0; i < n; i++)
-		value_item(df, &items[i], &v[a + i], (uint32_t)(a + i), 0);
+		value_item(df, &items[i], &v[a + i], (uint32_t)(a + i));
 	hd_key_sort(items, n, full_value_cmp, df);
 	for (i = 0; i < n; i++)
 		items[i].idx -= (uint32_t)a;

@@ -120,16 +120,6 @@ static void stated_peak(struct hd_figures *f, const struct hd_dump *d)
 }
 
 /*
- * Whole-shape sizes of values without an instruction, worked out once
- * (-2 = not yet known; the instructions' are at hand, dump.h).  Made on
- * first use: such values are rare.
- */
-struct whole_cache {
-	int64_t *by_value;      /* d->values.len entries, or NULL */
-	const uint64_t *kept;   /* hd_figures_compute_kept's, or NULL */
-};
-
-/*
  * Logical bytes of the whole shape of the instruction that defines
  * value v (the size XLA uses to choose the peak time, FORMAT.md section
  * 5): from the instruction's " from instruction:" shape, else from the
@@ -137,13 +127,11 @@ struct whole_cache {
  * else -1.  A value printed without an index is its instruction's whole
  * shape, so its own size serves.
  */
-static int64_t whole_bytes(const struct hd_dump *d, struct whole_cache *wc,
-			   uint32_t v, int64_t own)
+static int64_t whole_bytes(const struct hd_dump *d, uint32_t v, int64_t own)
 {
 	const struct hd_value *val = &HD_VALUE(d, v);
 	uint32_t insn = val->insn;
 	uint32_t table;
-	size_t k;
 
 	if (insn == HD_NONE)
 		insn = hd_dump_insn_by_name(d, val->name);
@@ -152,16 +140,7 @@ static int64_t whole_bytes(const struct hd_dump *d, struct whole_cache *wc,
 	if (!(val->flags & HD_VALUE_INDEXED) || val->index_n == 2)
 		return own;
 	table = hd_dump_value_by_key(d, val->name);
-	if (table == HD_NONE)
-		return -1;
-	if (!wc->by_value) {
-		wc->by_value = hd_xmalloc(d->values.len * sizeof(*wc->by_value));
-		for (k = 0; k < d->values.len; k++)
-			wc->by_value[k] = -2;
-	}
-	if (wc->by_value[table] == -2)
-		wc->by_value[table] = hd_value_logical_bytes(d, table);
-	return wc->by_value[table];
+	return table == HD_NONE ? -1 : hd_value_logical_bytes(d, table);
 }
 
 /* Sizes of one live range's value (-1 = unknown). */
@@ -169,51 +148,22 @@ struct range_size {
 	int64_t own, whole;
 };
 
-/* Does k (hd_figures_kept) hold both sizes? */
-static inline int kept_both(uint64_t k)
-{
-	return (uint32_t)k != 0 && (uint32_t)(k >> 32) != 0;
-}
-
-/* The kept sizes of value v as hd_figures_compute_kept's array has
- * them: from there, else from the record. */
-static inline uint64_t kept_of(const struct hd_dump *d,
-			       const struct whole_cache *wc, uint32_t v)
-{
-	if (wc->kept)
-		return wc->kept[v];
-	return hd_figures_kept(&HD_VALUE(d, v));
-}
-
 /*
  * The sizes of live range i's value.  Worked out again each time they
  * are needed rather than kept for every range (16 bytes a range, much
  * of the peak memory on a dump of many small values):
  * the peak time needs them all once, the bytes at a time only those of
- * the ranges live then.  Where the parser kept both in the value record
- * (the value line's and the instruction's shape_bytes, which is what
- * hd_value_logical_bytes and whole_bytes return for them), they are read there,
- * inline and without a look at those two records: on a large dump they
- * are most of what the passes over the live ranges read.
+ * the ranges live then.
  */
-static inline struct range_size range_size(const struct hd_dump *d,
-					   struct whole_cache *wc, size_t i)
+static inline struct range_size range_size(const struct hd_dump *d, size_t i)
 {
 	uint32_t v = HD_LIVE_RANGE(d, i).value;
 	struct range_size s = { -1, -1 };
 
-	uint64_t k;
-
 	if (v == HD_NONE)
 		return s;
-	k = kept_of(d, wc, v);
-	if (kept_both(k)) {
-		s.own = hd_size_kept((uint32_t)k);
-		s.whole = hd_size_kept((uint32_t)(k >> 32));
-		return s;
-	}
 	s.own = hd_value_logical_bytes(d, v);
-	s.whole = whole_bytes(d, wc, v, s.own);
+	s.whole = whole_bytes(d, v, s.own);
 	return s;
 }
 
@@ -222,51 +172,37 @@ static inline struct range_size range_size(const struct hd_dump *d,
  * value's allocation entry and instruction: cache misses in random
  * order on a large dump.  It fetches ahead in two stages of prefetches
  * (nothing waits for them, so their misses overlap with the work):
- * RANGE_AHEAD ranges ahead the value record's sizes and the entries of
- * the two difference arrays at the range's end (its start's follow the
- * ranges, mostly in order of start); half as far, once the record is
- * in, the value line and instruction of a value whose sizes the record
- * does not keep.
+ * RANGE_AHEAD ranges ahead the value record and the entries of the
+ * difference array at the range's end (its start's follow the ranges,
+ * mostly in order of start); half as far, once the record is in, the
+ * value line and instruction of the value.
  */
 #define RANGE_AHEAD 16
 
 /* The first stage for range i. */
 static inline __attribute__((always_inline)) void
-fetch_range_record(const struct hd_dump *d, const struct whole_cache *wc,
-		   const int64_t *diff, const int64_t *at, size_t i,
+fetch_range_record(const struct hd_dump *d, const int64_t *diff, size_t i,
 		   int64_t max)
 {
 	const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
 
-	if (lr->value != HD_NONE && wc->kept) {
-		__builtin_prefetch(&wc->kept[lr->value]);
-	} else if (lr->value != HD_NONE) {
-		const char *rec = (const char *)&HD_VALUE(d, lr->value);
-
-		/* own_kept and whole_kept, side by side in one line */
-		__builtin_prefetch(rec + offsetof(struct hd_value, own_kept));
-	}
+	if (lr->value != HD_NONE)
+		__builtin_prefetch(&HD_VALUE(d, lr->value).alloc_value);
 	if (lr->start >= 0 && lr->start <= lr->end && lr->start <= max) {
 		int64_t e = lr->end < max ? lr->end : max;
 
 		__builtin_prefetch(&diff[e + 2]);
-		__builtin_prefetch(&at[e + 1]);
 	}
 }
 
 /* The second stage for range i. */
 static inline __attribute__((always_inline)) void
-fetch_range_sizes(const struct hd_dump *d, const struct whole_cache *wc,
-		  size_t i)
+fetch_range_sizes(const struct hd_dump *d, size_t i)
 {
 	uint32_t v = HD_LIVE_RANGE(d, i).value;
 	const struct hd_value *val;
-	uint64_t k;
 
 	if (v == HD_NONE)
-		return;
-	k = kept_of(d, wc, v);
-	if (kept_both(k))
 		return;
 	val = &HD_VALUE(d, v);
 	if (val->alloc_value != HD_NONE)
@@ -278,22 +214,21 @@ fetch_range_sizes(const struct hd_dump *d, const struct whole_cache *wc,
 /* Both stages ahead of range i of n: primed for the first ranges at
  * i == 0. */
 static inline __attribute__((always_inline)) void
-fetch_range(const struct hd_dump *d, const struct whole_cache *wc,
-	    const int64_t *diff, const int64_t *at, size_t i, size_t n,
+fetch_range(const struct hd_dump *d, const int64_t *diff, size_t i, size_t n,
 	    int64_t max)
 {
 	size_t j;
 
 	if (i == 0) {
 		for (j = 0; j < RANGE_AHEAD && j < n; j++)
-			fetch_range_record(d, wc, diff, at, j, max);
+			fetch_range_record(d, diff, j, max);
 		for (j = 0; j < RANGE_AHEAD / 2 && j < n; j++)
-			fetch_range_sizes(d, wc, j);
+			fetch_range_sizes(d, j);
 	}
 	if (i + RANGE_AHEAD < n)
-		fetch_range_record(d, wc, diff, at, i + RANGE_AHEAD, max);
+		fetch_range_record(d, diff, i + RANGE_AHEAD, max);
 	if (i + RANGE_AHEAD / 2 < n)
-		fetch_range_sizes(d, wc, i + RANGE_AHEAD / 2);
+		fetch_range_sizes(d, i + RANGE_AHEAD / 2);
 }
 
 /* Clamps a range to [0, T]; returns 0 if nothing is left of it. */
@@ -304,23 +239,6 @@ static int clamp_range(const struct hd_live_range *lr, int64_t max,
 	*end = lr->end < max ? lr->end : max;
 	return *start >= 0 && *start <= *end;
 }
-
-/*
- * The bytes live at each time (what live_bytes_at2 adds up) as a
- * difference array over the times: +b at a range's start, -b after its
- * end, b as live_bytes_at2 weighs the range.  xla_peak_time fills it in
- * the pass it makes anyway, and the bytes at a time are then its prefix
- * sum, without a second pass over the ranges (each a cache miss or
- * two).  overflow: an entry went beyond int64 (only hostile shapes do);
- * then the second pass is made after all, which says exactly which sum
- * does not fit.
- */
-struct live_diff {
-	int64_t *at;            /* T + 3 entries */
-	int64_t *peak;          /* T + 3 entries: xla_peak_time's own
-				 * difference array */
-	int overflow;
-};
 
 /*
  * The peak time the way XLA chooses it (HloLiveRange, FORMAT.md section
@@ -339,38 +257,28 @@ struct live_diff {
  *
  * Returns -1 when the sizes add up beyond int64 (only hostile shapes
  * do), so the caller leaves the figure absent rather than wrong.
- *
- * The same pass fills ld (see struct live_diff) for the bytes live at
- * a time.  Its own difference array is ld->peak, zero.
+ * diff: T + 3 entries, zero.
  */
-static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
-			     uint32_t *unsized, struct live_diff *ld)
+static int64_t xla_peak_time(const struct hd_dump *d, uint32_t *unsized,
+			     int64_t *diff)
 {
 	int64_t max = d->live_max, t, run = 0, best = -1, best_t = 0;
-	int64_t *diff = ld->peak;
 	size_t i;
-	int overflow = 0, plain = d->peak_style == HD_PEAK_PLAIN;
+	int overflow = 0;
 
 	for (i = 0; i < d->live_ranges.len; i++) {
-		int64_t start, end, w, b;
+		int64_t start, end, w;
 		struct range_size sz;
 		int in;
 
-		fetch_range(d, wc, diff, ld->at, i, d->live_ranges.len, max);
-		sz = range_size(d, wc, i);
+		fetch_range(d, diff, i, d->live_ranges.len, max);
+		sz = range_size(d, i);
 		w = sz.whole >= 0 ? sz.whole : sz.own;
-		b = plain && sz.whole >= 0 ? sz.whole : sz.own;
 
 		if (sz.own < 0)
 			(*unsized)++;
 
 		in = clamp_range(&HD_LIVE_RANGE(d, i), max, &start, &end);
-		if (in && b > 0) {
-			ld->overflow |= __builtin_add_overflow(ld->at[start], b,
-							       &ld->at[start]);
-			ld->overflow |= __builtin_sub_overflow(ld->at[end + 1], b,
-							       &ld->at[end + 1]);
-		}
 		if (w <= 0 || !in)
 			continue;
 		overflow |= __builtin_add_overflow(diff[start], w, &diff[start]);
@@ -393,12 +301,11 @@ static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
  * At the stated time this gives the stated peak bytes of the corpus
  * dumps, cumulative and plain.
  *
- * Worked out at two times in one pass (sum[0] at t[0], sum[1] at t[1]);
- * only when live_bytes_from_diff overflows.  Returns -1 when a sum does
- * not fit in int64.
+ * Worked out at two times in one pass (sum[0] at t[0], sum[1] at t[1]).
+ * Returns -1 when a sum does not fit in int64.
  */
-static int live_bytes_at2(const struct hd_dump *d, struct whole_cache *wc,
-			  const int64_t t[2], int64_t sum[2])
+static int live_bytes_at2(const struct hd_dump *d, const int64_t t[2],
+			  int64_t sum[2])
 {
 	int plain = d->peak_style == HD_PEAK_PLAIN;
 	size_t i;
@@ -414,7 +321,7 @@ static int live_bytes_at2(const struct hd_dump *d, struct whole_cache *wc,
 
 		if (!live[0] && !live[1])
 			continue;
-		sz = range_size(d, wc, i);
+		sz = range_size(d, i);
 		b = plain && sz.whole >= 0 ? sz.whole : sz.own;
 		for (k = 0; k < 2; k++)
 			if (live[k] && b > 0 &&
@@ -425,62 +332,29 @@ static int live_bytes_at2(const struct hd_dump *d, struct whole_cache *wc,
 }
 
 /*
- * live_bytes_at2 from the difference array: the same sums, or -1 when
- * a prefix sum goes beyond int64 (then the caller asks live_bytes_at2,
- * as a sum that fits may have a prefix on the way that does not).
- * Without an overflow anywhere, the prefix at t is exactly the sum of
- * the positive bytes live at t, so it fits, and live_bytes_at2 adds up
- * the same numbers without an overflow.  No range is live outside [0, T].
- */
-static int live_bytes_from_diff(const struct live_diff *ld, int64_t max,
-				const int64_t t[2], int64_t sum[2])
-{
-	int64_t run = 0, x, hi = t[0] > t[1] ? t[0] : t[1];
-	int overflow = ld->overflow;
-
-	sum[0] = sum[1] = 0;
-	for (x = 0; x <= hi && x <= max && !overflow; x++) {
-		overflow |= __builtin_add_overflow(run, ld->at[x], &run);
-		if (x == t[0])
-			sum[0] = run;
-		if (x == t[1])
-			sum[1] = run;
-	}
-	return overflow ? -1 : 0;
-}
-
-/*
  * Peak recomputed from BufferLiveRange.  Needs "HloLiveRange (max T)"
  * and at least one range; T must not exceed the number of input lines
  * (the InstructionSequence prints T lines), which bounds the array.
  * Absent when the sizes add up beyond int64.
  */
-static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
-			    const uint64_t *kept)
+static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d)
 {
-	struct whole_cache wc = { NULL, kept };
-	struct live_diff ld;
 	struct hd_vec mem = HD_VEC_INIT(int64_t);
 	int64_t t[2], sum[2];
-	size_t n;
 	int ok;
 
 	if (d->live_max < 0 || d->live_ranges.len == 0 ||
 	    (uint64_t)d->live_max > d->n_lines)
 		return;
-	/* the two difference arrays in one block, on 2 MiB pages where
-	 * the kernel can (arena.h): they are written at random times, and
-	 * 4 KiB pages would each take a fault and miss the TLB */
-	n = (size_t)d->live_max + 3;
-	ld.at = hd_vec_block_zeroed(&mem, sizeof(*ld.at), 2 * n);
-	ld.peak = ld.at + n;
-	ld.overflow = 0;
-	t[0] = xla_peak_time(d, &wc, &f->recomputed_unsized, &ld);
+	/* the difference array on 2 MiB pages where the kernel can
+	 * (arena.h): it is written at random times, and 4 KiB pages would
+	 * each take a fault and miss the TLB */
+	t[0] = xla_peak_time(d, &f->recomputed_unsized,
+			     hd_vec_block_zeroed(&mem, sizeof(int64_t),
+						 (size_t)d->live_max + 3));
 	t[1] = f->has_stated ? f->stated_time : -1;
-	ok = t[0] >= 0 && (live_bytes_from_diff(&ld, d->live_max, t, sum) == 0 ||
-			   live_bytes_at2(d, &wc, t, sum) == 0);
+	ok = t[0] >= 0 && live_bytes_at2(d, t, sum) == 0;
 	hd_vec_release(&mem);
-	free(wc.by_value);
 	if (!ok) {
 		f->recomputed_unsized = 0;
 		return;
@@ -789,32 +663,12 @@ static int held_radix(struct held_item *it, size_t n, struct hd_vec *sc)
 	return f == 3;
 }
 
-/* Below this many items an allocation's are sorted by insertion. */
-#define HELD_FEW 16
-
-/* Sorts it[0, n) (one allocation) by cmp_item, stably: a few by
- * insertion, items in order already with one look, the others by
- * held_radix (a comparison sort of many costs several times more). */
+/* Sorts it[0, n) (one allocation) by cmp_item, stably: by held_radix
+ * (a comparison sort of many costs several times more), else qsort. */
 static void held_sort(struct held_item *it, size_t n, struct hd_vec *sc)
 {
-	size_t i, j;
-
-	for (i = 1; i < n && cmp_item(&it[i - 1], &it[i]) <= 0; i++)
-		;
-	if (i >= n)
-		return;
-	if (n > HELD_FEW) {
-		if (!held_radix(it, n, sc))
-			qsort(it, n, sizeof(*it), cmp_item);
-		return;
-	}
-	for (; i < n; i++) {
-		struct held_item x = it[i];
-
-		for (j = i; j > 0 && cmp_item(&it[j - 1], &x) > 0; j--)
-			it[j] = it[j - 1];
-		it[j] = x;
-	}
+	if (n > 1 && !held_radix(it, n, sc))
+		qsort(it, n, sizeof(*it), cmp_item);
 }
 
 /*
@@ -961,8 +815,6 @@ struct held_sweep {
 	uint32_t *at_start, *at_end;    /* end of each time's bucket */
 	struct held_event *by_start, *by_end; /* by time, read in order */
 	int64_t *run, total, best;      /* held per colour and in all */
-	uint32_t *dirty, n_dirty;       /* colours changed since the last t */
-	unsigned char *is_dirty;
 };
 
 /* Why d has no held peak, or NULL. */
@@ -996,8 +848,7 @@ static size_t held_mark(struct held_sweep *sw)
 		size_t lo = sw->set.group[g], hi = sw->set.group[g + 1];
 		const struct held_item *x = &sw->set.it[lo];
 
-		if (hi - lo > 1)
-			mark_shared(x, sw->shared + lo, hi - lo);
+		mark_shared(x, sw->shared + lo, hi - lo);
 		for (i = lo, m = 0; i < hi; i++)
 			m += sw->shared[i];
 		if (m) {
@@ -1134,10 +985,6 @@ held_apply(struct held_sweep *sw, const struct held_event *list, uint32_t *p,
 		if (__builtin_add_overflow(sw->total, change, &sw->total) ||
 		    __builtin_add_overflow(sw->run[c], change, &sw->run[c]))
 			return "bytes held that add up beyond int64";
-		if (!sw->is_dirty[c] && change) {
-			sw->is_dirty[c] = 1;
-			sw->dirty[sw->n_dirty++] = c;
-		}
 	}
 	*p = i;
 	return NULL;
@@ -1154,16 +1001,12 @@ static void held_settle(struct held_sweep *sw, int64_t t, hd_held_fn fn,
 		sw->best = sw->total;
 		h->time = t;
 	}
-	for (c = 0; c < sw->n_dirty; c++) {
-		uint32_t k = sw->dirty[c];
-
-		sw->is_dirty[k] = 0;
-		if (sw->run[k] > h->color_bytes[k]) {
-			h->color_bytes[k] = sw->run[k];
-			h->color_time[k] = t;
+	/* a dump has a few colours: each is looked at each time */
+	for (c = 0; c < h->n_colors; c++)
+		if (sw->run[c] > h->color_bytes[c]) {
+			h->color_bytes[c] = sw->run[c];
+			h->color_time[c] = t;
 		}
-	}
-	sw->n_dirty = 0;
 	if (fn) {
 		struct hd_held_state st;
 
@@ -1177,31 +1020,24 @@ static void held_settle(struct held_sweep *sw, int64_t t, hd_held_fn fn,
 
 /*
  * The sweep over the times 0..T: at t the ends before t, the starts of
- * t, then the totals.  Without fn only the times some range starts at
- * are visited (and 0): the bytes held rise only there, so the peaks and
- * their first times are the same.  The reason when there is no figure.
+ * t, then the totals.  The reason when there is no figure.
  */
 static const char *held_run(struct held_sweep *sw, size_t T, hd_held_fn fn,
 			    void *ctx)
 {
 	uint32_t ps = 0, pe = 0;
 	const char *why = NULL;
-	int64_t t = 0;
+	int64_t t;
 
 	sw->run = hd_xcalloc(sw->h->n_colors, sizeof(*sw->run));
-	sw->dirty = hd_xmalloc(sw->h->n_colors * sizeof(*sw->dirty));
-	sw->is_dirty = hd_xcalloc(sw->h->n_colors, 1);
 	sw->best = -1;
-	while (t <= (int64_t)T) {
+	for (t = 0; t <= (int64_t)T; t++) {
 		why = held_apply(sw, sw->by_end, &pe, t ? sw->at_end[t - 1] : 0, -1);
 		if (!why)
 			why = held_apply(sw, sw->by_start, &ps, sw->at_start[t], 1);
 		if (why)
 			break;
 		held_settle(sw, t, fn, ctx);
-		/* without fn, on to the next time a range starts at */
-		for (t++; !fn && t <= (int64_t)T && sw->at_start[t] == ps; t++)
-			;
 	}
 	sw->h->bytes = sw->best;
 	return why;
@@ -1214,8 +1050,6 @@ static void held_sweep_free(struct held_sweep *sw)
 	free(sw->tree_of);
 	free(sw->shared);
 	hd_vec_release(&sw->scratch);
-	free(sw->dirty);
-	free(sw->is_dirty);
 	free(sw->xs_pool);
 	free(sw->cnt_pool);
 	free(sw->len_pool);
@@ -1456,17 +1290,11 @@ static enum hd_copy_class classify(int cross, int64_t src, int64_t dst)
 	return HD_COPY_OTHER;
 }
 
-/* Room for the key "name{0}" of most copies (copies_batch). */
-#define DEST_KEY_MAX 256
-
-/* The key "name{0}" in buf (DEST_KEY_MAX bytes), or in memory of its
- * own for a longer name (the caller frees key.p when it is not buf). */
-static struct hd_slice dest_key(char *buf, struct hd_slice name)
+/* The key "name{0}" in memory of its own (the caller frees key.p). */
+static struct hd_slice dest_key(struct hd_slice name)
 {
-	char *key = buf;
+	char *key = hd_xmalloc(name.n + 3);
 
-	if (name.n + 3 > DEST_KEY_MAX)
-		key = hd_xmalloc(name.n + 3);
 	memcpy(key, name.p, name.n);
 	memcpy(key + name.n, "{0}", 3);
 	return hd_slice_make(key, name.n + 3);
@@ -1583,7 +1411,6 @@ static void copies_batch(struct hd_figures *f, const struct hd_dump *d,
 {
 	const struct hd_index *ix = &d->value_by_key;
 	uint32_t hash[COPY_BATCH], first[COPY_BATCH];
-	char buf[COPY_BATCH][DEST_KEY_MAX];
 	struct hd_slice key[COPY_BATCH];
 	size_t k;
 
@@ -1600,7 +1427,7 @@ static void copies_batch(struct hd_figures *f, const struct hd_dump *d,
 			__builtin_prefetch(x->shape.p + x->shape.n - 1);
 	}
 	for (k = 0; k < n; k++) {
-		key[k] = dest_key(buf[k], HD_INSN(d, in[k]).name);
+		key[k] = dest_key(HD_INSN(d, in[k]).name);
 		hash[k] = hd_index_hash(key[k]);
 		hd_index_prefetch(ix, hash[k]);
 	}
@@ -1620,8 +1447,7 @@ static void copies_batch(struct hd_figures *f, const struct hd_dump *d,
 	for (k = 0; k < n; k++) {
 		copy_from_insn(f, d, in[k],
 			       hd_dump_value_by_hash(d, hash[k], key[k]), memo);
-		if (key[k].p != buf[k])
-			free((void *)key[k].p);
+		free((void *)key[k].p);
 	}
 }
 
@@ -1786,12 +1612,6 @@ void hd_alias_names(const struct hd_dump *d, uint32_t alloc,
 
 int hd_figures_compute(struct hd_figures *f, const struct hd_dump *d)
 {
-	return hd_figures_compute_kept(f, d, NULL);
-}
-
-int hd_figures_compute_kept(struct hd_figures *f, const struct hd_dump *d,
-			    const uint64_t *kept)
-{
 	memset(f, 0, sizeof(*f));
 	f->by_color.elem = sizeof(struct hd_color_bytes);
 	f->copies.elem = sizeof(struct hd_copy);
@@ -1807,7 +1627,7 @@ int hd_figures_compute_kept(struct hd_figures *f, const struct hd_dump *d,
 	f->total_mismatch = f->has_total && f->total_bytes != f->alloc_bytes;
 	count_things(f, d);
 	stated_peak(f, d);
-	recomputed_peak(f, d, kept);
+	recomputed_peak(f, d);
 	held_peak(f, d);
 	find_copies(f, d);
 	leave_out_partial(f, d);

@@ -25,7 +25,6 @@
 #include "hlodiff/arena.h"
 #include "hlodiff/bytes.h"
 #include "hlodiff/canon.h"
-#include "hlodiff/figures.h"
 #include "hlodiff/index.h"
 #include "hlodiff/parallel.h"
 #include "hlodiff/diag.h"
@@ -52,8 +51,6 @@ struct side {
 			      * step with the free list as it shrinks */
 	struct hd_vec mem;   /* where keys, rank and free_list are */
 	struct hd_vec loose_mem; /* where loose is */
-	uint64_t *kept;      /* hd_match_side_kept: in keys, which the
-			      * match does not use before it starts */
 };
 
 /* One side prepared for the match (match.h). */
@@ -202,21 +199,18 @@ static uint64_t *side_loose_block(struct side *s)
  * order (the sort is stable).  Each item is one number: the value's
  * index in its low bits, above them the start and the id, each in as
  * few bits as its largest value needs, which keeps the items at 8 bytes
- * and the radix passes few; when the ids already ascend in dump order
- * the start alone sorts, as the stable order of equal starts is then
- * their id order.  Where the three do not fit in 64 bits (hostile ids
- * and starts), the items are sorted by id, then stably by start.
+ * and the radix passes few.  Where the three do not fit in 64 bits
+ * (hostile ids and starts), the items are sorted by id, then stably by
+ * start.
  */
 void hd_match_side_order(struct hd_match_side *ms)
 {
 	struct side *s = &ms->s;
 	uint64_t *a = side_loose_block(s);
 	uint64_t *tmp = a + s->n + 1;
-	uint64_t *kept = s->keys;
 	uint64_t *sorted;
-	uint64_t max_start = 0, max_id = 0, prev_id = 0, v_mask;
+	uint64_t max_start = 0, max_id = 0, v_mask;
 	unsigned id_bits, start_bits, v_bits = bit_width(s->n);
-	int ids_ascend = 1;
 	uint32_t i;
 
 	for (i = 0; i < s->n; i++) {
@@ -227,25 +221,17 @@ void hd_match_side_order(struct hd_match_side *ms)
 			max_start = start;
 		if (id > max_id)
 			max_id = id;
-		ids_ascend &= id >= prev_id;
-		prev_id = id;
 		a[i] = start;
 		tmp[i] = id; /* tmp is the sort's scratch, free till then */
-		kept[i] = hd_figures_kept(v);
 	}
-	s->kept = kept;
 	/* No live range sorts last: just after the latest start. */
-	id_bits = ids_ascend ? 0 : bit_width(max_id);
+	id_bits = bit_width(max_id);
 	start_bits = bit_width(max_start + 1);
 	v_mask = ((uint64_t)1 << v_bits) - 1;
 	if (start_bits + id_bits + v_bits <= 64) {
 		for (i = 0; i < s->n; i++) {
 			uint64_t start = a[i] == HD_NONE ? max_start + 1 : a[i];
-			uint64_t key = start << id_bits;
-
-			if (id_bits)
-				key |= tmp[i];
-			a[i] = key << v_bits | i;
+			a[i] = (start << id_bits | tmp[i]) << v_bits | i;
 		}
 		sorted = hd_key_radix_sort(a, tmp, s->n, v_bits, start_bits + id_bits);
 	} else {
@@ -335,11 +321,10 @@ struct keys_run {
 	uint32_t n, k, n0, n1;
 };
 
-/* The loop of side_keys, made once for each way of finding the key
- * (by_row), of having rows to keep in step (rows) and of leaving out
- * the values of key 0 (sparse): constants where it is inlined. */
-static inline __attribute__((always_inline)) void
-keys_loop(struct keys_run *w, int by_row, int rows, int sparse)
+/* The loop of side_keys: the key found by row or by value (by_row),
+ * the rows kept in step (rows), the values of key 0 left out
+ * (sparse). */
+static void keys_loop(struct keys_run *w, int by_row, int rows, int sparse)
 {
 	uint32_t *fl = w->fl, *row = w->row, *a0 = w->a0, *a1 = w->a1;
 	uint64_t *keys = w->keys;
@@ -399,14 +384,7 @@ static void side_keys(struct side *s, const struct keysrc *ks,
 			      s->partner, ks->at, ks->stride, s->n_free,
 			      0, 0, 0 };
 
-	if (ks->by_row)
-		keys_loop(&w, 1, 1, 0);
-	else if (ks->sparse)
-		keys_loop(&w, 0, s->row != NULL, 1);
-	else if (s->row)
-		keys_loop(&w, 0, 1, 0);
-	else
-		keys_loop(&w, 0, 0, 0);
+	keys_loop(&w, ks->by_row, s->row != NULL, ks->sparse);
 	s->n_free = w.k;
 	n_at[0] = w.n0;
 	n_at[1] = w.n1;
@@ -964,11 +942,6 @@ void hd_match_side_canon(struct hd_match_side *ms)
 	/* The matcher needs the value hashes and the per-instruction parts
 	 * of the loose keys, not the instructions' own hashes. */
 	hd_canon_drop_insn_hashes(&s->c);
-}
-
-const uint64_t *hd_match_side_kept(const struct hd_match_side *ms)
-{
-	return ms->s.kept;
 }
 
 /*
