@@ -52,12 +52,33 @@ static void *advise_big(void *p, size_t n)
 	return p;
 }
 
+/*
+ * A big block (BIG_FROM bytes or more) that is not grown by realloc
+ * later is placed at a 2 MiB boundary, so that all of its whole 2 MiB
+ * steps can take 2 MiB pages (from plain malloc, a mapping starts just
+ * past a 4 KiB page, and a block of under 4 MiB often had no whole
+ * aligned step at all: its pages faulted in 4 KiB at a time).  The
+ * address space skipped before the boundary is never touched; free()
+ * takes the block as from malloc.  NULL when refused.
+ */
+static void *alloc_big(size_t n)
+{
+	size_t size;
+	void *p;
+
+	if (n > SIZE_MAX - HUGE_PAGE)
+		return NULL;
+	size = (n + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	p = aligned_alloc(HUGE_PAGE, size);
+	return p ? advise_big(p, size) : NULL;
+}
+
 void *hd_xmalloc(size_t n)
 {
-	void *p = malloc(n ? n : 1);
+	void *p = n >= BIG_FROM ? alloc_big(n) : malloc(n ? n : 1);
 	if (!p)
 		out_of_memory(n);
-	return advise_big(p, n);
+	return p;
 }
 
 void *hd_xrealloc(void *p, size_t n)
@@ -70,7 +91,19 @@ void *hd_xrealloc(void *p, size_t n)
 
 void *hd_xcalloc(size_t count, size_t size)
 {
-	void *p = calloc(count ? count : 1, size ? size : 1);
+	size_t n;
+	void *p;
+
+	if (!__builtin_mul_overflow(count, size, &n) && n >= BIG_FROM) {
+		/* a fresh mapping's pages come zeroed from the kernel;
+		 * memory malloc had before is zeroed here */
+		p = alloc_big(n);
+		if (!p)
+			out_of_memory(n);
+		memset(p, 0, n);
+		return p;
+	}
+	p = calloc(count ? count : 1, size ? size : 1);
 	if (!p)
 		out_of_memory(count * size);
 	return advise_big(p, count * size);

@@ -552,6 +552,44 @@ static int finish(struct parser *ps)
 	return 0;
 }
 
+/*
+ * The model's big arrays of a large dump are reserved at once
+ * (hd_vec_expect) instead of growing through malloc to the size at
+ * which they move into a reservation anyway.  An array is expected to
+ * grow that far when the input has at least `per` bytes for each of its
+ * bytes: about half the input a typical large dump has per array byte,
+ * so that a dump of another mix still fills most of them.  An array that
+ * stays small costs one 2 MiB page instead of a few 4 KiB ones.
+ */
+#define EXPECT_FROM ((size_t)2 << 20)
+
+static void expect_big(struct hd_dump *d, size_t len)
+{
+	static const struct { size_t off, per; } big[] = {
+		{ offsetof(struct hd_dump, insns), 3 },
+		{ offsetof(struct hd_dump, values), 5 },
+		{ offsetof(struct hd_dump, value_lines), 29 },
+		{ offsetof(struct hd_dump, alloc_values), 5 },
+		{ offsetof(struct hd_dump, live_ranges), 17 },
+		{ offsetof(struct hd_dump, positions), 10 },
+		{ offsetof(struct hd_dump, allocs), 11 },
+		{ offsetof(struct hd_dump, peak), 22 },
+		{ offsetof(struct hd_dump, sequence), 27 },
+		{ offsetof(struct hd_dump, value_colors), 46 },
+		{ offsetof(struct hd_dump, value_positions), 46 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(big) / sizeof(big[0]); i++)
+		if (len / big[i].per >= EXPECT_FROM)
+			hd_vec_expect((struct hd_vec *)((char *)d + big[i].off));
+	/* the arena keeps the values' names; past 64 MiB it grows by
+	 * blocks of that size anyway (arena.c) */
+	if (len / 16 >= EXPECT_FROM)
+		hd_arena_expect(&d->arena, len / 16 < ((size_t)64 << 20) ?
+				len / 16 : (size_t)64 << 20);
+}
+
 static const struct hd_parse_hooks no_hooks;
 
 static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
@@ -575,6 +613,12 @@ static int parse_one(struct hd_dump *d, struct hd_input *in, const char *name,
 	}
 	ps.data = ps.checked = data;
 	ps.end = data + len;
+	expect_big(d, len);
+	if (len / 64 >= EXPECT_FROM) {
+		hd_vec_expect(&ps.pending);
+		hd_vec_expect(&d->id_slots);
+		hd_vec_expect(&d->alloc_slots);
+	}
 	ps.memo = hd_xcalloc(SHAPE_MEMO_SLOTS, sizeof(*ps.memo));
 	ps.long_memo = hd_xcalloc(LONG_MEMO_SLOTS, sizeof(*ps.long_memo));
 	rc = parse_lines(&ps) ? -1 : finish(&ps);

@@ -492,8 +492,8 @@ push_zeroed(struct hd_vec *v, size_t size)
 	if (v->len == v->cap)
 		return hd_vec_push(v);
 	p = (char *)v->data + v->len * size;
-	/* A vector in its own reservation (grown past 2 MiB: arena.c)
-	 * has zeros past its length, as the kernel mapped
+	/* A vector in its own reservation (hd_vec_expect, or grown past
+	 * 2 MiB: arena.c) has zeros past its length, as the kernel mapped
 	 * them: the parser's vectors only grow, and nothing writes past
 	 * their ends.  Records of 32 bytes or more are not zeroed again
 	 * there; a smaller one costs a store or two, not worth a test. */
