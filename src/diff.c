@@ -708,7 +708,7 @@ void hd_diff_side_step(struct hd_diff_side *s, enum hd_side_step step)
 		hd_match_side_order(s->ms);
 		break;
 	case HD_SIDE_FIGURES:
-		hd_figures_compute(&s->f, s->d);
+		hd_figures_compute_kept(&s->f, s->d, hd_match_side_kept(s->ms));
 		break;
 	case HD_SIDE_STEPS:
 		break;

@@ -119,6 +119,11 @@ static void stated_peak(struct hd_figures *f, const struct hd_dump *d)
 		f->stated_time = d->peak_time;
 }
 
+/* The kept sizes hd_figures_compute_kept was given, or NULL. */
+struct whole_cache {
+	const uint64_t *kept;   /* hd_figures_compute_kept's, or NULL */
+};
+
 /*
  * Logical bytes of the whole shape of the instruction that defines
  * value v (the size XLA uses to choose the peak time, FORMAT.md section
@@ -148,20 +153,49 @@ struct range_size {
 	int64_t own, whole;
 };
 
+/* Does k (hd_figures_kept) hold both sizes? */
+static inline int kept_both(uint64_t k)
+{
+	return (uint32_t)k != 0 && (uint32_t)(k >> 32) != 0;
+}
+
+/* The kept sizes of value v as hd_figures_compute_kept's array has
+ * them: from there, else from the record. */
+static inline uint64_t kept_of(const struct hd_dump *d,
+			       const struct whole_cache *wc, uint32_t v)
+{
+	if (wc->kept)
+		return wc->kept[v];
+	return hd_figures_kept(&HD_VALUE(d, v));
+}
+
 /*
  * The sizes of live range i's value.  Worked out again each time they
  * are needed rather than kept for every range (16 bytes a range, much
  * of the peak memory on a dump of many small values):
  * the peak time needs them all once, the bytes at a time only those of
- * the ranges live then.
+ * the ranges live then.  Where the parser kept both in the value record
+ * (the value line's and the instruction's shape_bytes, which is what
+ * hd_value_logical_bytes and whole_bytes return for them), they are read there,
+ * inline and without a look at those two records: on a large dump they
+ * are most of what the passes over the live ranges read.
  */
-static inline struct range_size range_size(const struct hd_dump *d, size_t i)
+static inline struct range_size range_size(const struct hd_dump *d,
+					   struct whole_cache *wc, size_t i)
 {
 	uint32_t v = HD_LIVE_RANGE(d, i).value;
 	struct range_size s = { -1, -1 };
 
+	uint64_t k;
+
 	if (v == HD_NONE)
 		return s;
+	k = kept_of(d, wc, v);
+	if (kept_both(k)) {
+		s.own = hd_size_kept((uint32_t)k);
+		s.whole = hd_size_kept((uint32_t)(k >> 32));
+		return s;
+	}
 	s.own = hd_value_logical_bytes(d, v);
 	s.whole = whole_bytes(d, v, s.own);
 	return s;
@@ -172,37 +206,51 @@ static inline struct range_size range_size(const struct hd_dump *d, size_t i)
  * value's allocation entry and instruction: cache misses in random
  * order on a large dump.  It fetches ahead in two stages of prefetches
  * (nothing waits for them, so their misses overlap with the work):
- * RANGE_AHEAD ranges ahead the value record and the entries of the
- * difference array at the range's end (its start's follow the ranges,
- * mostly in order of start); half as far, once the record is in, the
- * value line and instruction of the value.
+ * RANGE_AHEAD ranges ahead the value record's sizes and the entries of
+ * the two difference arrays at the range's end (its start's follow the
+ * ranges, mostly in order of start); half as far, once the record is
+ * in, the value line and instruction of a value whose sizes the record
+ * does not keep.
  */
 #define RANGE_AHEAD 16
 
 /* The first stage for range i. */
 static inline __attribute__((always_inline)) void
-fetch_range_record(const struct hd_dump *d, const int64_t *diff, size_t i,
+fetch_range_record(const struct hd_dump *d, const struct whole_cache *wc,
+		   const int64_t *diff, const int64_t *at, size_t i,
 		   int64_t max)
 {
 	const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
 
-	if (lr->value != HD_NONE)
-		__builtin_prefetch(&HD_VALUE(d, lr->value).alloc_value);
+	if (lr->value != HD_NONE && wc->kept) {
+		__builtin_prefetch(&wc->kept[lr->value]);
+	} else if (lr->value != HD_NONE) {
+		const char *rec = (const char *)&HD_VALUE(d, lr->value);
+
+		/* own_kept and whole_kept, side by side in one line */
+		__builtin_prefetch(rec + offsetof(struct hd_value, own_kept));
+	}
 	if (lr->start >= 0 && lr->start <= lr->end && lr->start <= max) {
 		int64_t e = lr->end < max ? lr->end : max;
 
 		__builtin_prefetch(&diff[e + 2]);
+		__builtin_prefetch(&at[e + 1]);
 	}
 }
 
 /* The second stage for range i. */
 static inline __attribute__((always_inline)) void
-fetch_range_sizes(const struct hd_dump *d, size_t i)
+fetch_range_sizes(const struct hd_dump *d, const struct whole_cache *wc,
+		  size_t i)
 {
 	uint32_t v = HD_LIVE_RANGE(d, i).value;
 	const struct hd_value *val;
+	uint64_t k;
 
 	if (v == HD_NONE)
+		return;
+	k = kept_of(d, wc, v);
+	if (kept_both(k))
 		return;
 	val = &HD_VALUE(d, v);
 	if (val->alloc_value != HD_NONE)
@@ -214,21 +262,22 @@ fetch_range_sizes(const struct hd_dump *d, size_t i)
 /* Both stages ahead of range i of n: primed for the first ranges at
  * i == 0. */
 static inline __attribute__((always_inline)) void
-fetch_range(const struct hd_dump *d, const int64_t *diff, size_t i, size_t n,
+fetch_range(const struct hd_dump *d, const struct whole_cache *wc,
+	    const int64_t *diff, const int64_t *at, size_t i, size_t n,
 	    int64_t max)
 {
 	size_t j;
 
 	if (i == 0) {
 		for (j = 0; j < RANGE_AHEAD && j < n; j++)
-			fetch_range_record(d, diff, j, max);
+			fetch_range_record(d, wc, diff, at, j, max);
 		for (j = 0; j < RANGE_AHEAD / 2 && j < n; j++)
-			fetch_range_sizes(d, j);
+			fetch_range_sizes(d, wc, j);
 	}
 	if (i + RANGE_AHEAD < n)
-		fetch_range_record(d, diff, i + RANGE_AHEAD, max);
+		fetch_range_record(d, wc, diff, at, i + RANGE_AHEAD, max);
 	if (i + RANGE_AHEAD / 2 < n)
-		fetch_range_sizes(d, i + RANGE_AHEAD / 2);
+		fetch_range_sizes(d, wc, i + RANGE_AHEAD / 2);
 }
 
 /* Clamps a range to [0, T]; returns 0 if nothing is left of it. */
@@ -239,6 +288,23 @@ static int clamp_range(const struct hd_live_range *lr, int64_t max,
 	*end = lr->end < max ? lr->end : max;
 	return *start >= 0 && *start <= *end;
 }
+
+/*
+ * The bytes live at each time (what live_bytes_at2 adds up) as a
+ * difference array over the times: +b at a range's start, -b after its
+ * end, b as live_bytes_at2 weighs the range.  xla_peak_time fills it in
+ * the pass it makes anyway, and the bytes at a time are then its prefix
+ * sum, without a second pass over the ranges (each a cache miss or
+ * two).  overflow: an entry went beyond int64 (only hostile shapes do);
+ * then the second pass is made after all, which says exactly which sum
+ * does not fit.
+ */
+struct live_diff {
+	int64_t *at;            /* T + 3 entries */
+	int64_t *peak;          /* T + 3 entries: xla_peak_time's own
+				 * difference array */
+	int overflow;
+};
 
 /*
  * The peak time the way XLA chooses it (HloLiveRange, FORMAT.md section
@@ -257,28 +323,38 @@ static int clamp_range(const struct hd_live_range *lr, int64_t max,
  *
  * Returns -1 when the sizes add up beyond int64 (only hostile shapes
  * do), so the caller leaves the figure absent rather than wrong.
- * diff: T + 3 entries, zero.
+ *
+ * The same pass fills ld (see struct live_diff) for the bytes live at
+ * a time.  Its own difference array is ld->peak, zero.
  */
-static int64_t xla_peak_time(const struct hd_dump *d, uint32_t *unsized,
-			     int64_t *diff)
+static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
+			     uint32_t *unsized, struct live_diff *ld)
 {
 	int64_t max = d->live_max, t, run = 0, best = -1, best_t = 0;
+	int64_t *diff = ld->peak;
 	size_t i;
-	int overflow = 0;
+	int overflow = 0, plain = d->peak_style == HD_PEAK_PLAIN;
 
 	for (i = 0; i < d->live_ranges.len; i++) {
-		int64_t start, end, w;
+		int64_t start, end, w, b;
 		struct range_size sz;
 		int in;
 
-		fetch_range(d, diff, i, d->live_ranges.len, max);
-		sz = range_size(d, i);
+		fetch_range(d, wc, diff, ld->at, i, d->live_ranges.len, max);
+		sz = range_size(d, wc, i);
 		w = sz.whole >= 0 ? sz.whole : sz.own;
+		b = plain && sz.whole >= 0 ? sz.whole : sz.own;
 
 		if (sz.own < 0)
 			(*unsized)++;
 
 		in = clamp_range(&HD_LIVE_RANGE(d, i), max, &start, &end);
+		if (in && b > 0) {
+			ld->overflow |= __builtin_add_overflow(ld->at[start], b,
+							       &ld->at[start]);
+			ld->overflow |= __builtin_sub_overflow(ld->at[end + 1], b,
+							       &ld->at[end + 1]);
+		}
 		if (w <= 0 || !in)
 			continue;
 		overflow |= __builtin_add_overflow(diff[start], w, &diff[start]);
@@ -301,11 +377,12 @@ static int64_t xla_peak_time(const struct hd_dump *d, uint32_t *unsized,
  * At the stated time this gives the stated peak bytes of the corpus
  * dumps, cumulative and plain.
  *
- * Worked out at two times in one pass (sum[0] at t[0], sum[1] at t[1]).
- * Returns -1 when a sum does not fit in int64.
+ * Worked out at two times in one pass (sum[0] at t[0], sum[1] at t[1]);
+ * only when live_bytes_from_diff overflows.  Returns -1 when a sum does
+ * not fit in int64.
  */
-static int live_bytes_at2(const struct hd_dump *d, const int64_t t[2],
-			  int64_t sum[2])
+static int live_bytes_at2(const struct hd_dump *d, struct whole_cache *wc,
+			  const int64_t t[2], int64_t sum[2])
 {
 	int plain = d->peak_style == HD_PEAK_PLAIN;
 	size_t i;
@@ -321,7 +398,7 @@ static int live_bytes_at2(const struct hd_dump *d, const int64_t t[2],
 
 		if (!live[0] && !live[1])
 			continue;
-		sz = range_size(d, i);
+		sz = range_size(d, wc, i);
 		b = plain && sz.whole >= 0 ? sz.whole : sz.own;
 		for (k = 0; k < 2; k++)
 			if (live[k] && b > 0 &&
@@ -332,28 +409,60 @@ static int live_bytes_at2(const struct hd_dump *d, const int64_t t[2],
 }
 
 /*
+ * live_bytes_at2 from the difference array: the same sums, or -1 when
+ * a prefix sum goes beyond int64 (then the caller asks live_bytes_at2,
+ * as a sum that fits may have a prefix on the way that does not).
+ * Without an overflow anywhere, the prefix at t is exactly the sum of
+ * the positive bytes live at t, so it fits, and live_bytes_at2 adds up
+ * the same numbers without an overflow.  No range is live outside [0, T].
+ */
+static int live_bytes_from_diff(const struct live_diff *ld, int64_t max,
+				const int64_t t[2], int64_t sum[2])
+{
+	int64_t run = 0, x, hi = t[0] > t[1] ? t[0] : t[1];
+	int overflow = ld->overflow;
+
+	sum[0] = sum[1] = 0;
+	for (x = 0; x <= hi && x <= max && !overflow; x++) {
+		overflow |= __builtin_add_overflow(run, ld->at[x], &run);
+		if (x == t[0])
+			sum[0] = run;
+		if (x == t[1])
+			sum[1] = run;
+	}
+	return overflow ? -1 : 0;
+}
+
+/*
  * Peak recomputed from BufferLiveRange.  Needs "HloLiveRange (max T)"
  * and at least one range; T must not exceed the number of input lines
  * (the InstructionSequence prints T lines), which bounds the array.
  * Absent when the sizes add up beyond int64.
  */
-static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d)
+static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
+			    const uint64_t *kept)
 {
+	struct whole_cache wc = { kept };
+	struct live_diff ld;
 	struct hd_vec mem = HD_VEC_INIT(int64_t);
 	int64_t t[2], sum[2];
+	size_t n;
 	int ok;
 
 	if (d->live_max < 0 || d->live_ranges.len == 0 ||
 	    (uint64_t)d->live_max > d->n_lines)
 		return;
-	/* the difference array on 2 MiB pages where the kernel can
-	 * (arena.h): it is written at random times, and 4 KiB pages would
-	 * each take a fault and miss the TLB */
-	t[0] = xla_peak_time(d, &f->recomputed_unsized,
-			     hd_vec_block_zeroed(&mem, sizeof(int64_t),
-						 (size_t)d->live_max + 3));
+	/* the two difference arrays in one block, on 2 MiB pages where
+	 * the kernel can (arena.h): they are written at random times, and
+	 * 4 KiB pages would each take a fault and miss the TLB */
+	n = (size_t)d->live_max + 3;
+	ld.at = hd_vec_block_zeroed(&mem, sizeof(*ld.at), 2 * n);
+	ld.peak = ld.at + n;
+	ld.overflow = 0;
+	t[0] = xla_peak_time(d, &wc, &f->recomputed_unsized, &ld);
 	t[1] = f->has_stated ? f->stated_time : -1;
-	ok = t[0] >= 0 && live_bytes_at2(d, t, sum) == 0;
+	ok = t[0] >= 0 && (live_bytes_from_diff(&ld, d->live_max, t, sum) == 0 ||
+			   live_bytes_at2(d, &wc, t, sum) == 0);
 	hd_vec_release(&mem);
 	if (!ok) {
 		f->recomputed_unsized = 0;
@@ -1612,6 +1721,12 @@ void hd_alias_names(const struct hd_dump *d, uint32_t alloc,
 
 int hd_figures_compute(struct hd_figures *f, const struct hd_dump *d)
 {
+	return hd_figures_compute_kept(f, d, NULL);
+}
+
+int hd_figures_compute_kept(struct hd_figures *f, const struct hd_dump *d,
+			    const uint64_t *kept)
+{
 	memset(f, 0, sizeof(*f));
 	f->by_color.elem = sizeof(struct hd_color_bytes);
 	f->copies.elem = sizeof(struct hd_copy);
@@ -1627,7 +1742,7 @@ int hd_figures_compute(struct hd_figures *f, const struct hd_dump *d)
 	f->total_mismatch = f->has_total && f->total_bytes != f->alloc_bytes;
 	count_things(f, d);
 	stated_peak(f, d);
-	recomputed_peak(f, d);
+	recomputed_peak(f, d, kept);
 	held_peak(f, d);
 	find_copies(f, d);
 	leave_out_partial(f, d);

@@ -25,6 +25,7 @@
 #include "hlodiff/arena.h"
 #include "hlodiff/bytes.h"
 #include "hlodiff/canon.h"
+#include "hlodiff/figures.h"
 #include "hlodiff/index.h"
 #include "hlodiff/parallel.h"
 #include "hlodiff/diag.h"
@@ -51,6 +52,8 @@ struct side {
 			      * step with the free list as it shrinks */
 	struct hd_vec mem;   /* where keys, rank and free_list are */
 	struct hd_vec loose_mem; /* where loose is */
+	uint64_t *kept;      /* hd_match_side_kept: in keys, which the
+			      * match does not use before it starts */
 };
 
 /* One side prepared for the match (match.h). */
@@ -208,6 +211,7 @@ void hd_match_side_order(struct hd_match_side *ms)
 	struct side *s = &ms->s;
 	uint64_t *a = side_loose_block(s);
 	uint64_t *tmp = a + s->n + 1;
+	uint64_t *kept = s->keys;
 	uint64_t *sorted;
 	uint64_t max_start = 0, max_id = 0, v_mask;
 	unsigned id_bits, start_bits, v_bits = bit_width(s->n);
@@ -223,7 +227,9 @@ void hd_match_side_order(struct hd_match_side *ms)
 			max_id = id;
 		a[i] = start;
 		tmp[i] = id; /* tmp is the sort's scratch, free till then */
+		kept[i] = hd_figures_kept(v);
 	}
+	s->kept = kept;
 	/* No live range sorts last: just after the latest start. */
 	id_bits = bit_width(max_id);
 	start_bits = bit_width(max_start + 1);
@@ -942,6 +948,11 @@ void hd_match_side_canon(struct hd_match_side *ms)
 	/* The matcher needs the value hashes and the per-instruction parts
 	 * of the loose keys, not the instructions' own hashes. */
 	hd_canon_drop_insn_hashes(&s->c);
+}
+
+const uint64_t *hd_match_side_kept(const struct hd_match_side *ms)
+{
+	return ms->s.kept;
 }
 
 /*
