@@ -226,7 +226,7 @@ static void value_numbers(struct hd_key_item *it, const struct hd_value_diff *x,
 			i);
 }
 
-/* The key of the entry of item it (keep_listed). */
+/* The key of the entry of item it (hd_key_select_keyed). */
 static void set_value_key(void *ctx, struct hd_key_item *it)
 {
 	const struct hd_diff *df = ctx;
@@ -651,9 +651,11 @@ static uint32_t list_values(struct hd_diff *df, struct hd_key_item *items,
  * The partial listing (hd_diff_compute_sides_top): list_values has kept
  * the differing entries alone, in dump order; the first top of
  * sort_values' order go to the front in that order (their number to
- * df->n_top), the others follow as they were (their sum needs no
- * order, as long as no sum of them saturates: where one could, all are
- * sorted).
+ * df->n_top), the others follow as they were.  The items (room for
+ * all) are made here without their keys (value_numbers): only the few
+ * entries that may be among the first top have theirs read.  The rest
+ * are not sorted (their sum needs no order, as long as no sum of them
+ * saturates: where one could, all are sorted).
  */
 static void keep_listed(struct hd_diff *df, struct hd_key_item *items,
 			uint32_t top)
@@ -684,9 +686,7 @@ static void keep_listed(struct hd_diff *df, struct hd_key_item *items,
 			m = a;
 		}
 	}
-	for (i = 0; i < m; i++)
-		set_value_key(df, &items[i]);
-	hd_key_sort(items, m, full_value_cmp, df);
+	hd_key_select_keyed(items, m, k, set_value_key, full_value_cmp, df);
 	hd_key_apply_front(df->values.data, sizeof(struct hd_value_diff), a,
 			   items, k);
 	df->n_top = (uint32_t)k;

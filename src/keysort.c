@@ -100,6 +100,16 @@ static void merge_runs(const struct ksort *k, const struct hd_key_item *l,
 		memmove(dst, r, (size_t)(re - r) * sizeof(*r));
 }
 
+/* Puts t into the sorted items[0, y], at its place, the ones after it
+ * one up (items[y] is free). */
+static void insert_sorted(const struct ksort *ks, struct hd_key_item *items,
+			  size_t y, struct hd_key_item t)
+{
+	for (; y > 0 && before(ks, &t, &items[y - 1]); y--)
+		items[y] = items[y - 1];
+	items[y] = t;
+}
+
 /* Sorts a[0, n) with tmp[0, n / 2) as scratch. */
 static void msort(const struct ksort *k, struct hd_key_item *a,
 		  struct hd_key_item *tmp, size_t n)
@@ -222,6 +232,89 @@ void hd_key_sort(struct hd_key_item *items, size_t n,
 	tmp = hd_xmalloc((n < PARALLEL_MIN ? n / 2 + 2 : n) * sizeof(*tmp));
 	hd_key_sort_in(items, n, tmp, full, ctx);
 	free(tmp);
+}
+
+/* Above this many items wanted (or an eighth of them) a selection
+ * sorts them all: its insertions cost up to k moves an item. */
+#define SELECT_MAX 64
+
+static int select_sorts_all(size_t n, size_t k)
+{
+	return k >= n || k > SELECT_MAX || k > n / 8;
+}
+
+/*
+ * The first k items of the sort of items[0, n) into items[0, k), in
+ * order: items[0, k) hold the best found so far, sorted, and an item
+ * that comes before the last of them takes its place (the one it puts
+ * out goes where it was) and is inserted.  before() is a strict total
+ * order (idx breaks every tie), so these are the sort's first k.  Most
+ * items are put aside by one comparison with the k-th best.
+ */
+void hd_key_select(struct hd_key_item *items, size_t n, size_t k,
+		   int (*full)(void *ctx, uint32_t a, uint32_t b), void *ctx)
+{
+	struct ksort ks = { full, ctx };
+	size_t i;
+
+	if (select_sorts_all(n, k)) {
+		hd_key_sort(items, n, full, ctx);
+		return;
+	}
+	if (k == 0)
+		return;
+	for (i = 1; i < k; i++)         /* the first k, by insertion */
+		insert_sorted(&ks, items, i, items[i]);
+	for (i = k; i < n; i++) {
+		struct hd_key_item t = items[i];
+
+		if (!before(&ks, &t, &items[k - 1]))
+			continue;
+		items[i] = items[k - 1];
+		insert_sorted(&ks, items, k - 1, t);
+	}
+}
+
+/* No order past the numbers but the index (the first round of
+ * hd_key_select_keyed). */
+static int no_key(void *ctx, uint32_t a, uint32_t b)
+{
+	(void)ctx;
+	(void)a;
+	(void)b;
+	return 0;
+}
+
+void hd_key_select_keyed(struct hd_key_item *items, size_t n, size_t k,
+			 void (*set_key)(void *ctx, struct hd_key_item *it),
+			 int (*full)(void *ctx, uint32_t a, uint32_t b),
+			 void *ctx)
+{
+	struct hd_key_item last;
+	size_t i, c = 0;
+
+	if (k == 0 || n == 0)
+		return;
+	if (k > n)
+		k = n;
+	if (select_sorts_all(n, k)) {
+		/* one sort of them all, not one by the numbers first */
+		for (i = 0; i < n; i++)
+			set_key(ctx, &items[i]);
+		hd_key_sort(items, n, full, ctx);
+		return;
+	}
+	hd_key_select(items, n, k, no_key, NULL);
+	last = items[k - 1];
+	for (i = 0; i < n; i++) {
+		struct hd_key_item t = items[i];
+
+		if (t.w0 < last.w0 || (t.w0 == last.w0 && t.w1 <= last.w1)) {
+			set_key(ctx, &t);
+			items[c++] = t;
+		}
+	}
+	hd_key_select(items, c, k, full, ctx);
 }
 
 int hd_key_magnitudes_overflow(const struct hd_key_item *items, size_t n)

@@ -118,7 +118,7 @@ static void sort_peak(struct hd_peak_diff *p, const struct hd_dump *old,
 	free(items);
 }
 
-/* The key of the entry of item it (top_peak). */
+/* The key of the entry of item it (hd_key_select_keyed). */
 static void set_peak_key(void *ctx, struct hd_key_item *it)
 {
 	const struct peak_sort *ps = ctx;
@@ -130,7 +130,11 @@ static void set_peak_key(void *ctx, struct hd_key_item *it)
 /*
  * The first top entries of sort_peak's order to the front of p->values,
  * in that order, the others after them in the order they had (see
- * hd_peak_diff_compute_top).  Where a sum of the deltas could saturate, the reports' sum of the
+ * hd_peak_diff_compute_top).  The order is by the numbers (|delta|,
+ * role) first: only the entries whose numbers are as good as the k-th
+ * best have their keys read (hd_key_select_keyed; the records and texts
+ * of the others are scattered over the dumps).
+ * Where a sum of the deltas could saturate, the reports' sum of the
  * others would depend on their order: then all are sorted.
  */
 static void top_peak(struct hd_peak_diff *p, const struct hd_dump *old,
@@ -164,9 +168,7 @@ static void top_peak(struct hd_peak_diff *p, const struct hd_dump *old,
 		sort_peak(p, old, new_dump);
 		return;
 	}
-	for (i = 0; i < m; i++)
-		set_peak_key(&ps, &items[i]);
-	hd_key_sort(items, m, cmp_peak, &ps);
+	hd_key_select_keyed(items, m, k, set_peak_key, cmp_peak, &ps);
 	hd_key_apply_front(p->values.data, sizeof(struct hd_peak_value), n,
 			   items, k);
 	free(items);

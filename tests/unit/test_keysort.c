@@ -1,7 +1,7 @@
 /*
  * test_keysort.c - the sort of a diff's value and peak lists
  * (keysort.h) against a plain qsort by the same full order, and the
- * moves of the records into that order.
+ * selection of the first k of that order.
  *
  * Records have a number, a small number and a string; the strings are
  * made to tie often (equal, one a prefix of the other, the same first
@@ -58,6 +58,16 @@ static int full(void *ctx, uint32_t a, uint32_t b)
 	return full_cmp(&recs[a], &recs[b]);
 }
 
+/* hd_key_select_keyed's callback: the record's string. */
+static void set_key(void *ctx, struct hd_key_item *it)
+{
+	const struct rec *r = &recs[it->idx];
+
+	(void)ctx;
+	hd_key_item_set(it, it->w0, it->w1, hd_slice_make(r->key, r->klen),
+			it->idx);
+}
+
 /* The reference: full order, then index (so the result is unique). */
 static int ref_cmp(const void *pa, const void *pb)
 {
@@ -100,7 +110,8 @@ static void check(size_t n)
 	struct hd_key_item *items = calloc(n + 1, sizeof(*items));
 	uint32_t *ref = malloc((n + 1) * sizeof(*ref));
 	struct rec *copy = malloc((n + 1) * sizeof(*copy));
-	size_t i, bad = 0;
+	static const size_t ks[] = { 0, 1, 5, 20, 64, 65, 1000 };
+	size_t i, k, bad = 0;
 
 	if (!items || !ref || !copy)
 		bail("out of memory");
@@ -123,6 +134,35 @@ static void check(size_t n)
 		bad += memcmp(&copy[i], &recs[ref[i]], sizeof(*copy)) != 0;
 	is_int(0, (long long)bad, "%zu records: hd_key_apply moves them there", n);
 
+	/* hd_key_select: the first k of the same order, for small and
+	 * big k (a big one sorts all), and the others all still there */
+	for (k = 0; k < sizeof(ks) / sizeof(ks[0]); k++) {
+		size_t want = ks[k] < n ? ks[k] : n;
+		size_t sum = 0;
+
+		for (i = 0; i < n; i++)
+			hd_key_item_set(&items[i], recs[i].w0, recs[i].w1,
+					hd_slice_make(recs[i].key, recs[i].klen),
+					(uint32_t)i);
+		hd_key_select(items, n, ks[k], full, NULL);
+		for (i = 0, bad = 0; i < want; i++)
+			bad += items[i].idx != ref[i];
+		for (i = 0; i < n; i++)
+			sum += items[i].idx;
+		bad += sum != (n ? n * (n - 1) / 2 : 0);
+		is_int(0, (long long)bad, "%zu records: hd_key_select of %zu",
+		       n, ks[k]);
+
+		/* the same with the strings filled in on demand */
+		for (i = 0; i < n; i++)
+			hd_key_item_set(&items[i], recs[i].w0, recs[i].w1,
+					HD_SLICE_NULL, (uint32_t)i);
+		hd_key_select_keyed(items, n, ks[k], set_key, full, NULL);
+		for (i = 0, bad = 0; i < want; i++)
+			bad += items[i].idx != ref[i];
+		is_int(0, (long long)bad,
+		       "%zu records: hd_key_select_keyed of %zu", n, ks[k]);
+	}
 	free(items);
 	free(ref);
 	free(copy);
@@ -181,7 +221,7 @@ int main(void)
 	static const size_t sizes[] = { 0, 1, 2, 12, 13, 1000, 65535, 65536, 200001 };
 	size_t i;
 
-	plan(2 * (int)(sizeof(sizes) / sizeof(sizes[0])) + 4 + 4);
+	plan(16 * (int)(sizeof(sizes) / sizeof(sizes[0])) + 4 + 4);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		check(sizes[i]);
 	check_front(0, 0);
