@@ -28,16 +28,6 @@ struct hd_key_item {
 /* Fills an item; s is the record's string (compared as hd_slice_cmp). */
 void hd_key_item_set(struct hd_key_item *it, uint64_t w0, uint32_t w1,
 		     struct hd_slice s, uint32_t idx);
-/*
- * Fills an item ordered by its string alone, for a sort whose records
- * all have one same w0 and w1: its first 32 bytes go to w0 and p (the
- * numbers would only be compared equal), so more of it is compared
- * before the full comparison.  Items made this way order among
- * themselves as hd_key_item_set items with one same w0 and w1; never
- * sort the two kinds together.
- */
-void hd_key_item_set_str(struct hd_key_item *it, struct hd_slice s,
-			 uint32_t idx);
 
 /*
  * Sorts items[0, n) stably.  Items equal in w0, w1 and the 24 bytes are
