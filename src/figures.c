@@ -1399,11 +1399,17 @@ static enum hd_copy_class classify(int cross, int64_t src, int64_t dst)
 	return HD_COPY_OTHER;
 }
 
-/* The key "name{0}" in memory of its own (the caller frees key.p). */
-static struct hd_slice dest_key(struct hd_slice name)
-{
-	char *key = hd_xmalloc(name.n + 3);
+/* Room for the key "name{0}" of most copies (copies_batch). */
+#define DEST_KEY_MAX 256
 
+/* The key "name{0}" in buf (DEST_KEY_MAX bytes), or in memory of its
+ * own for a longer name (the caller frees key.p when it is not buf). */
+static struct hd_slice dest_key(char *buf, struct hd_slice name)
+{
+	char *key = buf;
+
+	if (name.n + 3 > DEST_KEY_MAX)
+		key = hd_xmalloc(name.n + 3);
 	memcpy(key, name.p, name.n);
 	memcpy(key + name.n, "{0}", 3);
 	return hd_slice_make(key, name.n + 3);
@@ -1520,6 +1526,7 @@ static void copies_batch(struct hd_figures *f, const struct hd_dump *d,
 {
 	const struct hd_index *ix = &d->value_by_key;
 	uint32_t hash[COPY_BATCH], first[COPY_BATCH];
+	char buf[COPY_BATCH][DEST_KEY_MAX];
 	struct hd_slice key[COPY_BATCH];
 	size_t k;
 
@@ -1536,7 +1543,7 @@ static void copies_batch(struct hd_figures *f, const struct hd_dump *d,
 			__builtin_prefetch(x->shape.p + x->shape.n - 1);
 	}
 	for (k = 0; k < n; k++) {
-		key[k] = dest_key(HD_INSN(d, in[k]).name);
+		key[k] = dest_key(buf[k], HD_INSN(d, in[k]).name);
 		hash[k] = hd_index_hash(key[k]);
 		hd_index_prefetch(ix, hash[k]);
 	}
@@ -1556,7 +1563,8 @@ static void copies_batch(struct hd_figures *f, const struct hd_dump *d,
 	for (k = 0; k < n; k++) {
 		copy_from_insn(f, d, in[k],
 			       hd_dump_value_by_hash(d, hash[k], key[k]), memo);
-		free((void *)key[k].p);
+		if (key[k].p != buf[k])
+			free((void *)key[k].p);
 	}
 }
 
