@@ -119,11 +119,6 @@ static void stated_peak(struct hd_figures *f, const struct hd_dump *d)
 		f->stated_time = d->peak_time;
 }
 
-/* The kept sizes hd_figures_compute_kept was given, or NULL. */
-struct whole_cache {
-	const uint64_t *kept;   /* hd_figures_compute_kept's, or NULL */
-};
-
 /*
  * Logical bytes of the whole shape of the instruction that defines
  * value v (the size XLA uses to choose the peak time, FORMAT.md section
@@ -162,10 +157,10 @@ static inline int kept_both(uint64_t k)
 /* The kept sizes of value v as hd_figures_compute_kept's array has
  * them: from there, else from the record. */
 static inline uint64_t kept_of(const struct hd_dump *d,
-			       const struct whole_cache *wc, uint32_t v)
+			       const uint64_t *kept, uint32_t v)
 {
-	if (wc->kept)
-		return wc->kept[v];
+	if (kept)
+		return kept[v];
 	return hd_figures_kept(&HD_VALUE(d, v));
 }
 
@@ -181,7 +176,7 @@ static inline uint64_t kept_of(const struct hd_dump *d,
  * are most of what the passes over the live ranges read.
  */
 static inline struct range_size range_size(const struct hd_dump *d,
-					   struct whole_cache *wc, size_t i)
+					   const uint64_t *kept, size_t i)
 {
 	uint32_t v = HD_LIVE_RANGE(d, i).value;
 	struct range_size s = { -1, -1 };
@@ -190,7 +185,7 @@ static inline struct range_size range_size(const struct hd_dump *d,
 
 	if (v == HD_NONE)
 		return s;
-	k = kept_of(d, wc, v);
+	k = kept_of(d, kept, v);
 	if (kept_both(k)) {
 		s.own = hd_size_kept((uint32_t)k);
 		s.whole = hd_size_kept((uint32_t)(k >> 32));
@@ -216,14 +211,14 @@ static inline struct range_size range_size(const struct hd_dump *d,
 
 /* The first stage for range i. */
 static inline __attribute__((always_inline)) void
-fetch_range_record(const struct hd_dump *d, const struct whole_cache *wc,
+fetch_range_record(const struct hd_dump *d, const uint64_t *kept,
 		   const int64_t *diff, const int64_t *at, size_t i,
 		   int64_t max)
 {
 	const struct hd_live_range *lr = &HD_LIVE_RANGE(d, i);
 
-	if (lr->value != HD_NONE && wc->kept) {
-		__builtin_prefetch(&wc->kept[lr->value]);
+	if (lr->value != HD_NONE && kept) {
+		__builtin_prefetch(&kept[lr->value]);
 	} else if (lr->value != HD_NONE) {
 		const char *rec = (const char *)&HD_VALUE(d, lr->value);
 
@@ -240,7 +235,7 @@ fetch_range_record(const struct hd_dump *d, const struct whole_cache *wc,
 
 /* The second stage for range i. */
 static inline __attribute__((always_inline)) void
-fetch_range_sizes(const struct hd_dump *d, const struct whole_cache *wc,
+fetch_range_sizes(const struct hd_dump *d, const uint64_t *kept,
 		  size_t i)
 {
 	uint32_t v = HD_LIVE_RANGE(d, i).value;
@@ -249,7 +244,7 @@ fetch_range_sizes(const struct hd_dump *d, const struct whole_cache *wc,
 
 	if (v == HD_NONE)
 		return;
-	k = kept_of(d, wc, v);
+	k = kept_of(d, kept, v);
 	if (kept_both(k))
 		return;
 	val = &HD_VALUE(d, v);
@@ -262,7 +257,7 @@ fetch_range_sizes(const struct hd_dump *d, const struct whole_cache *wc,
 /* Both stages ahead of range i of n: primed for the first ranges at
  * i == 0. */
 static inline __attribute__((always_inline)) void
-fetch_range(const struct hd_dump *d, const struct whole_cache *wc,
+fetch_range(const struct hd_dump *d, const uint64_t *kept,
 	    const int64_t *diff, const int64_t *at, size_t i, size_t n,
 	    int64_t max)
 {
@@ -270,14 +265,14 @@ fetch_range(const struct hd_dump *d, const struct whole_cache *wc,
 
 	if (i == 0) {
 		for (j = 0; j < RANGE_AHEAD && j < n; j++)
-			fetch_range_record(d, wc, diff, at, j, max);
+			fetch_range_record(d, kept, diff, at, j, max);
 		for (j = 0; j < RANGE_AHEAD / 2 && j < n; j++)
-			fetch_range_sizes(d, wc, j);
+			fetch_range_sizes(d, kept, j);
 	}
 	if (i + RANGE_AHEAD < n)
-		fetch_range_record(d, wc, diff, at, i + RANGE_AHEAD, max);
+		fetch_range_record(d, kept, diff, at, i + RANGE_AHEAD, max);
 	if (i + RANGE_AHEAD / 2 < n)
-		fetch_range_sizes(d, wc, i + RANGE_AHEAD / 2);
+		fetch_range_sizes(d, kept, i + RANGE_AHEAD / 2);
 }
 
 /* Clamps a range to [0, T]; returns 0 if nothing is left of it. */
@@ -327,7 +322,7 @@ struct live_diff {
  * The same pass fills ld (see struct live_diff) for the bytes live at
  * a time.  Its own difference array is ld->peak, zero.
  */
-static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
+static int64_t xla_peak_time(const struct hd_dump *d, const uint64_t *kept,
 			     uint32_t *unsized, struct live_diff *ld)
 {
 	int64_t max = d->live_max, t, run = 0, best = -1, best_t = 0;
@@ -340,8 +335,8 @@ static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
 		struct range_size sz;
 		int in;
 
-		fetch_range(d, wc, diff, ld->at, i, d->live_ranges.len, max);
-		sz = range_size(d, wc, i);
+		fetch_range(d, kept, diff, ld->at, i, d->live_ranges.len, max);
+		sz = range_size(d, kept, i);
 		w = sz.whole >= 0 ? sz.whole : sz.own;
 		b = plain && sz.whole >= 0 ? sz.whole : sz.own;
 
@@ -381,7 +376,7 @@ static int64_t xla_peak_time(const struct hd_dump *d, struct whole_cache *wc,
  * only when live_bytes_from_diff overflows.  Returns -1 when a sum does
  * not fit in int64.
  */
-static int live_bytes_at2(const struct hd_dump *d, struct whole_cache *wc,
+static int live_bytes_at2(const struct hd_dump *d, const uint64_t *kept,
 			  const int64_t t[2], int64_t sum[2])
 {
 	int plain = d->peak_style == HD_PEAK_PLAIN;
@@ -398,7 +393,7 @@ static int live_bytes_at2(const struct hd_dump *d, struct whole_cache *wc,
 
 		if (!live[0] && !live[1])
 			continue;
-		sz = range_size(d, wc, i);
+		sz = range_size(d, kept, i);
 		b = plain && sz.whole >= 0 ? sz.whole : sz.own;
 		for (k = 0; k < 2; k++)
 			if (live[k] && b > 0 &&
@@ -442,7 +437,6 @@ static int live_bytes_from_diff(const struct live_diff *ld, int64_t max,
 static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
 			    const uint64_t *kept)
 {
-	struct whole_cache wc = { kept };
 	struct live_diff ld;
 	struct hd_vec mem = HD_VEC_INIT(int64_t);
 	int64_t t[2], sum[2];
@@ -459,10 +453,10 @@ static void recomputed_peak(struct hd_figures *f, const struct hd_dump *d,
 	ld.at = hd_vec_block_zeroed(&mem, sizeof(*ld.at), 2 * n);
 	ld.peak = ld.at + n;
 	ld.overflow = 0;
-	t[0] = xla_peak_time(d, &wc, &f->recomputed_unsized, &ld);
+	t[0] = xla_peak_time(d, kept, &f->recomputed_unsized, &ld);
 	t[1] = f->has_stated ? f->stated_time : -1;
 	ok = t[0] >= 0 && (live_bytes_from_diff(&ld, d->live_max, t, sum) == 0 ||
-			   live_bytes_at2(d, &wc, t, sum) == 0);
+			   live_bytes_at2(d, kept, t, sum) == 0);
 	hd_vec_release(&mem);
 	if (!ok) {
 		f->recomputed_unsized = 0;
